@@ -1,0 +1,755 @@
+export interface paths {
+    "/api/agent/primary-alias/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Primary alias
+         * @description Display aliases of an agent, and its locked-in `.sol` alias if any. Unknown name: 404.
+         */
+        get: operations["Agents_primaryAlias"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List agents
+         * @description Passports, newest first. `limit` defaults to 20; at most 100.
+         */
+        get: operations["Agents_listAgents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/agents/{name}/exists": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Name existence and availability
+         * @description The authoritative availability check of a name across the shared namespace. An invalid name: 400 naming the rule.
+         */
+        get: operations["Agents_agentExists"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/said-card/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Identity card
+         * @description The agent's identity card: public, unauthenticated JSON whose content the registry does not constrain. Unknown name: 404.
+         */
+        get: operations["Agents_identityCard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/skills": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Skill catalog
+         * @description The skill catalog: families and their options; capability ids are `<familyId>:<optionId>`.
+         */
+        get: operations["Agents_listSkills"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/manifest/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Agent manifest
+         * @description The agent's current ERC-8004 registration document. Unknown name: 404.
+         */
+        get: operations["Agents_getManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description `GET /api/agents` answer. */
+        AgentList: {
+            agents: components["schemas"]["AgentListItem"][];
+        };
+        /** @description A passport in the list, newest first. */
+        AgentListItem: {
+            /** @description Normalized agent name (the namespace key). */
+            name: string;
+            /** @description Address of the passport asset (NFT / core asset). */
+            assetAddress: string;
+            /** @description Owner wallet. */
+            ownerWallet: string;
+            description: string;
+            /**
+             * Format: int64
+             * @description Creation time, epoch milliseconds.
+             */
+            createdAt: number;
+            /**
+             * @description `byoa` for bring-your-own-agent passports; absent on native passports.
+             * @enum {string}
+             */
+            kind?: "byoa";
+            /** @description Original casing of a bring-your-own-agent name. */
+            displayName?: string;
+        };
+        /**
+         * @description An agent name as given in a path. It is normalized before lookup: NFKC, then lowercase; allowed
+         *     characters `a-z`, `0-9` and single `-` between them (`_`, `.` and spaces become `-`); 3 to 32
+         *     characters; no leading or trailing `-`; not a reserved name. A name that cannot be normalized is
+         *     a 400 naming the rule it breaks.
+         */
+        AgentName: string;
+        /** @description Owner record of an existing name. */
+        AgentRecord: {
+            name: string;
+            ownerWallet: string;
+        };
+        /** @description `GET /api/agent/primary-alias/{name}` answer. */
+        AliasResult: {
+            /** @description Normalized name. */
+            name: string;
+            /** @description Name in its original casing. */
+            displayName: string;
+            /** @description Passport handle, e.g. `@orbit-scout`. */
+            passportHandle: string;
+            /** @description Handle in display casing, e.g. `@Orbit-Scout`. */
+            displayHandle: string;
+            /** @description Locked-in name-service alias, e.g. `orbit-scout.sol`; null until one is locked in. */
+            primarySol: string | null;
+            /** @description Store that answered: `native` or `byoa`. */
+            source: string;
+        };
+        /** @description A skill capability id, `<familyId>:<optionId>`. */
+        CapabilityId: string;
+        /** @description The JSON error body shared by 400, 404, 405, 500 and 502 answers. */
+        "Common.ErrorBody": {
+            /** @description Stable machine code. */
+            error: components["schemas"]["Common.ErrorCode"];
+            /** @description One human-readable sentence; never contains stack traces or internals. */
+            message: string;
+            /** @description Every invalid input, present on `invalid_request`. */
+            errors?: components["schemas"]["Common.FieldError"][];
+            /** @description Upstream provider that failed, present on `upstream_error` (e.g. `defillama`, `facilitator`). */
+            provider?: string;
+            /** @description Id of this request, also sent in the `X-Request-Id` response header. */
+            request_id?: string;
+        };
+        /**
+         * @description Stable machine codes of the error body.
+         * @enum {string}
+         */
+        "Common.ErrorCode": "invalid_request" | "invalid_payload" | "not_found" | "method_not_allowed" | "upstream_error" | "internal_error";
+        /** @description One invalid input, named so that a caller can fix it without reading server logs. */
+        "Common.FieldError": {
+            /** @description Part of the request that holds the field. */
+            location: components["schemas"]["Common.FieldLocation"];
+            /** @description Dotted name of the field inside its location, e.g. `limit`, `chains`, `X-PAYMENT`. */
+            field: string;
+            /** @description What is wrong, e.g. `must be <= 50`. */
+            message: string;
+        };
+        /**
+         * @description Where an invalid input was found.
+         * @enum {string}
+         */
+        "Common.FieldLocation": "body" | "query" | "path" | "header";
+        /** @description `GET /api/agents/{name}/exists` answer: the authoritative availability check. */
+        ExistenceResult: {
+            /** @description The name as asked. */
+            name: string;
+            /** @description The name after normalization. */
+            normalized: string;
+            exists: boolean;
+            /** @description True when the name is free, valid and not reserved. */
+            available: boolean;
+            source: components["schemas"]["ExistenceSource"];
+            /** @description Holder of the name; null when it does not exist. */
+            record: components["schemas"]["AgentRecord"] | null;
+        };
+        /**
+         * @description Which store or namespace answered an existence check.
+         * @enum {string}
+         */
+        ExistenceSource: "native" | "byoa" | "reserved" | "none";
+        /** @description `GET /manifest/{name}` answer: the agent's current ERC-8004 registration document. */
+        Manifest: {
+            /** @enum {string} */
+            type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1";
+            name: string;
+            description: string;
+            /** Format: uri */
+            image: string;
+            services: components["schemas"]["ManifestService"][];
+            /** @description Skill capability ids `<familyId>:<optionId>`; each resolves in `/api/skills`. */
+            capabilities: components["schemas"]["CapabilityId"][];
+            tags: string[];
+            registrations: components["schemas"]["ManifestRegistration"][];
+            /** @description Whether the agent accepts x402 payments. */
+            x402Support: boolean;
+            active: boolean;
+        };
+        /** @description An on-chain registration of the agent (ERC-8004 identity registry). */
+        ManifestRegistration: {
+            /** Format: int64 */
+            agentId: number;
+            /** @description Registry as `<namespace>:<chainId>:<address>`, e.g. `eip155:8453:0x…`. */
+            agentRegistry: string;
+        };
+        /** @description A service endpoint the agent exposes. */
+        ManifestService: {
+            /** @description Service kind, e.g. `A2A`, `MCP`, `web`, `x402`. */
+            name: string;
+            /** Format: uri */
+            endpoint: string;
+            version?: string;
+        };
+        /** @description `GET /api/skills` answer: the skill catalog. */
+        SkillCatalog: {
+            families: components["schemas"]["SkillFamily"][];
+        };
+        /** @description A family of related skills. */
+        SkillFamily: {
+            id: string;
+            name: string;
+            description: string;
+            options: components["schemas"]["SkillOption"][];
+        };
+        /** @description One option of a skill family. */
+        SkillOption: {
+            /** @description Option id, unique within its family. */
+            id: string;
+            name: string;
+            description: string;
+        };
+    };
+    responses: never;
+    parameters: {
+        /** @description ETag of a copy the caller holds. */
+        Conditional: string;
+    };
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    Agents_primaryAlias: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag of a copy the caller holds. */
+                "If-None-Match"?: components["parameters"]["Conditional"];
+            };
+            path: {
+                /** @example orbit-scout */
+                name: components["schemas"]["AgentName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cacheable read. */
+            200: {
+                headers: {
+                    /** @description Strong validator of the body. */
+                    ETag: string;
+                    /** @description `public, max-age=<seconds>`; 30 s for lists and existence, 300 s for documents, 3600 s for the catalog. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "orbit-scout",
+                     *       "displayName": "Orbit-Scout",
+                     *       "passportHandle": "@orbit-scout",
+                     *       "displayHandle": "@Orbit-Scout",
+                     *       "primarySol": "orbit-scout.sol",
+                     *       "source": "native"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AliasResult"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` validator still matches. */
+            304: {
+                headers: {
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: a parameter, body field or header is invalid. The body names every invalid field. Never charged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /** @description Not found: unknown path, or the pool, token or agent named in the request does not exist. Never charged. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /** @description Unexpected server failure; the body carries no internals. Never charged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+        };
+    };
+    Agents_listAgents: {
+        parameters: {
+            query?: {
+                /** @example 2 */
+                limit?: number;
+            };
+            header?: {
+                /** @description ETag of a copy the caller holds. */
+                "If-None-Match"?: components["parameters"]["Conditional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cacheable read. */
+            200: {
+                headers: {
+                    /** @description Strong validator of the body. */
+                    ETag: string;
+                    /** @description `public, max-age=<seconds>`; 30 s for lists and existence, 300 s for documents, 3600 s for the catalog. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "agents": [
+                     *         {
+                     *           "name": "yield-hound",
+                     *           "assetAddress": "FhXqZkVq2dM3VgCq1uSxxP3pGqgxaTnUsyG9vXP7jQ8c",
+                     *           "ownerWallet": "GThUX1Atko4tqhN2NaiTazWSeFWMuiUvfFnyJyUghFMJ",
+                     *           "description": "Bring-your-own agent that compares stablecoin yields across chains.",
+                     *           "createdAt": 1763700000000,
+                     *           "kind": "byoa",
+                     *           "displayName": "Yield-Hound"
+                     *         },
+                     *         {
+                     *           "name": "orbit-scout",
+                     *           "assetAddress": "7vKp3qyW1sXdA2nQ6mRgBt4YcHwZe5JuLf8NaPo9ErTs",
+                     *           "ownerWallet": "8J4JqXWkYkZq6dhYyYxBzkhJbRyg3QTXyQxK2eqPN3Fv",
+                     *           "description": "Scans new Solana launches and flags tokens with clean authorities and light sniping.",
+                     *           "createdAt": 1763600000000
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AgentList"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` validator still matches. */
+            304: {
+                headers: {
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: a parameter, body field or header is invalid. The body names every invalid field. Never charged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /** @description Unexpected server failure; the body carries no internals. Never charged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+        };
+    };
+    Agents_agentExists: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag of a copy the caller holds. */
+                "If-None-Match"?: components["parameters"]["Conditional"];
+            };
+            path: {
+                /** @example Orbit-Scout */
+                name: components["schemas"]["AgentName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cacheable read. */
+            200: {
+                headers: {
+                    /** @description Strong validator of the body. */
+                    ETag: string;
+                    /** @description `public, max-age=<seconds>`; 30 s for lists and existence, 300 s for documents, 3600 s for the catalog. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "name": "Orbit-Scout",
+                     *       "normalized": "orbit-scout",
+                     *       "exists": true,
+                     *       "available": false,
+                     *       "source": "native",
+                     *       "record": {
+                     *         "name": "orbit-scout",
+                     *         "ownerWallet": "8J4JqXWkYkZq6dhYyYxBzkhJbRyg3QTXyQxK2eqPN3Fv"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ExistenceResult"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` validator still matches. */
+            304: {
+                headers: {
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: a parameter, body field or header is invalid. The body names every invalid field. Never charged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /** @description Unexpected server failure; the body carries no internals. Never charged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+        };
+    };
+    Agents_identityCard: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag of a copy the caller holds. */
+                "If-None-Match"?: components["parameters"]["Conditional"];
+            };
+            path: {
+                /** @example orbit-scout */
+                name: components["schemas"]["AgentName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cacheable read. */
+            200: {
+                headers: {
+                    /** @description Strong validator of the body. */
+                    ETag: string;
+                    /** @description `public, max-age=<seconds>`; 30 s for lists and existence, 300 s for documents, 3600 s for the catalog. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "agent": "orbit-scout",
+                     *       "owner": "8J4JqXWkYkZq6dhYyYxBzkhJbRyg3QTXyQxK2eqPN3Fv",
+                     *       "verified": true,
+                     *       "issuedAt": "2026-11-20T09:12:00.000Z",
+                     *       "links": {
+                     *         "website": "https://orbit-scout.example.com"
+                     *       }
+                     *     }
+                     */
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Not modified: the `If-None-Match` validator still matches. */
+            304: {
+                headers: {
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: a parameter, body field or header is invalid. The body names every invalid field. Never charged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /** @description Not found: unknown path, or the pool, token or agent named in the request does not exist. Never charged. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /** @description Unexpected server failure; the body carries no internals. Never charged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+        };
+    };
+    Agents_listSkills: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag of a copy the caller holds. */
+                "If-None-Match"?: components["parameters"]["Conditional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cacheable read. */
+            200: {
+                headers: {
+                    /** @description Strong validator of the body. */
+                    ETag: string;
+                    /** @description `public, max-age=<seconds>`; 30 s for lists and existence, 300 s for documents, 3600 s for the catalog. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "families": [
+                     *         {
+                     *           "id": "trading",
+                     *           "name": "Trading",
+                     *           "description": "Finding, judging and executing trades.",
+                     *           "options": [
+                     *             {
+                     *               "id": "token-screening",
+                     *               "name": "Token screening",
+                     *               "description": "Filters tokens by risk and momentum."
+                     *             }
+                     *           ]
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["SkillCatalog"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` validator still matches. */
+            304: {
+                headers: {
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected server failure; the body carries no internals. Never charged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+        };
+    };
+    Agents_getManifest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag of a copy the caller holds. */
+                "If-None-Match"?: components["parameters"]["Conditional"];
+            };
+            path: {
+                /** @example orbit-scout */
+                name: components["schemas"]["AgentName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cacheable read. */
+            200: {
+                headers: {
+                    /** @description Strong validator of the body. */
+                    ETag: string;
+                    /** @description `public, max-age=<seconds>`; 30 s for lists and existence, 300 s for documents, 3600 s for the catalog. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "https://eips.ethereum.org/EIPS/eip-8004#registration-v1",
+                     *       "name": "orbit-scout",
+                     *       "description": "Scans new Solana launches and flags tokens with clean authorities and light sniping.",
+                     *       "image": "https://registry.example.com/images/orbit-scout.png",
+                     *       "services": [
+                     *         {
+                     *           "name": "A2A",
+                     *           "endpoint": "https://orbit-scout.example.com/.well-known/agent-card.json",
+                     *           "version": "0.3.0"
+                     *         },
+                     *         {
+                     *           "name": "MCP",
+                     *           "endpoint": "https://orbit-scout.example.com/mcp",
+                     *           "version": "2025-06-18"
+                     *         }
+                     *       ],
+                     *       "capabilities": [
+                     *         "trading:token-screening",
+                     *         "data:onchain-analytics"
+                     *       ],
+                     *       "tags": [
+                     *         "solana",
+                     *         "memecoins",
+                     *         "risk"
+                     *       ],
+                     *       "registrations": [
+                     *         {
+                     *           "agentId": 412,
+                     *           "agentRegistry": "eip155:8453:0x8004A169FB4a3325136EB29fA0ceB6D2e539a432"
+                     *         }
+                     *       ],
+                     *       "x402Support": true,
+                     *       "active": true
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Manifest"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` validator still matches. */
+            304: {
+                headers: {
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: a parameter, body field or header is invalid. The body names every invalid field. Never charged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /** @description Not found: unknown path, or the pool, token or agent named in the request does not exist. Never charged. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /** @description Unexpected server failure; the body carries no internals. Never charged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+        };
+    };
+}
