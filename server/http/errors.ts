@@ -1,0 +1,94 @@
+/**
+ * The one JSON error body of both services, and the Express error handler that produces it from
+ * validator errors, body-parser errors and the services' own `ApiError`s. Internals never leak:
+ * anything unexpected becomes a 500 `internal_error` and is logged with the request id.
+ */
+import type { ErrorRequestHandler, RequestHandler } from "express";
+import type { Logger } from "pino";
+import type { components } from "../../generated/types/analytics.js";
+
+export type ErrorBody = components["schemas"]["Common.ErrorBody"];
+export type ErrorCode = ErrorBody["error"];
+export type FieldError = components["schemas"]["Common.FieldError"];
+
+/** An error the service raises on purpose; its status and code reach the caller as they are. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Pick<ErrorBody, "errors" | "provider"> = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** A 400 naming one invalid field. */
+export function invalidField(location: FieldError["location"], field: string, message: string): ApiError {
+  return new ApiError(400, "invalid_request", `${field}: ${message}`, { errors: [{ location, field, message }] });
+}
+
+const LOCATIONS: Record<string, FieldError["location"]> = { body: "body", query: "query", path: "path", params: "path", headers: "header" };
+
+/** `/body/limit` → `{location: "body", field: "limit"}`; `/headers/x-payment` → header `x-payment`. */
+function fieldOf(path: string): Pick<FieldError, "location" | "field"> {
+  const [, where = "body", ...rest] = path.split("/");
+  return { location: LOCATIONS[where] ?? "body", field: rest.join(".") || where };
+}
+
+type ValidatorError = { status?: number; statusCode?: number; type?: string; errors?: { path: string; message: string }[]; headers?: Record<string, string> };
+
+/** Maps any thrown error to a status, headers and error body. */
+export function toErrorResponse(error: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
+  if (error instanceof ApiError) {
+    return { status: error.status, body: { error: error.code, message: error.message, ...error.details }, headers: error.headers };
+  }
+  const e = (error ?? {}) as ValidatorError;
+  const status = e.status ?? e.statusCode ?? 500;
+  const items = e.errors ?? [];
+  const isResponseError = items.some((item) => item.path.startsWith("/response"));
+  if (status >= 500 || isResponseError) {
+    return { status: 500, body: { error: "internal_error", message: "The service failed to produce a valid answer." }, headers: {} };
+  }
+  if (status === 404) return { status: 404, body: { error: "not_found", message: "No such endpoint." }, headers: {} };
+  if (status === 405) {
+    return {
+      status: 405,
+      body: { error: "method_not_allowed", message: "Method not allowed on this path." },
+      headers: e.headers?.Allow ? { Allow: e.headers.Allow } : {},
+    };
+  }
+  if (e.type === "entity.parse.failed") {
+    return bad([{ location: "body", field: "body", message: "is not valid JSON" }]);
+  }
+  if (status === 413 || e.type === "entity.too.large") {
+    return bad([{ location: "body", field: "body", message: "is larger than the 100 kB limit" }]);
+  }
+  if (status === 415) {
+    return bad([{ location: "header", field: "content-type", message: "must be application/json" }]);
+  }
+  if (status >= 400 && status < 500 && items.length) {
+    return bad(items.map((item) => ({ ...fieldOf(item.path), message: item.message })));
+  }
+  if (status >= 400 && status < 500) return bad([{ location: "body", field: "request", message: String((error as Error).message) }]);
+  return { status: 500, body: { error: "internal_error", message: "The service failed to produce a valid answer." }, headers: {} };
+}
+
+function bad(errors: FieldError[]) {
+  const message = errors.map((error) => `${error.field}: ${error.message}`).join("; ");
+  return { status: 400, body: { error: "invalid_request" as const, message, errors }, headers: {} };
+}
+
+/** Final error handler: the JSON error body, the request id, and a log line for server faults. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return function errorHandler(error, req, res, _next) {
+    const { status, body, headers } = toErrorResponse(error);
+    if (status >= 500) logger.error({ err: error, requestId: req.requestId, path: req.path }, "request failed");
+    if (res.headersSent) return;
+    res.status(status).set(headers).json({ ...body, request_id: req.requestId });
+  };
+}
+
+/** JSON 404 for paths the document does not describe. */
+export const notFound: RequestHandler = (_req, _res, next) => next(new ApiError(404, "not_found", "No such endpoint."));
