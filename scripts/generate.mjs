@@ -110,7 +110,8 @@ async function build() {
     files[`openapi/${key}.yaml`] = YAML.stringify(doc, { lineWidth: 0 });
   }
   for (const name of Object.values(services)) {
-    const ast = await openapiTS(structuredClone(docs[`3.1/${name}`]), { alphabetize: false });
+    // Optional stays optional even with a default: the types describe what a caller may send.
+    const ast = await openapiTS(structuredClone(docs[`3.1/${name}`]), { defaultNonNullable: false });
     files[`types/${name}.d.ts`] = astToString(ast);
   }
   return files;

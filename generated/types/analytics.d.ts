@@ -2418,7 +2418,7 @@ export interface components {
              * @description Maximum slippage, percent.
              * @default 0.5
              */
-            slippage_pct: number;
+            slippage_pct?: number;
         };
         /**
          * @description Bridge (quote): whether to execute the cross-chain swap now.
@@ -2508,7 +2508,7 @@ export interface components {
              * @description Token of the position.
              * @default USDC
              */
-            token: components["schemas"]["TokenSymbol"];
+            token?: components["schemas"]["TokenSymbol"];
             /**
              * Format: double
              * @description Size of the position, USD.
@@ -2796,7 +2796,7 @@ export interface components {
              * @description Chain filter: `solana`, `ethereum`, `all`, or any chain the aggregator lists.
              * @default all
              */
-            chain: components["schemas"]["ChainName"];
+            chain?: components["schemas"]["ChainName"];
             /** @description Protocol filter (aggregator slug or name, e.g. `aave`); lists the chains that protocol is deployed on with its TVL there. */
             protocol?: string;
             /**
@@ -2804,7 +2804,7 @@ export interface components {
              * @description Maximum number of chains, 1 to 50.
              * @default 20
              */
-            limit: number;
+            limit?: number;
         };
         /** @description `data` of `/defi/yields`: pools sorted by APY, highest first. */
         DefiYieldsData: {
@@ -2879,7 +2879,7 @@ export interface components {
              * @description Chain filter; `all` gives cross-chain results.
              * @default all
              */
-            chain: components["schemas"]["ChainName"];
+            chain?: components["schemas"]["ChainName"];
             /** @description `true` restricts to stablecoin-only pools. */
             stablecoin?: boolean | ("true" | "false");
             /**
@@ -2892,7 +2892,7 @@ export interface components {
              * @description Maximum number of pools, 1 to 50.
              * @default 20
              */
-            limit: number;
+            limit?: number;
         };
         /** @description One paid resource in the discovery document. */
         DiscoveredResource: {
@@ -3015,7 +3015,7 @@ export interface components {
             /** @description Token address on that chain. */
             token_address: components["schemas"]["AnyAddress"];
             /** @default 7d */
-            timeframe: components["schemas"]["FlowTimeframe"];
+            timeframe?: components["schemas"]["FlowTimeframe"];
         };
         /**
          * @description Flow window.
@@ -3090,7 +3090,7 @@ export interface components {
              * Format: int32
              * @default 10
              */
-            limit: number;
+            limit?: number;
         };
         /** @description A token close to completing its bonding curve (listed only above 85%). */
         GraduatingToken: {
@@ -3252,7 +3252,7 @@ export interface components {
              * Format: int32
              * @default 10
              */
-            limit: number;
+            limit?: number;
         };
         /** @description One leaderboard entry. */
         LeaderboardEntry: {
@@ -3577,22 +3577,22 @@ export interface components {
              * @description Base token symbol.
              * @default SOL
              */
-            base: components["schemas"]["TokenSymbol"];
+            base?: components["schemas"]["TokenSymbol"];
             /**
              * @description Quote token symbol.
              * @default USDC
              */
-            quote: components["schemas"]["TokenSymbol"];
+            quote?: components["schemas"]["TokenSymbol"];
             /**
              * @description Liquidity distribution to plan for.
              * @default spot
              */
-            strategy: components["schemas"]["Distribution"];
+            strategy?: components["schemas"]["Distribution"];
             /**
              * @description Risk appetite.
              * @default mid
              */
-            risk: components["schemas"]["RiskLevel"];
+            risk?: components["schemas"]["RiskLevel"];
         };
         /** @description `POST /lp/pools` body. */
         LpPoolsRequest: {
@@ -3600,13 +3600,13 @@ export interface components {
              * @description Sort order.
              * @default apr
              */
-            sort: components["schemas"]["PoolSort"];
+            sort?: components["schemas"]["PoolSort"];
             /**
              * Format: int32
              * @description Maximum number of pools, 1 to 100.
              * @default 50
              */
-            limit: number;
+            limit?: number;
             /** @description Only pools holding this token mint (either side). */
             token?: components["schemas"]["SolanaAddress"];
             /** @description Only pools whose base (X) token has this symbol, case-insensitive. */
@@ -3618,7 +3618,7 @@ export interface components {
              * @description Minimum TVL in USD.
              * @default 0
              */
-            min_tvl: number;
+            min_tvl?: number;
         };
         /** @description `data` of `/lp/pools-strategy`: the three distributions compared for one pool and one capital. */
         LpPoolsStrategyData: {
@@ -3697,12 +3697,12 @@ export interface components {
              * @description Capital to deploy, USD.
              * @default 1000
              */
-            capital_usd: number;
+            capital_usd?: number;
             /**
              * @description Risk appetite; decides the recommended option.
              * @default mid
              */
-            risk: components["schemas"]["RiskLevel"];
+            risk?: components["schemas"]["RiskLevel"];
         };
         /** @description One DLMM liquidity position. */
         LpPosition: {
@@ -3815,13 +3815,13 @@ export interface components {
              * @description Distribution for the new range; defaults to spot.
              * @default spot
              */
-            strategy: components["schemas"]["Distribution"];
+            strategy?: components["schemas"]["Distribution"];
             /**
              * Format: double
              * @description Width of the new range, percent around the current price, 1 to 100.
              * @default 10
              */
-            range_pct: number;
+            range_pct?: number;
         };
         /**
          * @description LPs managing one existing position (rebalance advice).
@@ -4079,14 +4079,14 @@ export interface components {
         /** @description `POST /smartmoney/pnl-leaderboard` body. */
         PnlLeaderboardRequest: {
             /** @default solana */
-            chain: components["schemas"]["SmartMoneyChain"];
+            chain?: components["schemas"]["SmartMoneyChain"];
             /** @default 30d */
-            timeframe: components["schemas"]["TraderPeriod"];
+            timeframe?: components["schemas"]["TraderPeriod"];
             /**
              * Format: int32
              * @default 20
              */
-            limit: number;
+            limit?: number;
         };
         /** @description PnL summary of a labeled wallet. */
         PnlSummary: {
@@ -4505,13 +4505,13 @@ export interface components {
             /** @description Token mint address. */
             mint: components["schemas"]["SolanaAddress"];
             /** @default 1h */
-            interval: components["schemas"]["CandleInterval"];
+            interval?: components["schemas"]["CandleInterval"];
             /**
              * Format: int32
              * @description Number of candles, 1 to 500.
              * @default 100
              */
-            limit: number;
+            limit?: number;
         };
         /** @description PnL of one token in a wallet. */
         TokenPnl: {
@@ -4593,12 +4593,12 @@ export interface components {
              * @description Comma-separated chains from `ethereum`, `solana`, `base`, `arbitrum`.
              * @default solana
              */
-            chains: string;
+            chains?: string;
             /**
              * @description Only tokens with smart-money activity.
              * @default true
              */
-            only_smart_money: boolean;
+            only_smart_money?: boolean;
             /**
              * Format: double
              * @description Maximum token age, days.
@@ -4618,7 +4618,7 @@ export interface components {
              * Format: int32
              * @default 20
              */
-            limit: number;
+            limit?: number;
         };
         /**
          * @description Trenches (tokens): whether a fresh launch is worth buying early.
@@ -4822,7 +4822,7 @@ export interface components {
              * Format: int32
              * @default 20
              */
-            limit: number;
+            limit?: number;
         };
         /** @description One ranked wallet. */
         TopWallet: {
@@ -4903,14 +4903,14 @@ export interface components {
         /** @description `POST /traders/top-wallets` body. */
         TopWalletsRequest: {
             /** @default 7d */
-            period: components["schemas"]["TraderPeriod"];
+            period?: components["schemas"]["TraderPeriod"];
             /** @default pnl */
-            sort: components["schemas"]["TopWalletsSort"];
+            sort?: components["schemas"]["TopWalletsSort"];
             /**
              * Format: int32
              * @default 20
              */
-            limit: number;
+            limit?: number;
         };
         /**
          * @description Ranking key of the top-wallets list.
@@ -5197,7 +5197,7 @@ export interface components {
              * @description Analysis window.
              * @default 30d
              */
-            period: components["schemas"]["TraderPeriod"];
+            period?: components["schemas"]["TraderPeriod"];
         };
         /** @description A request naming one Solana wallet. */
         WalletRequest: {

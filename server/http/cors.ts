@@ -4,7 +4,15 @@
  */
 import type { RequestHandler } from "express";
 
-export function cors({ methods, requestHeaders, exposedHeaders }: { methods: string; requestHeaders: string; exposedHeaders: string }): RequestHandler {
+export function cors({
+  methods,
+  requestHeaders,
+  exposedHeaders,
+}: {
+  methods: string;
+  requestHeaders: string;
+  exposedHeaders: string;
+}): RequestHandler {
   return function cors(req, res, next) {
     res.setHeader("Access-Control-Allow-Origin", "*");
     res.setHeader("Access-Control-Expose-Headers", exposedHeaders);

@@ -37,7 +37,13 @@ function fieldOf(path: string): Pick<FieldError, "location" | "field"> {
   return { location: LOCATIONS[where] ?? "body", field: rest.join(".") || where };
 }
 
-type ValidatorError = { status?: number; statusCode?: number; type?: string; errors?: { path: string; message: string }[]; headers?: Record<string, string> };
+type ValidatorError = {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  errors?: { path: string; message: string }[];
+  headers?: Record<string, string>;
+};
 
 /** Maps any thrown error to a status, headers and error body. */
 export function toErrorResponse(error: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
@@ -86,9 +92,22 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const { status, body, headers } = toErrorResponse(error);
     if (status >= 500) logger.error({ err: error, requestId: req.requestId, path: req.path }, "request failed");
     if (res.headersSent) return;
-    res.status(status).set(headers).json({ ...body, request_id: req.requestId });
+    res
+      .status(status)
+      .set(headers)
+      .json({ ...body, request_id: req.requestId });
   };
 }
 
 /** JSON 404 for paths the document does not describe. */
 export const notFound: RequestHandler = (_req, _res, next) => next(new ApiError(404, "not_found", "No such endpoint."));
+
+/** A 502: an upstream provider failed, timed out or answered a shape the service does not accept. Never charged. */
+export function upstreamError(provider: string, message = `The upstream provider ${provider} failed; retry later.`): ApiError {
+  return new ApiError(502, "upstream_error", message, { provider });
+}
+
+/** A 404 for an entity the request names (pool, mint, position, agent). Never charged. */
+export function entityNotFound(what: string, id: string): ApiError {
+  return new ApiError(404, "not_found", `Unknown ${what}: ${id}.`);
+}

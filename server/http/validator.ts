@@ -3,8 +3,9 @@
  * (all errors reported, so a 400 names every invalid field), responses validated unless switched
  * off for production. The document is cloned because the validator annotates what it is given.
  */
-import * as OpenApiValidator from "express-openapi-validator";
+
 import type { RequestHandler } from "express";
+import * as OpenApiValidator from "express-openapi-validator";
 
 export function openApiValidation(document: object, { validateResponses }: { validateResponses: boolean }): RequestHandler[] {
   return OpenApiValidator.middleware({

@@ -1,0 +1,6 @@
+/** Solana chain RPC role */
+
+export interface ChainRpcProvider {
+  /** Lowercase id reported in `sources`. */
+  readonly source: string;
+}

@@ -1,0 +1,5 @@
+/** bridge segment handlers (to be written). */
+import type { OperationName } from "../operation-types.js";
+import type { Handler } from "./types.js";
+
+export const bridgeHandlers: Partial<{ [N in OperationName]: Handler<N> }> = {};

@@ -1,0 +1,5 @@
+/** smartmoney segment handlers (to be written). */
+import type { OperationName } from "../operation-types.js";
+import type { Handler } from "./types.js";
+
+export const smartmoneyHandlers: Partial<{ [N in OperationName]: Handler<N> }> = {};

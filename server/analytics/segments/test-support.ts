@@ -1,0 +1,47 @@
+/** Helpers for segment tests: an embedded context on a fixed clock, and contract checks of outcomes. */
+import { expect } from "vitest";
+import { loadDoc } from "../../../conformance/openapi-doc.js";
+import { createResponseValidator } from "../../../conformance/schema-validator.js";
+import { createCache } from "../cache.js";
+import { manualClock } from "../clock.js";
+import type { OperationName } from "../operation-types.js";
+import { createEmbeddedProviders } from "../providers/index.js";
+import type { Outcome, SegmentContext } from "./types.js";
+
+/** 2026-11-21 12:00 UTC: the moment every segment test is pinned to. */
+export const TEST_NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
+
+export function testContext(seed = "test-seed", now = TEST_NOW): SegmentContext & { clock: ReturnType<typeof manualClock> } {
+  const clock = manualClock(now);
+  return { clock, cache: createCache(clock), providers: createEmbeddedProviders({ seed, clock }) };
+}
+
+const doc = loadDoc("3.1", "analytics");
+const validator = createResponseValidator(doc);
+const routes = new Map(
+  Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.values(item)
+      .filter((op) => op.operationId.startsWith("Solana_") && !op.operationId.endsWith("Legacy"))
+      .map((op) => [op.operationId.slice("Solana_".length), path] as const),
+  ),
+);
+
+/** Asserts an outcome would make a contract-valid 200 envelope, and returns it. */
+export function expectValidOutcome<N extends OperationName>(name: N, outcome: Outcome<N>): Outcome<N> {
+  const path = routes.get(name);
+  expect(path, `no POST route for ${name}`).toBeDefined();
+  const envelope = {
+    data: outcome.data,
+    insight: outcome.brief,
+    signal: outcome.baseline.signal,
+    confidence: outcome.baseline.confidence,
+    sources: outcome.sources,
+    model_used: "embedded-insight-v1",
+    latency_ms: 1,
+    timestamp: "2026-11-21T12:00:00.000Z",
+  };
+  expect(validator.validate("post", path as string, 200, envelope)).toEqual([]);
+  expect(outcome.brief.length).toBeGreaterThan(0);
+  expect(outcome.sources.length).toBeGreaterThan(0);
+  return outcome;
+}

@@ -1,0 +1,5 @@
+/** traders segment handlers (to be written). */
+import type { OperationName } from "../operation-types.js";
+import type { Handler } from "./types.js";
+
+export const tradersHandlers: Partial<{ [N in OperationName]: Handler<N> }> = {};

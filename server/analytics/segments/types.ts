@@ -1,0 +1,38 @@
+/**
+ * The handler contract. One handler per operation, shared by the three prefixes and the legacy
+ * GET. A handler fetches through the providers, applies the pure rules and returns the data with
+ * the rule engine's baseline signal; the app adds the insight, the envelope and the payment.
+ */
+import type { Cache } from "../cache.js";
+import type { Clock } from "../clock.js";
+import type { DataOf, OperationName, RequestOf, SignalOf } from "../operation-types.js";
+import type { Providers } from "../providers/index.js";
+
+export interface SegmentContext {
+  providers: Providers;
+  cache: Cache;
+  clock: Clock;
+}
+
+/** What a handler produces. */
+export interface Outcome<N extends OperationName> {
+  data: DataOf<N>;
+
+  /** Lowercase ids of the providers actually used (each provider's `source`). */
+  sources: string[];
+
+  /** The rule engine's signal and confidence: final on 206, the model's starting point otherwise. */
+  baseline: { signal: SignalOf<N>; confidence: number };
+
+  /** One or two sentences citing numbers from `data`: the embedded insight writer's answer. */
+  brief: string;
+}
+
+/**
+ * A handler receives the validated request (defaults applied by the validator; legacy GET query
+ * and path parameters already mapped onto the POST body's field names).
+ */
+export type Handler<N extends OperationName> = (input: RequestOf<N>, ctx: SegmentContext) => Promise<Outcome<N>>;
+
+/** A segment's handlers, keyed by operation name. */
+export type SegmentHandlers<N extends OperationName> = { [K in N]: Handler<K> };
