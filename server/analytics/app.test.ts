@@ -1,0 +1,323 @@
+// The analytics app's plumbing: challenge, payment gate, envelope, 206, errors, free endpoints.
+// Handlers answer the contract's examples here; segment data is tested with the segments.
+import request from "supertest";
+import { describe, expect, it } from "vitest";
+import { loadDoc } from "../../conformance/openapi-doc.js";
+import { createResponseValidator } from "../../conformance/schema-validator.js";
+import { ApiError } from "../http/errors.js";
+import { createLogger } from "../http/logger.js";
+import { type AnalyticsDeps, createAnalyticsApp } from "./app.js";
+import { createCache } from "./cache.js";
+import { manualClock } from "./clock.js";
+import { loadAnalyticsConfig } from "./config.js";
+import { loadAnalyticsContract } from "./contract.js";
+import { embeddedInsightWriter } from "./insight/embedded.js";
+import type { Settlement } from "./payments/types.js";
+import { createEmbeddedProviders } from "./providers/index.js";
+import { defiHandlers } from "./segments/defi.js";
+import { TEST_NOW } from "./segments/test-support.js";
+import { acceptingVerifier, exampleHandlers, failingInsightWriter, recordingSettler, testPayment } from "./testing.js";
+
+const contract = loadAnalyticsContract();
+const config = loadAnalyticsConfig({}, contract.developmentDefaults);
+const doc = loadDoc("3.1", "analytics");
+const independent = createResponseValidator(doc);
+const allEmbedded = {
+  tvl: "embedded",
+  pools: "embedded",
+  launches: "embedded",
+  chain_rpc: "embedded",
+  wallet_labels: "embedded",
+  swap_bridge: "embedded",
+} as const;
+
+function build(overrides: Partial<AnalyticsDeps> = {}) {
+  const clock = manualClock(TEST_NOW);
+  const verifier = acceptingVerifier();
+  const settler = recordingSettler();
+  const deps: AnalyticsDeps = {
+    contract,
+    config,
+    handlers: { ...exampleHandlers(contract), ...defiHandlers },
+    providers: createEmbeddedProviders({ seed: "app-test", clock }),
+    providerModes: allEmbedded,
+    settlementMode: "ledger",
+    insight: embeddedInsightWriter,
+    verifier,
+    settler,
+    cache: createCache(clock),
+    clock,
+    logger: createLogger("silent"),
+    ...overrides,
+  };
+  return { app: createAnalyticsApp(deps), verifier, settler, deps };
+}
+
+const { app } = build();
+const PREFIX_NETWORK = { "": "solana-devnet", "/base": "base-sepolia", "/skale": "skale-base-sepolia" } as const;
+const concrete = (path: string) => path.replace("{venue}", "meteora").replace(/\{[^}]+\}/g, "5rCf1DM8LjKTw4YqhnoLcngyZYeNnQqztScTogYHAS6");
+const decode = (header: string) => JSON.parse(Buffer.from(header, "base64").toString("utf8"));
+
+describe("the 402 challenge", () => {
+  it("answers every paid route without X-PAYMENT with the x402 v1 body of its prefix's network", async () => {
+    for (const route of contract.paid) {
+      const path = concrete(route.path);
+      const res = await request(app)
+        [route.method](path)
+        .send(route.method === "post" ? samplePostBody(route.path) : undefined);
+      expect(res.status, `${route.method} ${path}`).toBe(402);
+      expect(independent.validate(route.method, route.path, 402, res.body), route.operationId).toEqual([]);
+      const [accept] = res.body.accepts;
+      const example = doc.paths[route.path]?.[route.method]?.responses["402"]?.content?.["application/json"]?.example as {
+        accepts: Record<string, unknown>[];
+      };
+      expect(res.body.error).toBe("X-PAYMENT header is required");
+      expect(res.body.accepts).toHaveLength(1);
+      expect(accept.network).toBe(PREFIX_NETWORK[route.payment.network.prefix as keyof typeof PREFIX_NETWORK]);
+      expect(accept.maxAmountRequired).toBe(route.payment.maxAmountRequired);
+      expect(accept.resource).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`));
+      for (const field of [
+        "network",
+        "maxAmountRequired",
+        "payTo",
+        "asset",
+        "extra",
+        "mimeType",
+        "maxTimeoutSeconds",
+        "description",
+        "scheme",
+      ]) {
+        expect(accept[field], `${route.operationId} ${field}`).toEqual(example.accepts[0]?.[field]);
+      }
+      expect(accept.outputSchema.input.method).toBe(route.method.toUpperCase());
+    }
+  });
+});
+
+/** A body that passes validation for any POST (required fields from the operation's example). */
+function samplePostBody(path: string) {
+  const op = doc.paths[path]?.post as { requestBody?: { content: { "application/json": { example?: unknown } } } } | undefined;
+  return op?.requestBody?.content["application/json"].example ?? {};
+}
+
+describe("a paid call", () => {
+  it("is verified, served, settled, and returns the receipt", async () => {
+    const { app, settler } = build();
+    const res = await request(app).post("/base/defi/tvl").set("X-PAYMENT", testPayment()).send({ limit: 3 });
+    expect(res.status).toBe(200);
+    expect(independent.validate("post", "/base/defi/tvl", 200, res.body)).toEqual([]);
+    expect(res.body.data.chains).toHaveLength(3);
+    expect(res.body.model_used).toBe("embedded-insight-v1");
+    expect(res.body.timestamp).toBe(new Date(TEST_NOW).toISOString());
+    const receipt = decode(res.headers["x-payment-response"]);
+    expect(receipt).toMatchObject({ success: true, network: "base-sepolia", payer: "TestPayer1111111111111111111111111111111111" });
+    expect(settler.settled).toHaveLength(1);
+    expect(settler.settled[0]?.amount).toBe("1000");
+  });
+
+  it("serves the same data on every prefix and through the legacy GET", async () => {
+    const bodies = await Promise.all(
+      ["/defi/tvl", "/base/defi/tvl", "/skale/defi/tvl"].map((path) =>
+        request(app).post(path).set("X-PAYMENT", testPayment()).send({ chain: "all", limit: 4 }),
+      ),
+    );
+    const legacy = await request(app).get("/skale/defi/tvl?chain=all&limit=4").set("X-PAYMENT", testPayment());
+    expect(legacy.status).toBe(200);
+    for (const res of [...bodies, legacy]) expect(res.body.data).toEqual(bodies[0]?.body.data);
+  });
+
+  it("applies the contract's defaults to a POST without a body", async () => {
+    const res = await request(app).post("/defi/tvl").set("X-PAYMENT", testPayment());
+    expect(res.status).toBe(200);
+    expect(res.body.data.filter).toEqual({ chain: "all", protocol: null });
+    expect(res.body.data.chains).toHaveLength(20);
+  });
+
+  it("refuses a replayed payment", async () => {
+    const header = testPayment();
+    expect((await request(app).post("/defi/tvl").set("X-PAYMENT", header).send({})).status).toBe(200);
+    const replay = await request(app).post("/defi/tvl").set("X-PAYMENT", header).send({});
+    expect(replay.status).toBe(402);
+    expect(replay.body.error).toBe("duplicate_settlement");
+    expect(replay.body.accepts).toHaveLength(1);
+  });
+
+  it("answers a header that is not base64 JSON with a 400 naming X-PAYMENT", async () => {
+    const res = await request(app).post("/defi/tvl").set("X-PAYMENT", "%%% not a payment %%%").send({});
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: "invalid_payload", errors: [{ location: "header", field: "X-PAYMENT" }] });
+  });
+});
+
+describe("when the model fails", () => {
+  it("answers 206 with the raw data and the rule engine's signal, and still settles", async () => {
+    const { app, settler } = build({ insight: failingInsightWriter });
+    const res = await request(app).post("/defi/yields").set("X-PAYMENT", testPayment()).send({ limit: 5 });
+    expect(res.status).toBe(206);
+    expect(independent.validate("post", "/defi/yields", 206, res.body)).toEqual([]);
+    expect(res.body.insight).toBeNull();
+    expect(res.body.model_used).toBeNull();
+    expect(res.body.data.pools).toHaveLength(5);
+    expect(["high_yield", "medium_yield", "low_yield", "risky"]).toContain(res.body.signal);
+    expect(res.headers["x-payment-response"]).toBeDefined();
+    expect(settler.settled).toHaveLength(1);
+  });
+});
+
+describe("no charge for an answer not delivered", () => {
+  it("releases the payment when the handler answers 404", async () => {
+    const { app, settler } = build();
+    const res = await request(app).post("/defi/tvl").set("X-PAYMENT", testPayment()).send({ protocol: "no-such-protocol" });
+    expect(res.status).toBe(404);
+    expect(res.body.error).toBe("not_found");
+    expect(settler.settled).toHaveLength(0);
+    expect(settler.released).toHaveLength(1);
+  });
+
+  it("releases the payment on an upstream failure (502) and on a server fault (500, no internals)", async () => {
+    const failing = (error: Error) => build({ handlers: { ...exampleHandlers(contract), defiTvl: async () => Promise.reject(error) } });
+    const upstream = failing(new ApiError(502, "upstream_error", "defillama timed out", { provider: "defillama" }));
+    const res502 = await request(upstream.app).post("/defi/tvl").set("X-PAYMENT", testPayment()).send({});
+    expect(res502.status).toBe(502);
+    expect(res502.body).toMatchObject({ error: "upstream_error", provider: "defillama" });
+    expect(upstream.settler.released).toHaveLength(1);
+
+    const bug = failing(new TypeError("cannot read secret of undefined"));
+    const res500 = await request(bug.app).post("/defi/tvl").set("X-PAYMENT", testPayment()).send({});
+    expect(res500.status).toBe(500);
+    expect(res500.body.error).toBe("internal_error");
+    expect(JSON.stringify(res500.body)).not.toMatch(/secret/);
+    expect(bug.settler.settled).toHaveLength(0);
+    expect(bug.settler.released).toHaveLength(1);
+  });
+
+  it("releases the payment when the envelope breaks the contract, before settling", async () => {
+    const broken = build({
+      handlers: {
+        ...exampleHandlers(contract),
+        defiTvl: (async () => ({
+          data: { chains: "oops" },
+          sources: ["x"],
+          baseline: { signal: "moon", confidence: 2 },
+          brief: "b",
+        })) as never,
+      },
+    });
+    const res = await request(broken.app).post("/defi/tvl").set("X-PAYMENT", testPayment()).send({});
+    expect(res.status).toBe(500);
+    expect(broken.settler.settled).toHaveLength(0);
+    expect(broken.settler.released).toHaveLength(1);
+  });
+
+  it("answers the settlement's failure reason as a 402, without the data", async () => {
+    const refused: Settlement = { ok: false, reason: "insufficient_funds", message: "payer balance is below the amount" };
+    const { app } = build({ settler: recordingSettler(() => refused) });
+    const res = await request(app).post("/defi/tvl").set("X-PAYMENT", testPayment()).send({});
+    expect(res.status).toBe(402);
+    expect(res.body).toMatchObject({ x402Version: 1, error: "insufficient_funds" });
+    expect(res.body.data).toBeUndefined();
+    expect(res.headers["x-payment-response"]).toBeUndefined();
+  });
+});
+
+describe("bad input", () => {
+  const cases: [string, () => request.Test, string][] = [
+    ["a limit above the maximum", () => request(app).post("/defi/tvl").send({ limit: 51 }), "limit"],
+    ["an unknown enum value", () => request(app).post("/lp/pools").send({ sort: "hype" }), "sort"],
+    ["a wrong type", () => request(app).post("/defi/yields").send({ min_apy: "lots" }), "min_apy"],
+    ["a missing required field", () => request(app).post("/lp/pool-detail").send({}), "address"],
+    ["an invalid address", () => request(app).post("/trenches/token-verdict").send({ mint: "not-a-mint!" }), "mint"],
+    ["a legacy query above the maximum", () => request(app).get("/base/trenches/new-tokens?limit=101"), "limit"],
+    ["an unknown query parameter", () => request(app).get("/defi/tvl?color=blue"), "color"],
+    ["an unknown venue", () => request(app).get("/lp/uniswap/pools"), "venue"],
+  ];
+  for (const [what, send, field] of cases) {
+    it(`answers ${what} with a 400 naming the field, before any payment`, async () => {
+      const res = await send().set("X-PAYMENT", testPayment());
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe("invalid_request");
+      expect(res.body.errors.map((e: { field: string }) => e.field).join(" ")).toContain(field);
+      expect(res.body.request_id).toBe(res.headers["x-request-id"]);
+    });
+  }
+
+  it("answers malformed JSON and a non-JSON content type with a 400", async () => {
+    const bad = await request(app).post("/defi/tvl").set("Content-Type", "application/json").send("{not json");
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0]).toMatchObject({ location: "body" });
+    const text = await request(app).post("/defi/tvl").set("Content-Type", "text/plain").send("chain=all");
+    expect(text.status).toBe(400);
+    expect(text.body.errors[0]).toMatchObject({ field: "content-type" });
+  });
+
+  it("answers unknown paths with a JSON 404 and wrong methods with a 405 and Allow", async () => {
+    const missing = await request(app).post("/defi/nothing").send({});
+    expect(missing.status).toBe(404);
+    expect(missing.body.error).toBe("not_found");
+    const put = await request(app).put("/defi/tvl").send({});
+    expect(put.status).toBe(405);
+    expect(put.headers.allow).toMatch(/POST/);
+  });
+});
+
+describe("free endpoints", () => {
+  it("report service info: networks per prefix, 28 endpoints, provider modes", async () => {
+    const res = await request(app).get("/");
+    expect(res.status).toBe(200);
+    expect(independent.validate("get", "/", 200, res.body)).toEqual([]);
+    expect(res.body.endpoints).toBe(28);
+    expect(res.body.networks.map((n: { prefix: string; network: string }) => [n.prefix, n.network])).toEqual([
+      ["", "solana-devnet"],
+      ["/base", "base-sepolia"],
+      ["/skale", "skale-base-sepolia"],
+    ]);
+  });
+
+  it("serve the OpenAPI document with the caller's origin and this deployment's payment details", async () => {
+    const res = await request(app).get("/openapi.json");
+    expect(res.status).toBe(200);
+    expect(res.body.openapi).toBe("3.1.0");
+    expect(res.body.servers[0].url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(res.body.paths["/base/defi/tvl"].post["x-payment-info"].deployment).toMatchObject({
+      network: "base-sepolia",
+      payTo: config.payTo.evm,
+    });
+    expect(res.body.paths["/defi/tvl"].post["x-payment-info"].deployment.feePayer).toBe(config.feePayer);
+  });
+
+  it("list every paid endpoint as an agent-card skill with its price", async () => {
+    const res = await request(app).get("/.well-known/agent-card.json");
+    expect(independent.validate("get", "/.well-known/agent-card.json", 200, res.body)).toEqual([]);
+    expect(res.body.skills).toHaveLength(28);
+    expect(res.body.skills.find((s: { id: string }) => s.id === "smartmoneyWalletIntel")).toMatchObject({
+      price_usd: "0.050",
+      price_micro_usdc: "50000",
+    });
+  });
+
+  it("list every concrete paid resource with its payment requirements in the x402 discovery", async () => {
+    const res = await request(app).get("/.well-known/x402");
+    expect(independent.validate("get", "/.well-known/x402", 200, res.body)).toEqual([]);
+    expect(res.body.resources).toHaveLength(contract.paid.length);
+    const item = res.body.items.find((i: { resource: string }) => i.resource.endsWith("/skale/lp/meteora/pools"));
+    expect(item.accepts[0]).toMatchObject({ network: "skale-base-sepolia", maxAmountRequired: "1000" });
+  });
+});
+
+describe("HTTP hygiene", () => {
+  it("answers CORS preflights allowing X-PAYMENT and exposes the receipt header", async () => {
+    const res = await request(app)
+      .options("/base/defi/tvl")
+      .set("Origin", "https://app.example")
+      .set("Access-Control-Request-Headers", "x-payment");
+    expect(res.status).toBe(204);
+    expect(res.headers["access-control-allow-headers"]).toMatch(/X-PAYMENT/);
+    const paid = await request(app).post("/base/defi/tvl").set("X-PAYMENT", testPayment()).send({});
+    expect(paid.headers["access-control-expose-headers"]).toMatch(/X-PAYMENT-RESPONSE/);
+  });
+
+  it("echoes a caller's request id and makes one up otherwise", async () => {
+    expect((await request(app).get("/").set("X-Request-Id", "trace-42")).headers["x-request-id"]).toBe("trace-42");
+    expect((await request(app).get("/")).headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * The analytics Express app, built from the generated contract: requests (and, outside
+ * production, responses) validated by express-openapi-validator; one handler per operation bound
+ * to all of its routes (root, /base, /skale, and the legacy GET) by operationId.
+ */
+import express from "express";
+import type { Logger } from "pino";
+import { cors } from "../http/cors.js";
+import { errorHandler, notFound } from "../http/errors.js";
+import { requestContext } from "../http/request-context.js";
+import { openApiValidation } from "../http/validator.js";
+import type { Cache } from "./cache.js";
+import type { Clock } from "./clock.js";
+import type { AnalyticsConfig } from "./config.js";
+import type { AnalyticsContract } from "./contract.js";
+import { envelopeChecker } from "./envelope-check.js";
+import { type FreeRouteDeps, freeRouteHandlers } from "./free/free-routes.js";
+import type { InsightWriter } from "./insight/types.js";
+import { paidRouteHandler } from "./paid-route.js";
+import type { PaymentSettler, PaymentVerifier } from "./payments/types.js";
+import type { Providers } from "./providers/index.js";
+import type { Handler } from "./segments/types.js";
+
+export interface AnalyticsDeps {
+  contract: AnalyticsContract;
+  config: AnalyticsConfig;
+  handlers: Partial<Record<string, Handler<never>>>;
+  providers: Providers;
+  providerModes: FreeRouteDeps["providers"];
+  settlementMode: FreeRouteDeps["settlement"];
+  insight: InsightWriter;
+  verifier: PaymentVerifier;
+  settler: PaymentSettler;
+  cache: Cache;
+  clock: Clock;
+  logger: Logger;
+}
+
+export function createAnalyticsApp(deps: AnalyticsDeps): express.Express {
+  const { contract, config, logger } = deps;
+  const missing = contract.operations.filter((name) => !deps.handlers[name]);
+  if (missing.length) throw new Error(`no handler for: ${missing.join(", ")}`);
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", "loopback");
+  app.use(requestContext(logger));
+  app.use(
+    cors({ methods: "GET, POST, OPTIONS", requestHeaders: "Content-Type, X-PAYMENT", exposedHeaders: "X-PAYMENT-RESPONSE, X-Request-Id" }),
+  );
+  app.use(express.json({ limit: "100kb" }));
+  // A POST without a body means "all defaults": hand the validator an empty JSON object to apply them to.
+  app.use((req, _res, next) => {
+    if (req.method === "POST" && req.body === undefined && !req.get("content-type")) {
+      req.body = {};
+      req.headers["content-type"] = "application/json";
+    }
+    next();
+  });
+  app.use(openApiValidation(contract.document, { validateResponses: config.validateResponses }));
+
+  const free = freeRouteHandlers({
+    contract,
+    config,
+    providers: deps.providerModes,
+    insightModel: deps.insight.model,
+    settlement: deps.settlementMode,
+  });
+  for (const route of contract.free) {
+    const handler = free[route.operationId];
+    if (!handler) throw new Error(`no handler for free operation ${route.operationId}`);
+    app.get(route.path, handler);
+  }
+
+  const routeDeps = {
+    config,
+    verifier: deps.verifier,
+    settler: deps.settler,
+    insight: deps.insight,
+    clock: deps.clock,
+    logger,
+    segment: { providers: deps.providers, cache: deps.cache, clock: deps.clock },
+    checkEnvelope: config.validateResponses ? envelopeChecker(contract) : undefined,
+  };
+  for (const route of contract.paid) {
+    app[route.method](route.expressPath, paidRouteHandler(route, deps.handlers[route.name] as Handler<never>, routeDeps));
+  }
+
+  app.use(notFound);
+  app.use(errorHandler(logger));
+  return app;
+}

@@ -1,0 +1,82 @@
+/**
+ * Analytics configuration from the environment. Every value has an embedded default so that
+ * `npm start` needs no key and no network; the recipient addresses default to the contract's
+ * clearly marked development addresses, which the mainnet profile refuses.
+ */
+import type { DevelopmentDefaults } from "./contract.js";
+
+export type Profile = "testnet" | "mainnet";
+
+export interface InsightConfig {
+  /** OpenAI-compatible base URL (e.g. `https://api.openai.com/v1`, `http://localhost:11434/v1`); unset = embedded writer. */
+  baseUrl?: string;
+  model: string;
+  apiKey?: string;
+  timeoutMs: number;
+  attempts: number;
+}
+
+export interface AnalyticsConfig {
+  profile: Profile;
+  payTo: { evm: string; svm: string };
+  treasury: { evm: string; svm: string };
+  /** Solana fee payer announced in `extra.feePayer`. */
+  feePayer: string;
+  maxTimeoutSeconds: number;
+  /** Public origin used in `resource` URLs; unset = the request's own origin. */
+  publicBaseUrl?: string;
+  validateResponses: boolean;
+  seed: string;
+  insight: InsightConfig;
+}
+
+export class ConfigError extends Error {}
+
+function positiveInt(env: Record<string, string | undefined>, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new ConfigError(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+export function loadAnalyticsConfig(env: Record<string, string | undefined>, defaults: DevelopmentDefaults): AnalyticsConfig {
+  const profile = (env.X402_PROFILE ?? "testnet") as Profile;
+  if (profile !== "testnet" && profile !== "mainnet") throw new ConfigError(`X402_PROFILE must be testnet or mainnet, got "${profile}"`);
+  const config: AnalyticsConfig = {
+    profile,
+    payTo: { evm: env.PAY_TO_EVM ?? defaults.evm.payTo, svm: env.PAY_TO_SOLANA ?? defaults.svm.payTo },
+    treasury: { evm: env.TREASURY_EVM ?? defaults.evm.treasury, svm: env.TREASURY_SOLANA ?? defaults.svm.treasury },
+    feePayer: env.SOLANA_FEE_PAYER ?? defaults.svm.feePayer,
+    maxTimeoutSeconds: positiveInt(env, "X402_MAX_TIMEOUT_SECONDS", defaults.maxTimeoutSeconds),
+    publicBaseUrl: env.PUBLIC_BASE_URL?.replace(/\/+$/, "") || undefined,
+    validateResponses: env.VALIDATE_RESPONSES ? env.VALIDATE_RESPONSES !== "false" : env.NODE_ENV !== "production",
+    seed: env.DATA_SEED ?? "defi-intel",
+    insight: {
+      baseUrl: env.INSIGHT_BASE_URL?.replace(/\/+$/, "") || undefined,
+      model: env.INSIGHT_MODEL ?? "gpt-4o-mini",
+      apiKey: env.INSIGHT_API_KEY,
+      timeoutMs: positiveInt(env, "INSIGHT_TIMEOUT_MS", 8000),
+      attempts: positiveInt(env, "INSIGHT_ATTEMPTS", 2),
+    },
+  };
+  if (config.maxTimeoutSeconds < 6) throw new ConfigError("X402_MAX_TIMEOUT_SECONDS must be at least 6 (validBefore needs 6 s of margin)");
+  if (profile === "mainnet") {
+    const devAddresses = new Set([
+      defaults.evm.payTo,
+      defaults.evm.treasury,
+      defaults.svm.payTo,
+      defaults.svm.treasury,
+      defaults.svm.feePayer,
+    ]);
+    const used = Object.entries({
+      PAY_TO_EVM: config.payTo.evm,
+      PAY_TO_SOLANA: config.payTo.svm,
+      TREASURY_EVM: config.treasury.evm,
+      TREASURY_SOLANA: config.treasury.svm,
+      SOLANA_FEE_PAYER: config.feePayer,
+    }).filter(([, value]) => devAddresses.has(value));
+    if (used.length) throw new ConfigError(`the mainnet profile needs real addresses; set ${used.map(([name]) => name).join(", ")}`);
+  }
+  return config;
+}

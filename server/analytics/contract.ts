@@ -1,0 +1,130 @@
+/**
+ * The analytics contract as the server uses it: read once from the generated 3.1 document at
+ * start-up. Every route, price, network and signal vocabulary comes from here, so the server has
+ * no hand-kept list of paths that could drift from the spec.
+ */
+import { readFileSync } from "node:fs";
+import type { OperationName } from "./operation-types.js";
+
+export type Family = "svm" | "evm";
+
+export interface NetworkDetails {
+  network: string;
+  asset: string;
+  chainId?: number;
+  eip712?: { name: string; version: string };
+}
+
+export interface PaymentInfo {
+  price: { amount: string };
+  maxAmountRequired: string;
+  network: { prefix: string; family: Family; gas: string; mainnet: NetworkDetails; testnet: NetworkDetails };
+  split: { serviceBps: number; treasuryBps: number };
+}
+
+/** One paid route: a (prefix, POST or legacy GET) instance of an operation. */
+export interface PaidRoute {
+  operationId: string;
+  name: OperationName;
+  method: "get" | "post";
+  /** OpenAPI path, e.g. `/base/lp/{venue}/pools/{address}`. */
+  path: string;
+  /** Express path, e.g. `/base/lp/:venue/pools/:address`. */
+  expressPath: string;
+  legacy: boolean;
+  summary: string;
+  description: string;
+  tags: string[];
+  payment: PaymentInfo;
+  /** The operation's signal words (from the 200 envelope schema). */
+  signals: readonly string[];
+  /** JSON Schema properties of the body (POST) or query (legacy GET), for discovery. */
+  inputFields: Record<string, unknown>;
+}
+
+export interface FreeRoute {
+  operationId: string;
+  path: string;
+}
+
+export interface DevelopmentDefaults {
+  evm: { payTo: string; treasury: string };
+  svm: { payTo: string; treasury: string; feePayer: string };
+  maxTimeoutSeconds: number;
+}
+
+export interface OpenApiDocument {
+  info: { version: string; title: string };
+  paths: Record<
+    string,
+    Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }>; [key: string]: unknown }>
+  >;
+  components: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export interface AnalyticsContract {
+  document: OpenApiDocument;
+  paid: PaidRoute[];
+  free: FreeRoute[];
+  /** Operation names in declaration order (28). */
+  operations: OperationName[];
+  developmentDefaults: DevelopmentDefaults;
+}
+
+type RawSchema = { $ref?: string; allOf?: RawSchema[]; enum?: unknown[]; properties?: Record<string, RawSchema> };
+type RawOperation = {
+  operationId: string;
+  summary?: string;
+  description?: string;
+  tags?: string[];
+  parameters?: { $ref?: string; name?: string; in?: string; schema?: RawSchema }[];
+  requestBody?: { content: Record<string, { schema: RawSchema }> };
+  responses: Record<string, { content?: Record<string, { schema: RawSchema }> }>;
+  "x-payment-info"?: PaymentInfo;
+};
+
+export function loadAnalyticsContract(file = new URL("../../generated/openapi/3.1/analytics.json", import.meta.url)): AnalyticsContract {
+  const document = JSON.parse(readFileSync(file, "utf8"));
+  const schemas: Record<string, RawSchema> = document.components.schemas;
+  const resolve = (schema: RawSchema | undefined): RawSchema | undefined => {
+    let current = schema;
+    while (current?.$ref || (current?.allOf?.length === 1 && !current.properties)) {
+      current = current.$ref ? schemas[decodeURIComponent(current.$ref.split("/").pop() as string)] : current.allOf?.[0];
+    }
+    return current;
+  };
+  const paid: PaidRoute[] = [];
+  const free: FreeRoute[] = [];
+  for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, RawOperation>>)) {
+    for (const [method, op] of Object.entries(item)) {
+      const payment = op["x-payment-info"];
+      if (!payment) {
+        free.push({ operationId: op.operationId, path });
+        continue;
+      }
+      const base = op.operationId.slice(op.operationId.indexOf("_") + 1);
+      const legacy = base.endsWith("Legacy");
+      const envelope = resolve(op.responses["200"]?.content?.["application/json"]?.schema);
+      const signals = (resolve(envelope?.properties?.signal)?.enum ?? []).map(String);
+      const body = resolve(op.requestBody?.content["application/json"]?.schema);
+      const query = Object.fromEntries((op.parameters ?? []).filter((p) => p.in === "query").map((p) => [p.name as string, p.schema]));
+      paid.push({
+        operationId: op.operationId,
+        name: (legacy ? base.slice(0, -"Legacy".length) : base) as OperationName,
+        method: method as "get" | "post",
+        path,
+        expressPath: path.replace(/\{([^}]+)\}/g, ":$1"),
+        legacy,
+        summary: op.summary ?? op.operationId,
+        description: op.description ?? op.summary ?? op.operationId,
+        tags: op.tags ?? [],
+        payment,
+        signals,
+        inputFields: legacy ? query : (body?.properties ?? {}),
+      });
+    }
+  }
+  const operations = [...new Set(paid.filter((r) => !r.legacy).map((r) => r.name))];
+  return { document, paid, free, operations, developmentDefaults: document["x-x402-development-defaults"] };
+}

@@ -1,0 +1,45 @@
+/**
+ * Assembles the response envelope around a handler's outcome: the model's insight when it answers,
+ * otherwise (every attempt failed) a 206 with the raw data and the rule engine's signal.
+ */
+import type { Clock } from "./clock.js";
+import type { InsightWriter } from "./insight/types.js";
+import type { Outcome } from "./segments/types.js";
+
+export interface Envelope {
+  data: unknown;
+  insight: string | null;
+  signal: string;
+  confidence: number;
+  sources: string[];
+  model_used: string | null;
+  latency_ms: number;
+  timestamp: string;
+}
+
+export async function assembleEnvelope(
+  outcome: Outcome<never>,
+  {
+    writer,
+    clock,
+    operation,
+    summary,
+    signals,
+    startedAt,
+  }: { writer: InsightWriter; clock: Clock; operation: string; summary: string; signals: readonly string[]; startedAt: number },
+): Promise<{ status: 200 | 206; body: Envelope }> {
+  const insight = await writer
+    .write({ operation, summary, signals, data: outcome.data, baseline: outcome.baseline, brief: outcome.brief })
+    .catch(() => null);
+  const body: Envelope = {
+    data: outcome.data,
+    insight: insight?.insight ?? null,
+    signal: insight?.signal ?? outcome.baseline.signal,
+    confidence: insight?.confidence ?? outcome.baseline.confidence,
+    sources: [...new Set(outcome.sources)],
+    model_used: insight ? writer.model : null,
+    latency_ms: Math.max(0, Math.round(performance.now() - startedAt)),
+    timestamp: new Date(clock.now()).toISOString(),
+  };
+  return { status: insight ? 200 : 206, body };
+}

@@ -1,0 +1,156 @@
+/**
+ * The four free endpoints: service info, the OpenAPI document (with the caller's origin as its
+ * server and this deployment's payment details), the A2A / ERC-8004 agent card, and the x402
+ * discovery document. All are derived from the contract and the configuration at start-up; only
+ * the origin varies per request.
+ */
+import type { Request, RequestHandler } from "express";
+import type { components } from "../../../generated/types/analytics.js";
+import type { AnalyticsConfig } from "../config.js";
+import type { AnalyticsContract, PaidRoute } from "../contract.js";
+import { concretePath, networkOf, requirementTemplate } from "../payments/requirements.js";
+
+type ServiceInfo = components["schemas"]["ServiceInfo"];
+type AgentCard = components["schemas"]["AgentCard"];
+type X402Discovery = components["schemas"]["X402Discovery"];
+
+export interface FreeRouteDeps {
+  contract: AnalyticsContract;
+  config: AnalyticsConfig;
+  providers: ServiceInfo["providers"];
+  insightModel: string;
+  settlement: ServiceInfo["settlement"];
+}
+
+const SERVICE = "defi-intel";
+
+function originOf(req: Request, config: AnalyticsConfig): string {
+  return config.publicBaseUrl ?? `${req.protocol}://${req.get("host")}`;
+}
+
+/** A small per-origin memo: the documents are large, and the set of origins a service sees is small. */
+function perOrigin<T>(build: (origin: string) => T, max = 16): (origin: string) => T {
+  const memo = new Map<string, T>();
+  return (origin) => {
+    let value = memo.get(origin);
+    if (value === undefined) {
+      if (memo.size >= max) memo.delete(memo.keys().next().value as string);
+      value = build(origin);
+      memo.set(origin, value);
+    }
+    return value;
+  };
+}
+
+export function freeRouteHandlers({
+  contract,
+  config,
+  providers,
+  insightModel,
+  settlement,
+}: FreeRouteDeps): Record<string, RequestHandler> {
+  const rootPost = contract.paid.filter((r) => !r.legacy && r.payment.network.prefix === "");
+  const prefixes = [...new Map(contract.paid.map((r) => [r.payment.network.prefix, r])).values()];
+  const networks = prefixes.map((route) => {
+    const target = networkOf(route, config);
+    return {
+      prefix: target.prefix,
+      network: target.network as ServiceInfo["networks"][number]["network"],
+      asset: target.asset,
+      payTo: target.payTo,
+    };
+  });
+
+  const info: ServiceInfo = {
+    service: SERVICE,
+    version: contract.document.info.version,
+    status: "ok",
+    profile: config.profile,
+    networks,
+    endpoints: contract.operations.length,
+    providers,
+    insight_model: insightModel,
+    settlement,
+  };
+
+  const deployment = (route: PaidRoute) => {
+    const target = networkOf(route, config);
+    return {
+      profile: config.profile,
+      network: target.network,
+      asset: target.asset,
+      payTo: target.payTo,
+      treasury: target.treasury,
+      settlement,
+      ...(target.family === "svm" ? { feePayer: config.feePayer } : {}),
+    };
+  };
+  const withDeployment = JSON.parse(JSON.stringify(contract.document));
+  for (const route of contract.paid) withDeployment.paths[route.path][route.method]["x-payment-info"].deployment = deployment(route);
+  const openApiJson = perOrigin((origin) =>
+    JSON.stringify({ ...withDeployment, servers: [{ url: origin, description: "This deployment" }] }),
+  );
+
+  const agentCard = perOrigin(
+    (origin): AgentCard => ({
+      protocolVersion: "0.3.0",
+      name: contract.document.info.title,
+      description:
+        "Pay-per-request DeFi analytics with an AI insight and a decision signal on every answer; x402 payments in USDC on Solana, Base and SKALE.",
+      url: origin,
+      version: contract.document.info.version,
+      capabilities: { streaming: false, pushNotifications: false },
+      defaultInputModes: ["application/json"],
+      defaultOutputModes: ["application/json"],
+      skills: rootPost.map((route) => ({
+        id: route.name,
+        name: route.summary,
+        description: route.description,
+        tags: route.tags,
+        endpoint: `POST ${route.path}`,
+        price_usd: route.payment.price.amount,
+        price_micro_usdc: route.payment.maxAmountRequired,
+      })),
+      type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1",
+      registrations: [],
+      x402Support: true,
+      networks,
+    }),
+  );
+
+  // Discovery lists concrete URLs: the venue is filled in; routes still needing an id (a pool, a mint) are listed by their POST twin.
+  const templates = contract.paid
+    .map((route) => ({ route, path: concretePath(route, { venue: "meteora" }), template: requirementTemplate(route, config) }))
+    .filter(({ path }) => !path.includes("{"));
+  const discovery = perOrigin(
+    (origin): X402Discovery => ({
+      version: 1,
+      resources: contract.paid.map((route) => `${route.method.toUpperCase()} ${route.path}`),
+      items: templates.map(({ route, path, template }) => {
+        const resource = `${origin}${path}`;
+        return {
+          resource,
+          method: route.method.toUpperCase() as "GET" | "POST",
+          type: "http",
+          x402Version: 1,
+          accepts: [{ ...template, resource }],
+        };
+      }),
+    }),
+  );
+
+  return {
+    Free_serviceInfo: (_req, res) => {
+      res.json(info);
+    },
+    Free_openApiDocument: (req, res) => {
+      res.type("application/json").send(openApiJson(originOf(req, config)));
+    },
+    Free_agentCard: (req, res) => {
+      res.json(agentCard(originOf(req, config)));
+    },
+    Free_x402Discovery: (req, res) => {
+      res.json(discovery(originOf(req, config)));
+    },
+  };
+}

@@ -1,0 +1,57 @@
+/**
+ * The x402 v1 payment requirement of a paid route: what its 402 challenge offers and what a payment
+ * is verified against. Built from the contract's `x-payment-info` and the deployment's
+ * configuration, never from anything the client sends (except the origin of the resource URL).
+ */
+import type { AnalyticsConfig } from "../config.js";
+import type { NetworkDetails, PaidRoute } from "../contract.js";
+import type { PaymentRequirements } from "./types.js";
+
+export interface NetworkTarget extends NetworkDetails {
+  family: "svm" | "evm";
+  prefix: string;
+  payTo: string;
+  treasury: string;
+}
+
+/** The network a route settles on in the configured profile, with its recipients. */
+export function networkOf(route: PaidRoute, config: AnalyticsConfig): NetworkTarget {
+  const { family, prefix } = route.payment.network;
+  return {
+    ...route.payment.network[config.profile],
+    family,
+    prefix,
+    payTo: config.payTo[family],
+    treasury: config.treasury[family],
+  };
+}
+
+/** `/lp/{venue}/pools/{address}` with `{venue: "meteora"}` → `/lp/meteora/pools/{address}` (missing ones stay templated). */
+export function concretePath(route: PaidRoute, params: Record<string, string>): string {
+  return route.path.replace(/\{([^}]+)\}/g, (whole, name: string) =>
+    params[name] === undefined ? whole : encodeURIComponent(params[name]),
+  );
+}
+
+/**
+ * Builds a route's requirement. Everything but `resource` is fixed per route and configuration,
+ * so callers cache the result of `template` and only add the resource URL per request.
+ */
+export function requirementTemplate(route: PaidRoute, config: AnalyticsConfig): Omit<PaymentRequirements, "resource"> {
+  const target = networkOf(route, config);
+  const input: Record<string, unknown> = { type: "http", method: route.method.toUpperCase(), discoverable: true };
+  if (route.method === "post") Object.assign(input, { bodyType: "json", bodyFields: route.inputFields });
+  else if (Object.keys(route.inputFields).length) input.queryParams = route.inputFields;
+  return {
+    scheme: "exact",
+    network: target.network as PaymentRequirements["network"],
+    maxAmountRequired: route.payment.maxAmountRequired,
+    description: route.summary,
+    mimeType: "application/json",
+    payTo: target.payTo,
+    maxTimeoutSeconds: config.maxTimeoutSeconds,
+    asset: target.asset,
+    outputSchema: { input: input as NonNullable<PaymentRequirements["outputSchema"]>["input"] },
+    extra: target.family === "evm" ? (target.eip712 as { name: string; version: string }) : { feePayer: config.feePayer },
+  };
+}
