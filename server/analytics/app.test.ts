@@ -109,7 +109,7 @@ describe("a paid call", () => {
     expect(res.body.data.chains).toHaveLength(3);
     expect(res.body.model_used).toBe("embedded-insight-v1");
     expect(res.body.timestamp).toBe(new Date(TEST_NOW).toISOString());
-    const receipt = decode(res.headers["x-payment-response"]);
+    const receipt = decode(res.headers["x-payment-response"] as string);
     expect(receipt).toMatchObject({ success: true, network: "base-sepolia", payer: "TestPayer1111111111111111111111111111111111" });
     expect(settler.settled).toHaveLength(1);
     expect(settler.settled[0]?.amount).toBe("1000");

@@ -19,12 +19,12 @@ import type { InsightWriter } from "./insight/types.js";
 import { paidRouteHandler } from "./paid-route.js";
 import type { PaymentSettler, PaymentVerifier } from "./payments/types.js";
 import type { Providers } from "./providers/index.js";
-import type { Handler } from "./segments/types.js";
+import type { Handler, HandlerMap } from "./segments/types.js";
 
 export interface AnalyticsDeps {
   contract: AnalyticsContract;
   config: AnalyticsConfig;
-  handlers: Partial<Record<string, Handler<never>>>;
+  handlers: HandlerMap;
   providers: Providers;
   providerModes: FreeRouteDeps["providers"];
   settlementMode: FreeRouteDeps["settlement"];
@@ -83,7 +83,7 @@ export function createAnalyticsApp(deps: AnalyticsDeps): express.Express {
     checkEnvelope: config.validateResponses ? envelopeChecker(contract) : undefined,
   };
   for (const route of contract.paid) {
-    app[route.method](route.expressPath, paidRouteHandler(route, deps.handlers[route.name] as Handler<never>, routeDeps));
+    app[route.method](route.expressPath, paidRouteHandler(route, deps.handlers[route.name] as unknown as Handler<never>, routeDeps));
   }
 
   app.use(notFound);

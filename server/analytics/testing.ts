@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { AnalyticsContract } from "./contract.js";
 import type { InsightWriter } from "./insight/types.js";
 import type { PaymentSettler, PaymentVerifier, Settlement, VerifiedPayment } from "./payments/types.js";
-import type { Handler } from "./segments/types.js";
+import type { Handler, HandlerMap } from "./segments/types.js";
 
 /** An `X-PAYMENT` value the accepting verifier takes: base64 JSON `{test: true, payer, nonce}`. */
 export function testPayment(payer = "TestPayer1111111111111111111111111111111111", nonce = randomUUID()): string {
@@ -82,7 +82,7 @@ export const failingInsightWriter: InsightWriter = {
 };
 
 /** Handlers that answer each operation's 200 example from the contract: plumbing tests need no market. */
-export function exampleHandlers(contract: AnalyticsContract): Record<string, Handler<never>> {
+export function exampleHandlers(contract: AnalyticsContract): HandlerMap {
   const handlers: Record<string, Handler<never>> = {};
   for (const route of contract.paid.filter((r) => !r.legacy && r.payment.network.prefix === "")) {
     const content = contract.document.paths[route.path]?.[route.method]?.responses["200"]?.content?.["application/json"] as unknown as {

@@ -1,5 +1,4 @@
 /** Every paid operation's handler, keyed by operation name. The app refuses to start if one is missing. */
-import type { OperationName } from "../operation-types.js";
 import { askHandlers } from "./ask.js";
 import { bridgeHandlers } from "./bridge.js";
 import { defiHandlers } from "./defi.js";
@@ -7,9 +6,9 @@ import { lpHandlers } from "./lp.js";
 import { smartmoneyHandlers } from "./smartmoney.js";
 import { tradersHandlers } from "./traders.js";
 import { trenchesHandlers } from "./trenches.js";
-import type { Handler } from "./types.js";
+import type { HandlerMap } from "./types.js";
 
-export const handlers: Partial<{ [N in OperationName]: Handler<N> }> = {
+export const handlers: HandlerMap = {
   ...defiHandlers,
   ...lpHandlers,
   ...trenchesHandlers,

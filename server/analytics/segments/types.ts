@@ -36,3 +36,6 @@ export type Handler<N extends OperationName> = (input: RequestOf<N>, ctx: Segmen
 
 /** A segment's handlers, keyed by operation name. */
 export type SegmentHandlers<N extends OperationName> = { [K in N]: Handler<K> };
+
+/** Handlers of any set of operations (the app requires one for each operation of the contract). */
+export type HandlerMap = Partial<{ [N in OperationName]: Handler<N> }>;
