@@ -1,5 +1,229 @@
-/** smartmoney segment handlers (to be written). */
-import type { OperationName } from "../operation-types.js";
-import type { Handler } from "./types.js";
+/**
+ * Smart-money segment: labeled wallet profiles, flows by wallet category, the token screener and
+ * the PnL leaderboard, from the wallet-labels provider. A profile's PnL covers 30 days, the
+ * leaderboard's default window, so a wallet's profile and its leaderboard row agree.
+ * Cache TTLs:
+ * - labels and first-transaction date 30 minutes (labels are recomputed about daily; history is fixed);
+ * - PnL summary and balances 10 minutes (they move with trades and prices, slowly at profile scale);
+ * - recent trades 2 minutes (a follower wants the latest ones);
+ * - flows by window: 1 minute for 5m and 1h, 3 minutes for 6h and 12h, 5 minutes for 1d and 7d
+ *   (short windows turn over fast, long ones barely move within minutes);
+ * - screener 5 minutes and leaderboard 10 minutes (rankings over days; minute-level churn adds nothing).
+ */
+import { entityNotFound, invalidField } from "../../http/errors.js";
+import { MINUTE } from "../cache.js";
+import type { DataOf, RequestOf, Validated } from "../operation-types.js";
+import type { CategoryFlowRecord, FlowWindow, LabeledChain, PnlSummaryRecord, TradeRecord } from "../providers/wallet-labels.js";
+import {
+  contractLabels,
+  flowSignal,
+  followWorthy,
+  labeledArchetype,
+  leaderboardSignal,
+  screenerSignal,
+  walletSignal,
+} from "../rules/smartmoney.js";
+import { pct, usd } from "./format.js";
+import type { SegmentHandlers } from "./types.js";
 
-export const smartmoneyHandlers: Partial<{ [N in OperationName]: Handler<N> }> = {};
+const LABELS_TTL = 30 * MINUTE;
+const PROFILE_TTL = 10 * MINUTE;
+const TRADES_TTL = 2 * MINUTE;
+const FLOW_TTL: Record<FlowWindow, number> = {
+  "5m": MINUTE,
+  "1h": MINUTE,
+  "6h": 3 * MINUTE,
+  "12h": 3 * MINUTE,
+  "1d": 5 * MINUTE,
+  "7d": 5 * MINUTE,
+};
+const SCREENER_TTL = 5 * MINUTE;
+const LEADERBOARD_TTL = 10 * MINUTE;
+
+/** Trades shown on a profile (the contract's maximum). */
+const RECENT_TRADES = 10;
+
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+
+/** The address in the provider's form (EVM lowercase); a 400 naming the field when it does not fit the chain. */
+function addressOn(chain: LabeledChain, address: string, field: string): string {
+  if (chain === "solana") {
+    if (!BASE58_ADDRESS.test(address)) throw invalidField("body", field, "must be a base58 address on solana");
+    return address;
+  }
+  if (!EVM_ADDRESS.test(address)) throw invalidField("body", field, `must be a 0x-prefixed EVM address on ${chain}`);
+  return address.toLowerCase();
+}
+
+const cents = (value: number) => Math.round(value * 100) / 100;
+const netVerb = (net: number) => (net >= 0 ? "bought" : "sold");
+const plural = (n: number, word: string, many = `${word}s`) => `${n} ${n === 1 ? word : many}`;
+
+function pnlSummaryOf(r: PnlSummaryRecord): DataOf<"smartmoneyWalletIntel">["pnl_summary"] {
+  return {
+    realized_pnl_usd: r.realizedPnlUsd,
+    unrealized_pnl_usd: r.unrealizedPnlUsd,
+    total_pnl_usd: cents(r.realizedPnlUsd + r.unrealizedPnlUsd),
+    win_rate_pct: Math.round(r.winRate * 1000) / 10,
+    total_trades: r.tradedTimes,
+  };
+}
+
+function smartTradeOf(t: TradeRecord): DataOf<"smartmoneyWalletIntel">["recent_smart_trades"][number] {
+  return {
+    token: t.tokenSymbol,
+    action: t.side,
+    amount_usd: t.valueUsd,
+    timestamp: new Date(t.timestamp).toISOString(),
+    pnl_usd: t.pnlUsd,
+  };
+}
+
+function bucketOf(r: CategoryFlowRecord): DataOf<"smartmoneyFlowIntel">["flows"]["smart_traders"] {
+  return { net_flow_usd: r.netFlowUsd, buy_volume_usd: r.buyVolumeUsd, sell_volume_usd: r.sellVolumeUsd, unique_wallets: r.walletCount };
+}
+
+function walletBrief(data: DataOf<"smartmoneyWalletIntel">): string {
+  const { labels, pnl_summary: pnl, archetype } = data;
+  const subject = labels.length ? `This ${labels.join(", ")} wallet` : "This unlabeled wallet";
+  const last = data.recent_smart_trades[0];
+  return (
+    `${subject} (${archetype}) holds ${usd(data.portfolio_value_usd)} and has ${usd(pnl.total_pnl_usd)} of 30-day PnL ` +
+    `at a ${pct(pnl.win_rate_pct)} win rate over ${plural(pnl.total_trades, "trade")}` +
+    (last ? `; last seen ${last.action === "buy" ? "buying" : "selling"} ${usd(last.amount_usd)} of ${last.token}.` : ".")
+  );
+}
+
+export const smartmoneyHandlers: SegmentHandlers<
+  "smartmoneyTokenScreener" | "smartmoneyFlowIntel" | "smartmoneyPnlLeaderboard" | "smartmoneyWalletIntel"
+> = {
+  async smartmoneyTokenScreener(request, ctx) {
+    const { chains, only_smart_money, token_age_days, market_cap_min, market_cap_max, limit } = request as Validated<
+      RequestOf<"smartmoneyTokenScreener">,
+      "chains" | "only_smart_money" | "limit"
+    >;
+    if (market_cap_min !== undefined && market_cap_max !== undefined && market_cap_max < market_cap_min)
+      throw invalidField("body", "market_cap_max", "must not be below market_cap_min");
+    // The schema's pattern admits only the four chain names.
+    const list = [...new Set(chains.split(","))] as LabeledChain[];
+    const sorted = [...list].sort();
+    const rows = await ctx.cache.wrap(`labels:screener:${sorted.join(",")}:7d`, SCREENER_TTL, () =>
+      ctx.providers.labels.tokenScreener(sorted, "7d"),
+    );
+    const matches = rows
+      .filter((r) => !only_smart_money || r.smartMoneyTraders > 0)
+      .filter((r) => token_age_days === undefined || r.tokenAgeDays <= token_age_days)
+      .filter((r) => market_cap_min === undefined || r.marketCapUsd >= market_cap_min)
+      .filter((r) => market_cap_max === undefined || r.marketCapUsd <= market_cap_max)
+      .sort((a, b) => b.smartMoneyNetflowUsd - a.smartMoneyNetflowUsd);
+    const tokens = matches.slice(0, limit).map((r) => ({
+      symbol: r.tokenSymbol,
+      chain: r.chain,
+      address: r.tokenAddress,
+      market_cap_usd: r.marketCapUsd,
+      price_usd: r.priceUsd,
+      smart_money_net_flow_7d_usd: r.smartMoneyNetflowUsd,
+      smart_money_wallets: r.smartMoneyTraders,
+      whale_wallets: r.whaleTraders,
+      token_age_days: r.tokenAgeDays,
+    }));
+    const lead = tokens[0];
+    const inflows = tokens.filter((t) => t.smart_money_net_flow_7d_usd > 0).length;
+    const brief = lead
+      ? `${lead.symbol} (${lead.chain}) leads ${plural(matches.length, "match", "matches")} with a ${usd(lead.smart_money_net_flow_7d_usd)} ` +
+        `7-day smart-money net flow from ${plural(lead.smart_money_wallets, "wallet")}; ${inflows} of the ${tokens.length} listed see inflows.`
+      : "No token matches these filters.";
+    return {
+      data: {
+        tokens,
+        total_matches: matches.length,
+        filters: {
+          chains: list,
+          only_smart_money,
+          market_cap_min: market_cap_min ?? null,
+          market_cap_max: market_cap_max ?? null,
+          token_age_days: token_age_days ?? null,
+        },
+      },
+      sources: [ctx.providers.labels.source],
+      baseline: screenerSignal(tokens),
+      brief,
+    };
+  },
+
+  async smartmoneyFlowIntel(request, ctx) {
+    const { chain, token_address, timeframe } = request as Validated<RequestOf<"smartmoneyFlowIntel">, "timeframe">;
+    const tokenAddress = addressOn(chain, token_address, "token_address");
+    const record = await ctx.cache.wrap(`labels:flows:${chain}:${tokenAddress}:${timeframe}`, FLOW_TTL[timeframe], () =>
+      ctx.providers.labels.flowIntelligence({ chain, tokenAddress }, timeframe),
+    );
+    if (!record) throw entityNotFound(`${chain} token`, token_address);
+    const flows = { smart_traders: bucketOf(record.smartTrader), whales: bucketOf(record.whale), kols: bucketOf(record.publicFigure) };
+    const total = cents(flows.smart_traders.net_flow_usd + flows.whales.net_flow_usd + flows.kols.net_flow_usd);
+    const part = (b: typeof flows.whales, who: string) =>
+      `${plural(b.unique_wallets, who)} net ${netVerb(b.net_flow_usd)} ${usd(Math.abs(b.net_flow_usd))}`;
+    const brief =
+      `Over ${timeframe}, ${part(flows.smart_traders, "smart trader")}, ${part(flows.whales, "whale")} and ${part(flows.kols, "KOL")}; ` +
+      `total net flow ${usd(total)}.`;
+    return {
+      data: { token: token_address, chain, timeframe, flows, total_net_flow_usd: total },
+      sources: [ctx.providers.labels.source],
+      baseline: flowSignal(flows),
+      brief,
+    };
+  },
+
+  async smartmoneyPnlLeaderboard(request, ctx) {
+    const { chain, timeframe, limit } = request as Validated<RequestOf<"smartmoneyPnlLeaderboard">, "chain" | "timeframe" | "limit">;
+    const rows = await ctx.cache.wrap(`labels:leaderboard:${chain}:${timeframe}`, LEADERBOARD_TTL, () =>
+      ctx.providers.labels.pnlLeaderboard(chain, timeframe),
+    );
+    const traders = rows
+      .map((r) => ({ address: r.traderAddress, labels: contractLabels(r.labels), ...pnlSummaryOf(r), roi_pct: r.roiPct }))
+      .sort((a, b) => b.total_pnl_usd - a.total_pnl_usd)
+      .slice(0, limit)
+      .map((t, i) => ({ rank: i + 1, ...t }));
+    const lead = traders[0];
+    const top = traders.slice(0, 5);
+    const brief = lead
+      ? `The top ${chain} trader made ${usd(lead.total_pnl_usd)} over ${timeframe} at a ${pct(lead.roi_pct)} ROI across ` +
+        `${plural(lead.total_trades, "trade")}; ${top.filter(followWorthy).length} of the top ${top.length} pass the follow bar.`
+      : `No labeled trader on ${chain} traded in the last ${timeframe}.`;
+    return {
+      data: { chain, timeframe, traders },
+      sources: [ctx.providers.labels.source],
+      baseline: leaderboardSignal(traders),
+      brief,
+    };
+  },
+
+  async smartmoneyWalletIntel({ chain, address }, ctx) {
+    const wallet = { chain, address: addressOn(chain, address, "address") };
+    const key = `${chain}:${wallet.address}`;
+    const p = ctx.providers.labels;
+    const [labelRecords, summary, trades, holdings, firstAt] = await Promise.all([
+      ctx.cache.wrap(`labels:labels:${key}`, LABELS_TTL, () => p.labels(wallet)),
+      ctx.cache.wrap(`labels:pnl:${key}:30d`, PROFILE_TTL, () => p.pnlSummary(wallet, "30d")),
+      ctx.cache.wrap(`labels:trades:${key}`, TRADES_TTL, () => p.trades(wallet, RECENT_TRADES)),
+      ctx.cache.wrap(`labels:balances:${key}`, PROFILE_TTL, () => p.balances(wallet)),
+      ctx.cache.wrap(`labels:first-tx:${key}`, LABELS_TTL, () => p.firstTransactionAt(wallet)),
+    ]);
+    const labels = contractLabels(labelRecords.map((l) => l.label));
+    const pnl_summary = pnlSummaryOf(summary);
+    const portfolio_value_usd = cents(holdings.reduce((sum, h) => sum + h.valueUsd, 0));
+    const facts = { labels, ...pnl_summary, portfolio_value_usd };
+    const data: DataOf<"smartmoneyWalletIntel"> = {
+      address,
+      chain,
+      labels,
+      pnl_summary,
+      archetype: labeledArchetype(facts),
+      recent_smart_trades: trades.slice(0, RECENT_TRADES).map(smartTradeOf),
+      portfolio_value_usd,
+      // A wallet without any transaction is new as of today.
+      active_since: new Date(firstAt ?? ctx.clock.now()).toISOString().slice(0, 10),
+    };
+    return { data, sources: [p.source], baseline: walletSignal(facts), brief: walletBrief(data) };
+  },
+};

@@ -1,0 +1,92 @@
+// The chat-completions writer against a local fake model server that answers well, slowly, with
+// errors and with invalid JSON.
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chatCompletionsWriter } from "./chat-completions.js";
+import type { InsightRequest } from "./types.js";
+
+type Behaviour = (body: Record<string, unknown>) => { status?: number; delayMs?: number; content?: string | null; finish?: string; refusal?: string };
+
+let behaviour: Behaviour = () => ({});
+const received: Record<string, unknown>[] = [];
+let headersSeen: IncomingMessage["headers"] = {};
+let server: Server;
+let baseUrl: string;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    let raw = "";
+    req.on("data", (chunk) => {
+      raw += chunk;
+    });
+    req.on("end", () => {
+      const body = JSON.parse(raw);
+      received.push(body);
+      headersSeen = req.headers;
+      const { status = 200, delayMs = 0, content, finish = "stop", refusal = null } = behaviour(body);
+      setTimeout(() => {
+        if (res.destroyed) return;
+        res.writeHead(status, { "content-type": "application/json" });
+        res.end(JSON.stringify({ id: "x", object: "chat.completion", choices: [{ index: 0, finish_reason: finish, message: { role: "assistant", content, refusal } }] }));
+      }, delayMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+});
+
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+const request: InsightRequest = {
+  operation: "lpPoolDetail",
+  summary: "LP pool detail",
+  signals: ["add_liquidity", "hold", "remove"],
+  data: { pool: { name: "SOL-USDC", apr_7d_pct: 68.5 } },
+  baseline: { signal: "hold", confidence: 0.6 },
+  brief: "SOL-USDC earns 68.5%.",
+};
+
+const writer = (attempts = 2, timeoutMs = 300) => chatCompletionsWriter({ baseUrl, model: "test-model", apiKey: "k-123", timeoutMs, attempts });
+const answer = (value: unknown) => JSON.stringify(value);
+
+describe("chatCompletionsWriter", () => {
+  it("asks for structured JSON with the operation's vocabulary as an enum and returns the validated answer", async () => {
+    behaviour = () => ({ content: answer({ insight: "SOL-USDC pays 68.5% on steady volume.", signal: "add_liquidity", confidence: 0.712 }) });
+    const result = await writer().write(request);
+    expect(result).toEqual({ insight: "SOL-USDC pays 68.5% on steady volume.", signal: "add_liquidity", confidence: 0.71 });
+    const sent = received.at(-1) as { model: string; response_format: { json_schema: { schema: { properties: { signal: { enum: string[] } } } } } };
+    expect(sent.model).toBe("test-model");
+    expect(sent.response_format.json_schema.schema.properties.signal.enum).toEqual(["add_liquidity", "hold", "remove"]);
+    expect(headersSeen.authorization).toBe("Bearer k-123");
+  });
+
+  it("retries after a bad answer and succeeds within the attempt budget", async () => {
+    let calls = 0;
+    behaviour = () => (++calls === 1 ? { status: 500 } : { content: answer({ insight: "ok.", signal: "hold", confidence: 0.5 }) });
+    await expect(writer(2).write(request)).resolves.toMatchObject({ signal: "hold" });
+    expect(calls).toBe(2);
+  });
+
+  const failures: [string, Behaviour][] = [
+    ["HTTP errors", () => ({ status: 503 })],
+    ["a timeout", () => ({ delayMs: 1_000, content: answer({ insight: "late", signal: "hold", confidence: 0.5 }) })],
+    ["content that is not JSON", () => ({ content: "Sure! The pool looks good." })],
+    ["a signal outside the vocabulary", () => ({ content: answer({ insight: "x", signal: "moon", confidence: 0.5 }) })],
+    ["a confidence above 1", () => ({ content: answer({ insight: "x", signal: "hold", confidence: 7 }) })],
+    ["a missing insight", () => ({ content: answer({ signal: "hold", confidence: 0.5 }) })],
+    ["a truncated answer", () => ({ content: '{"insight":"x","signal":"hold","confidence":0.5}', finish: "length" })],
+    ["a refusal", () => ({ content: null, refusal: "I can't help with that." })],
+  ];
+  for (const [what, fail] of failures) {
+    it(`rejects after every attempt fails on ${what}`, async () => {
+      let calls = 0;
+      behaviour = (body) => {
+        calls++;
+        return fail(body);
+      };
+      await expect(writer(3, 200).write(request)).rejects.toThrow(/every model attempt failed \(3\)/);
+      expect(calls).toBe(3);
+    });
+  }
+});
