@@ -1,0 +1,71 @@
+/**
+ * Signing an x402 v1 `exact` EVM payment: an EIP-3009 `TransferWithAuthorization` over the
+ * requirement's asset, signed with the EIP-712 domain the requirement's `extra` names (the
+ * server's own table), valid from 10 minutes ago (clock skew) until `maxTimeoutSeconds` from now.
+ */
+import { randomBytes } from "node:crypto";
+import type { LocalAccount } from "viem";
+import { encodePaymentHeader, type PaymentRequirements } from "./types.js";
+
+const CHAIN_IDS: Record<string, number> = {
+  base: 8453,
+  "base-sepolia": 84532,
+  "skale-base": 1187947933,
+  "skale-base-sepolia": 324705682,
+};
+
+export const TRANSFER_WITH_AUTHORIZATION = {
+  TransferWithAuthorization: [
+    { name: "from", type: "address" },
+    { name: "to", type: "address" },
+    { name: "value", type: "uint256" },
+    { name: "validAfter", type: "uint256" },
+    { name: "validBefore", type: "uint256" },
+    { name: "nonce", type: "bytes32" },
+  ],
+} as const;
+
+export interface EvmAuthorizationOptions {
+  /** Unix seconds; defaults to the local clock. */
+  now?: number;
+  nonce?: `0x${string}`;
+  /** Overrides for tests of a verifier's rejections. */
+  overrides?: Partial<{ to: string; value: string; validAfter: string; validBefore: string }>;
+  /** Chain id of the network; defaults to the known x402 v1 networks. */
+  chainId?: number;
+}
+
+export async function signEvmPayment(
+  account: LocalAccount,
+  requirement: PaymentRequirements,
+  options: EvmAuthorizationOptions = {},
+): Promise<string> {
+  const chainId = options.chainId ?? CHAIN_IDS[requirement.network];
+  const domain = requirement.extra as { name?: string; version?: string } | undefined;
+  if (chainId === undefined || !domain?.name || !domain.version)
+    throw new Error(`cannot sign for ${requirement.network}: unknown chain or missing EIP-712 domain`);
+  const now = options.now ?? Math.floor(Date.now() / 1000);
+  const authorization = {
+    from: account.address,
+    to: requirement.payTo,
+    value: requirement.maxAmountRequired,
+    validAfter: String(now - 600),
+    validBefore: String(now + requirement.maxTimeoutSeconds),
+    nonce: options.nonce ?? (`0x${randomBytes(32).toString("hex")}` as `0x${string}`),
+    ...options.overrides,
+  };
+  const signature = await account.signTypedData({
+    domain: { name: domain.name, version: domain.version, chainId, verifyingContract: requirement.asset as `0x${string}` },
+    types: TRANSFER_WITH_AUTHORIZATION,
+    primaryType: "TransferWithAuthorization",
+    message: {
+      from: authorization.from,
+      to: authorization.to as `0x${string}`,
+      value: BigInt(authorization.value),
+      validAfter: BigInt(authorization.validAfter),
+      validBefore: BigInt(authorization.validBefore),
+      nonce: authorization.nonce,
+    },
+  });
+  return encodePaymentHeader({ x402Version: 1, scheme: "exact", network: requirement.network, payload: { signature, authorization } });
+}

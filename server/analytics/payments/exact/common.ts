@@ -1,0 +1,19 @@
+/** Checks every x402 v1 `exact` payload shares, whatever the chain family. */
+import type { PaymentErrorReason, PaymentRequirements } from "../types.js";
+
+export type Rejection = { ok: false; reason: PaymentErrorReason; message: string; payer?: string };
+
+export function reject(reason: PaymentErrorReason, message: string, payer?: string): Rejection {
+  return { ok: false, reason, message, ...(payer ? { payer } : {}) };
+}
+
+/** Version, scheme and network against the requirement this server issued; undefined when they match. */
+export function checkEnvelope(payload: Record<string, unknown>, requirement: PaymentRequirements): Rejection | undefined {
+  if (payload.x402Version !== 1) return reject("invalid_x402_version", "x402Version must be 1");
+  if (payload.scheme !== "exact") return reject("unsupported_scheme", "scheme must be exact");
+  if (payload.network !== requirement.network) {
+    return reject("invalid_network", `payment is for ${String(payload.network)}, this route settles on ${requirement.network}`);
+  }
+  if (!payload.payload || typeof payload.payload !== "object") return reject("invalid_payload", "payload is missing");
+  return undefined;
+}

@@ -1,0 +1,27 @@
+/**
+ * Signer recovery with native libsecp256k1 (about ten times viem's pure-JS recovery). Only 65-byte
+ * EOA signatures with a low `s` are accepted: the USDC contract rejects the others at settlement.
+ */
+import { keccak_256 } from "@noble/hashes/sha3";
+import secp256k1 from "secp256k1";
+
+/** secp256k1 group order / 2: signatures with a larger `s` are malleable twins. */
+const HALF_ORDER = BigInt("0x7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0");
+
+/** The lowercase 0x address that signed `digest`, or undefined when the signature is not a valid low-s EOA signature. */
+export function recoverSigner(digest: Uint8Array, signatureHex: string): string | undefined {
+  if (!/^0x[0-9a-fA-F]{130}$/.test(signatureHex)) return undefined;
+  const signature = Buffer.from(signatureHex.slice(2), "hex");
+  const v = signature[64] as number;
+  const recovery = v >= 27 ? v - 27 : v;
+  if (recovery !== 0 && recovery !== 1) return undefined;
+  if (BigInt(`0x${signature.subarray(32, 64).toString("hex")}`) > HALF_ORDER) return undefined;
+  try {
+    const publicKey = secp256k1.ecdsaRecover(signature.subarray(0, 64), recovery, digest, false);
+    return `0x${Buffer.from(keccak_256(publicKey.subarray(1)))
+      .subarray(12)
+      .toString("hex")}`;
+  } catch {
+    return undefined;
+  }
+}

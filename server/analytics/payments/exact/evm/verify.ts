@@ -1,0 +1,87 @@
+/**
+ * Strict verification of an x402 v1 `exact` EVM payment (EIP-3009 `TransferWithAuthorization`).
+ * Closes the reference verifier's gaps: the network must be the route's, the amount exact, the
+ * validity window bounded above (a millisecond `validBefore` is refused), the domain the server's
+ * own, and the signature a low-s EOA signature. Replays are the verifier's store's job.
+ */
+import type { PaymentRequirements } from "../../types.js";
+import { checkEnvelope, type Rejection, reject } from "../common.js";
+import { type Authorization, authorizationDigest } from "./eip3009.js";
+import { recoverSigner } from "./recover.js";
+
+/** Seconds a `validBefore` must still be ahead: about three blocks, as the reference requires. */
+export const MIN_VALIDITY_SECONDS = 6;
+/** Tolerated clock skew above `maxTimeoutSeconds` for `validBefore`. */
+export const VALIDITY_SLACK_SECONDS = 30;
+
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const UINT = /^[0-9]{1,78}$/;
+const NONCE = /^0x[0-9a-fA-F]{64}$/;
+const UINT256_MAX = (1n << 256n) - 1n;
+
+export type EvmVerified = { ok: true; payer: string; nonce: string; authorization: Authorization; signature: string };
+
+function parseAuthorization(raw: unknown): Authorization | string {
+  const a = (raw ?? {}) as Record<string, unknown>;
+  for (const field of ["from", "to"])
+    if (typeof a[field] !== "string" || !ADDRESS.test(a[field] as string)) return `authorization.${field} must be an address`;
+  for (const field of ["value", "validAfter", "validBefore"]) {
+    if (typeof a[field] !== "string" || !UINT.test(a[field] as string) || BigInt(a[field] as string) > UINT256_MAX)
+      return `authorization.${field} must be a uint256 string`;
+  }
+  if (typeof a.nonce !== "string" || !NONCE.test(a.nonce)) return "authorization.nonce must be 32 bytes of hex";
+  return {
+    from: a.from as string,
+    to: a.to as string,
+    value: BigInt(a.value as string),
+    validAfter: BigInt(a.validAfter as string),
+    validBefore: BigInt(a.validBefore as string),
+    nonce: a.nonce.toLowerCase(),
+  };
+}
+
+export function verifyExactEvm(
+  payment: Record<string, unknown>,
+  requirement: PaymentRequirements,
+  { separator, nowSeconds }: { separator: Uint8Array; nowSeconds: number },
+): EvmVerified | Rejection {
+  const envelope = checkEnvelope(payment, requirement);
+  if (envelope) return envelope;
+  const inner = payment.payload as Record<string, unknown>;
+  if (typeof inner.signature !== "string") return reject("invalid_payload", "payload.signature is missing");
+  const authorization = parseAuthorization(inner.authorization);
+  if (typeof authorization === "string") return reject("invalid_payload", authorization);
+  const payer = authorization.from;
+
+  if (authorization.to.toLowerCase() !== requirement.payTo.toLowerCase()) {
+    return reject(
+      "invalid_exact_evm_payload_recipient_mismatch",
+      `authorization pays ${authorization.to}, not ${requirement.payTo}`,
+      payer,
+    );
+  }
+  if (authorization.value !== BigInt(requirement.maxAmountRequired)) {
+    return reject(
+      "invalid_exact_evm_payload_authorization_value",
+      `value must be exactly ${requirement.maxAmountRequired}, got ${authorization.value}`,
+      payer,
+    );
+  }
+  const now = BigInt(nowSeconds);
+  if (authorization.validAfter > now)
+    return reject("invalid_exact_evm_payload_authorization_valid_after", "authorization is not valid yet", payer);
+  if (authorization.validBefore < now + BigInt(MIN_VALIDITY_SECONDS)) {
+    return reject("invalid_exact_evm_payload_authorization_valid_before", "authorization expires in under 6 seconds", payer);
+  }
+  if (authorization.validBefore > now + BigInt(requirement.maxTimeoutSeconds + VALIDITY_SLACK_SECONDS)) {
+    return reject(
+      "invalid_exact_evm_payload_authorization_valid_before",
+      `validBefore is more than ${requirement.maxTimeoutSeconds} s ahead (Unix seconds expected)`,
+      payer,
+    );
+  }
+  const signer = recoverSigner(authorizationDigest(separator, authorization), inner.signature);
+  if (signer !== payer.toLowerCase())
+    return reject("invalid_exact_evm_payload_signature", "signature does not recover the payer under this network's USDC domain", payer);
+  return { ok: true, payer, nonce: authorization.nonce, authorization, signature: inner.signature };
+}

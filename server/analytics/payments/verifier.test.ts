@@ -1,0 +1,316 @@
+// The strict x402 verifier against valid and adversarial payments on all three prefixes.
+import { randomBytes } from "node:crypto";
+import {
+  type Address,
+  createNoopSigner,
+  generateKeyPairSigner,
+  getAddressDecoder,
+  getBase64EncodedWireTransaction,
+  getBase64Encoder,
+  getCompiledTransactionMessageDecoder,
+  getTransactionDecoder,
+  type Transaction,
+} from "@solana/kit";
+import { getSetComputeUnitLimitInstruction } from "@solana-program/compute-budget";
+import { getAddress, hashTypedData } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { beforeEach, describe, expect, it } from "vitest";
+import { signEvmPayment, TRANSFER_WITH_AUTHORIZATION } from "../../../client/x402/evm.js";
+import { signSvmPayment } from "../../../client/x402/svm.js";
+import { encodePaymentHeader } from "../../../client/x402/types.js";
+import { manualClock } from "../clock.js";
+import { loadAnalyticsConfig } from "../config.js";
+import { loadAnalyticsContract } from "../contract.js";
+import { authorizationDigest, domainSeparator } from "./exact/evm/eip3009.js";
+import { openSqliteLedger } from "./ledger/sqlite-ledger.js";
+import type { LedgerStore } from "./ledger/store.js";
+import { requirementTemplate } from "./requirements.js";
+import type { PaymentRequirements, PaymentVerifier, Verification } from "./types.js";
+import { createExactVerifier } from "./verifier.js";
+
+const contract = loadAnalyticsContract();
+const config = loadAnalyticsConfig({}, contract.developmentDefaults);
+const NOW = 1_795_300_000;
+const route = (path: string) => contract.paid.find((r) => r.path === path && r.method === "post") ?? (undefined as never);
+const requirementFor = (path: string): PaymentRequirements => ({
+  ...requirementTemplate(route(path), config),
+  resource: `https://api.test${path}`,
+});
+const base = requirementFor("/base/defi/tvl");
+const skale = requirementFor("/skale/defi/tvl");
+const solana = requirementFor("/defi/tvl");
+
+let ledger: LedgerStore;
+let verifier: PaymentVerifier;
+beforeEach(() => {
+  ledger = openSqliteLedger(":memory:");
+  verifier = createExactVerifier({ contract, config, ledger, clock: manualClock(NOW * 1000) });
+});
+
+const verify = (header: string, requirement: PaymentRequirements) =>
+  verifier.verify(header, { requirement, operation: "defiTvl", requestId: "r1" });
+const reasonOf = (v: Verification) => (v.ok ? "ok" : v.reason);
+const account = privateKeyToAccount(generatePrivateKey());
+
+describe("EIP-712 digest", () => {
+  it("equals viem's hashTypedData for the same authorization and domain", () => {
+    const domain = { name: "USDC", version: "2", chainId: 84532, verifyingContract: "0x036CbD53842c5426634e7929541eC2318f3dCF7e" } as const;
+    const message = {
+      from: account.address,
+      to: getAddress(base.payTo),
+      value: 1000n,
+      validAfter: 1n,
+      validBefore: 2n,
+      nonce: `0x${"ab".repeat(32)}` as const,
+    };
+    const expected = hashTypedData({ domain, types: TRANSFER_WITH_AUTHORIZATION, primaryType: "TransferWithAuthorization", message });
+    expect(`0x${Buffer.from(authorizationDigest(domainSeparator(domain), message)).toString("hex")}`).toBe(expected);
+  });
+});
+
+describe("EVM exact payments (/base, /skale)", () => {
+  const sign = (requirement: PaymentRequirements, options: Parameters<typeof signEvmPayment>[2] = {}) =>
+    signEvmPayment(account, requirement, { now: NOW, ...options });
+
+  it("accepts a correct payment on each EVM prefix and names the payer", async () => {
+    for (const requirement of [base, skale]) {
+      const result = await verify(await sign(requirement), requirement);
+      expect(result).toMatchObject({ ok: true, payment: { payer: account.address, amount: "1000", network: requirement.network } });
+    }
+  });
+
+  it("refuses a replay, sequential or concurrent: exactly one of 50 copies passes", async () => {
+    const header = await sign(base);
+    expect(reasonOf(await verify(header, base))).toBe("ok");
+    expect(reasonOf(await verify(header, base))).toBe("invalid_exact_evm_nonce_already_used");
+    const burst = await sign(base);
+    const results = await Promise.all(Array.from({ length: 50 }, () => verify(burst, base)));
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+  });
+
+  it("lets a released payment (its answer failed, not charged) be used again", async () => {
+    const header = await sign(base);
+    const first = await verify(header, base);
+    if (!first.ok) throw new Error("expected ok");
+    await ledger.notCharged(first.payment.key, "handler failed");
+    expect(reasonOf(await verify(header, base))).toBe("ok");
+  });
+
+  const cases: [string, () => Promise<string>, string][] = [
+    ["a payment for another prefix's network", () => sign(skale), "invalid_network"],
+    [
+      "a payment whose payload claims this network but was signed for another chain",
+      async () => swapNetwork(await sign(skale), base.network),
+      "invalid_exact_evm_payload_signature",
+    ],
+    [
+      "a wrong payTo",
+      () => sign(base, { overrides: { to: "0x000000000000000000000000000000000000dEaD" } }),
+      "invalid_exact_evm_payload_recipient_mismatch",
+    ],
+    ["an underpayment", () => sign(base, { overrides: { value: "999" } }), "invalid_exact_evm_payload_authorization_value"],
+    ["an overpayment", () => sign(base, { overrides: { value: "1001" } }), "invalid_exact_evm_payload_authorization_value"],
+    [
+      "an expired authorization",
+      () => sign(base, { overrides: { validBefore: String(NOW + 5) } }),
+      "invalid_exact_evm_payload_authorization_valid_before",
+    ],
+    [
+      "a not-yet-valid authorization",
+      () => sign(base, { overrides: { validAfter: String(NOW + 1) } }),
+      "invalid_exact_evm_payload_authorization_valid_after",
+    ],
+    [
+      "validBefore in milliseconds",
+      () => sign(base, { overrides: { validBefore: String((NOW + 60) * 1000) } }),
+      "invalid_exact_evm_payload_authorization_valid_before",
+    ],
+    ["a wrong EIP-712 domain", () => sign({ ...base, extra: { name: "USD Coin", version: "2" } }), "invalid_exact_evm_payload_signature"],
+    [
+      "a tampered validBefore",
+      async () => tamper(await sign(base), (a) => ({ ...a, validBefore: String(Number(a.validBefore) - 1) })),
+      "invalid_exact_evm_payload_signature",
+    ],
+    [
+      "a tampered nonce",
+      async () => tamper(await sign(base), (a) => ({ ...a, nonce: `0x${"11".repeat(32)}` })),
+      "invalid_exact_evm_payload_signature",
+    ],
+    [
+      "a tampered from",
+      async () => tamper(await sign(base), (a) => ({ ...a, from: privateKeyToAccount(generatePrivateKey()).address })),
+      "invalid_exact_evm_payload_signature",
+    ],
+    ["a malleated (high-s) signature", async () => malleate(await sign(base)), "invalid_exact_evm_payload_signature"],
+    ["a wrong scheme", async () => rewrite(await sign(base), (p) => ({ ...p, scheme: "upto" })), "unsupported_scheme"],
+    ["a wrong version", async () => rewrite(await sign(base), (p) => ({ ...p, x402Version: 2 })), "invalid_x402_version"],
+    [
+      "a payload without an authorization",
+      async () => rewrite(await sign(base), (p) => ({ ...p, payload: { signature: "0x00" } })),
+      "invalid_payload",
+    ],
+  ];
+  for (const [what, header, reason] of cases) {
+    it(`refuses ${what} with ${reason}`, async () => {
+      const result = await verify(await header(), base);
+      expect(result).toMatchObject({ ok: false, status: 402, reason });
+    });
+  }
+});
+
+describe("malformed headers", () => {
+  const garbage = [
+    "",
+    "not base64!",
+    "e30",
+    Buffer.from("[1,2]").toString("base64"),
+    Buffer.from("not json").toString("base64"),
+    "A".repeat(9000),
+    "\u0000\u0001",
+  ];
+  for (const header of garbage) {
+    it(`answers ${JSON.stringify(header.slice(0, 12))}… (${header.length} chars) as malformed (400), on both families`, async () => {
+      for (const requirement of [base, solana])
+        expect(await verify(header, requirement)).toMatchObject({ ok: false, status: 400, reason: "invalid_payload" });
+    });
+  }
+});
+
+describe("Solana exact payments (root)", () => {
+  const blockhash = () => getAddressDecoder().decode(randomBytes(32));
+  let payer: Awaited<ReturnType<typeof generateKeyPairSigner>>;
+  beforeEach(async () => {
+    payer = await generateKeyPairSigner();
+  });
+  const sign = (options: Partial<Parameters<typeof signSvmPayment>[2]> = {}, requirement = solana) =>
+    signSvmPayment(payer, requirement, { blockhash: blockhash(), ...options });
+
+  it("accepts a correct partially signed transfer and names the payer", async () => {
+    expect(await verify(await sign(), solana)).toMatchObject({
+      ok: true,
+      payment: { payer: payer.address, network: "solana-devnet", amount: "1000" },
+    });
+  });
+
+  it("accepts a Memo instruction after the transfer, as the newer reference does", async () => {
+    const header = await sign({ memo: "invoice 42" });
+    expect(decodeTx(header).instructionCount).toBe(4);
+    expect(reasonOf(await verify(header, solana))).toBe("ok");
+  });
+
+  it("refuses the same transaction twice, also concurrently", async () => {
+    const header = await sign();
+    const results = await Promise.all(Array.from({ length: 20 }, () => verify(header, solana)));
+    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    expect(results.filter((r) => !r.ok).every((r) => reasonOf(r) === "duplicate_settlement")).toBe(true);
+  });
+
+  const cases: [string, () => Promise<string>, string][] = [
+    [
+      "a wrong mint",
+      () => sign({ overrides: { mint: getAddressDecoder().decode(randomBytes(32)) } }),
+      "invalid_exact_svm_payload_transaction_mint_mismatch",
+    ],
+    [
+      "a wrong destination",
+      () => sign({ overrides: { destinationOwner: getAddressDecoder().decode(randomBytes(32)) } }),
+      "invalid_exact_svm_payload_transaction_transfer_to_incorrect_ata",
+    ],
+    ["a wrong amount", () => sign({ overrides: { amount: 1001n } }), "invalid_exact_svm_payload_transaction_amount_mismatch"],
+    ["wrong decimals", () => sign({ overrides: { decimals: 9 } }), "invalid_exact_svm_payload_transaction_amount_mismatch"],
+    [
+      "another fee payer",
+      () => sign({ overrides: { feePayer: getAddressDecoder().decode(randomBytes(32)) } }),
+      "invalid_exact_svm_payload_transaction_fee_payer_mismatch",
+    ],
+    [
+      "the fee payer as transfer authority",
+      () => sign({ overrides: { authority: createNoopSigner(config.feePayer as Address) } }),
+      "invalid_exact_svm_payload_transaction_fee_payer_transferring_funds",
+    ],
+    [
+      "an extra instruction that is not Memo or Lighthouse",
+      () => sign({ overrides: { extraInstructions: [getSetComputeUnitLimitInstruction({ units: 1 })] } }),
+      "invalid_exact_svm_payload_transaction_instructions_length",
+    ],
+    [
+      "more than six instructions",
+      () => sign({ memo: "a", overrides: { extraInstructions: [1, 2, 3].map(() => memoInstruction()) } }),
+      "invalid_exact_svm_payload_transaction_instructions_length",
+    ],
+    [
+      "a compute price above the cap",
+      () => sign({ computeUnitPrice: 5_000_001n }),
+      "invalid_exact_svm_payload_transaction_instructions_compute_price_instruction_too_high",
+    ],
+    ["a bad signature", async () => corruptSignature(await sign()), "invalid_exact_svm_payload_transaction_signature"],
+    ["a payment for the Base prefix", () => sign({}, { ...solana, network: "base-sepolia" }), "invalid_network"],
+    [
+      "a transaction that does not decode",
+      async () => encodePaymentHeader({ x402Version: 1, scheme: "exact", network: "solana-devnet", payload: { transaction: "AAAA" } }),
+      "invalid_exact_svm_payload_transaction",
+    ],
+  ];
+  for (const [what, header, reason] of cases) {
+    it(`refuses ${what} with ${reason}`, async () => {
+      expect(await verify(await header(), solana)).toMatchObject({ ok: false, status: 402, reason });
+    });
+  }
+});
+
+// --- helpers that forge payments the way an attacker would ---
+
+function decode(header: string) {
+  return JSON.parse(Buffer.from(header, "base64").toString("utf8"));
+}
+
+function rewrite(header: string, change: (payload: Record<string, unknown>) => Record<string, unknown>): string {
+  return Buffer.from(JSON.stringify(change(decode(header)))).toString("base64");
+}
+
+function tamper(header: string, change: (authorization: Record<string, string>) => Record<string, string>): string {
+  return rewrite(header, (p) => {
+    const inner = p.payload as { signature: string; authorization: Record<string, string> };
+    return { ...p, payload: { ...inner, authorization: change(inner.authorization) } };
+  });
+}
+
+function swapNetwork(header: string, network: string): string {
+  return rewrite(header, (p) => ({ ...p, network }));
+}
+
+const ORDER = BigInt("0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141");
+function malleate(header: string): string {
+  return rewrite(header, (p) => {
+    const inner = p.payload as { signature: string; authorization: unknown };
+    const sig = inner.signature.slice(2);
+    const s = ORDER - BigInt(`0x${sig.slice(64, 128)}`);
+    const v = Number.parseInt(sig.slice(128, 130), 16) === 27 ? 28 : 27;
+    return { ...p, payload: { ...inner, signature: `0x${sig.slice(0, 64)}${s.toString(16).padStart(64, "0")}${v.toString(16)}` } };
+  });
+}
+
+function corruptSignature(header: string): string {
+  return rewrite(header, (p) => {
+    const tx = getTransactionDecoder().decode(getBase64Encoder().encode((p.payload as { transaction: string }).transaction)) as Transaction;
+    const signatures = Object.fromEntries(
+      Object.entries(tx.signatures).map(([address, sig]) => {
+        if (!sig) return [address, sig];
+        const bytes = Uint8Array.from(sig);
+        bytes[0] = (bytes[0] as number) ^ 0xff;
+        return [address, bytes];
+      }),
+    );
+    return { ...p, payload: { transaction: getBase64EncodedWireTransaction({ ...tx, signatures } as never) } };
+  });
+}
+
+function memoInstruction() {
+  return { programAddress: "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr" as Address, data: new TextEncoder().encode("m") };
+}
+
+function decodeTx(header: string) {
+  const tx = getTransactionDecoder().decode(getBase64Encoder().encode(decode(header).payload.transaction));
+  const message = getCompiledTransactionMessageDecoder().decode(tx.messageBytes) as unknown as { instructions: unknown[] };
+  return { instructionCount: message.instructions.length };
+}

@@ -1,0 +1,68 @@
+/**
+ * Wires the analytics service from its configuration: contract, providers, insight writer,
+ * verifier, ledger and settlement. Everything defaults to the embedded, offline implementations.
+ */
+import type { Logger } from "pino";
+import { createAnalyticsApp } from "./app.js";
+import { createCache } from "./cache.js";
+import { type Clock, systemClock } from "./clock.js";
+import { ConfigError, loadAnalyticsConfig } from "./config.js";
+import { loadAnalyticsContract } from "./contract.js";
+import { chatCompletionsWriter } from "./insight/chat-completions.js";
+import { embeddedInsightWriter } from "./insight/embedded.js";
+import { openSqliteLedger } from "./payments/ledger/sqlite-ledger.js";
+import type { LedgerStore } from "./payments/ledger/store.js";
+import { createSettler, ledgerBackend, type SettlementBackend } from "./payments/settler.js";
+import { createExactVerifier } from "./payments/verifier.js";
+import { createEmbeddedProviders } from "./providers/index.js";
+import { handlers } from "./segments/index.js";
+
+export interface AnalyticsService {
+  app: ReturnType<typeof createAnalyticsApp>;
+  ledger: LedgerStore;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_LEDGER_DB = "data/ledger.db";
+
+function settlementBackend(mode: string): SettlementBackend {
+  if (mode === "ledger") return ledgerBackend;
+  throw new ConfigError(`SETTLEMENT must be ledger, got "${mode}"`);
+}
+
+export async function createAnalyticsService(
+  env: Record<string, string | undefined>,
+  { logger, clock = systemClock }: { logger: Logger; clock?: Clock },
+): Promise<AnalyticsService> {
+  const contract = loadAnalyticsContract();
+  const config = loadAnalyticsConfig(env, contract.developmentDefaults);
+  const ledger = openSqliteLedger(env.LEDGER_DB ?? DEFAULT_LEDGER_DB);
+  const backend = settlementBackend(env.SETTLEMENT ?? "ledger");
+  const insight = config.insight.baseUrl
+    ? chatCompletionsWriter({ ...config.insight, baseUrl: config.insight.baseUrl })
+    : embeddedInsightWriter;
+  const treasuryBps = contract.paid[0]?.payment.split.treasuryBps ?? 1000;
+  const app = createAnalyticsApp({
+    contract,
+    config,
+    handlers,
+    providers: createEmbeddedProviders({ seed: config.seed, clock }),
+    providerModes: {
+      tvl: "embedded",
+      pools: "embedded",
+      launches: "embedded",
+      chain_rpc: "embedded",
+      wallet_labels: "embedded",
+      swap_bridge: "embedded",
+    },
+    settlementMode: backend.mode,
+    insight,
+    verifier: createExactVerifier({ contract, config, ledger, clock }),
+    settler: createSettler({ backend, ledger, config, treasuryBps }),
+    cache: createCache(clock),
+    clock,
+    logger,
+  });
+  logger.info({ profile: config.profile, settlement: backend.mode, insight: insight.model }, "analytics service ready");
+  return { app, ledger, close: async () => ledger.close() };
+}
