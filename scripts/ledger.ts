@@ -1,0 +1,47 @@
+/**
+ * `npm run ledger [-- --db path]`: totals of the payment ledger per network, endpoint, account
+ * (the 90/10 split) and status, in USDC.
+ */
+import { openSqliteLedger } from "../server/analytics/payments/ledger/sqlite-ledger.js";
+import { DEFAULT_LEDGER_DB } from "../server/analytics/service.js";
+
+const dbArg = process.argv.indexOf("--db");
+const file = dbArg >= 0 ? (process.argv[dbArg + 1] as string) : (process.env.LEDGER_DB ?? DEFAULT_LEDGER_DB);
+const ledger = openSqliteLedger(file);
+const totals = await ledger.totals();
+ledger.close();
+
+/** 1234567 micro-USDC → "1.234567". */
+const usdc = (micro: bigint) => `${micro / 1_000_000n}.${(micro % 1_000_000n).toString().padStart(6, "0")}`;
+
+function table(title: string, headers: string[], rows: string[][]) {
+  console.log(`\n${title}`);
+  if (!rows.length) return console.log("  (none)");
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
+  const line = (cells: string[]) =>
+    `  ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join("  ")}`;
+  console.log(line(headers));
+  for (const row of rows) console.log(line(row));
+}
+
+console.log(`ledger: ${file}`);
+table(
+  "Settled by network",
+  ["network", "payments", "USDC"],
+  totals.byNetwork.map((r) => [r.network, String(r.payments), usdc(r.amount)]),
+);
+table(
+  "Settled by endpoint",
+  ["endpoint", "payments", "USDC"],
+  totals.byEndpoint.map((r) => [r.endpoint, String(r.payments), usdc(r.amount)]),
+);
+table(
+  "Split by account (treasury = floor of 10%, service = the rest)",
+  ["account", "network", "address", "USDC"],
+  totals.byAccount.map((r) => [r.account, r.network, r.address, usdc(r.amount)]),
+);
+table(
+  "Payments by status",
+  ["status", "payments"],
+  totals.byStatus.map((r) => [r.status, String(r.payments)]),
+);
