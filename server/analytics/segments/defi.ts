@@ -20,6 +20,11 @@ function chainsOf(ctx: SegmentContext) {
   return ctx.cache.wrap("tvl:chains", TVL_TTL, () => ctx.providers.tvl.chains());
 }
 
+/** The aggregator's yield pools through the shared cache (also read by the bridge segment). */
+export function yieldPoolsOf(ctx: SegmentContext) {
+  return ctx.cache.wrap("tvl:yields", YIELDS_TTL, () => ctx.providers.tvl.yieldPools());
+}
+
 export const defiHandlers: SegmentHandlers<"defiTvl" | "defiYields"> = {
   async defiTvl(request, ctx) {
     const { chain, limit, protocol } = request as Validated<RequestOf<"defiTvl">, "chain" | "limit">;
@@ -56,7 +61,7 @@ export const defiHandlers: SegmentHandlers<"defiTvl" | "defiYields"> = {
   async defiYields(request, ctx) {
     const { chain, limit, stablecoin, min_apy } = request as Validated<RequestOf<"defiYields">, "chain" | "limit">;
     const stableOnly = stablecoin === true || stablecoin === "true";
-    const all = await ctx.cache.wrap("tvl:yields", YIELDS_TTL, () => ctx.providers.tvl.yieldPools());
+    const all = await yieldPoolsOf(ctx);
     const pools = all
       .filter((p) => isAll(chain) || sameChain(p.chain, chain))
       .filter((p) => !stableOnly || p.stablecoin)
