@@ -1,13 +1,52 @@
-// Until the services land, `npm start` serves the published contract itself.
-import { readFileSync } from "node:fs";
-import express from "express";
+/**
+ * `npm start`: the analytics service on PORT (default 4021) and the registry on REGISTRY_PORT
+ * (default 4022), on embedded defaults. SIGTERM and SIGINT stop accepting connections, let
+ * requests in flight finish, then close the stores.
+ */
+import type { Server } from "node:http";
+import { createAnalyticsService } from "./analytics/service.js";
+import { createLogger } from "./http/logger.js";
+import { createRegistryService, registryConfig } from "./registry/service.js";
 
-function serveDocument(service: "analytics" | "registry", port: number) {
-  const document = JSON.parse(readFileSync(new URL(`../generated/openapi/3.1/${service}.json`, import.meta.url), "utf8"));
-  const app = express();
-  app.get("/openapi.json", (_req, res) => res.json(document));
-  app.listen(port, () => console.log(`${service}: http://localhost:${port}/openapi.json`));
+const logger = createLogger();
+
+function listen(app: { listen(port: number, cb: () => void): Server }, port: number, name: string): Promise<Server> {
+  return new Promise((resolve) => {
+    const server = app.listen(port, () => {
+      logger.info({ port }, `${name} listening on http://localhost:${port}`);
+      resolve(server);
+    });
+  });
 }
 
-serveDocument("analytics", Number(process.env.PORT ?? 4021));
-serveDocument("registry", Number(process.env.REGISTRY_PORT ?? 4022));
+async function main() {
+  const analytics = await createAnalyticsService(process.env, { logger });
+  const registrySettings = registryConfig(process.env);
+  const registry = createRegistryService({ ...registrySettings, logger });
+  const servers = await Promise.all([
+    listen(analytics.app, Number(process.env.PORT ?? 4021), "analytics"),
+    listen(registry.app, registrySettings.port, "registry"),
+  ]);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))))
+      .then(() => Promise.all([analytics.close(), registry.close()]))
+      .then(() => {
+        logger.flush();
+        process.exit(0);
+      });
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
+
+main().catch((error) => {
+  logger.fatal({ err: error }, "failed to start");
+  logger.flush();
+  process.exit(1);
+});

@@ -131,10 +131,10 @@ export interface components {
         AgentListItem: {
             /** @description Normalized agent name (the namespace key). */
             name: string;
-            /** @description Address of the passport asset (NFT / core asset). */
-            assetAddress: string;
+            /** @description Address of the passport asset (NFT / core asset); one asset backs one passport. */
+            assetAddress: components["schemas"]["SolanaAddress"];
             /** @description Owner wallet. */
-            ownerWallet: string;
+            ownerWallet: components["schemas"]["SolanaAddress"];
             description: string;
             /**
              * Format: int64
@@ -150,16 +150,31 @@ export interface components {
             displayName?: string;
         };
         /**
-         * @description An agent name as given in a path. It is normalized before lookup: NFKC, then lowercase; allowed
-         *     characters `a-z`, `0-9` and single `-` between them (`_`, `.` and spaces become `-`); 3 to 32
-         *     characters; no leading or trailing `-`; not a reserved name. A name that cannot be normalized is
-         *     a 400 naming the rule it breaks.
+         * @description An agent name as given in a path. Native passport names and bring-your-own-agent slugs share one
+         *     namespace keyed by the normalized name, so two names that normalize alike are the same name.
+         *     Normalization, applied in this order (the first rule broken is the one reported):
+         *
+         *     1. NFKC, then lowercase: `Ｏrbit_Scout` (fullwidth `Ｏ`) becomes `orbit_scout`.
+         *     2. `_`, `.` and spaces become `-`: `orbit_scout` becomes `orbit-scout`.
+         *     3. Only `a-z`, `0-9` and `-` may remain. Any other character is refused, not folded; this
+         *     includes every non-ASCII letter left after NFKC, so a look-alike such as Cyrillic `а` can never
+         *     stand for a Latin name or be registered beside it. The message names the character:
+         *     `must use only a-z, 0-9 and the separators - _ . or space; "а" (U+0430) is not allowed`.
+         *     4. 3 to 32 characters after normalization: `must be 3 to 32 characters`.
+         *     5. Separators only between letters or digits, never first or last and never two in a row:
+         *     `must not start or end with a separator`, `must not contain two separators in a row`.
+         *     They are refused rather than trimmed or merged, so one spelling never silently stands for
+         *     another.
+         *
+         *     A name that breaks a rule is a 400 whose `errors[0]` is `{location: "path", field: "name"}` with
+         *     the rule's message. A reserved name (`ReservedName`) is valid to ask about but can never be held:
+         *     the existence check answers `source: reserved`; the other endpoints answer 404.
          */
         AgentName: string;
         /** @description Owner record of an existing name. */
         AgentRecord: {
             name: string;
-            ownerWallet: string;
+            ownerWallet: components["schemas"]["SolanaAddress"];
         };
         /** @description `GET /api/agent/primary-alias/{name}` answer. */
         AliasResult: {
@@ -172,7 +187,7 @@ export interface components {
             /** @description Handle in display casing, e.g. `@Orbit-Scout`. */
             displayHandle: string;
             /** @description Locked-in name-service alias, e.g. `orbit-scout.sol`; null until one is locked in. */
-            primarySol: string | null;
+            primarySol: components["schemas"]["SolAlias"] | null;
             /** @description Store that answered: `native` or `byoa`. */
             source: string;
         };
@@ -260,6 +275,65 @@ export interface components {
             endpoint: string;
             version?: string;
         };
+        /**
+         * @description One passport as stored, and one record of an import file. The endpoints read from it: the list
+         *     item's fields, the owner record, the aliases (`displayName`, else `name`, plus `primarySol`), the
+         *     manifest and the identity card. Besides this schema a record is refused when:
+         *
+         *     - `name` is not already normalized (`AgentName`) or is a `ReservedName`;
+         *     - `displayName` or `manifest.name` does not normalize to `name`;
+         *     - a `byoa` record has no `displayName` (its original casing);
+         *     - a manifest capability does not resolve in the skill catalog (the store's plus the file's);
+         *     - its `name`, `assetAddress` or `primarySol` is already held, in the store or earlier in the file.
+         *
+         *     `displayName` is listed by `GET /api/agents` on `byoa` passports only; a native passport's
+         *     `displayName` is used by its aliases.
+         */
+        PassportRecord: {
+            /** @description Normalized agent name (the namespace key). */
+            name: string;
+            /** @description Address of the passport asset (NFT / core asset); one asset backs one passport. */
+            assetAddress: components["schemas"]["SolanaAddress"];
+            /** @description Owner wallet. */
+            ownerWallet: components["schemas"]["SolanaAddress"];
+            description: string;
+            /**
+             * Format: int64
+             * @description Creation time, epoch milliseconds.
+             */
+            createdAt: number;
+            /**
+             * @description `byoa` for bring-your-own-agent passports; absent on native passports.
+             * @enum {string}
+             */
+            kind?: "byoa";
+            /** @description Original casing of a bring-your-own-agent name. */
+            displayName?: string;
+            /** @description Locked-in name-service alias; null or absent until one is locked in. Held by one passport at most. */
+            primarySol?: components["schemas"]["SolAlias"] | null;
+            /** @description The ERC-8004 registration document served by `/manifest/{name}`; without one, that endpoint answers 404. */
+            manifest?: components["schemas"]["Manifest"];
+            /** @description The identity card served by `/api/said-card/{name}`; without one, that endpoint answers 404. */
+            card?: Record<string, never>;
+        };
+        /**
+         * @description An import file: `npm run registry:import -- file.json [--db path]`; the built-in seed has the
+         *     same shape. The whole file is checked first (this schema, then the rules of `PassportRecord`) and
+         *     then written in one transaction, so a bad file writes nothing and the command names the record
+         *     and field at fault. Skill families merge by id: a known family's name and description are
+         *     replaced and new options added; nothing is removed, so every stored capability keeps resolving.
+         */
+        RegistryImport: {
+            agents: components["schemas"]["PassportRecord"][];
+            skills?: components["schemas"]["SkillFamily"][];
+        };
+        /**
+         * @description Normalized names the registry keeps for itself (routes, roles, protocol words and JSON
+         *     literals): no passport can take one. Checked after normalization, so `Admin` and `ADMIN` are
+         *     reserved too.
+         * @enum {string}
+         */
+        ReservedName: "about" | "abuse" | "admin" | "administrator" | "agent" | "agents" | "anonymous" | "api" | "app" | "auth" | "billing" | "contact" | "docs" | "false" | "help" | "info" | "login" | "manifest" | "mint" | "moderator" | "none" | "null" | "official" | "openapi" | "owner" | "passport" | "postmaster" | "registry" | "root" | "said" | "said-card" | "security" | "settings" | "signup" | "skills" | "sol" | "solana" | "staff" | "status" | "support" | "system" | "true" | "undefined" | "verify" | "webmaster" | "well-known" | "www" | "x402";
         /** @description `GET /api/skills` answer: the skill catalog. */
         SkillCatalog: {
             families: components["schemas"]["SkillFamily"][];
@@ -278,6 +352,10 @@ export interface components {
             name: string;
             description: string;
         };
+        /** @description A name-service alias ending in `.sol`, lowercase, e.g. `orbit-scout.sol`. */
+        SolAlias: string;
+        /** @description A Solana account address: base58, 32 to 44 characters. */
+        SolanaAddress: string;
     };
     responses: never;
     parameters: {

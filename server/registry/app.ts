@@ -1,0 +1,74 @@
+/**
+ * The registry's Express app, built from its generated OpenAPI 3.1 document: request context,
+ * open CORS, request (and optionally response) validation, one route per documented operation
+ * bound to its handler by operationId, then the shared JSON 404 and error body.
+ *
+ * Caching: every 200 carries `Cache-Control` and a strong `ETag` that Express computes from the
+ * body; a request whose `If-None-Match` matches gets a 304 without a body.
+ */
+import express, { type Express, type RequestHandler } from "express";
+import type { Logger } from "pino";
+import type { OpenApiDoc } from "../../conformance/openapi-doc.js";
+import { cors } from "../http/cors.js";
+import { errorHandler, notFound } from "../http/errors.js";
+import { requestContext } from "../http/request-context.js";
+import { openApiValidation } from "../http/validator.js";
+import { registryDocument } from "./document.js";
+import { type Handler, handlers, type Input, type OperationId } from "./handlers.js";
+import type { RegistryStore } from "./store.js";
+
+export interface RegistryAppOptions {
+  store: RegistryStore;
+  logger: Logger;
+  /** Validate every answer against the contract (tests, development); a violation becomes a 500. */
+  validateResponses: boolean;
+}
+
+export function createRegistryApp({ store, logger, validateResponses }: RegistryAppOptions): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", "strong");
+  app.use(requestContext(logger));
+  app.use(cors({ methods: "GET, HEAD, OPTIONS", requestHeaders: "If-None-Match, X-Request-Id", exposedHeaders: "ETag, X-Request-Id" }));
+  // Any other method on a documented path is the validator's 405 with `Allow`.
+  app.use(openApiValidation(withHead(registryDocument), { validateResponses }));
+  for (const { path, operationId } of getOperations(registryDocument)) {
+    app.get(path.replace(/\{(\w+)\}/g, ":$1"), route(handlers[operationId] as Handler<typeof operationId>, store));
+  }
+  app.use(notFound);
+  app.use(errorHandler(logger));
+  return app;
+}
+
+function route<Id extends OperationId>(handler: Handler<Id>, store: RegistryStore): RequestHandler {
+  return function registryRoute(req, res) {
+    const { body, maxAge } = handler({ path: req.params, query: req.query } as unknown as Input<Id>, store);
+    res.set("Cache-Control", `public, max-age=${maxAge}`).json(body);
+  };
+}
+
+/** Every operation of the read-only document; a non-GET operation or one without a handler fails at start. */
+function getOperations(document: OpenApiDoc): { path: string; operationId: OperationId }[] {
+  return Object.entries(document.paths).map(([path, item]) => {
+    const methods = Object.keys(item);
+    if (methods.length !== 1 || !item.get)
+      throw new Error(`${path}: the registry serves GET only, the document lists ${methods.join(", ")}`);
+    const { operationId } = item.get;
+    if (!Object.hasOwn(handlers, operationId)) throw new Error(`${path}: no handler for operation ${operationId}`);
+    return { path, operationId: operationId as OperationId };
+  });
+}
+
+/**
+ * HEAD is GET without a body (RFC 9110). The validator routes only what the document lists, so it
+ * gets a copy in which every GET is also listed as HEAD; Express answers HEAD with the GET route.
+ */
+function withHead(document: OpenApiDoc): OpenApiDoc {
+  const paths = Object.fromEntries(
+    Object.entries(document.paths).map(([path, item]) => [
+      path,
+      item.get ? { ...item, head: { ...item.get, operationId: `${item.get.operationId}Head` } } : item,
+    ]),
+  );
+  return { ...document, paths };
+}

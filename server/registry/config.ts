@@ -1,0 +1,16 @@
+/** The registry's settings from the environment; nothing else in server/registry reads it. */
+export interface RegistryConfig {
+  /** `REGISTRY_PORT`, default 4022. */
+  port: number;
+  /** `REGISTRY_DB`, default `data/registry.db` (relative to the working directory); `:memory:` keeps nothing. */
+  dbPath: string;
+  /** Off only when `NODE_ENV` is `production`: there a contract slip should not cost an answer. */
+  validateResponses: boolean;
+}
+
+export function registryConfig(env: NodeJS.ProcessEnv = process.env): RegistryConfig {
+  const port = Number(env.REGISTRY_PORT ?? 4022);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`REGISTRY_PORT must be a port number, got "${env.REGISTRY_PORT}"`);
+  return { port, dbPath: env.REGISTRY_DB || "data/registry.db", validateResponses: env.NODE_ENV !== "production" };
+}

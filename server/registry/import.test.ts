@@ -1,0 +1,152 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { runImport } from "./import.js";
+import { openRegistryStore, readSeed } from "./seed.js";
+import type { RegistryImport } from "./store.js";
+
+const seed = readSeed() as RegistryImport;
+const orbitManifest = seed.agents.find((a) => a.name === "orbit-scout")?.manifest;
+
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
+
+/** A fresh folder holding `file.json` with `data`, and the path of a database beside it. */
+function workspace(data: unknown): { file: string; db: string } {
+  const folder = mkdtempSync(join(tmpdir(), "registry-import-"));
+  folders.push(folder);
+  const file = join(folder, "file.json");
+  writeFileSync(file, typeof data === "string" ? data : JSON.stringify(data));
+  return { file, db: join(folder, "data", "registry.db") };
+}
+
+/** Everything a reader can see in the store at `db`. */
+function snapshot(db: string) {
+  const store = openRegistryStore(db);
+  try {
+    const agents = store.listAgents(100);
+    return {
+      agents,
+      skills: store.skills(),
+      passports: agents.map((a) => store.findPassport(a.name)),
+      manifests: agents.map((a) => store.manifest(a.name)),
+    };
+  } finally {
+    store.close();
+  }
+}
+
+const newFamily = {
+  id: "ops",
+  name: "Operations",
+  description: "Keeping agents running.",
+  options: [{ id: "incident-paging", name: "Incident paging", description: "Wakes a human when an agent misbehaves." }],
+};
+
+const good = {
+  agents: [
+    {
+      name: "night-watch",
+      assetAddress: "Gm8ZBzyKYoy8NaEp6D8WBHmu7i7HGeBGtZYNDmU8KZu5",
+      ownerWallet: "GThUX1Atko4tqhN2NaiTazWSeFWMuiUvfFnyJyUghFMJ",
+      description: "Watches other agents overnight and pages their owners.",
+      createdAt: 1795000000000,
+      kind: "byoa",
+      displayName: "Night_Watch",
+      primarySol: "night-watch.sol",
+      manifest: { ...orbitManifest, name: "night-watch", capabilities: ["ops:incident-paging", "alerts:wallet-alerts"] },
+      card: { agent: "night-watch", verified: false },
+    },
+  ],
+  skills: [newFamily],
+};
+
+/** The good file plus a record that breaks one rule. */
+function withBad(overrides: Record<string, unknown>) {
+  const bad = {
+    ...good.agents[0],
+    name: "second-agent",
+    displayName: "Second-Agent",
+    primarySol: null,
+    assetAddress: "3hTaahcfye15KLkPgFUQQo8wnFiViYez69CHJTM86nGB",
+  };
+  return { ...good, agents: [...good.agents, { ...bad, manifest: { ...bad.manifest, name: "second-agent" }, ...overrides }] };
+}
+
+describe("runImport", () => {
+  it("writes a good file on top of the seed", () => {
+    const { file, db } = workspace(good);
+    expect(runImport([file, "--db", db])).toEqual({
+      code: 0,
+      out: `imported 1 passport and 1 skill family from ${file} into ${db}`,
+    });
+    const after = snapshot(db);
+    expect(after.agents).toHaveLength(seed.agents.length + 1);
+    expect(after.agents[0]).toMatchObject({ name: "night-watch", kind: "byoa", displayName: "Night_Watch" });
+    expect(after.skills.map((f) => f.id)).toContain("ops");
+  });
+
+  it.each([
+    ["a schema violation", { ownerWallet: "0x52908400098527886E0F7030069857D2E4169EE7" }, "agents[1].ownerWallet: must match pattern"],
+    [
+      "an unresolved capability",
+      { manifest: { ...orbitManifest, name: "second-agent", capabilities: ["ops:teleport"] } },
+      'agents[1].manifest.capabilities[0]: "ops:teleport" does not resolve',
+    ],
+    ["a reserved name", { name: "support", displayName: "Support" }, 'agents[1].name: "support" is a reserved name'],
+    [
+      "a bring-your-own-agent slug colliding with a native name after normalization",
+      { name: "orbit-scout", displayName: "ORBIT_SCOUT", manifest: { ...orbitManifest } },
+      'agents[1].name: "orbit-scout" is already held by the native passport "orbit-scout"',
+    ],
+  ])("refuses a file with %s as a whole, writing nothing", (_case, overrides, message) => {
+    const { file, db } = workspace(withBad(overrides));
+    const before = snapshot(db);
+    const result = runImport([file, "--db", db]);
+    expect(result.code).toBe(1);
+    expect(result.err).toContain(`${file} was refused, nothing was written`);
+    expect(result.err).toContain(message);
+    expect(snapshot(db)).toEqual(before);
+    expect(before.agents.map((a) => a.name)).not.toContain("night-watch");
+  });
+
+  it("refuses a file that is not JSON, and explains its usage", () => {
+    const { file, db } = workspace("{ agents: [");
+    const result = runImport([file, "--db", db]);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/was refused, nothing was written: .*JSON/);
+    expect(runImport([])).toMatchObject({ code: 2, err: expect.stringContaining("usage:") });
+    expect(runImport([file, "--dbx", db])).toMatchObject({ code: 2 });
+  });
+
+  it("reads the database path from REGISTRY_DB when --db is absent", () => {
+    const { file, db } = workspace(good);
+    expect(runImport([file], { REGISTRY_DB: db }).code).toBe(0);
+    expect(snapshot(db).agents[0]?.name).toBe("night-watch");
+  });
+});
+
+describe("the import command", () => {
+  const script = fileURLToPath(new URL("./import.ts", import.meta.url));
+  const run = (...args: string[]) => spawnSync(process.execPath, ["--import", "tsx", script, ...args], { encoding: "utf8" });
+
+  it("exits 0 on a good file and 1 on a bad one, naming the record and field", { timeout: 60_000 }, () => {
+    const ok = workspace(good);
+    const imported = run(ok.file, "--db", ok.db);
+    expect(imported.stderr).toBe("");
+    expect(imported.status).toBe(0);
+    expect(imported.stdout).toContain("imported 1 passport");
+
+    const bad = workspace(withBad({ createdAt: "yesterday" }));
+    const refused = run(bad.file, "--db", bad.db);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain("agents[1].createdAt: must be integer");
+    expect(refused.stdout).toBe("");
+    expect(snapshot(bad.db).agents).toHaveLength(seed.agents.length);
+  });
+});

@@ -1,0 +1,68 @@
+/**
+ * `npm run registry:import -- file.json [--db path]`: loads passports and skill families into the
+ * registry store (default: `REGISTRY_DB`, else `data/registry.db`).
+ *
+ * The file has the contract's `RegistryImport` shape (spec/registry/import.tsp):
+ * `{ "agents": [PassportRecord, ...], "skills"?: [SkillFamily, ...] }`, where a PassportRecord is an
+ * `AgentListItem` (`name` already normalized) plus optional `primarySol`, `manifest` and `card`.
+ * server/registry/seed.json is a complete example. The whole file is checked first and written in
+ * one transaction: a bad file prints every problem, naming record and field, exits 1 and writes
+ * nothing. Exit codes: 0 imported, 1 refused, 2 usage.
+ */
+import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import { registryConfig } from "./config.js";
+import { loadRecords } from "./load.js";
+import { formatProblem } from "./records.js";
+import { openRegistryStore } from "./seed.js";
+
+const USAGE = "usage: npm run registry:import -- <file.json> [--db <path>]";
+
+/** Runs the command; returns the exit code and what to print on stdout or stderr. */
+export function runImport(args: string[], env: NodeJS.ProcessEnv = process.env): { code: number; out?: string; err?: string } {
+  let file: string;
+  let dbPath: string;
+  try {
+    const { values, positionals } = parseArgs({ args, options: { db: { type: "string" } }, allowPositionals: true });
+    if (positionals.length !== 1) return { code: 2, err: USAGE };
+    file = positionals[0] as string;
+    dbPath = values.db ?? registryConfig(env).dbPath;
+  } catch (error) {
+    return { code: 2, err: `${(error as Error).message}\n${USAGE}` };
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, "utf8"));
+  } catch (error) {
+    return { code: 1, err: `${file} was refused, nothing was written: ${(error as Error).message}` };
+  }
+  const store = openRegistryStore(dbPath);
+  try {
+    const result = loadRecords(store, data);
+    if (!result.ok) {
+      const lines = result.problems.map((problem) => `  ${formatProblem(problem)}`);
+      return {
+        code: 1,
+        err: [`${file} was refused, nothing was written (${plural(result.problems.length, "problem")}):`, ...lines].join("\n"),
+      };
+    }
+    return {
+      code: 0,
+      out: `imported ${plural(result.agents, "passport")} and ${plural(result.skillFamilies, "skill family", "skill families")} from ${file} into ${dbPath}`,
+    };
+  } finally {
+    store.close();
+  }
+}
+
+function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { code, out, err } = runImport(process.argv.slice(2));
+  if (out) console.log(out);
+  if (err) console.error(err);
+  process.exitCode = code;
+}

@@ -1,0 +1,48 @@
+/**
+ * The registry store: what the read endpoints need, and one write path (seed and import) that
+ * applies a whole batch in one transaction. Record types come from the contract
+ * (spec/registry/import.tsp); the store never decides name rules, it enforces uniqueness.
+ */
+import type { components } from "../../generated/types/registry.js";
+
+type Schemas = components["schemas"];
+export type AgentListItem = Schemas["AgentListItem"];
+export type Manifest = Schemas["Manifest"];
+export type SkillFamily = Schemas["SkillFamily"];
+export type PassportRecord = Schemas["PassportRecord"];
+export type RegistryImport = Schemas["RegistryImport"];
+
+/** A held name with what its existence check and aliases need. */
+export type Passport = Omit<PassportRecord, "manifest" | "card">;
+
+/** Unconstrained identity-card JSON (the contract leaves its content open). */
+export type IdentityCard = Record<string, unknown>;
+
+export interface RegistryStore {
+  /** Passports, newest first (ties by name). */
+  listAgents(limit: number): AgentListItem[];
+  /** The passport holding a normalized name. */
+  findPassport(name: string): Passport | undefined;
+  manifest(name: string): Manifest | undefined;
+  card(name: string): IdentityCard | undefined;
+  /** Families and options in the order they were first written. */
+  skills(): SkillFamily[];
+  /** True when the store holds neither passports nor skills. */
+  isEmpty(): boolean;
+  /**
+   * Writes a batch that already passed `checkImport`: skill families merge by id, passports are
+   * inserted. All or nothing; a uniqueness or catalog violation throws `StoreConflict`.
+   */
+  write(batch: RegistryImport): void;
+  close(): void;
+}
+
+/** A batch the store refused, naming the record and field (`agents[3].assetAddress`). */
+export class StoreConflict extends Error {
+  constructor(
+    readonly at: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
