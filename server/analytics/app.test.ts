@@ -321,3 +321,11 @@ describe("HTTP hygiene", () => {
     expect((await request(app).get("/")).headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
+
+describe("paths that cannot be decoded", () => {
+  it("answer a 400 naming the path, not a 500", async () => {
+    const res = await request(app).get("/traders/wallet/%E0%A4%A/intel").set("X-PAYMENT", testPayment());
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0]).toMatchObject({ location: "path", field: "/traders/wallet/%E0%A4%A/intel" });
+  });
+});

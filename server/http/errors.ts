@@ -31,10 +31,14 @@ export function invalidField(location: FieldError["location"], field: string, me
 
 const LOCATIONS: Record<string, FieldError["location"]> = { body: "body", query: "query", path: "path", params: "path", headers: "header" };
 
-/** `/body/limit` → `{location: "body", field: "limit"}`; `/headers/x-payment` → header `x-payment`. */
+/**
+ * `/body/limit` → `{location: "body", field: "limit"}`; `/headers/x-payment` → header `x-payment`.
+ * Anything else names the URL path itself (e.g. a path that is not valid percent-encoding).
+ */
 function fieldOf(path: string): Pick<FieldError, "location" | "field"> {
-  const [, where = "body", ...rest] = path.split("/");
-  return { location: LOCATIONS[where] ?? "body", field: rest.join(".") || where };
+  const [, where = "", ...rest] = path.split("/");
+  const location = LOCATIONS[where];
+  return location ? { location, field: rest.join(".") || where } : { location: "path", field: path };
 }
 
 type ValidatorError = {

@@ -11,7 +11,10 @@ const instances = new WeakMap<object, Map<boolean, RequestHandler[]>>();
 
 export function openApiValidation(document: object, { validateResponses }: { validateResponses: boolean }): RequestHandler[] {
   let byOption = instances.get(document);
-  if (!byOption) instances.set(document, (byOption = new Map()));
+  if (!byOption) {
+    byOption = new Map();
+    instances.set(document, byOption);
+  }
   let middleware = byOption.get(validateResponses);
   if (!middleware) {
     middleware = OpenApiValidator.middleware({

@@ -6,7 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatCompletionsWriter } from "./chat-completions.js";
 import type { InsightRequest } from "./types.js";
 
-type Behaviour = (body: Record<string, unknown>) => { status?: number; delayMs?: number; content?: string | null; finish?: string; refusal?: string };
+type Behaviour = (body: Record<string, unknown>) => {
+  status?: number;
+  delayMs?: number;
+  content?: string | null;
+  finish?: string;
+  refusal?: string;
+};
 
 let behaviour: Behaviour = () => ({});
 const received: Record<string, unknown>[] = [];
@@ -28,7 +34,13 @@ beforeAll(async () => {
       setTimeout(() => {
         if (res.destroyed) return;
         res.writeHead(status, { "content-type": "application/json" });
-        res.end(JSON.stringify({ id: "x", object: "chat.completion", choices: [{ index: 0, finish_reason: finish, message: { role: "assistant", content, refusal } }] }));
+        res.end(
+          JSON.stringify({
+            id: "x",
+            object: "chat.completion",
+            choices: [{ index: 0, finish_reason: finish, message: { role: "assistant", content, refusal } }],
+          }),
+        );
       }, delayMs);
     });
   });
@@ -47,15 +59,21 @@ const request: InsightRequest = {
   brief: "SOL-USDC earns 68.5%.",
 };
 
-const writer = (attempts = 2, timeoutMs = 300) => chatCompletionsWriter({ baseUrl, model: "test-model", apiKey: "k-123", timeoutMs, attempts });
+const writer = (attempts = 2, timeoutMs = 300) =>
+  chatCompletionsWriter({ baseUrl, model: "test-model", apiKey: "k-123", timeoutMs, attempts });
 const answer = (value: unknown) => JSON.stringify(value);
 
 describe("chatCompletionsWriter", () => {
   it("asks for structured JSON with the operation's vocabulary as an enum and returns the validated answer", async () => {
-    behaviour = () => ({ content: answer({ insight: "SOL-USDC pays 68.5% on steady volume.", signal: "add_liquidity", confidence: 0.712 }) });
+    behaviour = () => ({
+      content: answer({ insight: "SOL-USDC pays 68.5% on steady volume.", signal: "add_liquidity", confidence: 0.712 }),
+    });
     const result = await writer().write(request);
     expect(result).toEqual({ insight: "SOL-USDC pays 68.5% on steady volume.", signal: "add_liquidity", confidence: 0.71 });
-    const sent = received.at(-1) as { model: string; response_format: { json_schema: { schema: { properties: { signal: { enum: string[] } } } } } };
+    const sent = received.at(-1) as {
+      model: string;
+      response_format: { json_schema: { schema: { properties: { signal: { enum: string[] } } } } };
+    };
     expect(sent.model).toBe("test-model");
     expect(sent.response_format.json_schema.schema.properties.signal.enum).toEqual(["add_liquidity", "hold", "remove"]);
     expect(headersSeen.authorization).toBe("Bearer k-123");
