@@ -2681,7 +2681,10 @@ export interface components {
         CurveRequest: {
             /** @description Token mint address. */
             mint: components["schemas"]["SolanaAddress"];
-            /** @description Bonding curve account; when omitted it is derived from the mint (PDA `["bonding-curve", mint]`). */
+            /**
+             * @description Bonding curve account; when omitted it is derived from the mint (PDA `["bonding-curve", mint]`).
+             *     A curve account that belongs to another mint is a 400 naming this field.
+             */
             curve_key?: components["schemas"]["SolanaAddress"];
         };
         /** @description Raw reserves of a pump.fun bonding-curve account, in UI units (tokens with 6 decimals applied, SOL). */
@@ -4820,6 +4823,7 @@ export interface components {
             mint: components["schemas"]["SolanaAddress"];
             /**
              * Format: int32
+             * @description Number of holders, 1 to 20 (the chain RPC lists the 20 largest token accounts).
              * @default 20
              */
             limit?: number;
@@ -4830,7 +4834,10 @@ export interface components {
             rank: number;
             address: components["schemas"]["SolanaAddress"];
             archetype: components["schemas"]["Archetype"];
-            /** Format: double */
+            /**
+             * Format: double
+             * @description PnL realized within the window, USD.
+             */
             net_pnl_usd: number;
             /** Format: double */
             win_rate_pct: number;
@@ -5005,6 +5012,8 @@ export interface components {
         };
         /**
          * @description `data` of `/traders/wallet-intel` (wallet profile, chain-RPC based; Solana only, 30 days).
+         *     A trade is a closed one: a sell matched first-in first-out against earlier buys of the token,
+         *     so winning plus losing trades make the total.
          *     `copy_worthiness` weighs win rate 30%, risk-adjusted return 25%, consistency 20%, trade frequency
          *     15% and max drawdown 10%, each scored 0 to 10; above 7.0 is follow-worthy, below 4.0 not worth copying.
          */

@@ -126,6 +126,13 @@ describe("a paid call", () => {
     for (const res of [...bodies, legacy]) expect(res.body.data).toEqual(bodies[0]?.body.data);
   });
 
+  it("gives a legacy GET the body's defaults for the fields it does not carry", async () => {
+    const tvl = await request(app).get("/defi/tvl").set("X-PAYMENT", testPayment());
+    expect(tvl.status).toBe(200);
+    expect(tvl.body.data.filter).toEqual({ chain: "all", protocol: null });
+    expect(tvl.body.data.chains).toHaveLength(20);
+  });
+
   it("applies the contract's defaults to a POST without a body", async () => {
     const res = await request(app).post("/defi/tvl").set("X-PAYMENT", testPayment());
     expect(res.status).toBe(200);

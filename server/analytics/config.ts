@@ -69,12 +69,14 @@ export function loadAnalyticsConfig(env: Record<string, string | undefined>, def
       defaults.svm.treasury,
       defaults.svm.feePayer,
     ]);
+    // a facilitator (or a local chain) announces its own fee payer, so only `ledger` settlement needs one configured
+    const feePayerConfigured = (env.SETTLEMENT ?? "ledger") === "ledger";
     const used = Object.entries({
       PAY_TO_EVM: config.payTo.evm,
       PAY_TO_SOLANA: config.payTo.svm,
       TREASURY_EVM: config.treasury.evm,
       TREASURY_SOLANA: config.treasury.svm,
-      SOLANA_FEE_PAYER: config.feePayer,
+      ...(feePayerConfigured ? { SOLANA_FEE_PAYER: config.feePayer } : {}),
     }).filter(([, value]) => devAddresses.has(value));
     if (used.length) throw new ConfigError(`the mainnet profile needs real addresses; set ${used.map(([name]) => name).join(", ")}`);
   }

@@ -40,6 +40,11 @@ export interface PaidRoute {
   signals: readonly string[];
   /** JSON Schema properties of the body (POST) or query (legacy GET), for discovery. */
   inputFields: Record<string, unknown>;
+  /**
+   * Defaults of the operation's POST body. A legacy GET carries only some of the body's fields, and
+   * its handler is the POST's: the fields it cannot send take these defaults.
+   */
+  bodyDefaults: Record<string, unknown>;
 }
 
 export interface FreeRoute {
@@ -72,7 +77,7 @@ export interface AnalyticsContract {
   developmentDefaults: DevelopmentDefaults;
 }
 
-type RawSchema = { $ref?: string; allOf?: RawSchema[]; enum?: unknown[]; properties?: Record<string, RawSchema> };
+type RawSchema = { $ref?: string; allOf?: RawSchema[]; enum?: unknown[]; default?: unknown; properties?: Record<string, RawSchema> };
 type RawOperation = {
   operationId: string;
   summary?: string;
@@ -122,8 +127,20 @@ export function loadAnalyticsContract(file = new URL("../../generated/openapi/3.
         payment,
         signals,
         inputFields: legacy ? query : (body?.properties ?? {}),
+        bodyDefaults: {},
       });
     }
+  }
+  const defaultsOf = (schema: RawSchema | undefined) =>
+    Object.fromEntries(
+      Object.entries(schema?.properties ?? {}).flatMap(([name, p]) => (p.default === undefined ? [] : [[name, p.default]])),
+    );
+  for (const route of paid) {
+    const twin = paid.find(
+      (r) => !r.legacy && r.name === route.name && r.payment.network.prefix === route.payment.network.prefix,
+    ) as PaidRoute;
+    const op = (document.paths as Record<string, Record<string, RawOperation>>)[twin.path]?.post;
+    route.bodyDefaults = defaultsOf(resolve(op?.requestBody?.content["application/json"]?.schema));
   }
   const operations = [...new Set(paid.filter((r) => !r.legacy).map((r) => r.name))];
   return { document, paid, free, operations, developmentDefaults: document["x-x402-development-defaults"] };

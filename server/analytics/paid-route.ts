@@ -30,10 +30,13 @@ export interface PaidRouteDeps {
 
 const MISSING = "X-PAYMENT header is required";
 
-/** Legacy GETs carry the POST body's fields in the query and path; the venue segment only selects the venue. */
-function legacyInput(query: Record<string, unknown>, params: Record<string, string>): Record<string, unknown> {
+/**
+ * Legacy GETs carry some of the POST body's fields in the query and path (the venue segment only
+ * selects the venue); the rest take the body's defaults, so the shared handler sees a full body.
+ */
+function legacyInput(route: PaidRoute, query: Record<string, unknown>, params: Record<string, string>): Record<string, unknown> {
   const { venue: _venue, ...pathFields } = params;
-  return { ...query, ...pathFields };
+  return { ...route.bodyDefaults, ...query, ...pathFields };
 }
 
 export function challengeBody(
@@ -70,7 +73,9 @@ export function paidRouteHandler(route: PaidRoute, handler: Handler<never>, deps
     let settling = false;
     try {
       const startedAt = performance.now();
-      const input = route.legacy ? legacyInput(req.query as Record<string, unknown>, req.params as Record<string, string>) : req.body;
+      const input = route.legacy
+        ? legacyInput(route, req.query as Record<string, unknown>, req.params as Record<string, string>)
+        : req.body;
       const outcome = await handler(input as never, deps.segment);
       const { status, body } = await assembleEnvelope(outcome, {
         writer: deps.insight,

@@ -6,13 +6,14 @@ import type { Logger } from "pino";
 import { createAnalyticsApp } from "./app.js";
 import { createCache } from "./cache.js";
 import { type Clock, systemClock } from "./clock.js";
-import { ConfigError, loadAnalyticsConfig } from "./config.js";
+import { loadAnalyticsConfig } from "./config.js";
 import { loadAnalyticsContract } from "./contract.js";
 import { chatCompletionsWriter } from "./insight/chat-completions.js";
 import { embeddedInsightWriter } from "./insight/embedded.js";
+import { createSettlementBackend } from "./payments/backends/index.js";
 import { openSqliteLedger } from "./payments/ledger/sqlite-ledger.js";
 import type { LedgerStore } from "./payments/ledger/store.js";
-import { createSettler, ledgerBackend, type SettlementBackend } from "./payments/settler.js";
+import { createSettler } from "./payments/settler.js";
 import { createExactVerifier } from "./payments/verifier.js";
 import { createEmbeddedProviders } from "./providers/index.js";
 import { handlers } from "./segments/index.js";
@@ -25,19 +26,17 @@ export interface AnalyticsService {
 
 export const DEFAULT_LEDGER_DB = "data/ledger.db";
 
-function settlementBackend(mode: string): SettlementBackend {
-  if (mode === "ledger") return ledgerBackend;
-  throw new ConfigError(`SETTLEMENT must be ledger, got "${mode}"`);
-}
-
 export async function createAnalyticsService(
   env: Record<string, string | undefined>,
   { logger, clock = systemClock }: { logger: Logger; clock?: Clock },
 ): Promise<AnalyticsService> {
   const contract = loadAnalyticsContract();
-  const config = loadAnalyticsConfig(env, contract.developmentDefaults);
+  const configured = loadAnalyticsConfig(env, contract.developmentDefaults);
+  const settlement = await createSettlementBackend(env.SETTLEMENT ?? "ledger", env, { contract, config: configured });
+  // A backend that pays Solana fees itself (local chain, facilitator) dictates the fee payer to announce.
+  const config = settlement.feePayer ? { ...configured, feePayer: settlement.feePayer } : configured;
+  const { backend } = settlement;
   const ledger = openSqliteLedger(env.LEDGER_DB ?? DEFAULT_LEDGER_DB);
-  const backend = settlementBackend(env.SETTLEMENT ?? "ledger");
   const insight = config.insight.baseUrl
     ? chatCompletionsWriter({ ...config.insight, baseUrl: config.insight.baseUrl })
     : embeddedInsightWriter;
@@ -64,5 +63,12 @@ export async function createAnalyticsService(
     logger,
   });
   logger.info({ profile: config.profile, settlement: backend.mode, insight: insight.model }, "analytics service ready");
-  return { app, ledger, close: async () => ledger.close() };
+  return {
+    app,
+    ledger,
+    close: async () => {
+      ledger.close();
+      await settlement.close();
+    },
+  };
 }

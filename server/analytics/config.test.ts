@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadAnalyticsConfig } from "./config.js";
+import { loadAnalyticsContract } from "./contract.js";
+
+const defaults = loadAnalyticsContract().developmentDefaults;
+const real = {
+  PAY_TO_EVM: "0x1111111111111111111111111111111111111111",
+  PAY_TO_SOLANA: "So1ana11111111111111111111111111111111111111",
+  TREASURY_EVM: "0x2222222222222222222222222222222222222222",
+  TREASURY_SOLANA: "Treasury1111111111111111111111111111111111",
+  SOLANA_FEE_PAYER: "FeePayer11111111111111111111111111111111111",
+};
+
+describe("loadAnalyticsConfig", () => {
+  it("runs on the testnet profile with the contract's development addresses when nothing is set", () => {
+    const config = loadAnalyticsConfig({}, defaults);
+    expect(config).toMatchObject({
+      profile: "testnet",
+      payTo: { evm: defaults.evm.payTo, svm: defaults.svm.payTo },
+      feePayer: defaults.svm.feePayer,
+      maxTimeoutSeconds: 60,
+    });
+    expect(config.validateResponses).toBe(true);
+    expect(config.insight.baseUrl).toBeUndefined();
+  });
+
+  it("turns response validation off in production unless asked", () => {
+    expect(loadAnalyticsConfig({ NODE_ENV: "production" }, defaults).validateResponses).toBe(false);
+    expect(loadAnalyticsConfig({ NODE_ENV: "production", VALIDATE_RESPONSES: "true" }, defaults).validateResponses).toBe(true);
+  });
+
+  it("refuses the mainnet profile with development addresses, naming each variable to set", () => {
+    expect(() => loadAnalyticsConfig({ X402_PROFILE: "mainnet" }, defaults)).toThrow(
+      /PAY_TO_EVM, PAY_TO_SOLANA, TREASURY_EVM, TREASURY_SOLANA, SOLANA_FEE_PAYER/,
+    );
+    expect(loadAnalyticsConfig({ X402_PROFILE: "mainnet", ...real }, defaults).payTo.evm).toBe(real.PAY_TO_EVM);
+  });
+
+  it("does not ask for a fee payer on mainnet when a facilitator supplies it", () => {
+    const { SOLANA_FEE_PAYER: _, ...rest } = real;
+    expect(() => loadAnalyticsConfig({ X402_PROFILE: "mainnet", SETTLEMENT: "facilitator", ...rest }, defaults)).not.toThrow();
+    expect(() => loadAnalyticsConfig({ X402_PROFILE: "mainnet", ...rest }, defaults)).toThrow(/SOLANA_FEE_PAYER/);
+  });
+
+  it("rejects values that cannot work", () => {
+    expect(() => loadAnalyticsConfig({ X402_PROFILE: "prod" }, defaults)).toThrow(ConfigError);
+    expect(() => loadAnalyticsConfig({ X402_MAX_TIMEOUT_SECONDS: "5" }, defaults)).toThrow(/at least 6/);
+    expect(() => loadAnalyticsConfig({ INSIGHT_ATTEMPTS: "0" }, defaults)).toThrow(/INSIGHT_ATTEMPTS/);
+    expect(() => loadAnalyticsConfig({ INSIGHT_TIMEOUT_MS: "soon" }, defaults)).toThrow(/INSIGHT_TIMEOUT_MS/);
+  });
+
+  it("reads the insight model and the public origin without trailing slashes", () => {
+    const config = loadAnalyticsConfig(
+      { INSIGHT_BASE_URL: "http://localhost:11434/v1/", INSIGHT_MODEL: "llama3.1", PUBLIC_BASE_URL: "https://api.example.com/" },
+      defaults,
+    );
+    expect(config.insight).toMatchObject({ baseUrl: "http://localhost:11434/v1", model: "llama3.1" });
+    expect(config.publicBaseUrl).toBe("https://api.example.com");
+  });
+});

@@ -1,0 +1,196 @@
+// The facilitator backend against a local stand-in facilitator (node:http on 127.0.0.1): what it
+// sends, how each kind of answer maps to settled, refused, or unknown (thrown), and the service
+// running on it end to end (SETTLEMENT=facilitator).
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import request from "supertest";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { signEvmPayment } from "../../../../client/x402/evm.js";
+import { createLogger } from "../../../http/logger.js";
+import { type AnalyticsService, createAnalyticsService } from "../../service.js";
+import type { PaymentRequirements, VerifiedPayment } from "../types.js";
+import { FacilitatorError, facilitatorBackend, supportedFeePayer } from "./facilitator.js";
+
+type Answer = { status?: number; body: string; delayMs?: number };
+const json = (value: unknown): Answer => ({ body: JSON.stringify(value) });
+const FEE_PAYER = "CKPKJWNdJEqa81x7CkZ14BVPiY6y16Sxs7owznqtWYp5";
+const supported = {
+  kinds: [
+    { x402Version: 1, scheme: "exact", network: "base-sepolia" },
+    { x402Version: 1, scheme: "exact", network: "solana-devnet", extra: { feePayer: FEE_PAYER } },
+  ],
+};
+/** How the stand-in answers POST /settle; GET /supported always lists `supported`. */
+let answer: () => Answer;
+const received: { method: string; path: string; headers: IncomingHttpHeaders; body: string }[] = [];
+
+const server = createServer((req, res) => {
+  let body = "";
+  req.on("data", (chunk) => {
+    body += chunk;
+  });
+  req.on("end", () => {
+    received.push({ method: req.method as string, path: req.url as string, headers: req.headers, body });
+    const { status = 200, body: text, delayMs = 0 } = req.url?.endsWith("/supported") ? json(supported) : answer();
+    setTimeout(() => res.writeHead(status, { "content-type": "application/json" }).end(text), delayMs);
+  });
+});
+let url: string;
+beforeAll(async () => {
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/facilitator/`;
+});
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+beforeEach(() => {
+  received.length = 0;
+});
+
+const requirement = {
+  scheme: "exact",
+  network: "base-sepolia",
+  maxAmountRequired: "1000",
+  resource: "http://127.0.0.1/base/defi/tvl",
+  description: "TVL",
+  mimeType: "application/json",
+  payTo: "0xBab484B2daAFAb4BF6eD642A847517d33d106535",
+  maxTimeoutSeconds: 60,
+  asset: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+  extra: { name: "USDC", version: "2" },
+} as PaymentRequirements;
+const payment: VerifiedPayment = {
+  key: "base-sepolia:0xabc",
+  network: "base-sepolia",
+  payer: "0x1111111111111111111111111111111111111111",
+  amount: "1000",
+  context: { requirement, operation: "defiTvl", requestId: "r1" },
+  payload: { signature: "0x01", authorization: { from: "0x1111111111111111111111111111111111111111" } },
+};
+const backend = (options: Partial<Parameters<typeof facilitatorBackend>[0]> = {}) =>
+  facilitatorBackend({ url, timeoutMs: 500, reasons: new Set(["insufficient_funds"]), ...options });
+
+describe("facilitator settlement", () => {
+  it("POSTs /settle with the rebuilt x402 payment and the issued requirement, and the auth header", async () => {
+    answer = () => json({ success: true, transaction: "0xfeed", network: "base-sepolia", payer: payment.payer });
+    expect(await backend({ authHeader: "X-Api-Key: secret" }).settle(payment)).toEqual({
+      ok: true,
+      transaction: "0xfeed",
+      simulated: false,
+    });
+    const [request] = received;
+    expect(request).toMatchObject({ method: "POST", path: "/facilitator/settle", headers: { "x-api-key": "secret" } });
+    expect(JSON.parse(request?.body as string)).toEqual({
+      x402Version: 1,
+      paymentPayload: { x402Version: 1, scheme: "exact", network: "base-sepolia", payload: payment.payload },
+      paymentRequirements: requirement,
+    });
+  });
+
+  it("sends a bare auth value as Authorization", async () => {
+    answer = () => json({ success: true, transaction: "0xfeed" });
+    await backend({ authHeader: "Bearer token-1" }).settle(payment);
+    expect(received[0]?.headers.authorization).toBe("Bearer token-1");
+  });
+
+  it("treats success: false on HTTP 200 as a refusal with the facilitator's reason", async () => {
+    answer = () => json({ success: false, errorReason: "insufficient_funds", transaction: "", network: "base-sepolia" });
+    expect(await backend().settle(payment)).toMatchObject({ ok: false, reason: "insufficient_funds" });
+  });
+
+  it("answers a reason outside the service's list, or none, as unexpected_settle_error and keeps it in the message", async () => {
+    answer = () => json({ success: false, errorReason: "failed_to_execute_transfer" });
+    expect(await backend().settle(payment)).toEqual({
+      ok: false,
+      reason: "unexpected_settle_error",
+      message: "the facilitator refused the payment: failed_to_execute_transfer",
+    });
+    answer = () => json({ success: false });
+    expect(await backend().settle(payment)).toMatchObject({ ok: false, reason: "unexpected_settle_error" });
+  });
+
+  const unknown: [string, Answer, RegExp][] = [
+    ["a 500", { status: 500, body: '{"error":"boom"}' }, /answered 500/],
+    ["a slow answer (timeout)", { body: '{"success":true,"transaction":"0x1"}', delayMs: 2000 }, /did not answer within 500 ms/],
+    ["malformed JSON", { body: "{not json" }, /without a JSON object/],
+    ["a 200 that neither succeeds nor refuses", { body: '{"ok":1}' }, /neither success nor a transaction/],
+  ];
+  for (const [what, reply, message] of unknown) {
+    it(`throws on ${what}: the outcome is unknown`, async () => {
+      answer = () => reply;
+      const settling = backend().settle(payment);
+      await expect(settling).rejects.toThrow(FacilitatorError);
+      await expect(settling).rejects.toThrow(message);
+    });
+  }
+
+  it("throws when the facilitator cannot be reached", async () => {
+    await expect(facilitatorBackend({ url: "http://127.0.0.1:9", timeoutMs: 500 }).settle(payment)).rejects.toThrow(/failed/);
+  });
+});
+
+describe("the facilitator's Solana fee payer", () => {
+  it("is read from GET /supported for the route's network", async () => {
+    expect(await supportedFeePayer({ url, timeoutMs: 500 }, "solana-devnet")).toBe(FEE_PAYER);
+    expect(received[0]).toMatchObject({ method: "GET", path: "/facilitator/supported" });
+  });
+
+  it("is an error when the facilitator announces none for the network", async () => {
+    await expect(supportedFeePayer({ url, timeoutMs: 500 }, "solana")).rejects.toThrow(
+      "the facilitator did not provide a fee payer for network: solana",
+    );
+  });
+});
+
+describe("the service with SETTLEMENT=facilitator", () => {
+  let service: AnalyticsService;
+  beforeAll(async () => {
+    // Response validation off: compiling its schemas on the first request would only add seconds here.
+    const env = { SETTLEMENT: "facilitator", FACILITATOR_URL: url, LEDGER_DB: ":memory:", VALIDATE_RESPONSES: "false" };
+    service = await createAnalyticsService(env, { logger: createLogger("silent") });
+  });
+  afterAll(() => service?.close());
+
+  const payer = privateKeyToAccount(generatePrivateKey());
+  const challenge = (path: string) => request(service.app).post(path).send({});
+  const signed = async () => signEvmPayment(payer, (await challenge("/base/defi/tvl")).body.accepts[0]);
+  const pay = (header: string) => request(service.app).post("/base/defi/tvl").set("X-PAYMENT", header).send({});
+  const statuses = async () => (await service.ledger.rows()).map((row) => row.status);
+
+  it("announces the fee payer the facilitator lists in /supported", async () => {
+    expect((await challenge("/defi/tvl")).body.accepts[0].extra.feePayer).toBe(FEE_PAYER);
+  });
+
+  it("settles through POST /settle: 200, the facilitator's transaction in X-PAYMENT-RESPONSE, one settled row", async () => {
+    answer = () => json({ success: true, transaction: `0x${"ee".repeat(32)}`, network: "base-sepolia", payer: payer.address });
+    const res = await pay(await signed());
+    expect(res.status).toBe(200);
+    expect(JSON.parse(Buffer.from(res.headers["x-payment-response"] as string, "base64").toString("utf8"))).toEqual({
+      success: true,
+      transaction: `0x${"ee".repeat(32)}`,
+      network: "base-sepolia",
+      payer: payer.address,
+    });
+    expect(await statuses()).toEqual(["settled"]);
+  });
+
+  it("answers a refusal with 402 and the facilitator's reason, recorded as failed", async () => {
+    answer = () => json({ success: false, errorReason: "insufficient_funds" });
+    const res = await pay(await signed());
+    expect(res.status).toBe(402);
+    expect(res.body).toMatchObject({ error: "insufficient_funds", payer: payer.address });
+    expect(await statuses()).toEqual(["settled", "failed"]);
+  });
+
+  it("answers 502 when the outcome is unknown and keeps the payment reserved, so its replay is refused", async () => {
+    answer = () => ({ status: 500, body: "{}" });
+    const header = await signed();
+    expect((await pay(header)).status).toBe(502);
+    expect(await statuses()).toEqual(["settled", "failed", "verified"]);
+    answer = () => json({ success: true, transaction: "0x01" });
+    expect((await pay(header)).body).toMatchObject({ error: "invalid_exact_evm_nonce_already_used" });
+    expect(await statuses()).toEqual(["settled", "failed", "verified"]);
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * The `facilitator` settlement: a remote x402 v1 facilitator over HTTP. `POST /settle` carries the
+ * payment as the client sent it and the requirement this server issued (the facilitator verifies
+ * again before it settles, so no separate `/verify` round trip). A 200 with `success: false` is a
+ * refused payment; any other status, a network error, a timeout or an unreadable answer leaves the
+ * outcome unknown and is thrown, so that the gate answers 502 and keeps the payment reserved.
+ */
+import type { BackendResult, SettlementBackend } from "../settler.js";
+import type { PaymentErrorReason, VerifiedPayment } from "../types.js";
+
+export interface FacilitatorOptions {
+  /** Base URL, e.g. `https://x402.org/facilitator`. */
+  url: string;
+  /** One header line, `Name: value`; a bare value is sent as `Authorization`. */
+  authHeader?: string;
+  timeoutMs: number;
+  fetch?: typeof fetch;
+  /** The reason codes the service may answer with; another facilitator reason becomes `unexpected_settle_error`. */
+  reasons?: ReadonlySet<string>;
+}
+
+export class FacilitatorError extends Error {}
+
+function headersOf(authHeader: string | undefined): Record<string, string> {
+  if (!authHeader) return {};
+  const line = /^([A-Za-z0-9-]+):\s*(.+)$/.exec(authHeader);
+  return line ? { [line[1] as string]: line[2] as string } : { Authorization: authHeader };
+}
+
+/** One facilitator call: the JSON object of a 2xx answer, or a FacilitatorError for anything else. */
+async function call(options: FacilitatorOptions, path: string, body?: unknown): Promise<Record<string, unknown>> {
+  const url = `${options.url.replace(/\/+$/, "")}${path}`;
+  let response: Response;
+  try {
+    response = await (options.fetch ?? fetch)(url, {
+      method: body === undefined ? "GET" : "POST",
+      headers: {
+        accept: "application/json",
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+        ...headersOf(options.authHeader),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(options.timeoutMs),
+    });
+  } catch (error) {
+    if (error instanceof Error && error.name === "TimeoutError")
+      throw new FacilitatorError(`${url} did not answer within ${options.timeoutMs} ms`);
+    const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : "";
+    throw new FacilitatorError(`${url} failed: ${String(error)}${cause}`);
+  }
+  const text = await response.text().catch(() => "");
+  if (!response.ok) throw new FacilitatorError(`${url} answered ${response.status}: ${text.slice(0, 200)}`);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  if (json && typeof json === "object" && !Array.isArray(json)) return json as Record<string, unknown>;
+  throw new FacilitatorError(`${url} answered ${response.status} without a JSON object`);
+}
+
+export function facilitatorBackend(options: FacilitatorOptions): SettlementBackend {
+  return {
+    mode: "facilitator",
+    async settle(payment: VerifiedPayment): Promise<BackendResult> {
+      const paymentPayload = { x402Version: 1, scheme: "exact", network: payment.network, payload: payment.payload };
+      const answer = await call(options, "/settle", { x402Version: 1, paymentPayload, paymentRequirements: payment.context.requirement });
+      if (answer.success === true && typeof answer.transaction === "string" && answer.transaction)
+        return { ok: true, transaction: answer.transaction, simulated: false };
+      if (answer.success !== false) throw new FacilitatorError("the facilitator's settle answer has neither success nor a transaction");
+      const raw = typeof answer.errorReason === "string" ? answer.errorReason : undefined;
+      const known = raw && (!options.reasons || options.reasons.has(raw));
+      return {
+        ok: false,
+        reason: (known ? raw : "unexpected_settle_error") as PaymentErrorReason,
+        message: `the facilitator refused the payment${raw ? `: ${raw}` : ""}`,
+      };
+    },
+  };
+}
+
+/** The fee payer a facilitator announces for a Solana network in `GET /supported` (`kinds[].extra.feePayer`). */
+export async function supportedFeePayer(options: FacilitatorOptions, network: string): Promise<string> {
+  const answer = await call(options, "/supported");
+  const kinds = Array.isArray(answer.kinds) ? (answer.kinds as Record<string, unknown>[]) : [];
+  const kind = kinds.find((k) => k.x402Version === 1 && k.scheme === "exact" && k.network === network);
+  const feePayer = (kind?.extra as { feePayer?: unknown } | undefined)?.feePayer;
+  if (typeof feePayer !== "string" || !feePayer)
+    throw new FacilitatorError(`the facilitator did not provide a fee payer for network: ${network}`);
+  return feePayer;
+}

@@ -1,0 +1,82 @@
+/**
+ * The `local-chain` settlement: real transfers on in-process chains, for tests and demos. One
+ * hardhat chain hosts the USDC of every EVM prefix at its real address and domain; one litesvm
+ * chain hosts the Solana mint at its real address. Payments signed for the profile's real networks
+ * therefore verify and settle unchanged, and balances can be read back.
+ */
+import type { AnalyticsConfig } from "../../../config.js";
+import type { AnalyticsContract } from "../../../contract.js";
+import { type NetworkTarget, networkOf } from "../../requirements.js";
+import type { SettlementBackend } from "../../settler.js";
+import { type EvmChain, startEvmChain } from "./evm.js";
+import { serveSolanaRpc } from "./rpc.js";
+import { type SvmChain, startSvmChain } from "./svm.js";
+
+export interface LocalChains {
+  backend: SettlementBackend;
+  /** The Solana fee payer the backend signs with: the service announces it in `extra.feePayer`. */
+  feePayer: string;
+  evm: EvmChain;
+  svm: SvmChain;
+  /** Faucet: USDC of `network` for `owner`. */
+  fund(network: string, owner: string, amount: bigint): Promise<void>;
+  /** USDC of `network` held by `owner`, atomic units. */
+  balanceOf(network: string, owner: string): Promise<bigint>;
+  /** A blockhash the Solana chain accepts, for signing payments. */
+  latestBlockhash(): string;
+  /** The Solana JSON-RPC stand-in (only when started with `rpc: true`). */
+  rpcUrl?: string;
+  close(): Promise<void>;
+}
+
+/** Each network the contract's paid routes settle on in the configured profile, once. */
+function targetsOf(contract: AnalyticsContract, config: AnalyticsConfig): NetworkTarget[] {
+  const byNetwork = new Map<string, NetworkTarget>();
+  for (const route of contract.paid) {
+    const target = networkOf(route, config);
+    byNetwork.set(target.network, target);
+  }
+  return [...byNetwork.values()];
+}
+
+export async function startLocalChains({
+  contract,
+  config,
+  rpc = false,
+}: {
+  contract: AnalyticsContract;
+  config: AnalyticsConfig;
+  /** Serve a Solana JSON-RPC stand-in on 127.0.0.1 (for clients that build payments through an RPC). */
+  rpc?: boolean;
+}): Promise<LocalChains> {
+  const targets = targetsOf(contract, config);
+  const solana = targets.find((t) => t.family === "svm");
+  if (!solana) throw new Error("the contract names no Solana network");
+  const evmTokens = targets
+    .filter((t) => t.family === "evm")
+    .map((t) => {
+      if (t.chainId === undefined || !t.eip712) throw new Error(`${t.network} lacks a chain id or an EIP-712 domain`);
+      return { network: t.network, chainId: t.chainId, asset: t.asset, eip712: t.eip712 };
+    });
+  const [evm, svm] = await Promise.all([
+    startEvmChain({ tokens: evmTokens }),
+    startSvmChain({ network: solana.network, mint: solana.asset, recipients: [solana.payTo, solana.treasury] }),
+  ]);
+  const server = rpc ? await serveSolanaRpc(svm.litesvm) : undefined;
+  const isSolana = (network: string) => network === svm.network;
+
+  return {
+    backend: {
+      mode: "local-chain",
+      settle: (payment) => (isSolana(payment.network) ? svm.settle(payment) : evm.settle(payment)),
+    },
+    feePayer: svm.feePayer,
+    evm,
+    svm,
+    fund: (network, owner, amount) => (isSolana(network) ? svm.fund(owner, amount) : evm.fund(network, owner, amount)),
+    balanceOf: (network, owner) => (isSolana(network) ? svm.balanceOf(owner) : evm.balanceOf(network, owner)),
+    latestBlockhash: () => svm.latestBlockhash(),
+    rpcUrl: server?.url,
+    close: async () => server?.close(),
+  };
+}

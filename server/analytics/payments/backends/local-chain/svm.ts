@@ -1,0 +1,181 @@
+/**
+ * Solana settlement on an in-process litesvm 1.5 chain (kit-typed; litesvm 0.x aborts the process on
+ * linux-x64, see the chain reference). The USDC mint is written with `setAccount` at the profile's
+ * real mint address, so payments signed for the real network settle here unchanged. Two generated
+ * keys live in this module: the fee payer (announced in `extra.feePayer`, it signs last at
+ * settlement and pays the fees) and the faucet (mint authority, pays for token accounts).
+ */
+import {
+  type Address,
+  appendTransactionMessageInstructions,
+  assertIsFullySignedTransaction,
+  createTransactionMessage,
+  generateKeyPairSigner,
+  getBase64Encoder,
+  getCompiledTransactionMessageDecoder,
+  getSignatureFromTransaction,
+  getTransactionDecoder,
+  type Instruction,
+  lamports,
+  none,
+  partiallySignTransaction,
+  pipe,
+  setTransactionMessageFeePayerSigner,
+  signTransactionMessageWithSigners,
+  some,
+  type Transaction,
+} from "@solana/kit";
+import {
+  findAssociatedTokenPda,
+  getCreateAssociatedTokenIdempotentInstruction,
+  getMintEncoder,
+  getMintSize,
+  getMintToInstruction,
+  getTokenDecoder,
+  TOKEN_PROGRAM_ADDRESS,
+} from "@solana-program/token";
+import { FailedTransactionMetadata, LiteSVM } from "litesvm";
+import type { BackendResult } from "../../settler.js";
+import type { VerifiedPayment } from "../../types.js";
+
+export interface SvmChain {
+  readonly network: string;
+  readonly mint: string;
+  /** The fee payer this chain signs with: the address to announce in `extra.feePayer`. */
+  readonly feePayer: string;
+  readonly litesvm: LiteSVM;
+  settle(payment: VerifiedPayment): Promise<BackendResult>;
+  /** Faucet: mints USDC to `owner`'s associated token account, creating it when missing. */
+  fund(owner: string, amount: bigint): Promise<void>;
+  /** Faucet: SOL for a wallet that pays its own fees (x402 payers need none). */
+  fundSol(owner: string, amount: bigint): void;
+  /** USDC (atomic units) in `owner`'s associated token account; 0 when it has none. */
+  balanceOf(owner: string): Promise<bigint>;
+  latestBlockhash(): string;
+}
+
+const DECIMALS = 6;
+const SOL = 1_000_000_000n;
+
+/** What a failed litesvm transaction means for the payer, in x402's words. */
+function failure(result: FailedTransactionMetadata): Extract<BackendResult, { ok: false }> {
+  const err = result.err();
+  const detail = `${err.toString()}; ${result.meta().logs().slice(-3).join(" | ")}`;
+  // TransactionErrorFieldless is a const enum in litesvm's typings (absent at run time): its numbers are spelled here.
+  if (err === 6) return { ok: false, reason: "duplicate_settlement", message: "the chain already processed this transaction" };
+  if (err === 7) return { ok: false, reason: "settle_exact_svm_block_height_exceeded", message: "the transaction's blockhash expired" };
+  if (err === 9 || err === 11)
+    return { ok: false, reason: "invalid_exact_svm_payload_transaction_signature", message: "the chain refused a signature" };
+  // spl-token's custom error 1 is InsufficientFunds.
+  if (typeof err === "object" && "err" in err) {
+    const inner = err.err();
+    if (typeof inner === "object" && "code" in inner && inner.code === 1)
+      return { ok: false, reason: "insufficient_funds", message: "the payer's token account holds less than the amount" };
+  }
+  return { ok: false, reason: "invalid_exact_svm_payload_transaction_simulation_failed", message: detail };
+}
+
+/** Source and destination of the transfer (the third instruction, as the verifier accepted it). */
+function transferAccounts(tx: Transaction): [Address, Address] {
+  // Version 0, as verified: its compiled form lists instructions by account index.
+  const message = getCompiledTransactionMessageDecoder().decode(tx.messageBytes) as unknown as {
+    staticAccounts: Address[];
+    instructions: { accountIndices?: number[] }[];
+  };
+  const [source = -1, , destination = -1] = message.instructions[2]?.accountIndices ?? [];
+  return [message.staticAccounts[source] as Address, message.staticAccounts[destination] as Address];
+}
+
+export async function startSvmChain({
+  network,
+  mint,
+  recipients,
+}: {
+  network: string;
+  mint: string;
+  /** Owners that need a token account from the start (payTo, treasury): x402 transfers never create one. */
+  recipients: string[];
+}): Promise<SvmChain> {
+  const svm = new LiteSVM();
+  const [feePayer, faucet] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner()]);
+  svm.airdrop(feePayer.address, lamports(100n * SOL));
+  svm.airdrop(faucet.address, lamports(100n * SOL));
+  svm.setAccount({
+    address: mint as Address,
+    programAddress: TOKEN_PROGRAM_ADDRESS,
+    lamports: lamports(svm.minimumBalanceForRentExemption(BigInt(getMintSize()))),
+    executable: false,
+    space: BigInt(getMintSize()),
+    data: getMintEncoder().encode({
+      mintAuthority: some(faucet.address),
+      supply: 0n,
+      decimals: DECIMALS,
+      isInitialized: true,
+      freezeAuthority: none(),
+    }),
+  });
+
+  const ataOf = async (owner: string) =>
+    (await findAssociatedTokenPda({ owner: owner as Address, mint: mint as Address, tokenProgram: TOKEN_PROGRAM_ADDRESS }))[0];
+
+  const sendAsFaucet = async (instructions: Instruction[]) => {
+    const message = pipe(
+      createTransactionMessage({ version: 0 }),
+      (m) => setTransactionMessageFeePayerSigner(faucet, m),
+      (m) => svm.setTransactionMessageLifetimeUsingLatestBlockhash(m),
+      (m) => appendTransactionMessageInstructions(instructions, m),
+    );
+    const result = svm.sendTransaction(await signTransactionMessageWithSigners(message));
+    if (result instanceof FailedTransactionMetadata) throw new Error(`faucet transaction failed: ${result.toString()}`);
+  };
+
+  const fund = async (owner: string, amount: bigint) => {
+    const ata = await ataOf(owner);
+    const create = getCreateAssociatedTokenIdempotentInstruction({ payer: faucet, ata, owner: owner as Address, mint: mint as Address });
+    await sendAsFaucet(
+      amount > 0n ? [create, getMintToInstruction({ mint: mint as Address, token: ata, mintAuthority: faucet, amount })] : [create],
+    );
+  };
+  for (const owner of new Set(recipients)) await fund(owner, 0n);
+
+  return {
+    network,
+    mint,
+    feePayer: feePayer.address,
+    litesvm: svm,
+    fund,
+    fundSol(owner, amount) {
+      svm.airdrop(owner as Address, lamports(amount));
+    },
+    async balanceOf(owner) {
+      const account = svm.getAccount(await ataOf(owner));
+      return account.exists ? getTokenDecoder().decode(account.data).amount : 0n;
+    },
+    latestBlockhash: () => svm.latestBlockhash(),
+    async settle(payment) {
+      const wire = (payment.payload as { transaction: string }).transaction;
+      const signed = await partiallySignTransaction([feePayer.keyPair], getTransactionDecoder().decode(getBase64Encoder().encode(wire)));
+      try {
+        assertIsFullySignedTransaction(signed);
+      } catch {
+        return { ok: false, reason: "invalid_exact_svm_payload_transaction_signature", message: "the transaction lacks a signature" };
+      }
+      // x402 transfers never create token accounts: name a missing one rather than the token program's InvalidAccountData.
+      const [source, destination] = transferAccounts(signed);
+      if (!svm.getAccount(source).exists)
+        return {
+          ok: false,
+          reason: "invalid_exact_svm_payload_transaction_sender_ata_not_found",
+          message: "the payer has no USDC account",
+        };
+      if (!svm.getAccount(destination).exists)
+        return { ok: false, reason: "invalid_exact_svm_payload_transaction_receiver_ata_not_found", message: "payTo has no USDC account" };
+      // Simulate first: a transaction that would fail is not sent, so the fee payer pays nothing for it.
+      const simulated = svm.simulateTransaction(signed);
+      if (simulated instanceof FailedTransactionMetadata) return failure(simulated);
+      const sent = svm.sendTransaction(signed);
+      if (sent instanceof FailedTransactionMetadata) return failure(sent);
+      return { ok: true, transaction: getSignatureFromTransaction(signed), simulated: false };
+    },
+  };
+}
