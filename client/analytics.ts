@@ -1,0 +1,134 @@
+/**
+ * The typed, paying analytics client: openapi-fetch over the generated `paths`, with the network's
+ * prefix in its base URL and the root paths in its types, and a paying `fetch` underneath. `call`
+ * (POST) and `get` (legacy GET) return the typed envelope with the receipt and the amount paid, or
+ * throw a typed error.
+ *
+ * @example
+ * const analytics = createAnalyticsClient({ baseUrl, network: "base", payer: evmPayer(account), maxPerCallUsd: "0.05" });
+ * const { envelope, paid } = await analytics.call("/defi/tvl", { chain: "solana", limit: 3 });
+ */
+import createClient, { type Client } from "openapi-fetch";
+import type { paths } from "../generated/types/analytics.js";
+import { microAmount, usdToMicro } from "./amounts.js";
+import { dataOrThrow } from "./errors.js";
+import { NETWORKS, type NetworkChoice } from "./networks.js";
+import type { BodyArgs, HttpMethod, JsonResponse, LooseClient, OperationOf, ParamsArgs, PathsWith } from "./operation-types.js";
+import type { Payer } from "./payers.js";
+import { createPayingFetch, type PayingFetch, type PayingFetchOptions } from "./paying-fetch.js";
+import type { PaymentRequirements, SettlementReceipt } from "./x402/types.js";
+
+type RootPath = Exclude<keyof paths, `/base/${string}` | `/skale/${string}`>;
+type IsPaid<Item> = Item extends { post: { responses: { 402: unknown } } } | { get: { responses: { 402: unknown } } } ? true : false;
+
+/** Root paths of paid operations (their `/base` and `/skale` twins are reached through the prefix). */
+export type PaidPath = { [K in RootPath]: IsPaid<paths[K]> extends true ? K : never }[RootPath];
+export type PaidPaths = Pick<paths, PaidPath>;
+/** The free endpoints (root only): service info, OpenAPI document, agent card, x402 discovery. */
+export type FreePaths = Pick<paths, Exclude<RootPath, PaidPath>>;
+export type PostPath = PathsWith<PaidPaths, "post">;
+export type GetPath = PathsWith<PaidPaths, "get">;
+export type PaidOperation<P extends PaidPath, M extends HttpMethod> = OperationOf<PaidPaths, P, M>;
+
+export interface PaymentOutcome {
+  /** Micro-USDC counted as spent for this call (the price, once the receipt says success). */
+  paid: bigint;
+  /** The decoded `X-PAYMENT-RESPONSE`. */
+  receipt?: SettlementReceipt;
+  /** What was paid for. */
+  requirement?: PaymentRequirements;
+  /** The `X-PAYMENT` header sent (single use). */
+  paymentHeader?: string;
+  response: Response;
+}
+
+/** 200 (model-enriched) or 206 (raw data, `insight: null`), with the payment. */
+export type PaidResult<Op> = ({ status: 200; envelope: JsonResponse<Op, 200> } | { status: 206; envelope: JsonResponse<Op, 206> }) &
+  PaymentOutcome;
+
+export interface AnalyticsClientOptions {
+  /** Origin of the service, e.g. `http://localhost:4021`; the network's prefix is added. */
+  baseUrl: string;
+  /** Which prefix to call and pay on: `solana` (root), `base`, `skale`. */
+  network: NetworkChoice;
+  payer: Payer;
+  /** Per-call cap in USD, e.g. `"0.05"`; default 0.10. */
+  maxPerCallUsd?: string | number;
+  /** Per-client cap in USD; default 1.00. */
+  maxPerSessionUsd?: string | number;
+  /** Per-call cap in micro-USDC (wins over `maxPerCallUsd`). */
+  maxPerCall?: bigint | string;
+  /** Per-client cap in micro-USDC (wins over `maxPerSessionUsd`). */
+  maxPerSession?: bigint | string;
+  expect?: PayingFetchOptions["expect"];
+  approve?: PayingFetchOptions["approve"];
+  /** The transport under the paying layer (tests, proxies); default the global `fetch`. */
+  fetch?: (input: Request) => Promise<Response>;
+}
+
+export interface AnalyticsClient {
+  /** openapi-fetch over the paid root paths, paying through `fetch`; use `fetch.paymentOf(response)` for the payment. */
+  client: Client<PaidPaths>;
+  /** openapi-fetch over the free endpoints (never pays). */
+  free: Client<FreePaths>;
+  fetch: PayingFetch;
+  network: NetworkChoice;
+  /** `baseUrl` plus the network's prefix. */
+  url: string;
+  /** Micro-USDC spent by this client. */
+  spent(): bigint;
+  call<P extends PostPath>(path: P, ...body: BodyArgs<PaidOperation<P, "post">>): Promise<PaidResult<PaidOperation<P, "post">>>;
+  get<P extends GetPath>(path: P, ...params: ParamsArgs<PaidOperation<P, "get">>): Promise<PaidResult<PaidOperation<P, "get">>>;
+}
+
+function cap(micro: bigint | string | undefined, usd: string | number | undefined): bigint | undefined {
+  if (micro !== undefined) return microAmount(micro);
+  return usd === undefined ? undefined : usdToMicro(usd);
+}
+
+export function createAnalyticsClient(options: AnalyticsClientOptions): AnalyticsClient {
+  const origin = options.baseUrl.replace(/\/+$/, "");
+  const url = `${origin}${NETWORKS[options.network].prefix}`;
+  const maxPerCall = cap(options.maxPerCall, options.maxPerCallUsd);
+  const maxPerSession = cap(options.maxPerSession, options.maxPerSessionUsd);
+  const payingFetch = createPayingFetch({
+    network: options.network,
+    payer: options.payer,
+    ...(maxPerCall === undefined ? {} : { maxPerCall }),
+    ...(maxPerSession === undefined ? {} : { maxPerSession }),
+    ...(options.expect ? { expect: options.expect } : {}),
+    ...(options.approve ? { approve: options.approve } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  const client = createClient<PaidPaths>({ baseUrl: url, fetch: payingFetch });
+  const free = createClient<FreePaths>({ baseUrl: origin, ...(options.fetch ? { fetch: options.fetch } : {}) });
+  const loose = client as unknown as LooseClient;
+
+  function outcome<Op>(result: Awaited<ReturnType<LooseClient["GET"]>>): PaidResult<Op> {
+    const payment = payingFetch.paymentOf(result.response);
+    const { data, response } = dataOrThrow(result, payment?.requirement);
+    return {
+      status: response.status,
+      envelope: data,
+      paid: payment?.paid ?? 0n,
+      ...(payment?.receipt ? { receipt: payment.receipt } : {}),
+      ...(payment ? { requirement: payment.requirement, paymentHeader: payment.header } : {}),
+      response,
+    } as PaidResult<Op>;
+  }
+
+  return {
+    client,
+    free,
+    fetch: payingFetch,
+    network: options.network,
+    url,
+    spent: () => payingFetch.spent(),
+    async call(path, ...[body]) {
+      return outcome(await loose.POST(path, body === undefined ? {} : { body }));
+    },
+    async get(path, ...[params]) {
+      return outcome(await loose.GET(path, params === undefined ? {} : { params }));
+    },
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * The public client API: typed, paying analytics client (Solana at the root, Base, SKALE), typed
+ * registry client, payers, the paying `fetch` underneath, typed errors and amount helpers.
+ *
+ * @example
+ * import { createAnalyticsClient, evmPayer } from "./client/index.js";
+ * const analytics = createAnalyticsClient({ baseUrl: "http://localhost:4021", network: "base", payer: evmPayer(account), maxPerCallUsd: "0.05" });
+ * const { envelope, receipt, paid } = await analytics.call("/defi/tvl", { chain: "solana", limit: 3 });
+ */
+export { formatUsdc, microAmount, usdToMicro } from "./amounts.js";
+export {
+  type AnalyticsClient,
+  type AnalyticsClientOptions,
+  createAnalyticsClient,
+  type FreePaths,
+  type GetPath,
+  type PaidPath,
+  type PaidPaths,
+  type PaidResult,
+  type PaymentOutcome,
+  type PostPath,
+} from "./analytics.js";
+export {
+  type ErrorBody,
+  HttpError,
+  type PaymentErrorReason,
+  PaymentRefusedError,
+  PaymentRejectedError,
+  type RefusalReason,
+} from "./errors.js";
+export { KEY_VARIABLES, KeyError, keySource, payerFromKeys } from "./keys.js";
+export { NETWORKS, type NetworkChoice, type X402Network } from "./networks.js";
+export { type BlockhashSource, evmPayer, offlineBlockhash, type Payer, solanaPayer } from "./payers.js";
+export { createPayingFetch, type PayingFetch, type PayingFetchOptions, type PaymentQuote, type PaymentRecord } from "./paying-fetch.js";
+export { createRegistryClient, type RegistryClient, type RegistryPath } from "./registry.js";
+export { decodeReceipt, type PaymentRequirements, type SettlementReceipt } from "./x402/types.js";

@@ -1,0 +1,233 @@
+/**
+ * `npm run demo [-- --base-url URL --registry-url URL]`: a realistic paying session, end to end.
+ * Starts both services in this process on the embedded defaults (ledgers in a temp dir) unless
+ * given URLs, creates throwaway wallets, then: free endpoints, a 402 challenge, paid calls on all
+ * three prefixes, replayed payments refused, a cap refusal, and the ledger's totals with the 90/10
+ * split. Exits 0 only when every step behaved as expected, within 60 seconds.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { generateKeyPairSigner } from "@solana/kit";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { formatUsdc } from "../client/amounts.js";
+import { type AnalyticsClient, createAnalyticsClient, type PaymentOutcome } from "../client/analytics.js";
+import { PaymentRefusedError } from "../client/errors.js";
+import { table } from "../client/format.js";
+import type { NetworkChoice } from "../client/networks.js";
+import { evmPayer, offlineBlockhash, type Payer, solanaPayer } from "../client/payers.js";
+import { createRegistryClient } from "../client/registry.js";
+import type { PaymentRequiredBody } from "../client/x402/types.js";
+import { type LocalServices, startLocalServices } from "./local-services.js";
+
+const DEADLINE_MS = 55_000;
+const TREASURY_BPS = 1000n;
+const LABEL: Record<NetworkChoice, string> = { solana: "Solana", base: "Base", skale: "SKALE" };
+
+/** A paid result of any operation. */
+type Paid = PaymentOutcome & { status: number; envelope: { signal: string; confidence: number; insight: string | null } };
+
+function option(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+function check(condition: unknown, message: string): asserts condition {
+  if (!condition) throw new Error(`expected ${message}`);
+}
+
+const log = (...lines: string[]) => console.log(lines.join("\n"));
+const short = (text: string, keep = 10) => (text.length > 2 * keep + 1 ? `${text.slice(0, keep)}…${text.slice(-6)}` : text);
+let failures = 0;
+let stepNumber = 0;
+
+/** One step: ✓ with its details, or ✗ with what went wrong; later steps still run. */
+async function step(title: string, run: () => Promise<string[]>): Promise<void> {
+  stepNumber++;
+  const label = `${String(stepNumber).padStart(2)} `;
+  try {
+    const [headline = "", ...details] = await run();
+    log(`${label}✓ ${title}${headline ? ` — ${headline}` : ""}`, ...details.map((d) => `       ${d}`.trimEnd()));
+  } catch (error) {
+    failures++;
+    log(`${label}✗ ${title} — ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+async function main(): Promise<void> {
+  const startedAt = Date.now();
+  const external = option("base-url");
+  const dir = external ? undefined : mkdtempSync(join(tmpdir(), "defi-intel-demo-"));
+  let local: LocalServices | undefined;
+  if (dir) local = await startLocalServices({ LEDGER_DB: join(dir, "ledger.db"), REGISTRY_DB: join(dir, "registry.db") });
+  const baseUrl = (external ?? local?.analyticsUrl ?? "").replace(/\/+$/, "");
+  const registryUrl = option("registry-url") ?? local?.registryUrl ?? "http://localhost:4022";
+
+  try {
+    const evm = evmPayer(privateKeyToAccount(generatePrivateKey()));
+    const solana = solanaPayer(await generateKeyPairSigner(), { blockhash: async () => offlineBlockhash() });
+    log(
+      "defi-intel demo: paying for DeFi intelligence over x402 on three networks",
+      `  analytics ${baseUrl}   registry ${registryUrl}${local ? "   (in-process, embedded defaults)" : ""}`,
+      `  throwaway wallets: EVM ${evm.address} · Solana ${solana.address}`,
+      "",
+    );
+    const payers: Record<NetworkChoice, Payer> = { solana, base: evm, skale: evm };
+    const clients = Object.fromEntries(
+      (["solana", "base", "skale"] as const).map((network) => [
+        network,
+        createAnalyticsClient({ baseUrl, network, payer: payers[network], maxPerCallUsd: "0.05", maxPerSessionUsd: "0.25" }),
+      ]),
+    ) as Record<NetworkChoice, AnalyticsClient>;
+    const paid: { network: NetworkChoice; path: string; result: Paid }[] = [];
+    let settlement = "unknown";
+
+    await step("GET /  (free service info)", async () => {
+      const { data } = await clients.solana.free.GET("/");
+      check(data?.status === "ok", "status ok");
+      settlement = data.settlement;
+      return [
+        `${data.service} ${data.version}, profile ${data.profile}, settlement ${data.settlement}, ${data.endpoints} operations`,
+        ...data.networks.map((n) => `${(n.prefix || "/").padEnd(7)} ${n.network.padEnd(19)} USDC ${short(n.asset)} → ${short(n.payTo)}`),
+      ];
+    });
+
+    await step("GET /api/agents?limit=3  (free registry)", async () => {
+      const { agents } = await createRegistryClient({ baseUrl: registryUrl }).get("/api/agents", { query: { limit: 3 } });
+      check(agents.length > 0, "at least one agent");
+      return [`${agents.length} agents, newest first: ${agents.map((a) => a.name).join(", ")}`];
+    });
+
+    await step("POST /base/lp/pools without X-PAYMENT", async () => {
+      const response = await fetch(`${baseUrl}/base/lp/pools`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: "{}",
+      });
+      const challenge = (await response.json()) as PaymentRequiredBody;
+      const [offer] = challenge.accepts;
+      check(response.status === 402 && offer, "a 402 challenge with one offer");
+      return [
+        `402 Payment Required: ${challenge.error}`,
+        `pay ${formatUsdc(BigInt(offer.maxAmountRequired))} USDC (${offer.maxAmountRequired} micro) on ${offer.network} to ${offer.payTo}`,
+        `asset ${offer.asset}, EIP-712 domain ${JSON.stringify(offer.extra)}, valid ${offer.maxTimeoutSeconds} s`,
+      ];
+    });
+
+    const payStep = (network: NetworkChoice, path: string, call: () => Promise<Paid>) =>
+      step(`${LABEL[network].padEnd(6)} POST ${clients[network].url.slice(baseUrl.length)}${path}`, async () => {
+        const result = await call();
+        const { envelope } = result;
+        check(result.receipt?.success, "a successful receipt");
+        check(result.paid === BigInt(result.requirement?.maxAmountRequired ?? -1), "the amount paid to equal the price");
+        paid.push({ network, path, result });
+        return [
+          `${result.status} ${envelope.signal} (confidence ${envelope.confidence.toFixed(2)}), paid ${formatUsdc(result.paid)} USDC on ${result.receipt.network}`,
+          `“${envelope.insight ?? "no insight (206: raw data)"}”`,
+          `receipt ${result.receipt.transaction}${result.receipt.simulated ? " (simulated: ledger settlement)" : ""}`,
+        ];
+      });
+
+    await payStep("solana", "/defi/tvl", () => clients.solana.call("/defi/tvl", { chain: "all", limit: 5 }));
+    await payStep("solana", "/trenches/new-tokens", () => clients.solana.call("/trenches/new-tokens", { limit: 3 }));
+    await payStep("base", "/lp/pools", () => clients.base.call("/lp/pools", { sort: "apr", limit: 5 }));
+    await payStep("base", "/ask", () => clients.base.call("/ask", { query: "Where is the best stablecoin yield on Solana right now?" }));
+    await payStep("skale", "/trenches/graduating", () => clients.skale.call("/trenches/graduating", { limit: 3 }));
+    await payStep("skale", "/smartmoney/token-screener", () =>
+      clients.skale.call("/smartmoney/token-screener", { chains: "solana,base", limit: 3 }),
+    );
+
+    const replay = (network: NetworkChoice, expected: string) =>
+      step(`${LABEL[network].padEnd(6)} replay of an already used X-PAYMENT header`, async () => {
+        const used = paid.find((p) => p.network === network);
+        check(used?.result.paymentHeader, `an earlier payment on ${network}`);
+        const response = await fetch(used.result.response.url, {
+          method: "POST",
+          headers: { "content-type": "application/json", "X-PAYMENT": used.result.paymentHeader },
+          body: "{}",
+        });
+        const body = (await response.json()) as PaymentRequiredBody;
+        check(response.status === 402 && body.error === expected, `402 ${expected}, got ${response.status} ${body.error}`);
+        return [`refused: 402 ${body.error} (${body.message})`];
+      });
+    await replay("base", "invalid_exact_evm_nonce_already_used");
+    await replay("solana", "duplicate_settlement");
+
+    await step("spending cap: a client capped at 0.01 USD per call asks for /ask", async () => {
+      let signed = 0;
+      const counting: Payer = {
+        ...evm,
+        sign: (requirement) => {
+          signed++;
+          return evm.sign(requirement);
+        },
+      };
+      const capped = createAnalyticsClient({ baseUrl, network: "skale", payer: counting, maxPerCallUsd: "0.01" });
+      const error = await capped.call("/ask", { query: "Is SOL-USDC worth providing liquidity?" }).catch((e: unknown) => e);
+      check(error instanceof PaymentRefusedError && error.reason === "cap_per_call", "PaymentRefusedError cap_per_call");
+      check(signed === 0 && capped.spent() === 0n, "nothing signed or spent");
+      return [`PaymentRefusedError ${error.reason}, before signing: ${error.message}`];
+    });
+
+    await step("ledger totals", async () => {
+      if (!local) return ["skipped: the ledger belongs to the external service (npm run ledger reads it)"];
+      const totals = await local.ledger.totals();
+      const total = paid.reduce((sum, p) => sum + p.result.paid, 0n);
+      const expectedTreasury = paid.reduce((sum, p) => sum + (p.result.paid * TREASURY_BPS) / 10_000n, 0n);
+      const settled = totals.byNetwork.reduce((sum, n) => sum + n.amount, 0n);
+      const sumOf = (account: "service" | "treasury") =>
+        totals.byAccount.filter((a) => a.account === account).reduce((sum, a) => sum + a.amount, 0n);
+      const spent = Object.values(clients).reduce((sum, c) => sum + c.spent(), 0n);
+      check(settled === total && spent === total, `ledger ${settled} = paid ${total} = spent ${spent} micro-USDC`);
+      check(totals.byNetwork.reduce((n, r) => n + r.payments, 0) === paid.length, `${paid.length} settled payments`);
+      check(sumOf("treasury") === expectedTreasury && sumOf("service") === total - expectedTreasury, "a 90/10 split");
+      return [
+        `${paid.length} payments, ${formatUsdc(total)} USDC: service ${formatUsdc(sumOf("service"))}, treasury ${formatUsdc(sumOf("treasury"))} (90/10)`,
+        "",
+        ...table(
+          ["network", "payments", "USDC"],
+          totals.byNetwork.map((r) => [r.network, r.payments, formatUsdc(r.amount)]),
+        ),
+        "",
+        ...table(
+          ["endpoint", "payments", "USDC"],
+          totals.byEndpoint.map((r) => [r.endpoint, r.payments, formatUsdc(r.amount)]),
+        ),
+        "",
+        ...table(
+          ["account", "network", "address", "USDC"],
+          totals.byAccount.map((r) => [r.account, r.network, r.address, formatUsdc(r.amount)]),
+        ),
+        "",
+        `statuses: ${totals.byStatus.map((s) => `${s.status} ${s.payments}`).join(", ")} (replays were refused before reservation)`,
+      ];
+    });
+
+    const seconds = ((Date.now() - startedAt) / 1000).toFixed(1);
+    log(
+      "",
+      failures
+        ? `✗ ${failures} of ${stepNumber} steps failed (${seconds} s)`
+        : `✓ all ${stepNumber} steps behaved as expected in ${seconds} s (settlement: ${settlement})`,
+    );
+  } finally {
+    await local?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const deadline = setTimeout(() => {
+  console.error(`✗ the demo did not finish within ${DEADLINE_MS / 1000} s`);
+  process.exit(1);
+}, DEADLINE_MS);
+deadline.unref();
+
+main().then(
+  () => {
+    process.exitCode = failures ? 1 : 0;
+  },
+  (error: unknown) => {
+    console.error("✗ demo failed:", error);
+    process.exitCode = 1;
+  },
+);
