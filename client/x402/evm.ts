@@ -7,7 +7,8 @@ import { randomBytes } from "node:crypto";
 import type { LocalAccount } from "viem";
 import { encodePaymentHeader, type PaymentRequirements } from "./types.js";
 
-const CHAIN_IDS: Record<string, number> = {
+/** Chain ids of the x402 v1 EVM network names this service settles on. */
+export const CHAIN_IDS: Record<string, number> = {
   base: 8453,
   "base-sepolia": 84532,
   "skale-base": 1187947933,

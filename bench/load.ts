@@ -1,0 +1,58 @@
+/** One load run with autocannon: a fixed number of requests (or a duration), each optionally with its own payment. */
+import autocannon from "autocannon";
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  errors: number;
+  requests: number;
+}
+
+export interface LoadSpec {
+  url: string;
+  method?: "GET" | "POST";
+  path: string;
+  body?: string;
+  headers?: Record<string, string>;
+  /** One `X-PAYMENT` per request, consumed in order. */
+  payments?: string[];
+  amount?: number;
+  durationSeconds?: number;
+  connections?: number;
+}
+
+export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  let next = 0;
+  const payments = spec.payments;
+  const headers = { ...(spec.body ? { "content-type": "application/json" } : {}), ...spec.headers };
+  const result = await autocannon({
+    url: spec.url,
+    connections: spec.connections ?? 16,
+    ...(spec.amount ? { amount: spec.amount } : { duration: spec.durationSeconds ?? 5 }),
+    requests: [
+      {
+        method: spec.method ?? "GET",
+        path: spec.path,
+        headers,
+        body: spec.body,
+        ...(payments
+          ? {
+              setupRequest: (request: { headers: Record<string, string> }) => {
+                request.headers = { ...headers, "x-payment": payments[next++ % payments.length] as string };
+                return request;
+              },
+            }
+          : {}),
+      },
+    ] as never,
+  });
+  return {
+    // total over elapsed time: autocannon's per-second average is coarse for short, fixed-size runs
+    requestsPerSecond: result.requests.total / result.duration,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+    requests: result.requests.total,
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * Pre-signed payment pools, so that the load generator measures the server and not the client's
+ * signing. EVM authorizations are signed with native secp256k1 over the project's own EIP-712
+ * digest (thousands per second); Solana transactions with the project's signing helper.
+ */
+import { randomBytes } from "node:crypto";
+import { type Address, getAddressDecoder, type TransactionSigner } from "@solana/kit";
+import secp256k1 from "secp256k1";
+import { privateKeyToAccount } from "viem/accounts";
+import { CHAIN_IDS } from "../client/x402/evm.js";
+import { signSvmPayment } from "../client/x402/svm.js";
+import { encodePaymentHeader, type PaymentRequirements } from "../client/x402/types.js";
+import { authorizationDigest, domainSeparator } from "../server/analytics/payments/exact/evm/eip3009.js";
+
+export function evmPaymentPool(requirement: PaymentRequirements, count: number, privateKey: `0x${string}`): string[] {
+  const domain = requirement.extra as { name: string; version: string };
+  const separator = domainSeparator({ ...domain, chainId: CHAIN_IDS[requirement.network] as number, verifyingContract: requirement.asset });
+  const from = privateKeyToAccount(privateKey).address;
+  const key = Buffer.from(privateKey.slice(2), "hex");
+  const now = Math.floor(Date.now() / 1000);
+  return Array.from({ length: count }, () => {
+    const authorization = {
+      from,
+      to: requirement.payTo,
+      value: requirement.maxAmountRequired,
+      validAfter: String(now - 600),
+      validBefore: String(now + requirement.maxTimeoutSeconds),
+      nonce: `0x${randomBytes(32).toString("hex")}`,
+    };
+    const digest = authorizationDigest(separator, {
+      ...authorization,
+      value: BigInt(authorization.value),
+      validAfter: BigInt(authorization.validAfter),
+      validBefore: BigInt(authorization.validBefore),
+    });
+    const { signature, recid } = secp256k1.ecdsaSign(digest, key);
+    const hex = `0x${Buffer.from(signature).toString("hex")}${(27 + recid).toString(16)}`;
+    return encodePaymentHeader({
+      x402Version: 1,
+      scheme: "exact",
+      network: requirement.network,
+      payload: { signature: hex, authorization },
+    });
+  });
+}
+
+export async function svmPaymentPool(requirement: PaymentRequirements, count: number, payer: TransactionSigner): Promise<string[]> {
+  const pool: string[] = [];
+  // one blockhash per transaction keeps every transaction (and its replay key) distinct
+  for (let i = 0; i < count; i++)
+    pool.push(await signSvmPayment(payer, requirement, { blockhash: getAddressDecoder().decode(randomBytes(32)) as Address }));
+  return pool;
+}

@@ -1,0 +1,81 @@
+/**
+ * The benchmark's servers, each in its own process so that the load generator (this process) and
+ * the server under test do not share a core: the analytics service on embedded defaults, bare
+ * node:http and bare Express answering a fixed body, and the Prism mock.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+export interface ServerProcess {
+  url: string;
+  pid: number;
+  /** Peak resident set size so far, in MiB (VmHWM). */
+  peakRssMiB(): number;
+  stop(): Promise<void>;
+}
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+
+async function waitFor(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${url}: process exited with ${child.exitCode}`);
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  throw new Error(`${url} did not come up in ${timeoutMs} ms`);
+}
+
+function start(args: string[], env: Record<string, string>, port: number, probePath = "/"): Promise<ServerProcess> {
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
+  const url = `http://127.0.0.1:${port}`;
+  return waitFor(`${url}${probePath}`, child).then(() => ({
+    url,
+    pid: child.pid as number,
+    peakRssMiB: () => {
+      const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
+      return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  }));
+}
+
+export function startService(port: number, env: Record<string, string>): Promise<ServerProcess> {
+  return start(
+    ["--import", "tsx", "bench/service-process.ts"],
+    { PORT: String(port), NODE_ENV: "production", LOG_LEVEL: "info", ...env },
+    port,
+  );
+}
+
+export function startBare(kind: "http" | "express", port: number, bodyFile: string): Promise<ServerProcess> {
+  return start(["--import", "tsx", "bench/bare-process.ts"], { PORT: String(port), BARE_KIND: kind, BODY_FILE: bodyFile }, port);
+}
+
+export function startPrism(port: number): Promise<ServerProcess> {
+  return start(
+    [
+      `${root}node_modules/@stoplight/prism-cli/dist/index.js`,
+      "mock",
+      "-h",
+      "127.0.0.1",
+      "-p",
+      String(port),
+      "--errors",
+      "false",
+      "generated/openapi/3.1/analytics.json",
+    ],
+    {},
+    port,
+    "/",
+  );
+}

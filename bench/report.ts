@@ -1,0 +1,75 @@
+/** Medians over rounds, the printed table, and the JSON written for comparison between commits. */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, totalmem } from "node:os";
+import type { LoadResult } from "./load.js";
+
+export interface Row extends LoadResult {
+  scenario: string;
+  peakRssMiB: number;
+  rounds: number;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
+export function summarize(scenario: string, results: LoadResult[], peakRssMiB: number): Row {
+  return {
+    scenario,
+    requestsPerSecond: median(results.map((r) => r.requestsPerSecond)),
+    p50Ms: median(results.map((r) => r.p50Ms)),
+    p99Ms: median(results.map((r) => r.p99Ms)),
+    errors: results.reduce((sum, r) => sum + r.errors, 0),
+    requests: results.reduce((sum, r) => sum + r.requests, 0),
+    peakRssMiB,
+    rounds: results.length,
+  };
+}
+
+export function printTable(rows: Row[], baseline: string): void {
+  const base = rows.find((r) => r.scenario === baseline)?.requestsPerSecond ?? Number.NaN;
+  const header = ["scenario", "req/s", "p50 ms", "p99 ms", "errors", "peak RSS MiB", `× ${baseline}`];
+  const lines = rows.map((r) => [
+    r.scenario,
+    r.requestsPerSecond.toFixed(0),
+    r.p50Ms.toFixed(1),
+    r.p99Ms.toFixed(1),
+    String(r.errors),
+    r.peakRssMiB.toFixed(0),
+    (r.requestsPerSecond / base).toFixed(2),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] as string).length)));
+  const fmt = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join("  ");
+  console.log(fmt(header));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const line of lines) console.log(fmt(line));
+}
+
+export function machine() {
+  const commit = (() => {
+    try {
+      return execFileSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).trim();
+    } catch {
+      return "unknown";
+    }
+  })();
+  return {
+    commit,
+    node: process.version,
+    cpus: cpus().length,
+    cpuModel: cpus()[0]?.model ?? "unknown",
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+  };
+}
+
+export function writeResults(result: object, dir = "bench/results"): string {
+  mkdirSync(dir, { recursive: true });
+  const info = machine();
+  const file = `${dir}/${new Date().toISOString().replace(/[:.]/g, "-")}-${info.commit}.json`;
+  writeFileSync(file, `${JSON.stringify({ machine: info, ...result }, null, 2)}\n`);
+  return file;
+}

@@ -1,0 +1,183 @@
+/**
+ * `npm run bench [-- --rounds 3 --requests 6000 --quick]`: the cost of a paid request, measured
+ * side by side in one run on loopback, with the median of several rounds after a warm-up:
+ * bare node:http and bare Express (the local limit), a free endpoint, a paid endpoint with a fresh
+ * EVM payment per request and with a fresh Solana payment per request, the Prism mock, verification
+ * alone, and scale figures (response size, nonce-store size). Prints a table and writes JSON under
+ * bench/results/.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Address } from "@solana/kit";
+import { generateKeyPairSigner } from "@solana/kit";
+import { findAssociatedTokenPda } from "@solana-program/token";
+import Database from "libsql";
+import { generatePrivateKey } from "viem/accounts";
+import { type LoadResult, type LoadSpec, runLoad } from "../bench/load.js";
+import { evmPaymentPool, svmPaymentPool } from "../bench/payments.js";
+import { type ServerProcess, startBare, startPrism, startService } from "../bench/processes.js";
+import { printTable, type Row, summarize, writeResults } from "../bench/report.js";
+import { verificationRates } from "../bench/verification.js";
+import { CHAIN_IDS } from "../client/x402/evm.js";
+import type { PaymentRequirements } from "../client/x402/types.js";
+import { openSqliteLedger } from "../server/analytics/payments/ledger/sqlite-ledger.js";
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const quick = process.argv.includes("--quick");
+const ROUNDS = arg("--rounds", quick ? 1 : 3);
+const REQUESTS = arg("--requests", quick ? 1500 : 6000);
+const WARMUP = Math.max(500, Math.floor(REQUESTS / 4));
+const PORTS = { service: 4101, http: 4102, express: 4103, prism: 4104 };
+const scratch = mkdtempSync(join(tmpdir(), "bench-"));
+const log = (message: string) => console.error(`· ${message}`);
+
+async function challenge(service: ServerProcess, path: string): Promise<PaymentRequirements> {
+  const res = await fetch(`${service.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  const body = (await res.json()) as { accepts: PaymentRequirements[] };
+  return body.accepts[0] as PaymentRequirements;
+}
+
+/** Warm-up, then `ROUNDS` measured runs; `payments(n)` supplies n fresh payments per run (signed just before it). */
+async function measure(
+  name: string,
+  target: ServerProcess,
+  spec: Omit<LoadSpec, "url" | "payments" | "amount">,
+  payments?: (n: number) => Promise<string[]>,
+): Promise<Row> {
+  log(name);
+  const run = async (amount: number): Promise<LoadResult> =>
+    runLoad({ ...spec, url: target.url, amount, payments: payments ? await payments(amount) : undefined });
+  await run(WARMUP);
+  const results: LoadResult[] = [];
+  for (let i = 0; i < ROUNDS; i++) results.push(await run(REQUESTS));
+  return summarize(name, results, target.peakRssMiB());
+}
+
+function prefillLedger(file: string, rows: number) {
+  openSqliteLedger(file).close();
+  const db = new Database(file);
+  const insert = db.prepare(
+    "INSERT INTO payments (payment_key, reservation_key, network, payer, amount, endpoint, request_id, status, settlement_tx, simulated, created_at, updated_at) VALUES (?, ?, 'base-sepolia', ?, 1000, 'defiTvl', 'prefill', 'settled', 'ledger', 1, 0, 0)",
+  );
+  const fill = db.transaction((n: number) => {
+    for (let i = 0; i < n; i++) {
+      const key = `base-sepolia:0x${i.toString(16).padStart(64, "0")}`;
+      insert.run(key, key, `0x${(i % 50_000).toString(16).padStart(40, "0")}`);
+    }
+  });
+  fill(rows);
+  db.close();
+}
+
+const evmKey = generatePrivateKey();
+const svmPayer = await generateKeyPairSigner();
+const started = Date.now();
+const service = await startService(PORTS.service, { LEDGER_DB: join(scratch, "ledger.db") });
+const base = await challenge(service, "/base/defi/tvl");
+const solana = await challenge(service, "/defi/tvl");
+const poolsReq = await challenge(service, "/base/lp/pools");
+
+// the body the bare servers answer: what the cached paid endpoint answers
+const sample = await fetch(`${service.url}/base/defi/tvl`, {
+  method: "POST",
+  headers: { "content-type": "application/json", "x-payment": evmPaymentPool(base, 1, evmKey)[0] as string },
+  body: "{}",
+});
+if (sample.status !== 200) throw new Error(`sample paid call answered ${sample.status}: ${await sample.text()}`);
+const bodyFile = join(scratch, "body.json");
+writeFileSync(bodyFile, await sample.text());
+const running = new Set<ServerProcess>([service]);
+const stopAll = () => Promise.all([...running].map((p) => p.stop()));
+process.on("uncaughtException", (error) => {
+  console.error(error);
+  void stopAll().then(() => process.exit(1));
+});
+process.on("unhandledRejection", (error) => {
+  console.error(error);
+  void stopAll().then(() => process.exit(1));
+});
+const [http, express, prism] = await Promise.all([
+  startBare("http", PORTS.http, bodyFile),
+  startBare("express", PORTS.express, bodyFile),
+  startPrism(PORTS.prism),
+]);
+
+for (const p of [http, express, prism]) running.add(p);
+const post = { method: "POST" as const, body: "{}" };
+const rows: Row[] = [];
+rows.push(await measure("bare node:http", http, { path: "/" }));
+rows.push(await measure("bare Express", express, { path: "/" }));
+rows.push(await measure("free GET /", service, { path: "/" }));
+rows.push(
+  await measure("paid EVM /base/defi/tvl", service, { ...post, path: "/base/defi/tvl" }, async (n) => evmPaymentPool(base, n, evmKey)),
+);
+rows.push(await measure("paid Solana /defi/tvl", service, { ...post, path: "/defi/tvl" }, (n) => svmPaymentPool(solana, n, svmPayer)));
+rows.push(await measure("Prism mock /base/defi/tvl", prism, { ...post, path: "/base/defi/tvl", headers: { prefer: "code=200" } }));
+
+log("scale: response size");
+const scale: Row[] = [];
+for (const limit of [10, 100]) {
+  scale.push(
+    await measure(
+      `paid EVM /base/lp/pools limit ${limit}`,
+      service,
+      { method: "POST", path: "/base/lp/pools", body: JSON.stringify({ limit }) },
+      async (n) => evmPaymentPool(poolsReq, n, evmKey),
+    ),
+  );
+}
+
+log("verification alone");
+const ata = (owner: string, mint: string, program: string) =>
+  findAssociatedTokenPda({ owner: owner as Address, mint: mint as Address, tokenProgram: program as Address }).then(([a]) => a as string);
+const verification = await verificationRates({
+  evm: { requirement: base, chainId: CHAIN_IDS[base.network] as number, headers: evmPaymentPool(base, 2000, evmKey) },
+  svm: {
+    requirement: solana,
+    feePayer: (solana.extra as { feePayer: string }).feePayer,
+    headers: await svmPaymentPool(solana, 1000, svmPayer),
+    ata,
+  },
+});
+await stopAll();
+running.clear();
+
+log("scale: nonce-store size");
+for (const size of quick ? [1_000] : [1_000, 100_000, 1_000_000]) {
+  const file = join(scratch, `ledger-${size}.db`);
+  prefillLedger(file, size);
+  const sized = await startService(PORTS.service, { LEDGER_DB: file });
+  running.add(sized);
+  scale.push(
+    await measure(`paid EVM, ledger of ${size.toLocaleString("en")} payments`, sized, { ...post, path: "/base/defi/tvl" }, async (n) =>
+      evmPaymentPool(base, n, evmKey),
+    ),
+  );
+  await sized.stop();
+  running.delete(sized);
+}
+
+console.log(`\nPaid path vs the local limit (${ROUNDS} rounds × ${REQUESTS} requests after ${WARMUP} warm-up; medians)\n`);
+printTable(rows, "bare Express");
+console.log("\nScale\n");
+printTable([...scale, rows.find((r) => r.scenario === "bare Express") as Row], "bare Express");
+const p99Overhead = (rows[3]?.p99Ms ?? 0) - (rows[1]?.p99Ms ?? 0);
+console.log(
+  `\nVerification alone: EVM ${verification.evmChecksPerSecond.toFixed(0)}/s, Solana ${verification.svmChecksPerSecond.toFixed(0)}/s, viem verifyTypedData ${verification.viemVerifyTypedDataPerSecond.toFixed(0)}/s`,
+);
+console.log(`p99 overhead of the paid EVM path over bare Express: ${p99Overhead.toFixed(1)} ms`);
+const file = writeResults({
+  rounds: ROUNDS,
+  requests: REQUESTS,
+  warmup: WARMUP,
+  rows,
+  scale,
+  verification,
+  p99OverheadMs: p99Overhead,
+  seconds: Math.round((Date.now() - started) / 1000),
+});
+console.log(`\nwritten: ${file} (${Math.round((Date.now() - started) / 1000)} s)`);
