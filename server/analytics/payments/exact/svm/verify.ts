@@ -7,15 +7,10 @@
  * No RPC is needed: blockhash expiry and balances are left to settlement.
  */
 import { createHash, createPublicKey, type KeyObject, verify } from "node:crypto";
-import {
-  type Address,
-  getAddressEncoder,
-  getBase64Encoder,
-  getCompiledTransactionMessageDecoder,
-  getTransactionDecoder,
-} from "@solana/kit";
+import { type Address, getAddressDecoder, getAddressEncoder } from "@solana/kit";
 import type { PaymentRequirements } from "../../types.js";
 import { checkEnvelope, type Rejection, reject } from "../common.js";
+import { parseTransaction, type WireTransaction } from "./wire.js";
 
 export const COMPUTE_BUDGET_PROGRAM = "ComputeBudget111111111111111111111111111111";
 export const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
@@ -33,23 +28,33 @@ export type SvmVerified = { ok: true; payer: string; messageHash: string; transa
 export type AtaResolver = (owner: string, mint: string, tokenProgram: string) => Promise<string>;
 
 const SPKI_ED25519 = Buffer.from("302a300506032b6570032100", "hex");
-const keyCache = new Map<string, KeyObject>();
 const addressEncoder = getAddressEncoder();
+const addressDecoder = getAddressDecoder();
 
-function publicKey(address: string): KeyObject {
-  let key = keyCache.get(address);
+/** Base58 → 32 bytes, memoised: the same few addresses (programs, mint, fee payer, ATAs) recur in every payment. */
+const keyBytes = new Map<string, Buffer>();
+function bytesOf(address: string): Buffer {
+  let bytes = keyBytes.get(address);
+  if (!bytes) {
+    bytes = Buffer.from(addressEncoder.encode(address as Address));
+    if (keyBytes.size < 1_000) keyBytes.set(address, bytes);
+  }
+  return bytes;
+}
+
+const keyObjects = new Map<string, KeyObject>();
+function publicKey(raw: Uint8Array): KeyObject {
+  const id = Buffer.from(raw).toString("hex");
+  let key = keyObjects.get(id);
   if (!key) {
-    if (keyCache.size >= 10_000) keyCache.delete(keyCache.keys().next().value as string);
-    key = createPublicKey({
-      key: Buffer.concat([SPKI_ED25519, Buffer.from(addressEncoder.encode(address as Address))]),
-      format: "der",
-      type: "spki",
-    });
-    keyCache.set(address, key);
+    if (keyObjects.size >= 10_000) keyObjects.delete(keyObjects.keys().next().value as string);
+    key = createPublicKey({ key: Buffer.concat([SPKI_ED25519, raw]), format: "der", type: "spki" });
+    keyObjects.set(id, key);
   }
   return key;
 }
 
+const same = (a: Uint8Array | undefined, address: string) => a !== undefined && bytesOf(address).equals(a);
 const u64 = (data: Uint8Array, offset: number) => Buffer.from(data.buffer, data.byteOffset, data.byteLength).readBigUInt64LE(offset);
 
 export async function verifyExactSvm(
@@ -62,42 +67,35 @@ export async function verifyExactSvm(
   const wire = (payment.payload as Record<string, unknown>).transaction;
   if (typeof wire !== "string" || wire.length === 0) return reject("invalid_payload", "payload.transaction must be a base64 transaction");
 
-  let messageBytes: Uint8Array;
-  let signatures: Record<string, Uint8Array | null>;
-  let message: ReturnType<ReturnType<typeof getCompiledTransactionMessageDecoder>["decode"]>;
+  let tx: WireTransaction;
   try {
-    const tx = getTransactionDecoder().decode(getBase64Encoder().encode(wire));
-    messageBytes = tx.messageBytes as unknown as Uint8Array;
-    signatures = tx.signatures as Record<string, Uint8Array | null>;
-    message = getCompiledTransactionMessageDecoder().decode(messageBytes);
+    tx = parseTransaction(Buffer.from(wire, "base64"));
   } catch {
     return reject("invalid_exact_svm_payload_transaction", "payload.transaction is not a serialized Solana transaction");
   }
-  if (message.version !== 0) return reject("invalid_exact_svm_payload_transaction", "the transaction must be version 0");
-  if ("addressTableLookups" in message && message.addressTableLookups?.length) {
-    return reject("invalid_exact_svm_payload_transaction", "address lookup tables are not accepted");
-  }
-  const accounts = message.staticAccounts as string[];
-  if (accounts[0] !== feePayer)
+  if (tx.version !== 0) return reject("invalid_exact_svm_payload_transaction", "the transaction must be version 0");
+  if (tx.addressTableLookups) return reject("invalid_exact_svm_payload_transaction", "address lookup tables are not accepted");
+  if (!same(tx.accountKeys[0], feePayer))
     return reject("invalid_exact_svm_payload_transaction_fee_payer_mismatch", `the fee payer must be ${feePayer}`);
 
-  type Ix = { program: string; accounts: string[]; data: Uint8Array };
-  const instructions: Ix[] = message.instructions.map((ix) => ({
-    program: accounts[ix.programAddressIndex] as string,
-    accounts: (ix.accountIndices ?? []).map((i) => accounts[i] as string),
-    data: (ix.data ?? new Uint8Array()) as Uint8Array,
-  }));
+  const keys = tx.accountKeys;
+  const instructions = tx.instructions;
   if (instructions.length < 3 || instructions.length > 6) {
     return reject("invalid_exact_svm_payload_transaction_instructions_length", `expected 3 to 6 instructions, got ${instructions.length}`);
   }
-  const [limit, price, transfer, ...extras] = instructions as [Ix, Ix, Ix, ...Ix[]];
-  if (limit.program !== COMPUTE_BUDGET_PROGRAM || limit.data[0] !== 2 || limit.data.length !== 5) {
+  const [limit, price, transfer, ...extras] = instructions as [
+    (typeof instructions)[0],
+    (typeof instructions)[0],
+    (typeof instructions)[0],
+  ];
+  const program = (ix: (typeof instructions)[0]) => keys[ix.programIndex];
+  if (!same(program(limit), COMPUTE_BUDGET_PROGRAM) || limit.data[0] !== 2 || limit.data.length !== 5) {
     return reject(
       "invalid_exact_svm_payload_transaction_instructions_compute_limit_instruction",
       "instruction 1 must set the compute-unit limit",
     );
   }
-  if (price.program !== COMPUTE_BUDGET_PROGRAM || price.data[0] !== 3 || price.data.length !== 9) {
+  if (!same(program(price), COMPUTE_BUDGET_PROGRAM) || price.data[0] !== 3 || price.data.length !== 9) {
     return reject(
       "invalid_exact_svm_payload_transaction_instructions_compute_price_instruction",
       "instruction 2 must set the compute-unit price",
@@ -109,38 +107,42 @@ export async function verifyExactSvm(
       "compute-unit price above 5 lamports per unit",
     );
   }
-  if (
-    (transfer.program !== TOKEN_PROGRAM && transfer.program !== TOKEN_2022_PROGRAM) ||
-    transfer.data[0] !== 12 ||
-    transfer.data.length !== 10
-  ) {
+  const tokenProgram = same(program(transfer), TOKEN_PROGRAM)
+    ? TOKEN_PROGRAM
+    : same(program(transfer), TOKEN_2022_PROGRAM)
+      ? TOKEN_2022_PROGRAM
+      : undefined;
+  if (!tokenProgram || transfer.data[0] !== 12 || transfer.data.length !== 10) {
     return reject(
       "invalid_exact_svm_payload_transaction_instruction_not_spl_token_transfer_checked",
       "instruction 3 must be a TransferChecked",
     );
   }
-  if (extras.some((ix) => ix.program !== MEMO_PROGRAM && ix.program !== LIGHTHOUSE_PROGRAM)) {
+  if (extras.some((ix) => !same(program(ix), MEMO_PROGRAM) && !same(program(ix), LIGHTHOUSE_PROGRAM))) {
     return reject(
       "invalid_exact_svm_payload_transaction_instructions_length",
       "only Memo or Lighthouse instructions may follow the transfer",
     );
   }
-  const [, mint, destination, authority] = transfer.accounts as [string, string, string, string];
   if (transfer.accounts.length < 4) return reject("invalid_exact_svm_payload_transaction", "TransferChecked lacks accounts");
-  if (authority === feePayer)
+  const [, mintIndex, destinationIndex, authorityIndex] = transfer.accounts as [number, number, number, number];
+  const authorityKey = keys[authorityIndex] as Uint8Array;
+  const authority = addressDecoder.decode(authorityKey);
+  // compared by key, not index: a crafted message could list the fee payer's key twice
+  if (same(authorityKey, feePayer))
     return reject(
       "invalid_exact_svm_payload_transaction_fee_payer_transferring_funds",
       "the fee payer may not be the transfer authority",
       authority,
     );
-  if (instructions.some((ix) => ix.accounts.includes(feePayer))) {
+  if (instructions.some((ix) => ix.accounts.some((i) => same(keys[i], feePayer)))) {
     return reject(
       "invalid_exact_svm_payload_transaction_fee_payer_included_in_instruction_accounts",
       "the fee payer may not appear in any instruction",
       authority,
     );
   }
-  if (mint !== requirement.asset)
+  if (!same(keys[mintIndex], requirement.asset))
     return reject("invalid_exact_svm_payload_transaction_mint_mismatch", `the mint must be ${requirement.asset}`, authority);
   if (transfer.data[9] !== USDC_DECIMALS)
     return reject("invalid_exact_svm_payload_transaction_amount_mismatch", "decimals must be 6", authority);
@@ -151,21 +153,24 @@ export async function verifyExactSvm(
       authority,
     );
   }
-  if (destination !== (await ata(requirement.payTo, mint, transfer.program))) {
+  if (!same(keys[destinationIndex], await ata(requirement.payTo, requirement.asset, tokenProgram))) {
     return reject(
       "invalid_exact_svm_payload_transaction_transfer_to_incorrect_ata",
       "the destination is not payTo's associated token account",
       authority,
     );
   }
-  const signers = accounts.slice(0, message.header.numSignerAccounts);
-  if (!signers.includes(authority))
+  if (authorityIndex >= tx.numRequiredSignatures)
     return reject("invalid_exact_svm_payload_transaction_signature", "the transfer authority did not sign", authority);
-  for (const signer of signers.slice(1)) {
-    const signature = signatures[signer];
-    if (!signature || !verify(null, messageBytes, publicKey(signer), signature)) {
-      return reject("invalid_exact_svm_payload_transaction_signature", `missing or invalid signature of ${signer}`, authority);
+  for (let i = 1; i < tx.numRequiredSignatures; i++) {
+    const signature = tx.signatures[i] as Uint8Array;
+    if (!verify(null, tx.messageBytes, publicKey(keys[i] as Uint8Array), signature)) {
+      return reject(
+        "invalid_exact_svm_payload_transaction_signature",
+        `missing or invalid signature of ${addressDecoder.decode(keys[i] as Uint8Array)}`,
+        authority,
+      );
     }
   }
-  return { ok: true, payer: authority, messageHash: createHash("sha256").update(messageBytes).digest("hex"), transaction: wire };
+  return { ok: true, payer: authority, messageHash: createHash("sha256").update(tx.messageBytes).digest("hex"), transaction: wire };
 }
