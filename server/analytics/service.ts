@@ -15,7 +15,7 @@ import { openSqliteLedger } from "./payments/ledger/sqlite-ledger.js";
 import type { LedgerStore } from "./payments/ledger/store.js";
 import { createSettler } from "./payments/settler.js";
 import { createExactVerifier } from "./payments/verifier.js";
-import { createEmbeddedProviders } from "./providers/index.js";
+import { createProviders } from "./providers/live/config.js";
 import { handlers } from "./segments/index.js";
 
 export interface AnalyticsService {
@@ -41,19 +41,13 @@ export async function createAnalyticsService(
     ? chatCompletionsWriter({ ...config.insight, baseUrl: config.insight.baseUrl })
     : embeddedInsightWriter;
   const treasuryBps = contract.paid[0]?.payment.split.treasuryBps ?? 1000;
+  const upstream = createProviders(env, { seed: config.seed, clock });
   const app = createAnalyticsApp({
     contract,
     config,
     handlers,
-    providers: createEmbeddedProviders({ seed: config.seed, clock }),
-    providerModes: {
-      tvl: "embedded",
-      pools: "embedded",
-      launches: "embedded",
-      chain_rpc: "embedded",
-      wallet_labels: "embedded",
-      swap_bridge: "embedded",
-    },
+    providers: upstream.providers,
+    providerModes: upstream.modes,
     settlementMode: backend.mode,
     insight,
     verifier: createExactVerifier({ contract, config, ledger, clock }),
@@ -67,6 +61,7 @@ export async function createAnalyticsService(
     app,
     ledger,
     close: async () => {
+      upstream.close();
       ledger.close();
       await settlement.close();
     },

@@ -37,7 +37,10 @@ export interface PoolRecord {
   /** Last 24 h (`volume["24h"]`, `fees["24h"]`). */
   volume24hUsd: number;
   fees24hUsd: number;
-  /** Open position accounts on the pair. */
+  /**
+   * Open position accounts on the pair. No pool API serves it: the live venue counts them on chain
+   * for `pool()` only, and its `listPools` rows carry 0 (a count costs one program scan per pool).
+   */
   openPositions: number;
   /** Unix seconds. */
   createdAt: number;
