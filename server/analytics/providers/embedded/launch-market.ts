@@ -4,12 +4,15 @@
  * bonding curve that follows its own path in time. Curves use pump.fun's constant product over the
  * virtual reserves (30 SOL / 1.073B tokens; 793.1M tokens for sale; complete at ≈85.005 SOL);
  * LaunchLab pools use the same numbers and complete at 85 SOL raised. After completion the token
- * trades on a pool and its price wanders from the completion price.
+ * trades on a pool and its price wanders from the completion price. Long-lived tokens take
+ * the place of the launch in their slot and stay on their curve for good, wandering near its end
+ * (the contract's example token, ORCAT, is one).
  *
  * Everything is a pure function of the seed and the time asked about, so two readers of one seed
  * see one market, and moving the clock forward reveals new tokens and moves the curves.
  */
 import { type LaunchLabPoolAccount, PUMP_CURVE, type PumpCurveAccount } from "../chain-rpc.js";
+import { CONTRACT_EXAMPLES } from "./contract-examples.js";
 import { base58Chars, indexedAddress, indexFromAddress, keyOf, remember, unit } from "./market-ids.js";
 import { type Rng, rng, round, solanaAddress } from "./random.js";
 
@@ -94,9 +97,60 @@ export interface LaunchToken {
   freezeAuthority: string | null;
   /** Holders per SOL in the curve. */
   holderDensity: number;
-  /** Internal path parameters (see `solInCurve` and `priceSol`). */
-  path: { rise: number; riseTau: number; fall: number; fallTau: number; drift: number; waves: [number, number, number][] };
+  /** Internal path parameters (see `solInCurve` and `priceSol`); `hover` are SOL waves a long-lived curve wanders by. */
+  path: {
+    rise: number;
+    riseTau: number;
+    fall: number;
+    fallTau: number;
+    drift: number;
+    waves: [number, number, number][];
+    hover: [number, number, number][];
+  };
 }
+
+/**
+ * A token that lives on its curve for good, in the slot of the launch it replaces: it climbed to
+ * `settleSol` in its first days and has wandered within `wanderSol` of it since, never completing.
+ */
+interface LongLivedLaunch {
+  platform: Platform;
+  mint: string;
+  curve: string;
+  dev: string;
+  name: string;
+  symbol: string;
+  createdAt: number;
+  /** The dev's first buy, and the share of it the dev keeps after selling the rest. */
+  devSol: number;
+  devKeep: number;
+  /** How many of the market's snipers bought in its first blocks, and the range of their buys in SOL. */
+  snipers: number;
+  sniperSol: [number, number];
+  settleSol: number;
+  wanderSol: number;
+  holderDensity: number;
+}
+
+/**
+ * The market's long-lived tokens. ORCAT, the contract's example: a pump.fun token from June that
+ * hovers around 93 % of its curve, with a modest dev buy half sold, three light snipers, both
+ * authorities revoked and about 800 holders.
+ */
+const LONG_LIVED: readonly LongLivedLaunch[] = [
+  {
+    ...CONTRACT_EXAMPLES.launch,
+    platform: "pump",
+    createdAt: Date.UTC(2026, 5, 18, 14, 7, 31),
+    devSol: 1.25,
+    devKeep: 0.5,
+    snipers: 3,
+    sniperSol: [0.3, 0.5],
+    settleSol: 67,
+    wanderSol: 4,
+    holderDensity: 11.8,
+  },
+];
 
 const ADJECTIVES =
   "Orbit Moon Based Tiny Giga Turbo Sleepy Angry Golden Cosmic Pixel Neon Wild Lucky Baby Super Dark Happy Chad Magic Frosty Retro Mega Royal".split(
@@ -123,6 +177,8 @@ export interface LaunchMarket {
   byCurve(address: string): LaunchToken | undefined;
   /** Tokens created in [from, to], newest first. */
   createdBetween(platform: Platform, from: number, to: number): LaunchToken[];
+  /** The long-lived tokens created by `t`, newest first: launch feeds keep watching them past their usual window. */
+  longLived(platform: Platform, t: number): LaunchToken[];
   /** Snipes of one sniper trader among tokens created in [from, to], oldest first. */
   snipesBy(trader: number, from: number, to: number): { token: LaunchToken; snipe: Snipe }[];
   /** The population wallet address of trader `n`. */
@@ -134,8 +190,9 @@ export function solInCurve(token: LaunchToken, t: number): number {
   if (t < token.createdAt) return 0;
   if (token.completeAt !== null && t >= token.completeAt) return COMPLETE_SOL[token.platform];
   const age = t - token.createdAt;
-  const { rise, riseTau, fall, fallTau } = token.path;
-  return Math.max(0, token.openSol + rise * (1 - Math.exp(-age / riseTau)) - fall * (1 - Math.exp(-age / fallTau)));
+  const { rise, riseTau, fall, fallTau, hover } = token.path;
+  const risen = 1 - Math.exp(-age / riseTau);
+  return Math.max(0, token.openSol + (rise + waveSum(hover, age)) * risen - fall * (1 - Math.exp(-age / fallTau)));
 }
 
 /** SOL per token: the curve price, then after completion a pool price wandering from the completion price. */
@@ -183,10 +240,20 @@ export function launchLabPoolAccount(token: LaunchToken, t: number): LaunchLabPo
   };
 }
 
-/** The addresses of a token other than its mint, derived when first read: most tokens are only ever traded. */
-function lazyAddresses(seed: string, platform: Platform, index: number, mintLive: boolean, freezeLive: boolean) {
-  let dev: string | undefined;
-  let curve: string | undefined;
+/**
+ * The addresses of a token other than its mint, derived when first read (most tokens are only ever
+ * traded) unless the token has fixed ones.
+ */
+function lazyAddresses(
+  seed: string,
+  platform: Platform,
+  index: number,
+  mintLive: boolean,
+  freezeLive: boolean,
+  fixed?: { dev: string; curve: string },
+) {
+  let dev = fixed?.dev;
+  let curve = fixed?.curve;
   return {
     get curve() {
       curve ??= indexedAddress(seed, KINDS[platform].curve, index, "");
@@ -243,8 +310,26 @@ function curvePath(r: Rng, open: number, complete: number): { path: LaunchToken[
     [r.range(0.04, 0.15), r.range(0.7, 4) * HOUR, r.range(0, 2 * Math.PI)],
   ];
   return {
-    path: { rise, riseTau, fall, fallTau, drift: r.range(-0.4, 0.15), waves },
+    path: { rise, riseTau, fall, fallTau, drift: r.range(-0.4, 0.15), waves, hover: [] },
     completeAfter: graduates ? Math.round(-riseTau * Math.log(1 - (complete - open) / rise)) : null,
+  };
+}
+
+/** A long-lived curve's path: it climbs from the opening buys to `settleSol` over a few days, then wanders within `wanderSol` of it. */
+function settlingPath(r: Rng, open: number, long: LongLivedLaunch): LaunchToken["path"] {
+  const w = long.wanderSol;
+  return {
+    rise: long.settleSol - open,
+    riseTau: r.range(1, 3) * DAY,
+    fall: 0,
+    fallTau: HOUR,
+    drift: 0,
+    waves: [],
+    hover: [
+      [0.55 * w, r.range(4, 7) * DAY, r.range(0, 2 * Math.PI)],
+      [0.3 * w, r.range(14, 30) * HOUR, r.range(0, 2 * Math.PI)],
+      [0.15 * w, r.range(1.5, 4) * HOUR, r.range(0, 2 * Math.PI)],
+    ],
   };
 }
 
@@ -264,13 +349,28 @@ export function createLaunchMarket(seed: string): LaunchMarket {
     [0.01, 4.7 * HOUR, solPhase.range(0, 2 * Math.PI)],
   ];
 
+  /** Long-lived tokens by the slot they take, with the snipers (drawn from the seed) that bought them. */
+  const pinned = new Map(
+    LONG_LIVED.map((launch) => {
+      const index = Math.floor(launch.createdAt / LAUNCH_EVERY[launch.platform]);
+      const draw = rng(`${seed}:long-lived:${launch.mint}`);
+      const pool = Array.from({ length: SNIPER_TRADERS }, (_, n) => n);
+      const chosen = Array.from({ length: launch.snipers }, () => pool.splice(draw.int(0, pool.length - 1), 1)[0] as number);
+      return [`${launch.platform}:${index}`, { launch, index, snipers: new Set(chosen) }];
+    }),
+  );
+  const pinnedAt = (platform: Platform, index: number) => pinned.get(`${platform}:${index}`);
+
   const createdAt = (platform: Platform, index: number) =>
+    pinnedAt(platform, index)?.launch.createdAt ??
     index * LAUNCH_EVERY[platform] + Math.floor(unit(timingKey[platform], index) * LAUNCH_EVERY[platform]);
   const hype = (platform: Platform, index: number) => {
     const u = unit(hypeKey ^ SALT[platform], index);
     return u < 0.6 ? 0.4 : u < 0.9 ? 1.5 : 5;
   };
   const snipedBy = (n: number, platform: Platform, index: number) => {
+    const long = pinnedAt(platform, index);
+    if (long) return long.snipers.has(n);
     const sniper = snipers[n];
     return sniper !== undefined && unit(sniper.key ^ SALT[platform], index) < sniper.rate * hype(platform, index);
   };
@@ -280,14 +380,15 @@ export function createLaunchMarket(seed: string): LaunchMarket {
   function build(platform: Platform, index: number): LaunchToken {
     const r = rng(`${seed}:${platform}:${index}`);
     const at = createdAt(platform, index);
-    const devSol = r.chance(0.12) ? r.range(3, 10) : r.chance(0.15) ? 0 : r.range(0.2, 2.5);
+    const long = pinnedAt(platform, index)?.launch;
+    const devSol = long ? long.devSol : r.chance(0.12) ? r.range(3, 10) : r.chance(0.15) ? 0 : r.range(0.2, 2.5);
     let sol = devSol;
     const devTokens = VT0 - virtualTokens(sol);
     const bigBuys = hype(platform, index) >= 5 ? 2 : 1;
     const buys = snipers
       .map((_, n) => n)
       .filter((n) => snipedBy(n, platform, index))
-      .map((n) => ({ n, blockOffset: r.int(0, 2), sol: r.range(0.3, 2.5) * bigBuys }))
+      .map((n) => ({ n, blockOffset: r.int(0, 2), sol: long ? r.range(...long.sniperSol) : r.range(0.3, 2.5) * bigBuys }))
       .sort((a, b) => a.blockOffset - b.blockOffset || a.n - b.n);
     const bought = buys.map((b) => {
       const before = virtualTokens(sol);
@@ -295,16 +396,20 @@ export function createLaunchMarket(seed: string): LaunchMarket {
       return { ...b, tokens: before - virtualTokens(sol) };
     });
 
-    const { path, completeAfter } = curvePath(r, sol, COMPLETE_SOL[platform]);
+    const { path, completeAfter } = long
+      ? { path: settlingPath(r, sol, long), completeAfter: null }
+      : curvePath(r, sol, COMPLETE_SOL[platform]);
     const completeAt = completeAfter === null ? null : at + completeAfter;
 
-    const { name, symbol } = naming(r);
+    const { name, symbol } = long ?? naming(r);
     const kinds = KINDS[platform];
-    const devKeep = r.chance(0.35) ? 0 : r.chance(0.7) ? 1 : r.range(0.2, 0.8);
-    const token: LaunchToken = Object.assign(lazyAddresses(seed, platform, index, r.chance(0.03), r.chance(0.04)), {
+    const devKeep = long ? long.devKeep : r.chance(0.35) ? 0 : r.chance(0.7) ? 1 : r.range(0.2, 0.8);
+    // A long-lived token has both authorities revoked.
+    const [mintLive, freezeLive] = long ? [false, false] : [r.chance(0.03), r.chance(0.04)];
+    const token: LaunchToken = Object.assign(lazyAddresses(seed, platform, index, mintLive, freezeLive, long), {
       platform,
       index,
-      mint: indexedAddress(seed, kinds.mint, index, kinds.suffix),
+      mint: long?.mint ?? indexedAddress(seed, kinds.mint, index, kinds.suffix),
       name,
       symbol,
       createdAt: at,
@@ -316,7 +421,7 @@ export function createLaunchMarket(seed: string): LaunchMarket {
       snipes: [],
       openSol: sol,
       completeAt,
-      holderDensity: r.range(3, 14),
+      holderDensity: long ? long.holderDensity : r.range(3, 14),
       path,
     });
     token.snipes = bought.map((b) => {
@@ -340,6 +445,19 @@ export function createLaunchMarket(seed: string): LaunchMarket {
 
   const token = (platform: Platform, index: number) => remember(tokens, `${platform}:${index}`, () => build(platform, index));
 
+  /** The token whose mint or curve an address is: a long-lived token's fixed address, or an address carrying its index. */
+  function find(address: string, field: "mint" | "curve"): LaunchToken | undefined {
+    for (const { launch, index } of pinned.values()) if (launch[field] === address) return token(launch.platform, index);
+    for (const platform of ["pump", "launchlab"] as const) {
+      const kind = KINDS[platform];
+      const index = indexFromAddress(seed, kind[field], address, field === "mint" ? kind.suffix : "");
+      // A long-lived token's slot no longer answers to the addresses derived for it.
+      const found = index === undefined ? undefined : token(platform, index);
+      if (found?.[field] === address) return found;
+    }
+    return undefined;
+  }
+
   /** Indexes of the tokens created in [from, to], oldest first. */
   function indexesBetween(platform: Platform, from: number, to: number): number[] {
     const out: number[] = [];
@@ -354,24 +472,17 @@ export function createLaunchMarket(seed: string): LaunchMarket {
     seed,
     token,
     traderAddress,
-    byMint(mint) {
-      for (const platform of ["pump", "launchlab"] as const) {
-        const index = indexFromAddress(seed, KINDS[platform].mint, mint, KINDS[platform].suffix);
-        if (index !== undefined) return token(platform, index);
-      }
-      return undefined;
-    },
-    byCurve(address) {
-      for (const platform of ["pump", "launchlab"] as const) {
-        const index = indexFromAddress(seed, KINDS[platform].curve, address, "");
-        if (index !== undefined) return token(platform, index);
-      }
-      return undefined;
-    },
+    byMint: (mint) => find(mint, "mint"),
+    byCurve: (address) => find(address, "curve"),
     createdBetween: (platform, from, to) =>
       indexesBetween(platform, from, to)
         .reverse()
         .map((i) => token(platform, i)),
+    longLived: (platform, t) =>
+      [...pinned.values()]
+        .filter(({ launch }) => launch.platform === platform && launch.createdAt <= t)
+        .sort((a, b) => b.launch.createdAt - a.launch.createdAt)
+        .map(({ index }) => token(platform, index)),
     snipesBy(trader, from, to) {
       const out: { token: LaunchToken; snipe: Snipe }[] = [];
       for (const platform of ["pump", "launchlab"] as const) {

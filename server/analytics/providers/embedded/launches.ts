@@ -1,6 +1,7 @@
 /**
  * Embedded launch feed: the launches of the shared embedded market, read the way PumpPortal and a
- * LaunchLab log reader would deliver them at the clock's time.
+ * LaunchLab log reader would deliver them at the clock's time. Curves are tracked for 72 hours after
+ * launch; the market's long-lived tokens stay tracked for as long as they live.
  */
 import type { Clock } from "../../clock.js";
 import { PUMP_CURVE } from "../chain-rpc.js";
@@ -48,7 +49,8 @@ export function createEmbeddedLaunches({ seed, clock }: { seed: string; clock: C
     },
     async trackedCurves(): Promise<PumpCurveSnapshot[]> {
       const now = clock.now();
-      return launches.createdBetween("pump", now - TRACKED_MS, now).map((t) => {
+      const older = launches.longLived("pump", now).filter((t) => t.createdAt < now - TRACKED_MS);
+      return [...launches.createdBetween("pump", now - TRACKED_MS, now), ...older].map((t) => {
         const curve = pumpCurveAccount(t, now);
         const migratedAt = t.completeAt !== null && t.completeAt + MIGRATE_DELAY_MS <= now ? t.completeAt + MIGRATE_DELAY_MS : null;
         return {

@@ -4,6 +4,7 @@
  * cache), so readers on different clocks can share it safely.
  */
 import { type BlueChip, blueChips } from "./blue-chips.js";
+import { EMBEDDED_POPCAT_MINT } from "./contract-examples.js";
 import { createLaunchMarket, type LaunchMarket } from "./launch-market.js";
 import { createTokenActivity, type MarketAsset, type TokenActivity } from "./token-activity.js";
 import { createTraderWallets, type TraderWallets } from "./trader-wallets.js";
@@ -24,7 +25,8 @@ export function marketFor(seed: string): EmbeddedMarket {
   const found = markets.get(seed);
   if (found) return found;
   const launches = createLaunchMarket(seed);
-  const chips = blueChips(seed, launches.solUsd);
+  // The contract's example launch has Popcat's mainnet mint: Popcat trades under the market's own mint here.
+  const chips = blueChips(seed, launches.solUsd).map((c) => (c.symbol === "POPCAT" ? { ...c, mint: EMBEDDED_POPCAT_MINT } : c));
   const activity = createTokenActivity(launches);
   const market: EmbeddedMarket = {
     launches,

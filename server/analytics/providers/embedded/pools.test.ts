@@ -3,6 +3,7 @@ import { manualClock } from "../../clock.js";
 import { binPrice, inRange } from "../../rules/lp.js";
 import { TEST_NOW } from "../../segments/test-support.js";
 import type { PoolProvider, PoolRecord } from "../pools.js";
+import { CONTRACT_EXAMPLES } from "./contract-examples.js";
 import { createEmbeddedPools, embeddedLpWallets } from "./pools.js";
 
 const DAY = 86_400_000;
@@ -130,7 +131,23 @@ describe("embedded positions", () => {
     const after = await allPositions(pools);
     const kept = after.filter((p) => before.some((b) => b.address === p.address));
     expect(kept.length).toBeLessThan(after.length);
-    // A cycle lasts at most 28 days and a position opens within 12 hours of its start.
-    expect(after.every((p) => clock.now() - p.createdAt * 1000 < 28.5 * DAY)).toBe(true);
+    // A cycle lasts at most 28 days and a position opens within 12 hours of its start; held positions stay.
+    const cycled = after.filter((p) => p.address !== CONTRACT_EXAMPLES.position.address);
+    expect(cycled.every((p) => clock.now() - p.createdAt * 1000 < 28.5 * DAY)).toBe(true);
+  });
+
+  it("include the contract's example: the example wallet's held position in the flagship SOL-USDC pool", async () => {
+    const { pools, clock } = venue();
+    const flagship = (await pools.pool(CONTRACT_EXAMPLES.pool)) as PoolRecord;
+    expect(flagship).toMatchObject({ name: "SOL-USDC", binStep: 4, baseFeePct: 0.04 });
+    const { address, openedAt } = CONTRACT_EXAMPLES.position;
+    for (const later of [0, DAY, 30 * DAY, 200 * DAY]) {
+      clock.set(TEST_NOW + later);
+      const held = await pools.position(address);
+      expect(held).toMatchObject({ pool: CONTRACT_EXAMPLES.pool, owner: CONTRACT_EXAMPLES.wallet, createdAt: openedAt / 1000 });
+      expect(await pools.positionsByOwner(CONTRACT_EXAMPLES.wallet)).toContainEqual(held);
+    }
+    clock.set(openedAt - 1);
+    expect(await pools.position(address)).toBeUndefined();
   });
 });

@@ -5,11 +5,14 @@
  * pool's prices; fees are volume times the base fee; the daily buckets are the days' volumes, the
  * newest being the last 24 h. Prices, volumes and TVL drift with the UTC day (deterministically, from
  * the seed and the day), so positions fall out of range and back in. Each position slot of a wallet
- * is closed and reopened around the then price on its own cycle of one to four weeks.
+ * is closed and reopened around the then price on its own cycle of one to four weeks; a few
+ * positions are held for good once opened. The flagship SOL-USDC pool, the first LP wallet and its
+ * held position are the ones the contract's examples name.
  */
 import type { Clock } from "../../clock.js";
 import { aprPct, type BinGrid, binIdAt, binPrice, inRange } from "../../rules/lp.js";
 import type { PoolProvider, PoolRecord, PoolSortKey, PositionRecord, VolumeBucket } from "../pools.js";
+import { CONTRACT_EXAMPLES, EMBEDDED_POPCAT_MINT } from "./contract-examples.js";
 import { type Rng, rng, round, solanaAddress } from "./random.js";
 
 const DAY_MS = 86_400_000;
@@ -33,7 +36,7 @@ const TOKENS: Record<string, { mint: string; decimals: number; price: number; ki
   cbBTC: { mint: "cbbtcf3aa214zXHbiAZQwf4122FBYbraNdFqgw4iMij", decimals: 8, price: 91_250, kind: "major" },
   BONK: { mint: "DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263", decimals: 5, price: 0.0000141, kind: "meme" },
   WIF: { mint: "EKpQGSJtjMFqKZ9KQanSqYXRcF8fBopzLHYxdM65zcjm", decimals: 6, price: 0.71, kind: "meme" },
-  POPCAT: { mint: "7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr", decimals: 9, price: 0.24, kind: "meme" },
+  POPCAT: { mint: EMBEDDED_POPCAT_MINT, decimals: 9, price: 0.24, kind: "meme" },
   TRUMP: { mint: "6p6xgHyF7AeE6TZkSmFsko444wqoP15icUSqi2jfGiPN", decimals: 6, price: 7.9, kind: "meme" },
   FARTCOIN: { mint: "9BB6NFEcjBCtnNLFko2FqVQBq8HHM13kCyYcdQbgpump", decimals: 6, price: 0.38, kind: "meme" },
   MOODENG: { mint: "ED5nyyWEzpPPiWimP8vYm7sD7TD3LAt3Q3gRTWHzPJBY", decimals: 6, price: 0.11, kind: "meme" },
@@ -50,10 +53,20 @@ const SWING: Record<Kind, { price: number; volume: number; tvl: number }> = {
 /** LST exchange rates grow with staking rewards, about 7 % a year. */
 const LST_GROWTH = 0.07;
 
-type PoolDef = [x: string, y: string, binStep: number, baseFeePct: number, tvlUsd: number, volumeUsd: number, created: string];
+/** A pool: its pair, bin step, base fee, reference TVL and daily volume, creation day, and a fixed address if it has one. */
+type PoolDef = [
+  x: string,
+  y: string,
+  binStep: number,
+  baseFeePct: number,
+  tvlUsd: number,
+  volumeUsd: number,
+  created: string,
+  address?: string,
+];
 
 const POOLS: PoolDef[] = [
-  ["SOL", "USDC", 4, 0.04, 8.41e6, 41.2e6, "2024-01-16"],
+  ["SOL", "USDC", 4, 0.04, 8.41e6, 41.2e6, "2024-01-16", CONTRACT_EXAMPLES.pool],
   ["SOL", "USDC", 10, 0.1, 5.12e6, 6.3e6, "2023-11-29"],
   ["SOL", "USDC", 20, 0.2, 2.31e6, 2.1e6, "2024-02-07"],
   ["SOL", "USDC", 1, 0.01, 3.62e6, 52.4e6, "2024-06-12"],
@@ -111,11 +124,11 @@ interface PoolSpec {
 }
 
 function specOf(seed: string, def: PoolDef): PoolSpec {
-  const [x, y, binStep, , , , created] = def;
+  const [x, y, binStep, , , , created, address] = def;
   const kind = KINDS[Math.max(KINDS.indexOf(token(x).kind), KINDS.indexOf(token(y).kind))] as Kind;
   return {
     def,
-    address: solanaAddress(seed, `pool:${x}-${y}:${binStep}`),
+    address: address ?? solanaAddress(seed, `pool:${x}-${y}:${binStep}`),
     grid: { binStep, tokenX: token(x), tokenY: token(y) },
     kind,
     createdDay: Date.parse(created) / DAY_MS,
@@ -167,23 +180,31 @@ function poolOn(seed: string, pool: PoolSpec, day: number): PoolRecord {
 
 /** The wallet of the contract's examples, then seeded LP wallets. */
 export function embeddedLpWallets(seed: string): string[] {
-  return ["9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM", ...Array.from({ length: 9 }, (_, i) => solanaAddress(seed, `lp-wallet:${i}`))];
+  return [CONTRACT_EXAMPLES.wallet, ...Array.from({ length: 9 }, (_, i) => solanaAddress(seed, `lp-wallet:${i}`))];
 }
 
-/** The position a wallet's slot holds at `now`: opened at the start of the slot's current cycle. */
-function slotPosition(seed: string, pools: PoolSpec[], wallet: string, slot: number, now: number): PositionRecord | undefined {
-  const plan = rng(`${seed}:slot:${wallet}:${slot}`);
-  const pool = plan.pick(pools);
-  const cycleDays = plan.int(7, 28);
-  const phaseDays = plan.int(0, cycleDays - 1);
-  const openedAt = (cycle: number) =>
-    (phaseDays + cycle * cycleDays) * DAY_MS + rng(`${seed}:open:${wallet}:${slot}:${cycle}`).int(0, 12) * 3_600_000;
-  let cycle = Math.floor((now / DAY_MS - phaseDays) / cycleDays);
-  if (openedAt(cycle) > now) cycle -= 1;
-  const opened = openedAt(cycle);
-  if (Math.floor(opened / DAY_MS) < pool.createdDay) return undefined;
+/** A position's opening: its owner and address, when it opens, and the label that seeds its width, size and fee share. */
+interface Opening {
+  owner: string;
+  address: string;
+  openedAt: number;
+  label: string;
+}
 
-  const r = rng(`${seed}:position:${wallet}:${slot}:${cycle}`);
+/** Positions held for good once opened, never closed and reopened: the contract's example position is one. */
+const HELD: { owner: string; pool: string; address: string; openedAt: number }[] = [
+  { owner: CONTRACT_EXAMPLES.wallet, pool: CONTRACT_EXAMPLES.pool, ...CONTRACT_EXAMPLES.position },
+];
+
+/** A position opened around the then price, as it stands at `now`; undefined before it opens. */
+function positionAt(
+  seed: string,
+  pool: PoolSpec,
+  { owner, address, openedAt: opened, label }: Opening,
+  now: number,
+): PositionRecord | undefined {
+  if (opened > now || Math.floor(opened / DAY_MS) < pool.createdDay) return undefined;
+  const r = rng(`${seed}:position:${label}`);
   const width = r.int(10, 69);
   const lowerBinId = poolOn(seed, pool, Math.floor(opened / DAY_MS)).activeBinId - Math.floor(width * r.range(0.3, 0.7));
   const upperBinId = lowerBinId + width;
@@ -197,9 +218,9 @@ function slotPosition(seed: string, pools: PoolSpec[], wallet: string, slot: num
   const feesUsd = ((valueUsd * aprPct(today.fees24hUsd, today.tvlUsd)) / 100) * (ageDays / 365) * (earning ? 0.8 : 0.35) * r.range(0.3, 1);
   const units = (usd: number, t: PoolRecord["tokenX"]) => round(usd / t.priceUsd, Math.min(t.decimals, 6));
   return {
-    address: solanaAddress(seed, `position:${wallet}:${slot}:${cycle}`),
+    address,
     pool: pool.address,
-    owner: wallet,
+    owner,
     lowerBinId,
     upperBinId,
     amountX: units(valueUsd * xShare, today.tokenX),
@@ -210,9 +231,33 @@ function slotPosition(seed: string, pools: PoolSpec[], wallet: string, slot: num
   };
 }
 
+/** The position a wallet's slot holds at `now`: opened at the start of the slot's current cycle. */
+function slotPosition(seed: string, pools: PoolSpec[], wallet: string, slot: number, now: number): PositionRecord | undefined {
+  const plan = rng(`${seed}:slot:${wallet}:${slot}`);
+  const pool = plan.pick(pools);
+  const cycleDays = plan.int(7, 28);
+  const phaseDays = plan.int(0, cycleDays - 1);
+  const openedAt = (cycle: number) =>
+    (phaseDays + cycle * cycleDays) * DAY_MS + rng(`${seed}:open:${wallet}:${slot}:${cycle}`).int(0, 12) * 3_600_000;
+  let cycle = Math.floor((now / DAY_MS - phaseDays) / cycleDays);
+  if (openedAt(cycle) > now) cycle -= 1;
+  const label = `${wallet}:${slot}:${cycle}`;
+  return positionAt(
+    seed,
+    pool,
+    { owner: wallet, address: solanaAddress(seed, `position:${label}`), openedAt: openedAt(cycle), label },
+    now,
+  );
+}
+
 function walletPositions(seed: string, pools: PoolSpec[], wallet: string, now: number): PositionRecord[] {
   const slots = rng(`${seed}:slots:${wallet}`).int(1, 4);
-  return Array.from({ length: slots }, (_, slot) => slotPosition(seed, pools, wallet, slot, now)).filter((p) => p !== undefined);
+  const held = HELD.filter((h) => h.owner === wallet).map((h) =>
+    positionAt(seed, pools.find((p) => p.address === h.pool) as PoolSpec, { ...h, label: `${wallet}:held:${h.address}` }, now),
+  );
+  return [...Array.from({ length: slots }, (_, slot) => slotPosition(seed, pools, wallet, slot, now)), ...held].filter(
+    (p) => p !== undefined,
+  );
 }
 
 const SORT: Record<PoolSortKey, (p: PoolRecord) => number> = {
