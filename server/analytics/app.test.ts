@@ -60,6 +60,8 @@ const decode = (header: string) => JSON.parse(Buffer.from(header, "base64").toSt
 
 describe("the 402 challenge", () => {
   it("answers every paid route without X-PAYMENT with the x402 v1 body of its prefix's network", async () => {
+    // the independent validator judges the bodies; the app's own response validation would only add compile time
+    const { app } = build({ config: { ...config, validateResponses: false } });
     for (const route of contract.paid) {
       const path = concrete(route.path);
       const res = await request(app)
