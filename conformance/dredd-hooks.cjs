@@ -1,0 +1,130 @@
+/**
+ * Dredd hooks for `npm run dredd` (scripts/dredd.mjs), which runs Dredd in its own process next to
+ * the in-process services and hands these hooks `globalThis.conformanceDredd`:
+ * `{ pay(requirement) → X-PAYMENT value, unknownAgent, skipped: Map<reason, count> }`.
+ *
+ * Dredd checks status codes, routes and media types (its OpenAPI 3 parser gives it no body schema):
+ * the vitest suite is the body judge. Each transaction is made to produce its documented status, or
+ * skipped below with the reason it cannot be produced against a healthy server.
+ */
+const hooks = require("hooks");
+
+/** Statuses no request to a healthy, offline server can produce, by service. */
+const SKIPPED = {
+  analytics: {
+    206: "needs every model attempt to fail; the vitest suite checks 206 against a degraded in-process service",
+    404: "needs a paid request naming an entity the data does not hold; the fuzzing meets such 404s and checks their body",
+    500: "an unexpected server failure cannot be provoked on purpose",
+    502: "needs an upstream provider or the settlement to fail",
+  },
+  registry: {
+    500: "an unexpected server failure cannot be provoked on purpose",
+  },
+};
+
+const DOCUMENTS = {
+  analytics: require("../generated/openapi/3.0/analytics.json"),
+  registry: require("../generated/openapi/3.0/registry.json"),
+};
+
+/**
+ * Responses Dredd can only compare by status and media type: where the document has no example,
+ * Dredd generates one holding every optional field and then requires them all; and a union that the
+ * example shows one branch of (the EVM `extra` of the first x402 discovery item, where the service
+ * lists Solana first) cannot be inferred from one example. The vitest suite validates these bodies.
+ */
+const STRUCTURE_NOT_INFERABLE = new Set(["GET /.well-known/x402 200"]);
+
+/** Whether Dredd can compare the body with the document's example (or there is no body, as on a 304). */
+function bodyComparable(service, transaction) {
+  const { resourceName } = transaction.origin;
+  const method = transaction.request.method;
+  const status = transaction.expected.statusCode;
+  if (STRUCTURE_NOT_INFERABLE.has(`${method} ${resourceName} ${status}`)) return false;
+  const media = Object.values(DOCUMENTS[service].paths[resourceName]?.[method.toLowerCase()]?.responses[status]?.content ?? {});
+  return media.length === 0 || media.some((m) => m.example !== undefined || m.examples !== undefined);
+}
+
+const context = () => {
+  if (!globalThis.conformanceDredd) throw new Error("run these hooks through `npm run dredd`, which provides the payer");
+  return globalThis.conformanceDredd;
+};
+
+const serviceOf = (transaction) => (/registry/.test(transaction.origin.filename) ? "registry" : "analytics");
+const baseOf = (transaction) => `${transaction.protocol}//${transaction.host}:${transaction.port}`;
+
+function dropHeader(request, name) {
+  for (const key of Object.keys(request.headers)) if (key.toLowerCase() === name.toLowerCase()) delete request.headers[key];
+}
+
+/** The transaction's request as sent so far, to ask the server what it would answer. */
+async function probe(transaction, extraHeaders = {}) {
+  const { method, uri, headers, body } = transaction.request;
+  return fetch(`${baseOf(transaction)}${uri}`, { method, headers: { ...headers, ...extraHeaders }, body: body || undefined });
+}
+
+/** A paid request: ask for the challenge, then attach a payment for exactly what it asks (network of the prefix). */
+async function attachPayment(transaction) {
+  dropHeader(transaction.request, "X-PAYMENT");
+  const challenge = await probe(transaction);
+  if (challenge.status !== 402) return; // a free endpoint
+  const { accepts } = await challenge.json();
+  transaction.request.headers["X-PAYMENT"] = await context().pay(accepts[0]);
+}
+
+/** An invalid request the service must reject with 400: malformed JSON, or an undocumented query parameter. */
+function invalidate(transaction) {
+  if (transaction.request.method === "POST") transaction.request.body = "{not json";
+  else transaction.request.uri += `${transaction.request.uri.includes("?") ? "&" : "?"}undocumented_parameter=1`;
+}
+
+/** The same path naming an agent nobody holds. */
+function unknownAgent(transaction) {
+  const template = transaction.origin.resourceName;
+  const segments = template.split("/");
+  const at = segments.indexOf("{name}");
+  const uri = transaction.request.uri.split("?");
+  const parts = uri[0].split("/");
+  parts[at] = context().unknownAgent;
+  transaction.request.uri = [parts.join("/"), ...uri.slice(1)].join("?");
+  transaction.fullPath = transaction.request.uri;
+}
+
+async function prepare(transaction) {
+  const service = serviceOf(transaction);
+  const status = Number(transaction.expected.statusCode);
+  const reason = SKIPPED[service][status];
+  if (reason) {
+    transaction.skip = true;
+    const { skipped } = context();
+    const key = `${status} (${service}): ${reason}`;
+    skipped.set(key, (skipped.get(key) ?? 0) + 1);
+    return;
+  }
+  if (!bodyComparable(service, transaction)) transaction.expected.body = "{}";
+  if (status === 402) dropHeader(transaction.request, "X-PAYMENT");
+  else if (status === 400) invalidate(transaction);
+  else if (status === 404) unknownAgent(transaction);
+  else if (status === 304) {
+    const first = await probe(transaction);
+    transaction.request.headers["If-None-Match"] = first.headers.get("etag") ?? "";
+  } else if (service === "analytics") await attachPayment(transaction);
+  transaction.fullPath = transaction.request.uri;
+}
+
+hooks.beforeEach((transaction, done) => {
+  prepare(transaction).then(
+    () => done(),
+    (error) => {
+      transaction.fail = `hook could not prepare the request: ${error.message}`;
+      done();
+    },
+  );
+});
+
+// Express always adds `; charset=utf-8`; Dredd compares Content-Type literally.
+hooks.beforeEachValidation((transaction, done) => {
+  const type = transaction.real.headers["content-type"];
+  if (type) transaction.real.headers["content-type"] = type.replace(/;\s*charset=utf-8/i, "");
+  done();
+});

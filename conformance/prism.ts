@@ -1,0 +1,124 @@
+/**
+ * Prism mock processes: `node_modules/.bin/prism mock` started directly (never through npx, whose
+ * wrapper PID does not own the server), ready when it answers any request, stopped by its own PID.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+import type { RunningTarget } from "./targets.js";
+
+const PRISM = fileURLToPath(new URL("../node_modules/.bin/prism", import.meta.url));
+const STOP_GRACE_MS = 5_000;
+
+/** Fixed ports of `npm run mock` (the suite's own Prism takes free ports). */
+export const MOCK_PORTS = { analytics: 4010, registry: 4011 } as const;
+
+export interface PrismProcess {
+  url: string;
+  pid: number;
+  /** Settles when the process exits, with its exit code (null when killed by a signal). */
+  exited: Promise<number | null>;
+  stop(): Promise<void>;
+}
+
+/** A port nobody listens on right now (the OS picks it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => (address && typeof address === "object" ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+/** Fails when something already listens on the port: its answers would pass for Prism's. */
+function assertPortFree(port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", (error) => reject(new Error(`cannot start Prism on ${host}:${port}: ${(error as NodeJS.ErrnoException).code}`)));
+    probe.listen(port, host, () => probe.close(() => resolve()));
+  });
+}
+
+/** Polls `url` until anything answers; fails early if the process exits (e.g. EADDRINUSE). */
+async function waitUntilAnswering(url: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`Prism exited before answering on ${url}:\n${output()}`);
+    try {
+      await fetch(`${url}/__conformance_ready__`, { signal: AbortSignal.timeout(1_000) });
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  throw new Error(`Prism did not answer on ${url} within ${timeoutMs} ms:\n${output()}`);
+}
+
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const force = setTimeout(() => child.kill("SIGKILL"), STOP_GRACE_MS);
+    child.once("exit", () => {
+      clearTimeout(force);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+/** Starts `prism mock` on one document; `echo` streams its log to this process's stderr. */
+export async function startPrism(
+  document: string,
+  port: number,
+  { host = "127.0.0.1", timeoutMs = 120_000, echo = false }: { host?: string; timeoutMs?: number; echo?: boolean } = {},
+): Promise<PrismProcess> {
+  await assertPortFree(port, host);
+  const child = spawn(PRISM, ["mock", "-h", host, "-p", String(port), document], { stdio: ["ignore", "pipe", "pipe"] });
+  if (child.pid === undefined) throw new Error(`could not start ${PRISM}`);
+  let log = "";
+  const keep = (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-4_000);
+    if (echo) process.stderr.write(chunk);
+  };
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  const url = `http://${host}:${port}`;
+  const pid = child.pid;
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  try {
+    await waitUntilAnswering(url, child, () => log, timeoutMs);
+  } catch (error) {
+    await stopProcess(child);
+    throw error;
+  }
+  return { url, pid, exited, stop: () => stopProcess(child) };
+}
+
+export const documentPath = (service: "analytics" | "registry") =>
+  fileURLToPath(new URL(`../generated/openapi/3.1/${service}.json`, import.meta.url));
+
+/** Prism on both 3.1 documents, on free ports unless given; if one fails to start, the other is stopped. */
+export async function startPrismTarget(
+  ports?: { analytics: number; registry: number },
+  options: { echo?: boolean } = {},
+): Promise<RunningTarget & { processes: PrismProcess[] }> {
+  const chosen = ports ?? { analytics: await freePort(), registry: await freePort() };
+  const settled = await Promise.allSettled([
+    startPrism(documentPath("analytics"), chosen.analytics, options),
+    startPrism(documentPath("registry"), chosen.registry, options),
+  ]);
+  const processes = settled.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+  const failed = settled.find((r) => r.status === "rejected");
+  if (failed) {
+    await Promise.all(processes.map((p) => p.stop()));
+    throw failed.reason;
+  }
+  return {
+    target: { kind: "prism", analyticsUrl: processes[0]?.url, registryUrl: processes[1]?.url },
+    processes,
+    stop: async () => void (await Promise.all(processes.map((p) => p.stop()))),
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * What each target cannot be asked, with the reason; a skipped check still appears in the report.
+ * Everything not listed runs on every target (Prism answers paid, partial and 404 cases through
+ * `Prefer: code=...`, and its request validation answers the negative cases).
+ */
+import type { TargetKind, TargetSettings } from "./targets.js";
+
+export type Check =
+  | "challenge"
+  | "paid"
+  | "receipt"
+  | "partial"
+  | "negative"
+  | "fuzz"
+  | "free"
+  | "openapiPrices"
+  | "resourceOrigin"
+  | "registry"
+  | "notModified"
+  | "errorCode";
+
+const SKIPS: Record<TargetKind, Partial<Record<Check, string>>> = {
+  server: {},
+  prism: {
+    receipt: "Prism cannot verify or settle payments: X-PAYMENT-RESPONSE is the schema's placeholder, not a receipt",
+    resourceOrigin: "the examples name the documented server (localhost:4021), not the mock's address; the path is still checked",
+    openapiPrices: "Prism answers a schema-generated object for /openapi.json, not the document",
+    notModified: "Prism computes no ETag, so If-None-Match cannot match",
+    errorCode: "Prism generates error bodies without examples from the schema (the first enum value), whatever the situation",
+    fuzz: "Prism is not the system under test: its request validation is Stoplight's, not the service's",
+  },
+  url: {
+    partial: "a deployment cannot be made to fail its model on demand (206 runs against the in-process server and Prism)",
+    resourceOrigin: "a deployment behind a proxy may announce its public origin; the path is still checked",
+  },
+};
+
+export function skipReason(settings: TargetSettings, check: Check): string | undefined {
+  const listed = SKIPS[settings.kind][check];
+  if (listed) return listed;
+  if (settings.kind === "url" && !settings.pay && (check === "paid" || check === "receipt"))
+    return "CONFORMANCE_PAY=0: the suite does not pay this deployment";
+  if (settings.kind === "url" && !settings.registryUrl && (check === "registry" || check === "notModified"))
+    return "CONFORMANCE_REGISTRY_URL is not set";
+  return undefined;
+}

@@ -1,0 +1,49 @@
+/**
+ * The vitest side of the suite, shared by every test file: the target of this run (one per file,
+ * or the one the conformance config's global setup provides), and tests that are skipped with
+ * their reason when the target cannot do what they check.
+ */
+import { afterAll, beforeAll, inject, it } from "vitest";
+import { type Check, skipReason } from "./skips.js";
+import { openTarget, type RunningTarget, type ServiceChoice, type Target, targetSettings } from "./targets.js";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    conformanceTarget: Target | undefined;
+  }
+}
+
+export const settings = targetSettings();
+
+/** Opens this file's target before its tests and closes it after; the getter names a missing URL. */
+export function useTarget(choice: ServiceChoice): (which: "analyticsUrl" | "registryUrl" | "degradedUrl") => string {
+  let running: RunningTarget | undefined;
+  beforeAll(async () => {
+    running = await openTarget(settings, inject("conformanceTarget"), choice);
+  }, 180_000);
+  afterAll(async () => {
+    await running?.stop();
+  });
+  return (which) => {
+    const url = running?.target[which];
+    if (!url) throw new Error(`the ${settings.kind} target has no ${which}`);
+    return url;
+  };
+}
+
+/** One test of one case; skipped, with the reason in its title, when the target cannot do one of `checks`. */
+export function caseTest(name: string, checks: Check | Check[], fn: () => Promise<void>, timeout?: number): void {
+  const reason = [checks]
+    .flat()
+    .map((check) => skipReason(settings, check))
+    .find(Boolean);
+  if (reason) it.skip(`${name} (skipped: ${reason})`, fn);
+  else it(name, fn, timeout);
+}
+
+/** Headers that make Prism answer a given status of the operation (its example), as a paying client would ask. */
+export function prefer(status: number, paid = false): Record<string, string> {
+  return { Prefer: `code=${status}`, ...(paid ? { "X-PAYMENT": "conformance-placeholder-payment" } : {}) };
+}
+
+export const isPrism = settings.kind === "prism";

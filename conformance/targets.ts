@@ -1,0 +1,164 @@
+/**
+ * What the conformance suite runs against, read from the environment:
+ *
+ * - `CONFORMANCE_TARGET=server` (default): the services in-process on ephemeral ports, with their
+ *   own response validation off so that the suite's independent validator judges the raw answers.
+ * - `CONFORMANCE_TARGET=prism`: the Prism mock of both 3.1 documents (started by the conformance
+ *   config's global setup, or an `npm run mock` already running on 4010/4011).
+ * - `CONFORMANCE_TARGET=url` (implied by `CONFORMANCE_BASE_URL`): a deployment; the registry is
+ *   checked when `CONFORMANCE_REGISTRY_URL` is set too.
+ *
+ * `CONFORMANCE_NETWORK=base,skale` limits the prefixes (solana = the root paths);
+ * `CONFORMANCE_PAY=0` stops the suite from paying a deployment.
+ */
+import type { Server } from "node:http";
+import { createServer } from "node:http";
+import { createAnalyticsService } from "../server/analytics/service.js";
+import { createLogger } from "../server/http/logger.js";
+import { createRegistryService } from "../server/registry/service.js";
+import { PREFIXES } from "./interface.js";
+import { MOCK_PORTS } from "./prism.js";
+
+export type TargetKind = "server" | "prism" | "url";
+export type PrefixName = "solana" | "base" | "skale";
+export type Prefix = (typeof PREFIXES)[number] & { name: PrefixName };
+
+export const PREFIX_NAMES: Record<string, PrefixName> = { "": "solana", "/base": "base", "/skale": "skale" };
+export const ALL_PREFIXES: Prefix[] = PREFIXES.map((p) => ({ ...p, name: PREFIX_NAMES[p.prefix] as PrefixName }));
+
+export interface TargetSettings {
+  kind: TargetKind;
+  prefixes: Prefix[];
+  baseUrl?: string;
+  registryUrl?: string;
+  pay: boolean;
+  timeoutMs: number;
+}
+
+/** Base URLs of a running target (serializable: the global setup hands it to the test files). */
+export interface Target {
+  kind: TargetKind;
+  analyticsUrl?: string;
+  registryUrl?: string;
+  /** An analytics service whose model always fails: every paid answer is a 206 (in-process only). */
+  degradedUrl?: string;
+}
+
+export interface RunningTarget {
+  target: Target;
+  stop(): Promise<void>;
+}
+
+const trimSlash = (url: string | undefined) => url?.replace(/\/+$/, "") || undefined;
+
+export function targetSettings(env: Record<string, string | undefined> = process.env): TargetSettings {
+  const baseUrl = trimSlash(env.CONFORMANCE_BASE_URL);
+  const kind = (env.CONFORMANCE_TARGET || (baseUrl ? "url" : "server")) as TargetKind;
+  if (!["server", "prism", "url"].includes(kind)) throw new Error(`CONFORMANCE_TARGET must be server, prism or url, got "${kind}"`);
+  if (kind === "url" && !baseUrl) throw new Error("CONFORMANCE_TARGET=url needs CONFORMANCE_BASE_URL");
+  const wanted = (env.CONFORMANCE_NETWORK ?? "")
+    .split(",")
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
+  const unknown = wanted.filter((name) => !ALL_PREFIXES.some((p) => p.name === name));
+  if (unknown.length) throw new Error(`CONFORMANCE_NETWORK: unknown ${unknown.join(", ")} (use solana, base, skale)`);
+  return {
+    kind,
+    prefixes: wanted.length ? ALL_PREFIXES.filter((p) => wanted.includes(p.name)) : ALL_PREFIXES,
+    baseUrl,
+    registryUrl: trimSlash(env.CONFORMANCE_REGISTRY_URL),
+    pay: env.CONFORMANCE_PAY !== "0",
+    timeoutMs: Number(env.CONFORMANCE_TIMEOUT_MS) || 15_000,
+  };
+}
+
+function listen(app: { listen(port: number, host: string, cb: () => void): Server }): Promise<{ url: string; server: Server }> {
+  return new Promise((resolve) => {
+    const server = app.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      resolve({ url: `http://127.0.0.1:${address && typeof address === "object" ? address.port : 0}`, server });
+    });
+  });
+}
+
+const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
+
+/** A chat-completions endpoint that always fails: the degraded service's model never answers. */
+async function failingModel(): Promise<{ url: string; server: Server }> {
+  const app = createServer((_req, res) => res.writeHead(503, { "content-type": "application/json" }).end('{"error":"down"}'));
+  return listen(app);
+}
+
+/** The offline service environment: embedded providers and insight, in-memory ledger, no response validation. */
+const SERVICE_ENV = { LEDGER_DB: ":memory:", VALIDATE_RESPONSES: "false", NODE_ENV: "test" };
+
+export interface ServiceChoice {
+  analytics?: boolean;
+  registry?: boolean;
+  degraded?: boolean;
+}
+
+/** Starts the chosen in-process services on ephemeral ports of 127.0.0.1. */
+export async function startServices(choice: ServiceChoice = { analytics: true, registry: true, degraded: true }): Promise<RunningTarget> {
+  const logger = createLogger("silent");
+  const target: Target = { kind: "server" };
+  const stops: (() => Promise<void>)[] = [];
+  try {
+    if (choice.analytics) {
+      const service = await createAnalyticsService(SERVICE_ENV, { logger });
+      const { url, server } = await listen(service.app);
+      target.analyticsUrl = url;
+      stops.push(() => close(server).then(() => service.close()));
+    }
+    if (choice.degraded) {
+      const model = await failingModel();
+      const env = { ...SERVICE_ENV, INSIGHT_BASE_URL: model.url, INSIGHT_ATTEMPTS: "1", INSIGHT_TIMEOUT_MS: "2000" };
+      const service = await createAnalyticsService(env, { logger });
+      const { url, server } = await listen(service.app);
+      target.degradedUrl = url;
+      stops.push(() =>
+        close(server)
+          .then(() => service.close())
+          .then(() => close(model.server)),
+      );
+    }
+    if (choice.registry) {
+      const service = createRegistryService({ dbPath: ":memory:", validateResponses: false, logger });
+      const { url, server } = await listen(service.app);
+      target.registryUrl = url;
+      stops.push(() => close(server).then(() => service.close()));
+    }
+  } catch (error) {
+    await Promise.all(stops.map((stop) => stop()));
+    throw error;
+  }
+  return { target, stop: async () => void (await Promise.all(stops.map((stop) => stop()))) };
+}
+
+/** An `npm run mock` already running: checked once, never stopped by the suite. */
+async function runningMock(): Promise<RunningTarget> {
+  const target: Target = {
+    kind: "prism",
+    analyticsUrl: `http://127.0.0.1:${MOCK_PORTS.analytics}`,
+    registryUrl: `http://127.0.0.1:${MOCK_PORTS.registry}`,
+  };
+  try {
+    await fetch(`${target.analyticsUrl}/`, { signal: AbortSignal.timeout(2_000) });
+  } catch {
+    throw new Error(
+      "CONFORMANCE_TARGET=prism: no Prism found; run `npm run conformance -- --target prism` (which starts it) or `npm run mock`",
+    );
+  }
+  return { target, stop: async () => {} };
+}
+
+/**
+ * The target of one test file: the one a global setup provides, else one of its own (in-process
+ * services limited to `choice`, a running mock, or the deployment's URLs).
+ */
+export async function openTarget(settings: TargetSettings, provided: Target | undefined, choice: ServiceChoice): Promise<RunningTarget> {
+  if (provided) return { target: provided, stop: async () => {} };
+  if (settings.kind === "server") return startServices(choice);
+  if (settings.kind === "prism") return runningMock();
+  return { target: { kind: "url", analyticsUrl: settings.baseUrl, registryUrl: settings.registryUrl }, stop: async () => {} };
+}

@@ -1,0 +1,11 @@
+// `npm run conformance`: the target-parameterized suite only, with one target per run (see global-setup.ts).
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["conformance/{paid,partial,free,registry,negative,fuzz}.test.ts"],
+    globalSetup: ["conformance/global-setup.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 180_000,
+  },
+});
