@@ -38,7 +38,9 @@ describe("server/main.ts", () => {
       expect(info).toMatchObject({ service: "defi-intel", endpoints: 28, settlement: "ledger", profile: "testnet" });
       const challenge = await fetch(`http://127.0.0.1:${port}/base/defi/tvl`, { method: "POST" });
       expect(challenge.status).toBe(402);
-      const agents = (await until(async () => (await fetch(`http://127.0.0.1:${port + 1}/api/agents?limit=2`)).json())) as { agents: unknown[] };
+      const agents = (await until(async () => (await fetch(`http://127.0.0.1:${port + 1}/api/agents?limit=2`)).json())) as {
+        agents: unknown[];
+      };
       expect(agents.agents).toHaveLength(2);
     } finally {
       child.kill("SIGTERM");
