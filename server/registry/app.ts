@@ -8,11 +8,11 @@
  */
 import express, { type Express, type RequestHandler } from "express";
 import type { Logger } from "pino";
-import type { OpenApiDoc } from "../../conformance/openapi-doc.js";
 import { cors } from "../http/cors.js";
 import { errorHandler, notFound } from "../http/errors.js";
 import { requestContext } from "../http/request-context.js";
 import { openApiValidation } from "../http/validator.js";
+import type { RegistryDocument } from "./document.js";
 import { registryDocument } from "./document.js";
 import { type Handler, handlers, type Input, type OperationId } from "./handlers.js";
 import type { RegistryStore } from "./store.js";
@@ -48,7 +48,7 @@ function route<Id extends OperationId>(handler: Handler<Id>, store: RegistryStor
 }
 
 /** Every operation of the read-only document; a non-GET operation or one without a handler fails at start. */
-function getOperations(document: OpenApiDoc): { path: string; operationId: OperationId }[] {
+function getOperations(document: RegistryDocument): { path: string; operationId: OperationId }[] {
   return Object.entries(document.paths).map(([path, item]) => {
     const methods = Object.keys(item);
     if (methods.length !== 1 || !item.get)
@@ -63,7 +63,7 @@ function getOperations(document: OpenApiDoc): { path: string; operationId: Opera
  * HEAD is GET without a body (RFC 9110). The validator routes only what the document lists, so it
  * gets a copy in which every GET is also listed as HEAD; Express answers HEAD with the GET route.
  */
-function withHead(document: OpenApiDoc): OpenApiDoc {
+function withHead(document: RegistryDocument): RegistryDocument {
   const paths = Object.fromEntries(
     Object.entries(document.paths).map(([path, item]) => [
       path,
