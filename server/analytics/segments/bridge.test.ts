@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { bridgeHandlers } from "./bridge.js";
-import { expectValidOutcome, testContext } from "./test-support.js";
+import { countCalls, expectValidOutcome, testContext } from "./test-support.js";
 
 const quoteRequest = {
   from_chain: "base",
@@ -66,22 +66,17 @@ describe("bridgeQuote", () => {
 
   it("holds a quote for 30 seconds, sharing one upstream call between concurrent requests", async () => {
     const ctx = testContext();
-    let calls = 0;
-    const quote = ctx.providers.swap.quote.bind(ctx.providers.swap);
-    ctx.providers.swap.quote = (q) => {
-      calls++;
-      return quote(q);
-    };
+    const calls = countCalls(ctx.providers.swap, "quote");
     await Promise.all([bridgeHandlers.bridgeQuote(quoteRequest, ctx), bridgeHandlers.bridgeQuote(quoteRequest, ctx)]);
-    expect(calls).toBe(1);
+    expect(calls.count).toBe(1);
     ctx.clock.advance(29_999);
     await bridgeHandlers.bridgeQuote(quoteRequest, ctx);
-    expect(calls).toBe(1);
+    expect(calls.count).toBe(1);
     ctx.clock.advance(1);
     await bridgeHandlers.bridgeQuote(quoteRequest, ctx);
-    expect(calls).toBe(2);
+    expect(calls.count).toBe(2);
     await bridgeHandlers.bridgeQuote({ ...quoteRequest, amount: 251 }, ctx);
-    expect(calls).toBe(3);
+    expect(calls.count).toBe(3);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { defiHandlers } from "./defi.js";
-import { expectValidOutcome, testContext } from "./test-support.js";
+import { countCalls, expectValidOutcome, testContext } from "./test-support.js";
 
 describe("defiTvl", () => {
   it("lists chains by TVL, highest first, with a total that is their sum", async () => {
@@ -31,20 +31,15 @@ describe("defiTvl", () => {
 
   it("serves the same answer from cache for 15 minutes, then refreshes", async () => {
     const ctx = testContext();
-    let calls = 0;
-    const chains = ctx.providers.tvl.chains.bind(ctx.providers.tvl);
-    ctx.providers.tvl.chains = () => {
-      calls++;
-      return chains();
-    };
+    const calls = countCalls(ctx.providers.tvl, "chains");
     await Promise.all([defiHandlers.defiTvl({ chain: "all", limit: 3 }, ctx), defiHandlers.defiTvl({ chain: "all", limit: 3 }, ctx)]);
-    expect(calls).toBe(1);
+    expect(calls.count).toBe(1);
     ctx.clock.advance(15 * 60_000 - 1);
     await defiHandlers.defiTvl({ chain: "all", limit: 3 }, ctx);
-    expect(calls).toBe(1);
+    expect(calls.count).toBe(1);
     ctx.clock.advance(1);
     await defiHandlers.defiTvl({ chain: "all", limit: 3 }, ctx);
-    expect(calls).toBe(2);
+    expect(calls.count).toBe(2);
   });
 });
 

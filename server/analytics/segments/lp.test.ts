@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { embeddedLpWallets } from "../providers/embedded/pools.js";
 import type { PositionRecord } from "../providers/pools.js";
 import { lpHandlers } from "./lp.js";
-import { expectValidOutcome, testContext } from "./test-support.js";
+import { countCalls, expectValidOutcome, testContext } from "./test-support.js";
 
 const SOL = "So11111111111111111111111111111111111111112";
 const UNKNOWN = "11111111111111111111111111111111";
@@ -76,21 +76,16 @@ describe("lpPools", () => {
 
   it("serves lists from cache for 5 minutes, sharing one upstream call between concurrent misses", async () => {
     const ctx = testContext();
-    let calls = 0;
-    const listPools = ctx.providers.pools.listPools.bind(ctx.providers.pools);
-    ctx.providers.pools.listPools = (q) => {
-      calls++;
-      return listPools(q);
-    };
+    const calls = countCalls(ctx.providers.pools, "listPools");
     const request = { sort: "apr", limit: 5, min_tvl: 0 } as const;
     await Promise.all([lpHandlers.lpPools(request, ctx), lpHandlers.lpPools({ ...request, limit: 9 }, ctx)]);
-    expect(calls).toBe(1);
+    expect(calls.count).toBe(1);
     ctx.clock.advance(5 * 60_000 - 1);
     await lpHandlers.lpPools(request, ctx);
-    expect(calls).toBe(1);
+    expect(calls.count).toBe(1);
     ctx.clock.advance(1);
     await lpHandlers.lpPools(request, ctx);
-    expect(calls).toBe(2);
+    expect(calls.count).toBe(2);
   });
 });
 
@@ -127,17 +122,12 @@ describe("lpPoolDetail", () => {
   it("shares one pool read between concurrent requests and refreshes it after a minute", async () => {
     const ctx = testContext();
     const { address } = await solUsdc4(ctx);
-    let calls = 0;
-    const pool = ctx.providers.pools.pool.bind(ctx.providers.pools);
-    ctx.providers.pools.pool = (a) => {
-      calls++;
-      return pool(a);
-    };
+    const calls = countCalls(ctx.providers.pools, "pool");
     await Promise.all([lpHandlers.lpPoolDetail({ address }, ctx), lpHandlers.lpPoolDetail({ address }, ctx)]);
-    expect(calls).toBe(1);
+    expect(calls.count).toBe(1);
     ctx.clock.advance(60_000);
     await lpHandlers.lpPoolDetail({ address }, ctx);
-    expect(calls).toBe(2);
+    expect(calls.count).toBe(2);
   });
 });
 

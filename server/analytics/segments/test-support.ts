@@ -45,3 +45,14 @@ export function expectValidOutcome<N extends OperationName>(name: N, outcome: Ou
   expect(outcome.sources.length).toBeGreaterThan(0);
   return outcome;
 }
+
+/** Counts the calls to one provider method, which still answers as before (for cache tests). */
+export function countCalls<T extends object, K extends keyof T>(target: T, method: K): { readonly count: number } {
+  const original = (target[method] as (...args: unknown[]) => unknown).bind(target);
+  const counter = { count: 0 };
+  target[method] = ((...args: unknown[]) => {
+    counter.count++;
+    return original(...args);
+  }) as T[K];
+  return counter;
+}

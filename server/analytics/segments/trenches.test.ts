@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { curveFacts, sniperRisk } from "../rules/trenches.js";
-import { expectValidOutcome, testContext } from "./test-support.js";
+import { countCalls, expectValidOutcome, testContext } from "./test-support.js";
 import { trenchesHandlers as T } from "./trenches.js";
 
 const JUP = "JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN";
@@ -31,20 +31,15 @@ describe("trenchesNewTokens", () => {
 
   it("shares one feed read between concurrent requests and refreshes after 10 seconds", async () => {
     const ctx = testContext();
-    let calls = 0;
-    const read = ctx.providers.launches.recentCreates.bind(ctx.providers.launches);
-    ctx.providers.launches.recentCreates = (limit) => {
-      calls++;
-      return read(limit);
-    };
+    const calls = countCalls(ctx.providers.launches, "recentCreates");
     await Promise.all([T.trenchesNewTokens({ limit: 5 }, ctx), T.trenchesNewTokens({ limit: 50 }, ctx)]);
-    expect(calls).toBe(1);
+    expect(calls.count).toBe(1);
     ctx.clock.advance(10 * SECOND - 1);
     await T.trenchesNewTokens({ limit: 5 }, ctx);
-    expect(calls).toBe(1);
+    expect(calls.count).toBe(1);
     ctx.clock.advance(1);
     await T.trenchesNewTokens({ limit: 5 }, ctx);
-    expect(calls).toBe(2);
+    expect(calls.count).toBe(2);
   });
 });
 
