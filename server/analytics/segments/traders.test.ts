@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { expectValidOutcome, testContext } from "./test-support.js";
+import { countCalls, expectValidOutcome, testContext } from "./test-support.js";
 import { tradersHandlers as R } from "./traders.js";
 
 const JUP = "JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN";
@@ -44,20 +44,15 @@ describe("tradersWalletIntel", () => {
 
   it("reads a wallet's history once for concurrent requests and again after 5 minutes", async () => {
     const ctx = testContext();
-    let calls = 0;
-    const read = ctx.providers.chain.walletTrades.bind(ctx.providers.chain);
-    ctx.providers.chain.walletTrades = (address, since) => {
-      calls++;
-      return read(address, since);
-    };
+    const calls = countCalls(ctx.providers.chain, "walletTrades");
     await Promise.all([R.tradersWalletIntel({ address: QUIET }, ctx), R.tradersWalletPnl({ address: QUIET, period: "7d" }, ctx)]);
-    expect(calls).toBe(1);
+    expect(calls.count).toBe(1);
     ctx.clock.advance(5 * MINUTE - 1);
     await R.tradersWalletPositions({ address: QUIET }, ctx);
-    expect(calls).toBe(1);
+    expect(calls.count).toBe(1);
     ctx.clock.advance(1);
     await R.tradersWalletIntel({ address: QUIET }, ctx);
-    expect(calls).toBe(2);
+    expect(calls.count).toBe(2);
   });
 });
 
