@@ -25,7 +25,8 @@ for (const [path, entry] of Object.entries(lock.packages)) {
     const base = path ? `${path}/node_modules/` : "node_modules/";
     if (lock.packages[`${base}${name}`] || lock.packages[`node_modules/${name}`]) continue;
     const platform = platformOf(name);
-    if (!platform) throw new Error(`${name} (optional dependency of ${path || "the project"}) is missing from the lock and names no platform`);
+    if (!platform)
+      throw new Error(`${name} (optional dependency of ${path || "the project"}) is missing from the lock and names no platform`);
     lock.packages[`node_modules/${name}`] = {
       version,
       cpu: [platform.cpu],
