@@ -49,9 +49,11 @@ function start(args: string[], env: Record<string, string>, port: number, probeP
   }));
 }
 
-export function startService(port: number, env: Record<string, string>): Promise<ServerProcess> {
+/** The analytics service; with `profileDir`, a V8 CPU profile of its whole run is written there when it stops. */
+export function startService(port: number, env: Record<string, string>, profileDir?: string): Promise<ServerProcess> {
+  const profile = profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [];
   return start(
-    ["--import", "tsx", "bench/service-process.ts"],
+    [...profile, "--import", "tsx", "bench/service-process.ts"],
     { PORT: String(port), NODE_ENV: "production", LOG_LEVEL: "info", ...env },
     port,
   );

@@ -17,6 +17,7 @@ import { generatePrivateKey } from "viem/accounts";
 import { type LoadResult, type LoadSpec, runLoad } from "../bench/load.js";
 import { evmPaymentPool, svmPaymentPool } from "../bench/payments.js";
 import { type ServerProcess, startBare, startPrism, startService } from "../bench/processes.js";
+import { topEntries } from "../bench/profile.js";
 import { printTable, type Row, summarize, writeResults } from "../bench/report.js";
 import { verificationRates } from "../bench/verification.js";
 import { CHAIN_IDS } from "../client/x402/evm.js";
@@ -28,6 +29,8 @@ const arg = (name: string, fallback: number) => {
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
 const quick = process.argv.includes("--quick");
+/** `--profile`: the service under the paid EVM load runs with --cpu-prof; its top entries are printed. */
+const profileDir = process.argv.includes("--profile") ? mkdtempSync(join(tmpdir(), "bench-prof-")) : undefined;
 const ROUNDS = arg("--rounds", quick ? 1 : 3);
 const REQUESTS = arg("--requests", quick ? 1500 : 6000);
 const WARMUP = Math.max(500, Math.floor(REQUESTS / 4));
@@ -76,7 +79,7 @@ function prefillLedger(file: string, rows: number) {
 const evmKey = generatePrivateKey();
 const svmPayer = await generateKeyPairSigner();
 const started = Date.now();
-const service = await startService(PORTS.service, { LEDGER_DB: join(scratch, "ledger.db") });
+const service = await startService(PORTS.service, { LEDGER_DB: join(scratch, "ledger.db") }, profileDir);
 const base = await challenge(service, "/base/defi/tvl");
 const solana = await challenge(service, "/defi/tvl");
 const poolsReq = await challenge(service, "/base/lp/pools");
@@ -170,6 +173,11 @@ console.log(
   `\nVerification alone: EVM ${verification.evmChecksPerSecond.toFixed(0)}/s, Solana ${verification.svmChecksPerSecond.toFixed(0)}/s, viem verifyTypedData ${verification.viemVerifyTypedDataPerSecond.toFixed(0)}/s`,
 );
 console.log(`p99 overhead of the paid EVM path over bare Express: ${p99Overhead.toFixed(1)} ms`);
+const profile = profileDir ? topEntries(profileDir) : [];
+if (profile.length) {
+  console.log("\nService CPU profile, top self time over the whole run:");
+  for (const { share, frame } of profile) console.log(`  ${share.toFixed(1).padStart(5)}%  ${frame}`);
+}
 const file = writeResults({
   rounds: ROUNDS,
   requests: REQUESTS,
