@@ -32,7 +32,7 @@ const quick = process.argv.includes("--quick");
 /** `--profile`: the service under the paid EVM load runs with --cpu-prof; its top entries are printed. */
 const profileDir = process.argv.includes("--profile") ? mkdtempSync(join(tmpdir(), "bench-prof-")) : undefined;
 const ROUNDS = arg("--rounds", quick ? 1 : 3);
-const REQUESTS = arg("--requests", quick ? 1500 : 6000);
+const REQUESTS = arg("--requests", quick ? 1500 : 4000);
 const WARMUP = Math.max(500, Math.floor(REQUESTS / 4));
 const PORTS = { service: 4101, http: 4102, express: 4103, prism: 4104 };
 const scratch = mkdtempSync(join(tmpdir(), "bench-"));

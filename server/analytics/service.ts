@@ -36,7 +36,7 @@ export async function createAnalyticsService(
   // A backend that pays Solana fees itself (local chain, facilitator) dictates the fee payer to announce.
   const config = settlement.feePayer ? { ...configured, feePayer: settlement.feePayer } : configured;
   const { backend } = settlement;
-  const ledger = openSqliteLedger(env.LEDGER_DB ?? DEFAULT_LEDGER_DB);
+  const ledger = openSqliteLedger(env.LEDGER_DB ?? DEFAULT_LEDGER_DB, Date.now, env.LEDGER_SYNCHRONOUS === "full" ? "full" : "normal");
   const insight = config.insight.baseUrl
     ? chatCompletionsWriter({ ...config.insight, baseUrl: config.insight.baseUrl })
     : embeddedInsightWriter;
