@@ -49,7 +49,6 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
     ] as never,
   });
   return {
-    // total over measured wall time: autocannon's own duration is whole seconds, too coarse for runs of a few seconds
     requestsPerSecond: result.requests.total / ((performance.now() - started) / 1000),
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,

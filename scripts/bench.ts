@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --rounds 3 --requests 6000 --quick]`: the cost of a paid request, measured
+ * `npm run bench [-- --rounds 3 --seconds 4 --quick --profile]`: the cost of a paid request, measured
  * side by side in one run on loopback, with the median of several rounds after a warm-up:
  * bare node:http and bare Express (the local limit), a free endpoint, a paid endpoint with a fresh
  * EVM payment per request and with a fresh Solana payment per request, the Prism mock, verification
@@ -32,8 +32,10 @@ const quick = process.argv.includes("--quick");
 /** `--profile`: the service under the paid EVM load runs with --cpu-prof; its top entries are printed. */
 const profileDir = process.argv.includes("--profile") ? mkdtempSync(join(tmpdir(), "bench-prof-")) : undefined;
 const ROUNDS = arg("--rounds", quick ? 1 : 3);
-const REQUESTS = arg("--requests", quick ? 1500 : 4000);
-const WARMUP = Math.max(500, Math.floor(REQUESTS / 4));
+const SECONDS = arg("--seconds", quick ? 2 : 4);
+const WARMUP_SECONDS = 2;
+/** Payments signed per second of load: above what one core of this service can verify and settle. */
+const PAYMENTS_PER_SECOND = arg("--payment-rate", 3000);
 const PORTS = { service: 4101, http: 4102, express: 4103, prism: 4104 };
 const scratch = mkdtempSync(join(tmpdir(), "bench-"));
 const log = (message: string) => console.error(`· ${message}`);
@@ -44,19 +46,27 @@ async function challenge(service: ServerProcess, path: string): Promise<PaymentR
   return body.accepts[0] as PaymentRequirements;
 }
 
-/** Warm-up, then `ROUNDS` measured runs; `payments(n)` supplies n fresh payments per run (signed just before it). */
+/**
+ * Warm-up, then `ROUNDS` timed runs; `payments(n)` supplies n fresh payments per run, signed just
+ * before it (a run that used them all would replay, and the replays would count as errors).
+ */
 async function measure(
   name: string,
   target: ServerProcess,
-  spec: Omit<LoadSpec, "url" | "payments" | "amount">,
+  spec: Omit<LoadSpec, "url" | "payments" | "amount" | "durationSeconds">,
   payments?: (n: number) => Promise<string[]>,
 ): Promise<Row> {
   log(name);
-  const run = async (amount: number): Promise<LoadResult> =>
-    runLoad({ ...spec, url: target.url, amount, payments: payments ? await payments(amount) : undefined });
-  await run(WARMUP);
+  const run = async (seconds: number): Promise<LoadResult> =>
+    runLoad({
+      ...spec,
+      url: target.url,
+      durationSeconds: seconds,
+      payments: payments ? await payments(seconds * PAYMENTS_PER_SECOND) : undefined,
+    });
+  await run(WARMUP_SECONDS);
   const results: LoadResult[] = [];
-  for (let i = 0; i < ROUNDS; i++) results.push(await run(REQUESTS));
+  for (let i = 0; i < ROUNDS; i++) results.push(await run(SECONDS));
   return summarize(name, results, target.peakRssMiB());
 }
 
@@ -164,7 +174,7 @@ for (const size of quick ? [1_000] : [1_000, 100_000, 1_000_000]) {
   running.delete(sized);
 }
 
-console.log(`\nPaid path vs the local limit (${ROUNDS} rounds × ${REQUESTS} requests after ${WARMUP} warm-up; medians)\n`);
+console.log(`\nPaid path vs the local limit (${ROUNDS} rounds of ${SECONDS} s after ${WARMUP_SECONDS} s of warm-up; medians)\n`);
 printTable(rows, "bare Express");
 console.log("\nScale\n");
 printTable([...scale, rows.find((r) => r.scenario === "bare Express") as Row], "bare Express");
@@ -180,8 +190,8 @@ if (profile.length) {
 }
 const file = writeResults({
   rounds: ROUNDS,
-  requests: REQUESTS,
-  warmup: WARMUP,
+  secondsPerRound: SECONDS,
+  warmupSeconds: WARMUP_SECONDS,
   rows,
   scale,
   verification,
