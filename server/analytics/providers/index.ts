@@ -22,8 +22,6 @@ export interface Providers {
   swap: SwapBridgeProvider;
 }
 
-export type ProviderRole = keyof Providers;
-
 /** The offline dataset: every role embedded, reproducible from the seed and the clock. */
 export function createEmbeddedProviders(options: { seed: string; clock: Clock }): Providers {
   return {

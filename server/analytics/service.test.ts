@@ -1,0 +1,61 @@
+// The wired service (strict verifier, SQLite ledger, embedded data) under concurrent and failing paid
+// calls: exactly one answer per payment, and a ledger that agrees with what was answered.
+import request from "supertest";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, describe, expect, it } from "vitest";
+import { signEvmPayment } from "../../client/x402/evm.js";
+import type { PaymentRequirements } from "../../client/x402/types.js";
+import { createLogger } from "../http/logger.js";
+import { createAnalyticsService } from "./service.js";
+
+const service = await createAnalyticsService({ LEDGER_DB: ":memory:" }, { logger: createLogger("silent") });
+afterAll(() => service.close());
+const account = privateKeyToAccount(generatePrivateKey());
+
+async function challenge(path: string, body: object): Promise<PaymentRequirements> {
+  const res = await request(service.app).post(path).send(body);
+  expect(res.status).toBe(402);
+  return res.body.accepts[0];
+}
+
+describe("the analytics service", () => {
+  it("serves 50 concurrent copies of one payment exactly once", async () => {
+    const header = await signEvmPayment(account, await challenge("/base/defi/tvl", {}));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => request(service.app).post("/base/defi/tvl").set("X-PAYMENT", header).send({})),
+    );
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 402)).toHaveLength(49);
+    expect(new Set(answers.filter((r) => r.status === 402).map((r) => r.body.error))).toEqual(
+      new Set(["invalid_exact_evm_nonce_already_used"]),
+    );
+  });
+
+  it("keeps the ledger consistent: one settled row per delivered answer, none for a failed one", async () => {
+    const pool = "5rCf1DM8LjKTw4YqhnoLcngyZYeNnQqztScTogYHAS6";
+    const unknown = "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin";
+    const delivered = await request(service.app)
+      .post("/skale/lp/pool-detail")
+      .set("X-PAYMENT", await signEvmPayment(account, await challenge("/skale/lp/pool-detail", { address: pool })))
+      .send({ address: pool });
+    expect(delivered.status).toBe(200);
+    const failedHeader = await signEvmPayment(account, await challenge("/skale/lp/pool-detail", { address: unknown }));
+    const failed = await request(service.app).post("/skale/lp/pool-detail").set("X-PAYMENT", failedHeader).send({ address: unknown });
+    expect(failed.status).toBe(404);
+
+    const rows = await service.ledger.rows();
+    expect(rows.filter((r) => r.status === "settled")).toHaveLength(2); // this test's 200 and the previous test's one
+    const notCharged = rows.filter((r) => r.status === "not_charged");
+    expect(notCharged).toHaveLength(1);
+    expect(notCharged[0]?.endpoint).toBe("lpPoolDetail");
+    const totals = await service.ledger.totals();
+    const byAccount = Object.fromEntries(totals.byAccount.map((a) => [`${a.account}:${a.network}`, a.amount]));
+    expect(byAccount["service:skale-base-sepolia"]).toBe(2700n);
+    expect(byAccount["treasury:skale-base-sepolia"]).toBe(300n);
+
+    // not charged, so its reservation was freed: the same authorization is verified again (a replay would be a 402)
+    const retried = await request(service.app).post("/skale/lp/pool-detail").set("X-PAYMENT", failedHeader).send({ address: unknown });
+    expect(retried.status).toBe(404);
+  });
+});
