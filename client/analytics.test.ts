@@ -214,11 +214,17 @@ describe("typed failures", () => {
     expect(client.spent()).toBe(0n);
   });
 
-  it("refuses a replayed X-PAYMENT header: the caller's own header passes through, typed as rejected", async () => {
+  it("passes the caller's own X-PAYMENT through: the same request gets its answer again, another is refused", async () => {
     const client = analytics({ network: "solana", payer: svm() });
     const first = await client.call("/trenches/new-tokens", { limit: 1 });
-    const replay = await client.client.POST("/trenches/new-tokens", {
+    const again = await client.client.POST("/trenches/new-tokens", {
       body: { limit: 1 },
+      headers: { "X-PAYMENT": first.paymentHeader as string },
+    });
+    expect(again.response.status).toBe(first.status);
+    expect(again.data).toEqual(first.envelope);
+    const replay = await client.client.POST("/trenches/new-tokens", {
+      body: { limit: 2 },
       headers: { "X-PAYMENT": first.paymentHeader as string },
     });
     expect(replay.response.status).toBe(402);

@@ -156,9 +156,9 @@ describe("x-payment-info", () => {
 describe("responses of paid operations", () => {
   const allPaid = operations(analytics).filter(({ op }) => op["x-payment-info"]);
 
-  it("declare 200, 206, 400, 402, 404, 500 and 502, and take X-PAYMENT", () => {
+  it("declare 200, 206, 400, 402, 404, 500, 502 and 503, and take X-PAYMENT", () => {
     for (const { path, op: operation } of allPaid) {
-      expect(Object.keys(operation.responses).sort(), path).toEqual(["200", "206", "400", "402", "404", "500", "502"]);
+      expect(Object.keys(operation.responses).sort(), path).toEqual(["200", "206", "400", "402", "404", "500", "502", "503"]);
       const header = parametersOf(analytics, operation).find((p) => p?.name === "X-PAYMENT");
       expect(header?.in, path).toBe("header");
       expect(header?.required, path).toBe(false);

@@ -16,6 +16,7 @@ const SKIPPED = {
     404: "needs a paid request naming an entity the data does not hold; the fuzzing meets such 404s and checks their body",
     500: "an unexpected server failure cannot be provoked on purpose",
     502: "needs an upstream provider or the settlement to fail",
+    503: "needs the ledger to be unreachable or an answer slower than its payment's deadline; the vitest suite provokes both",
   },
   registry: {
     500: "an unexpected server failure cannot be provoked on purpose",

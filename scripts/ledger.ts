@@ -1,6 +1,7 @@
 /**
  * `npm run ledger [-- --db path]`: totals of the payment ledger per network, endpoint, account
- * (the 90/10 split) and status, in USDC.
+ * (the 90/10 split) and status, in USDC, and what recovery did to payments a crash, a failed
+ * settlement or a late answer had left unresolved.
  */
 import { openSqliteLedger } from "../server/analytics/payments/ledger/sqlite-ledger.js";
 import { DEFAULT_LEDGER_DB } from "../server/analytics/service.js";
@@ -9,7 +10,7 @@ const dbArg = process.argv.indexOf("--db");
 const file = dbArg >= 0 ? (process.argv[dbArg + 1] as string) : (process.env.LEDGER_DB ?? DEFAULT_LEDGER_DB);
 const ledger = openSqliteLedger(file);
 const totals = await ledger.totals();
-ledger.close();
+await ledger.close();
 
 /** 1234567 micro-USDC → "1.234567". */
 const usdc = (micro: bigint) => `${micro / 1_000_000n}.${(micro % 1_000_000n).toString().padStart(6, "0")}`;
@@ -44,4 +45,9 @@ table(
   "Payments by status",
   ["status", "payments"],
   totals.byStatus.map((r) => [r.status, String(r.payments)]),
+);
+table(
+  "Resolved by recovery",
+  ["what recovery did", "status", "payments"],
+  totals.byRecovery.map((r) => [r.recovery, r.status, String(r.payments)]),
 );

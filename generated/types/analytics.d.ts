@@ -992,7 +992,10 @@ export interface paths {
         };
         /**
          * OpenAPI document
-         * @description This OpenAPI 3.1 document, with `servers` set to the caller's base URL and the deployment's payment details filled in.
+         * @description This OpenAPI 3.1 document, with the deployment's payment details filled in and `servers` set to
+         *     its public origin: `PUBLIC_BASE_URL` when configured, otherwise the request's own scheme and
+         *     `Host` (`X-Forwarded-Proto` and `X-Forwarded-Host` only from proxies named in `TRUST_PROXY`). A
+         *     `Host` that is not a valid host[:port] is a 400, here and wherever the service writes a URL.
          */
         get: operations["Free_openApiDocument"];
         put?: never;
@@ -2408,7 +2411,8 @@ export interface components {
             to_token: string;
             /**
              * Format: double
-             * @description Amount to send, in token units (e.g. `250.5` USDC).
+             * @description Amount to send, in token units (e.g. `250.5` USDC). At most 10^12 units: above any token
+             *     position a bridge route can carry, and small enough that every quote figure stays finite.
              */
             amount: number;
             /** @description Sender address; needed by some routes for an executable transaction, not for the quote. */
@@ -2511,14 +2515,15 @@ export interface components {
             token?: components["schemas"]["TokenSymbol"];
             /**
              * Format: double
-             * @description Size of the position, USD.
+             * @description Size of the position, USD; at most 10^11 (a hundred billion), above any single position on any chain.
              */
             amount_usd: number;
             /** @description Chain the position is on now. */
             from_chain: components["schemas"]["BridgeChain"];
             /**
              * Format: double
-             * @description APY earned now, percent; when omitted the best comparable pool on `from_chain` is assumed.
+             * @description APY earned now, percent; when omitted the best comparable pool on `from_chain` is assumed. At
+             *     most 100000 (1000×): past the highest APY any listed pool reports.
              */
             current_apy_pct?: number;
         };
@@ -2563,7 +2568,7 @@ export interface components {
             /** @description Native gas token symbol, e.g. `SOL`, `ETH`. */
             token_symbol: string;
         };
-        /** @description The JSON error body shared by 400, 404, 405, 500 and 502 answers. */
+        /** @description The JSON error body shared by 400, 404, 405, 500, 502 and 503 answers. */
         "Common.ErrorBody": {
             /** @description Stable machine code. */
             error: components["schemas"]["Common.ErrorCode"];
@@ -2580,7 +2585,7 @@ export interface components {
          * @description Stable machine codes of the error body.
          * @enum {string}
          */
-        "Common.ErrorCode": "invalid_request" | "invalid_payload" | "not_found" | "method_not_allowed" | "upstream_error" | "internal_error";
+        "Common.ErrorCode": "invalid_request" | "invalid_payload" | "not_found" | "method_not_allowed" | "upstream_error" | "internal_error" | "service_unavailable";
         /** @description One invalid input, named so that a caller can fix it without reading server logs. */
         "Common.FieldError": {
             /** @description Part of the request that holds the field. */
@@ -2887,7 +2892,7 @@ export interface components {
             stablecoin?: boolean | ("true" | "false");
             /**
              * Format: double
-             * @description Minimum APY in percent.
+             * @description Minimum APY in percent, 0 to 100000 (1000×, past the highest APY any listed pool reports).
              */
             min_apy?: number;
             /**
@@ -3618,7 +3623,7 @@ export interface components {
             quote?: components["schemas"]["TokenSymbol"];
             /**
              * Format: double
-             * @description Minimum TVL in USD.
+             * @description Minimum TVL in USD, 0 to 10^12 (a trillion, above the TVL of any pool).
              * @default 0
              */
             min_tvl?: number;
@@ -4604,17 +4609,17 @@ export interface components {
             only_smart_money?: boolean;
             /**
              * Format: double
-             * @description Maximum token age, days.
+             * @description Maximum token age, days; at most 36500 (a century, older than any token).
              */
             token_age_days?: number;
             /**
              * Format: double
-             * @description Minimum market cap, USD.
+             * @description Minimum market cap, USD; at most 10^14 (a hundred trillion, above any asset's).
              */
             market_cap_min?: number;
             /**
              * Format: double
-             * @description Maximum market cap, USD; must not be below `market_cap_min`.
+             * @description Maximum market cap, USD; must not be below `market_cap_min`; at most 10^14.
              */
             market_cap_max?: number;
             /**
@@ -5299,6 +5304,13 @@ export interface components {
             asset: string;
             /** @description EIP-712 domain of the USDC contract (EVM only). */
             eip712?: components["schemas"]["X402.Eip712Domain"];
+            /**
+             * Format: uri
+             * @description A public JSON-RPC endpoint of the network. After an interruption during settlement (a crash,
+             *     a facilitator failure) the service reads there whether the payment's money moved, unless the
+             *     deployment names its own endpoint in `SETTLEMENT_RPC_<NETWORK>` (e.g. `SETTLEMENT_RPC_BASE_SEPOLIA`).
+             */
+            rpc: string;
         };
         /**
          * @description How one URL prefix settles. The profile (`testnet`, the default, or `mainnet`) is chosen by
@@ -5620,6 +5632,15 @@ export interface operations {
                     "application/json": components["schemas"]["AgentCard"];
                 };
             };
+            /** @description Bad request: a parameter, body field or header is invalid. The body names every invalid field. Never charged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -5689,6 +5710,15 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["X402Discovery"];
+                };
+            };
+            /** @description Bad request: a parameter, body field or header is invalid. The body names every invalid field. Never charged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
@@ -5915,6 +5945,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Base_ask: {
@@ -6125,6 +6169,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6355,6 +6413,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Base_bridgeYieldMigrate: {
@@ -6564,6 +6636,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Base_defiTvlLegacy: {
@@ -6761,6 +6847,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6970,6 +7070,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7196,6 +7310,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Base_defiYields: {
@@ -7414,6 +7542,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7676,6 +7818,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Base_lpPools: {
@@ -7899,6 +8055,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Base_lpPoolsRecommend: {
@@ -8110,6 +8280,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8380,6 +8564,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Base_lpPositionRebalance: {
@@ -8598,6 +8796,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Base_lpWalletPositions: {
@@ -8798,6 +9010,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9016,6 +9242,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9273,6 +9513,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Base_smartmoneyFlowIntel: {
@@ -9487,6 +9741,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Base_smartmoneyPnlLeaderboard: {
@@ -9681,6 +9949,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9894,6 +10176,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10115,6 +10411,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Base_tradersTokenOhlcv: {
@@ -10323,6 +10633,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Base_tradersTokenWhales: {
@@ -10506,6 +10830,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10706,6 +11044,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Base_tradersWalletIntel: {
@@ -10890,6 +11242,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11101,6 +11467,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Base_tradersWalletPositions: {
@@ -11295,6 +11675,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Base_tradersWalletIntelLegacy: {
@@ -11472,6 +11866,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11662,6 +12070,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11864,6 +12286,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Base_trenchesGraduatingLegacy: {
@@ -12043,6 +12479,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12241,6 +12691,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Base_trenchesNewTokensLegacy: {
@@ -12418,6 +12882,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12614,6 +13092,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Base_trenchesToken: {
@@ -12794,6 +13286,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12988,6 +13494,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13202,6 +13722,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Base_trenchesTokenVerdictLegacy: {
@@ -13397,6 +13931,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13626,6 +14174,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Solana_bridgeYieldMigrate: {
@@ -13834,6 +14396,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Solana_defiTvlLegacy: {
@@ -14030,6 +14606,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14238,6 +14828,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14463,6 +15067,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Solana_defiYields: {
@@ -14680,6 +15298,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14941,6 +15573,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Solana_lpPools: {
@@ -15163,6 +15809,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Solana_lpPoolsRecommend: {
@@ -15373,6 +16033,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15642,6 +16316,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Solana_lpPositionRebalance: {
@@ -15859,6 +16547,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Solana_lpWalletPositions: {
@@ -16058,6 +16760,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16275,6 +16991,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16531,6 +17261,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Free_openApiDocument: {
@@ -16549,6 +17293,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": Record<string, never>;
+                };
+            };
+            /** @description Bad request: a parameter, body field or header is invalid. The body names every invalid field. Never charged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
@@ -16770,6 +17523,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17000,6 +17767,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Skale_bridgeYieldMigrate: {
@@ -17209,6 +17990,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Skale_defiTvlLegacy: {
@@ -17406,6 +18201,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17615,6 +18424,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17841,6 +18664,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Skale_defiYields: {
@@ -18059,6 +18896,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18321,6 +19172,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Skale_lpPools: {
@@ -18544,6 +19409,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Skale_lpPoolsRecommend: {
@@ -18755,6 +19634,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19025,6 +19918,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Skale_lpPositionRebalance: {
@@ -19243,6 +20150,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Skale_lpWalletPositions: {
@@ -19443,6 +20364,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19661,6 +20596,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19918,6 +20867,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Skale_smartmoneyFlowIntel: {
@@ -20132,6 +21095,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Skale_smartmoneyPnlLeaderboard: {
@@ -20326,6 +21303,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20539,6 +21530,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20760,6 +21765,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Skale_tradersTokenOhlcv: {
@@ -20968,6 +21987,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Skale_tradersTokenWhales: {
@@ -21151,6 +22184,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21351,6 +22398,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Skale_tradersWalletIntel: {
@@ -21535,6 +22596,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21746,6 +22821,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Skale_tradersWalletPositions: {
@@ -21940,6 +23029,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Skale_tradersWalletIntelLegacy: {
@@ -22117,6 +23220,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22307,6 +23424,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22509,6 +23640,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Skale_trenchesGraduatingLegacy: {
@@ -22688,6 +23833,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22886,6 +24045,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Skale_trenchesNewTokensLegacy: {
@@ -23063,6 +24236,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23259,6 +24446,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Skale_trenchesToken: {
@@ -23439,6 +24640,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23633,6 +24848,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23847,6 +25076,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Skale_trenchesTokenVerdictLegacy: {
@@ -24042,6 +25285,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24261,6 +25518,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Solana_smartmoneyPnlLeaderboard: {
@@ -24454,6 +25725,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24666,6 +25951,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24886,6 +26185,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Solana_tradersTokenOhlcv: {
@@ -25093,6 +26406,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Solana_tradersTokenWhales: {
@@ -25275,6 +26602,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25474,6 +26815,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Solana_tradersWalletIntel: {
@@ -25657,6 +27012,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25867,6 +27236,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Solana_tradersWalletPositions: {
@@ -26060,6 +27443,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Solana_tradersWalletIntelLegacy: {
@@ -26236,6 +27633,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26425,6 +27836,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26626,6 +28051,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Solana_trenchesGraduatingLegacy: {
@@ -26804,6 +28243,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27001,6 +28454,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Solana_trenchesNewTokensLegacy: {
@@ -27177,6 +28644,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27372,6 +28853,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Solana_trenchesToken: {
@@ -27551,6 +29046,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27744,6 +29253,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27957,6 +29480,20 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Solana_trenchesTokenVerdictLegacy: {
@@ -28151,6 +29688,20 @@ export interface operations {
              */
             502: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -193,7 +193,7 @@ export interface components {
         };
         /** @description A skill capability id, `<familyId>:<optionId>`. */
         CapabilityId: string;
-        /** @description The JSON error body shared by 400, 404, 405, 500 and 502 answers. */
+        /** @description The JSON error body shared by 400, 404, 405, 500, 502 and 503 answers. */
         "Common.ErrorBody": {
             /** @description Stable machine code. */
             error: components["schemas"]["Common.ErrorCode"];
@@ -210,7 +210,7 @@ export interface components {
          * @description Stable machine codes of the error body.
          * @enum {string}
          */
-        "Common.ErrorCode": "invalid_request" | "invalid_payload" | "not_found" | "method_not_allowed" | "upstream_error" | "internal_error";
+        "Common.ErrorCode": "invalid_request" | "invalid_payload" | "not_found" | "method_not_allowed" | "upstream_error" | "internal_error" | "service_unavailable";
         /** @description One invalid input, named so that a caller can fix it without reading server logs. */
         "Common.FieldError": {
             /** @description Part of the request that holds the field. */

@@ -4,6 +4,7 @@ import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { loadDoc } from "../../conformance/openapi-doc.js";
 import { createResponseValidator } from "../../conformance/schema-validator.js";
+import { exampleHandlers, failingInsightWriter, testGate, testPayment } from "../../test/support/analytics.js";
 import { ApiError } from "../http/errors.js";
 import { createLogger } from "../http/logger.js";
 import { type AnalyticsDeps, createAnalyticsApp } from "./app.js";
@@ -12,11 +13,10 @@ import { manualClock } from "./clock.js";
 import { loadAnalyticsConfig } from "./config.js";
 import { loadAnalyticsContract } from "./contract.js";
 import { embeddedInsightWriter } from "./insight/embedded.js";
-import type { Settlement } from "./payments/types.js";
+import type { SettlementBackend } from "./payments/settlement.js";
 import { createEmbeddedProviders } from "./providers/index.js";
 import { defiHandlers } from "./segments/defi.js";
 import { TEST_NOW } from "./segments/test-support.js";
-import { acceptingVerifier, exampleHandlers, failingInsightWriter, recordingSettler, testPayment } from "./testing.js";
 
 const contract = loadAnalyticsContract();
 const config = loadAnalyticsConfig({}, contract.developmentDefaults);
@@ -31,10 +31,9 @@ const allEmbedded = {
   swap_bridge: "embedded",
 } as const;
 
-function build(overrides: Partial<AnalyticsDeps> = {}) {
+function build(overrides: Partial<AnalyticsDeps> = {}, backend?: SettlementBackend) {
   const clock = manualClock(TEST_NOW);
-  const verifier = acceptingVerifier();
-  const settler = recordingSettler();
+  const { gate, ledger } = testGate(clock, { backend });
   const deps: AnalyticsDeps = {
     contract,
     config,
@@ -43,14 +42,14 @@ function build(overrides: Partial<AnalyticsDeps> = {}) {
     providerModes: allEmbedded,
     settlementMode: "ledger",
     insight: embeddedInsightWriter,
-    verifier,
-    settler,
+    gate,
     cache: createCache(clock),
     clock,
     logger: createLogger("silent"),
     ...overrides,
   };
-  return { app: createAnalyticsApp(deps), verifier, settler, deps };
+  const statuses = async () => (await ledger.rows()).map((row) => row.status);
+  return { app: createAnalyticsApp(deps), ledger, statuses, clock, deps };
 }
 
 const { app } = build();
@@ -104,7 +103,7 @@ function samplePostBody(path: string) {
 
 describe("a paid call", () => {
   it("is verified, served, settled, and returns the receipt", async () => {
-    const { app, settler } = build();
+    const { app, ledger } = build();
     const res = await request(app).post("/base/defi/tvl").set("X-PAYMENT", testPayment()).send({ limit: 3 });
     expect(res.status).toBe(200);
     expect(independent.validate("post", "/base/defi/tvl", 200, res.body)).toEqual([]);
@@ -113,8 +112,8 @@ describe("a paid call", () => {
     expect(res.body.timestamp).toBe(new Date(TEST_NOW).toISOString());
     const receipt = decode(res.headers["x-payment-response"] as string);
     expect(receipt).toMatchObject({ success: true, network: "base-sepolia", payer: "TestPayer1111111111111111111111111111111111" });
-    expect(settler.settled).toHaveLength(1);
-    expect(settler.settled[0]?.amount).toBe("1000");
+    const [row] = await ledger.rows();
+    expect(row).toMatchObject({ status: "settled", amount: 1000n, hasAnswer: true });
   });
 
   it("serves the same data on every prefix and through the legacy GET", async () => {
@@ -142,13 +141,15 @@ describe("a paid call", () => {
     expect(res.body.data.chains).toHaveLength(20);
   });
 
-  it("refuses a replayed payment", async () => {
+  it("answers a repeat of the same request with its answer, and refuses the payment for another request", async () => {
     const header = testPayment();
     expect((await request(app).post("/defi/tvl").set("X-PAYMENT", header).send({})).status).toBe(200);
     const replay = await request(app).post("/defi/tvl").set("X-PAYMENT", header).send({});
-    expect(replay.status).toBe(402);
-    expect(replay.body.error).toBe("duplicate_settlement");
-    expect(replay.body.accepts).toHaveLength(1);
+    expect(replay.status).toBe(200);
+    const other = await request(app).post("/defi/tvl").set("X-PAYMENT", header).send({ limit: 2 });
+    expect(other.status).toBe(402);
+    expect(other.body.error).toBe("duplicate_settlement");
+    expect(other.body.accepts).toHaveLength(1);
   });
 
   it("answers a header that is not base64 JSON with a 400 naming X-PAYMENT", async () => {
@@ -160,7 +161,7 @@ describe("a paid call", () => {
 
 describe("when the model fails", () => {
   it("answers 206 with the raw data and the rule engine's signal, and still settles", async () => {
-    const { app, settler } = build({ insight: failingInsightWriter });
+    const { app, statuses } = build({ insight: failingInsightWriter });
     const res = await request(app).post("/defi/yields").set("X-PAYMENT", testPayment()).send({ limit: 5 });
     expect(res.status).toBe(206);
     expect(independent.validate("post", "/defi/yields", 206, res.body)).toEqual([]);
@@ -169,18 +170,18 @@ describe("when the model fails", () => {
     expect(res.body.data.pools).toHaveLength(5);
     expect(["high_yield", "medium_yield", "low_yield", "risky"]).toContain(res.body.signal);
     expect(res.headers["x-payment-response"]).toBeDefined();
-    expect(settler.settled).toHaveLength(1);
+    expect(await statuses()).toEqual(["settled"]);
   });
 });
 
 describe("no charge for an answer not delivered", () => {
   it("releases the payment when the handler answers 404", async () => {
-    const { app, settler } = build();
+    const { app, statuses } = build();
     const res = await request(app).post("/defi/tvl").set("X-PAYMENT", testPayment()).send({ protocol: "no-such-protocol" });
     expect(res.status).toBe(404);
     expect(res.body.error).toBe("not_found");
-    expect(settler.settled).toHaveLength(0);
-    expect(settler.released).toHaveLength(1);
+    expect(res.headers["x-payment-response"]).toBeUndefined();
+    expect(await statuses()).toEqual(["not_charged"]);
   });
 
   it("releases the payment on an upstream failure (502) and on a server fault (500, no internals)", async () => {
@@ -189,15 +190,14 @@ describe("no charge for an answer not delivered", () => {
     const res502 = await request(upstream.app).post("/defi/tvl").set("X-PAYMENT", testPayment()).send({});
     expect(res502.status).toBe(502);
     expect(res502.body).toMatchObject({ error: "upstream_error", provider: "defillama" });
-    expect(upstream.settler.released).toHaveLength(1);
+    expect(await upstream.statuses()).toEqual(["not_charged"]);
 
     const bug = failing(new TypeError("cannot read secret of undefined"));
     const res500 = await request(bug.app).post("/defi/tvl").set("X-PAYMENT", testPayment()).send({});
     expect(res500.status).toBe(500);
     expect(res500.body.error).toBe("internal_error");
     expect(JSON.stringify(res500.body)).not.toMatch(/secret/);
-    expect(bug.settler.settled).toHaveLength(0);
-    expect(bug.settler.released).toHaveLength(1);
+    expect(await bug.statuses()).toEqual(["not_charged"]);
   });
 
   it("releases the payment when the envelope breaks the contract, before settling", async () => {
@@ -214,18 +214,23 @@ describe("no charge for an answer not delivered", () => {
     });
     const res = await request(broken.app).post("/defi/tvl").set("X-PAYMENT", testPayment()).send({});
     expect(res.status).toBe(500);
-    expect(broken.settler.settled).toHaveLength(0);
-    expect(broken.settler.released).toHaveLength(1);
+    expect(res.headers["x-payment-response"]).toBeUndefined();
+    expect(await broken.statuses()).toEqual(["not_charged"]);
   });
 
   it("answers the settlement's failure reason as a 402, without the data", async () => {
-    const refused: Settlement = { ok: false, reason: "insufficient_funds", message: "payer balance is below the amount" };
-    const { app } = build({ settler: recordingSettler(() => refused) });
+    const refusing: SettlementBackend = {
+      mode: "ledger",
+      timeoutMs: 0,
+      settle: async () => ({ ok: false, reason: "insufficient_funds", message: "payer balance is below the amount" }),
+    };
+    const { app, statuses } = build({}, refusing);
     const res = await request(app).post("/defi/tvl").set("X-PAYMENT", testPayment()).send({});
     expect(res.status).toBe(402);
     expect(res.body).toMatchObject({ x402Version: 1, error: "insufficient_funds" });
     expect(res.body.data).toBeUndefined();
     expect(res.headers["x-payment-response"]).toBeUndefined();
+    expect(await statuses()).toEqual(["failed"]);
   });
 });
 

@@ -7,6 +7,7 @@ import express from "express";
 import type { Logger } from "pino";
 import { cors } from "../http/cors.js";
 import { errorHandler, notFound } from "../http/errors.js";
+import { refuseAmbiguousQuery, refuseNonFiniteNumbers } from "../http/input-guard.js";
 import { requestContext } from "../http/request-context.js";
 import { openApiValidation } from "../http/validator.js";
 import type { Cache } from "./cache.js";
@@ -17,7 +18,7 @@ import { envelopeChecker } from "./envelope-check.js";
 import { type FreeRouteDeps, freeRouteHandlers } from "./free/free-routes.js";
 import type { InsightWriter } from "./insight/types.js";
 import { paidRouteHandler } from "./paid-route.js";
-import type { PaymentSettler, PaymentVerifier } from "./payments/types.js";
+import type { PaymentGate } from "./payments/gate.js";
 import type { Providers } from "./providers/index.js";
 import type { Handler, HandlerMap } from "./segments/types.js";
 
@@ -29,8 +30,7 @@ export interface AnalyticsDeps {
   providerModes: FreeRouteDeps["providers"];
   settlementMode: FreeRouteDeps["settlement"];
   insight: InsightWriter;
-  verifier: PaymentVerifier;
-  settler: PaymentSettler;
+  gate: PaymentGate;
   cache: Cache;
   clock: Clock;
   logger: Logger;
@@ -43,7 +43,7 @@ export function createAnalyticsApp(deps: AnalyticsDeps): express.Express {
 
   const app = express();
   app.disable("x-powered-by");
-  app.set("trust proxy", "loopback");
+  app.set("trust proxy", config.trustProxy);
   app.use(requestContext(logger));
   app.use(
     cors({ methods: "GET, POST, OPTIONS", requestHeaders: "Content-Type, X-PAYMENT", exposedHeaders: "X-PAYMENT-RESPONSE, X-Request-Id" }),
@@ -57,7 +57,9 @@ export function createAnalyticsApp(deps: AnalyticsDeps): express.Express {
     }
     next();
   });
+  app.use(refuseAmbiguousQuery);
   app.use(openApiValidation(contract.document, { validateResponses: config.validateResponses }));
+  app.use(refuseNonFiniteNumbers);
 
   const free = freeRouteHandlers({
     contract,
@@ -74,13 +76,12 @@ export function createAnalyticsApp(deps: AnalyticsDeps): express.Express {
 
   const routeDeps = {
     config,
-    verifier: deps.verifier,
-    settler: deps.settler,
+    gate: deps.gate,
     insight: deps.insight,
     clock: deps.clock,
     logger,
     segment: { providers: deps.providers, cache: deps.cache, clock: deps.clock },
-    checkEnvelope: config.validateResponses ? envelopeChecker(contract) : undefined,
+    checkEnvelope: envelopeChecker(contract),
   };
   for (const route of contract.paid) {
     app[route.method](route.expressPath, paidRouteHandler(route, deps.handlers[route.name] as unknown as Handler<never>, routeDeps));

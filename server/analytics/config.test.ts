@@ -9,6 +9,7 @@ const real = {
   TREASURY_EVM: "0x2222222222222222222222222222222222222222",
   TREASURY_SOLANA: "Treasury1111111111111111111111111111111111",
   SOLANA_FEE_PAYER: "FeePayer11111111111111111111111111111111111",
+  PUBLIC_BASE_URL: "https://api.example.com",
 };
 
 describe("loadAnalyticsConfig", () => {
@@ -56,5 +57,35 @@ describe("loadAnalyticsConfig", () => {
     );
     expect(config.insight).toMatchObject({ baseUrl: "http://localhost:11434/v1", model: "llama3.1" });
     expect(config.publicBaseUrl).toBe("https://api.example.com");
+    expect(loadAnalyticsConfig({ PUBLIC_BASE_URL: "https://example.com/api/" }, defaults).publicBaseUrl).toBe("https://example.com/api");
+  });
+
+  it("needs PUBLIC_BASE_URL on mainnet, and refuses one that is not an http(s) origin", () => {
+    const { PUBLIC_BASE_URL: _, ...rest } = real;
+    expect(() => loadAnalyticsConfig({ X402_PROFILE: "mainnet", ...rest }, defaults)).toThrow(/PUBLIC_BASE_URL/);
+    for (const bad of [
+      "api.example.com",
+      "javascript://evil.example/x",
+      "https://api.example.com/?next=evil",
+      "https://u:p@api.example.com",
+    ])
+      expect(() => loadAnalyticsConfig({ PUBLIC_BASE_URL: bad }, defaults), bad).toThrow(/PUBLIC_BASE_URL/);
+  });
+
+  it("trusts no proxy by default, and the proxies TRUST_PROXY names", () => {
+    expect(loadAnalyticsConfig({}, defaults).trustProxy).toBe(false);
+    expect(loadAnalyticsConfig({ TRUST_PROXY: "2" }, defaults).trustProxy).toBe(2);
+    expect(loadAnalyticsConfig({ TRUST_PROXY: "loopback, 10.0.0.0/8" }, defaults).trustProxy).toBe("loopback,10.0.0.0/8");
+    expect(() => loadAnalyticsConfig({ TRUST_PROXY: "true" }, defaults)).toThrow(/TRUST_PROXY/);
+    expect(() => loadAnalyticsConfig({ TRUST_PROXY: "everyone" }, defaults)).toThrow(/TRUST_PROXY/);
+  });
+
+  it("reads the paid answer's deadline and the recovery interval", () => {
+    expect(loadAnalyticsConfig({}, defaults).payments).toEqual({ answerTimeoutMs: 30_000, recoveryIntervalMs: 5_000 });
+    expect(loadAnalyticsConfig({ PAID_ANSWER_TIMEOUT_MS: "2000", RECOVERY_INTERVAL_MS: "500" }, defaults).payments).toEqual({
+      answerTimeoutMs: 2000,
+      recoveryIntervalMs: 500,
+    });
+    expect(() => loadAnalyticsConfig({ PAID_ANSWER_TIMEOUT_MS: "-1" }, defaults)).toThrow(/PAID_ANSWER_TIMEOUT_MS/);
   });
 });

@@ -16,6 +16,13 @@ export interface InsightConfig {
   attempts: number;
 }
 
+export interface PaymentSettings {
+  /** Longest time from a payment's admission to its answer being ready; past it the payment is released. */
+  answerTimeoutMs: number;
+  /** How often recovery looks for payments left unresolved (by a crash, a failed settlement). */
+  recoveryIntervalMs: number;
+}
+
 export interface AnalyticsConfig {
   profile: Profile;
   payTo: { evm: string; svm: string };
@@ -23,8 +30,11 @@ export interface AnalyticsConfig {
   /** Solana fee payer announced in `extra.feePayer`. */
   feePayer: string;
   maxTimeoutSeconds: number;
-  /** Public origin used in `resource` URLs; unset = the request's own origin. */
+  /** Public origin used in `resource` URLs; unset = the request's own (validated) origin. */
   publicBaseUrl?: string;
+  /** Express `trust proxy`: the proxies whose `X-Forwarded-*` headers count; false = none. */
+  trustProxy: string | number | false;
+  payments: PaymentSettings;
   validateResponses: boolean;
   seed: string;
   insight: InsightConfig;
@@ -40,6 +50,34 @@ function positiveInt(env: Record<string, string | undefined>, name: string, fall
   return value;
 }
 
+function publicBaseUrl(raw: string | undefined): string | undefined {
+  if (!raw) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`PUBLIC_BASE_URL must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.search || url.hash || url.username || url.password)
+    throw new ConfigError(`PUBLIC_BASE_URL must be an http(s) origin with an optional path, got "${raw}"`);
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
+}
+
+/**
+ * `TRUST_PROXY`: unset = trust no proxy (X-Forwarded-* ignored); a hop count; or a comma-separated
+ * list of addresses, subnets and Express's names (`loopback`, `linklocal`, `uniquelocal`).
+ */
+function trustProxy(raw: string | undefined): string | number | false {
+  if (!raw || raw === "false") return false;
+  if (/^[0-9]+$/.test(raw)) return Number(raw);
+  const entries = raw.split(",").map((entry) => entry.trim());
+  const valid = /^(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/[0-9]{1,3})?)$/;
+  const bad = entries.find((entry) => !valid.test(entry));
+  if (bad !== undefined)
+    throw new ConfigError(`TRUST_PROXY must be a hop count or addresses, subnets, loopback, linklocal or uniquelocal; "${bad}" is none`);
+  return entries.join(",");
+}
+
 export function loadAnalyticsConfig(env: Record<string, string | undefined>, defaults: DevelopmentDefaults): AnalyticsConfig {
   const profile = (env.X402_PROFILE ?? "testnet") as Profile;
   if (profile !== "testnet" && profile !== "mainnet") throw new ConfigError(`X402_PROFILE must be testnet or mainnet, got "${profile}"`);
@@ -49,7 +87,12 @@ export function loadAnalyticsConfig(env: Record<string, string | undefined>, def
     treasury: { evm: env.TREASURY_EVM ?? defaults.evm.treasury, svm: env.TREASURY_SOLANA ?? defaults.svm.treasury },
     feePayer: env.SOLANA_FEE_PAYER ?? defaults.svm.feePayer,
     maxTimeoutSeconds: positiveInt(env, "X402_MAX_TIMEOUT_SECONDS", defaults.maxTimeoutSeconds),
-    publicBaseUrl: env.PUBLIC_BASE_URL?.replace(/\/+$/, "") || undefined,
+    publicBaseUrl: publicBaseUrl(env.PUBLIC_BASE_URL),
+    trustProxy: trustProxy(env.TRUST_PROXY),
+    payments: {
+      answerTimeoutMs: positiveInt(env, "PAID_ANSWER_TIMEOUT_MS", 30_000),
+      recoveryIntervalMs: positiveInt(env, "RECOVERY_INTERVAL_MS", 5_000),
+    },
     validateResponses: env.VALIDATE_RESPONSES ? env.VALIDATE_RESPONSES !== "false" : env.NODE_ENV !== "production",
     seed: env.DATA_SEED ?? "defi-intel",
     insight: {
@@ -79,6 +122,10 @@ export function loadAnalyticsConfig(env: Record<string, string | undefined>, def
       ...(feePayerConfigured ? { SOLANA_FEE_PAYER: config.feePayer } : {}),
     }).filter(([, value]) => devAddresses.has(value));
     if (used.length) throw new ConfigError(`the mainnet profile needs real addresses; set ${used.map(([name]) => name).join(", ")}`);
+    if (!config.publicBaseUrl)
+      throw new ConfigError(
+        "the mainnet profile needs PUBLIC_BASE_URL (the origin clients reach), so that no request header chooses the URLs paid for",
+      );
   }
   return config;
 }

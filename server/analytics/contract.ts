@@ -13,6 +13,8 @@ export interface NetworkDetails {
   asset: string;
   chainId?: number;
   eip712?: { name: string; version: string };
+  /** Public JSON-RPC endpoint, where recovery reads settlement state by default. */
+  rpc: string;
 }
 
 export interface PaymentInfo {

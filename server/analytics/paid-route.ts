@@ -1,34 +1,41 @@
 /**
- * One paid route, end to end: challenge without `X-PAYMENT`; verify the payment against the
- * requirement this server issued; run the operation's handler; assemble the envelope; check it
- * against the contract; settle; only then send the answer with its receipt. Any failure before
- * settlement releases the payment: the caller is never charged for an answer not delivered.
+ * One paid route, end to end: the 402 challenge without `X-PAYMENT`; the payment admitted by the
+ * gate (or its stored answer returned, for a retry of a delivered request); the operation's
+ * handler, the envelope, its contract check and its serialization; settlement; and only then the
+ * bytes sent with the receipt. Nothing that can fail for a reason of the request's own runs after
+ * settlement; any failure before it releases the payment, which is never charged.
  */
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
 import { ApiError } from "../http/errors.js";
+import { requestOrigin } from "../http/origin.js";
 import type { Clock } from "./clock.js";
 import type { AnalyticsConfig } from "./config.js";
 import type { PaidRoute } from "./contract.js";
-import { assembleEnvelope, type Envelope } from "./envelope.js";
+import { assembleEnvelope } from "./envelope.js";
+import type { EnvelopeCheck } from "./envelope-check.js";
 import type { InsightWriter } from "./insight/types.js";
+import { requestFingerprint } from "./payments/fingerprint.js";
+import type { PaymentGate } from "./payments/gate.js";
+import type { StoredAnswer } from "./payments/ledger/store.js";
 import { requirementTemplate } from "./payments/requirements.js";
-import type { PaymentErrorReason, PaymentRequiredBody, PaymentRequirements, PaymentSettler, PaymentVerifier } from "./payments/types.js";
+import type { PaymentErrorReason, PaymentRequiredBody, PaymentRequirements, SettlementReceipt } from "./payments/types.js";
 import type { Handler, SegmentContext } from "./segments/types.js";
 
 export interface PaidRouteDeps {
   config: AnalyticsConfig;
-  verifier: PaymentVerifier;
-  settler: PaymentSettler;
+  gate: PaymentGate;
   insight: InsightWriter;
   clock: Clock;
   logger: Logger;
   segment: SegmentContext;
-  /** Contract check of the envelope before settlement (on in development and tests). */
-  checkEnvelope?: (route: PaidRoute, status: number, body: Envelope) => string[];
+  checkEnvelope: EnvelopeCheck;
 }
 
 const MISSING = "X-PAYMENT header is required";
+
+/** The answer was not ready before the payment's deadline. */
+class AnswerTimeout extends Error {}
 
 /**
  * Legacy GETs carry some of the POST body's fields in the query and path (the venue segment only
@@ -48,65 +55,111 @@ export function challengeBody(
   return { x402Version: 1, error, message, accepts: [requirement], ...(payer ? { payer } : {}) };
 }
 
+function send(res: Response, answer: StoredAnswer, receipt: SettlementReceipt): void {
+  res
+    .status(answer.status)
+    .setHeader("X-PAYMENT-RESPONSE", Buffer.from(JSON.stringify(receipt)).toString("base64"))
+    .type("application/json")
+    .send(answer.body);
+}
+
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new AnswerTimeout()), Math.max(0, ms));
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
 export function paidRouteHandler(route: PaidRoute, handler: Handler<never>, deps: PaidRouteDeps): RequestHandler {
   const template = requirementTemplate(route, deps.config);
   const priceText = `${route.payment.price.amount} USD in USDC on ${template.network}`;
-  return async function paidRoute(req, res) {
-    const origin = deps.config.publicBaseUrl ?? `${req.protocol}://${req.get("host")}`;
-    const requirement: PaymentRequirements = { ...template, resource: `${origin}${req.path}` };
+  const prefix = route.payment.network.prefix;
+  const timeoutSeconds = Math.ceil(deps.config.payments.answerTimeoutMs / 1000);
+
+  /** The answer as it will be sent: envelope checked against the contract, then serialized. */
+  async function answer(input: unknown): Promise<StoredAnswer> {
+    const startedAt = performance.now();
+    const outcome = await handler(input as never, deps.segment);
+    const { status, body } = await assembleEnvelope(outcome, {
+      writer: deps.insight,
+      clock: deps.clock,
+      operation: route.name,
+      summary: route.summary,
+      signals: route.signals,
+      startedAt,
+    });
+    const violations = deps.checkEnvelope(route, status, body);
+    if (violations.length) throw new Error(`${route.operationId} produced an envelope outside the contract: ${violations.join("; ")}`);
+    return { status, body: JSON.stringify(body) };
+  }
+
+  return async function paidRoute(req: Request, res: Response) {
+    const requirement: PaymentRequirements = { ...template, resource: `${requestOrigin(req, deps.config.publicBaseUrl)}${req.path}` };
     const header = req.get("x-payment");
     if (!header) {
       res.status(402).json(challengeBody(requirement, MISSING, `Pay ${priceText} and repeat the request with the X-PAYMENT header.`));
       return;
     }
-    const verification = await deps.verifier.verify(header, { requirement, operation: route.name, requestId: req.requestId });
-    if (!verification.ok) {
-      if (verification.status === 400) {
-        throw new ApiError(400, "invalid_payload", `X-PAYMENT: ${verification.message}`, {
-          errors: [{ location: "header", field: "X-PAYMENT", message: verification.message }],
+    const input = route.legacy ? legacyInput(route, req.query as Record<string, unknown>, req.params as Record<string, string>) : req.body;
+    const admission = await deps.gate.admit(header, requirement, {
+      operation: route.name,
+      requestId: req.requestId,
+      fingerprint: requestFingerprint(prefix, route.name, input),
+    });
+    if (admission.kind === "stored") return send(res, admission.answer, admission.receipt);
+    if (admission.kind === "rejected") {
+      if (admission.status === 400) {
+        throw new ApiError(400, "invalid_payload", `X-PAYMENT: ${admission.message}`, {
+          errors: [{ location: "header", field: "X-PAYMENT", message: admission.message }],
         });
       }
-      res.status(402).json(challengeBody(requirement, verification.reason, verification.message, verification.payer));
+      res.status(402).json(challengeBody(requirement, admission.reason, admission.message, admission.payer));
       return;
     }
-    const payment = verification.payment;
-    let settling = false;
+
+    const { payment, deadlineAt } = admission;
+    let ready: StoredAnswer;
     try {
-      const startedAt = performance.now();
-      const input = route.legacy
-        ? legacyInput(route, req.query as Record<string, unknown>, req.params as Record<string, string>)
-        : req.body;
-      const outcome = await handler(input as never, deps.segment);
-      const { status, body } = await assembleEnvelope(outcome, {
-        writer: deps.insight,
-        clock: deps.clock,
-        operation: route.name,
-        summary: route.summary,
-        signals: route.signals,
-        startedAt,
-      });
-      const violations = deps.checkEnvelope?.(route, status, body) ?? [];
-      if (violations.length) throw new Error(`${route.operationId} produced an envelope outside the contract: ${violations.join("; ")}`);
-      settling = true;
-      const settlement = await deps.settler.settle(payment);
-      if (!settlement.ok) {
-        res.status(402).json(challengeBody(requirement, settlement.reason, settlement.message, payment.payer));
-        return;
-      }
-      res
-        .status(status)
-        .setHeader("X-PAYMENT-RESPONSE", Buffer.from(JSON.stringify(settlement.receipt)).toString("base64"))
-        .json(body);
+      ready = await withDeadline(answer(input), deadlineAt - deps.clock.now());
     } catch (error) {
-      if (!settling) await deps.settler.release(payment, error instanceof Error ? error.message : String(error));
-      else
-        deps.logger.error(
-          { err: error, requestId: req.requestId, payment: payment.key },
-          "settlement outcome unknown; payment kept reserved",
+      const why =
+        error instanceof AnswerTimeout ? "the answer was not ready before its deadline" : String((error as Error)?.message ?? error);
+      // If the ledger cannot record it now, recovery releases the payment at its deadline.
+      await deps.gate
+        .release(payment, why)
+        .catch((failure) => deps.logger.error({ err: failure, requestId: req.requestId }, "could not release a payment"));
+      if (error instanceof AnswerTimeout)
+        throw new ApiError(
+          503,
+          "service_unavailable",
+          `The answer was not ready within ${timeoutSeconds} s; nothing was charged. Repeat the request.`,
+          {},
+          { "Retry-After": "1" },
         );
-      throw settling && !(error instanceof ApiError)
-        ? new ApiError(502, "upstream_error", "Settlement did not complete; retry later.", { provider: "settlement" })
-        : error;
+      throw error;
     }
+
+    let delivery: Awaited<ReturnType<PaymentGate["settle"]>>;
+    try {
+      delivery = await deps.gate.settle(payment, ready);
+    } catch (error) {
+      deps.logger.error(
+        { err: error, requestId: req.requestId, payment: payment.key },
+        "settlement outcome unknown; recovery will resolve it",
+      );
+      throw new ApiError(
+        502,
+        "upstream_error",
+        "The settlement did not complete. Repeat the request with the same payment in a minute: if it was charged you receive this answer, otherwise it is served anew.",
+        { provider: "settlement" },
+      );
+    }
+    if (!delivery.ok) {
+      if (delivery.status === 503) throw new ApiError(503, "service_unavailable", delivery.message, {}, { "Retry-After": "1" });
+      res.status(402).json(challengeBody(requirement, delivery.reason, delivery.message, payment.payer));
+      return;
+    }
+    send(res, ready, delivery.receipt);
   };
 }

@@ -11,9 +11,11 @@ import { loadAnalyticsContract } from "./contract.js";
 import { chatCompletionsWriter } from "./insight/chat-completions.js";
 import { embeddedInsightWriter } from "./insight/embedded.js";
 import { createSettlementBackend } from "./payments/backends/index.js";
+import { createPaymentGate } from "./payments/gate.js";
+import { splitPayment } from "./payments/ledger/split.js";
 import { openSqliteLedger } from "./payments/ledger/sqlite-ledger.js";
 import type { LedgerStore } from "./payments/ledger/store.js";
-import { createSettler } from "./payments/settler.js";
+import { createRecovery } from "./payments/recovery.js";
 import { createExactVerifier } from "./payments/verifier.js";
 import { createProviders } from "./providers/live/config.js";
 import { handlers } from "./segments/index.js";
@@ -36,11 +38,27 @@ export async function createAnalyticsService(
   // A backend that pays Solana fees itself (local chain, facilitator) dictates the fee payer to announce.
   const config = settlement.feePayer ? { ...configured, feePayer: settlement.feePayer } : configured;
   const { backend } = settlement;
-  const ledger = openSqliteLedger(env.LEDGER_DB ?? DEFAULT_LEDGER_DB, Date.now, env.LEDGER_SYNCHRONOUS === "full" ? "full" : "normal");
+  const ledger = openSqliteLedger(env.LEDGER_DB ?? DEFAULT_LEDGER_DB, {
+    now: () => clock.now(),
+    synchronous: env.LEDGER_SYNCHRONOUS === "full" ? "full" : "normal",
+  });
   const insight = config.insight.baseUrl
     ? chatCompletionsWriter({ ...config.insight, baseUrl: config.insight.baseUrl })
     : embeddedInsightWriter;
   const treasuryBps = contract.paid[0]?.payment.split.treasuryBps ?? 1000;
+  const familyOf = new Map(contract.paid.map((r) => [r.payment.network[config.profile].network, r.payment.network.family]));
+  const split = (network: string, amount: bigint) => {
+    const family = familyOf.get(network) ?? "evm";
+    const parts = splitPayment(amount, treasuryBps);
+    return {
+      service: { address: config.payTo[family], amount: parts.service },
+      treasury: { address: config.treasury[family], amount: parts.treasury },
+    };
+  };
+  const recovery = createRecovery({ ledger, backend, clock, logger, split });
+  // Payments a previous run left unresolved are resolved before the first request is taken.
+  await recovery.run();
+  recovery.start(config.payments.recoveryIntervalMs);
   const upstream = createProviders(env, { seed: config.seed, clock });
   const app = createAnalyticsApp({
     contract,
@@ -50,8 +68,14 @@ export async function createAnalyticsService(
     providerModes: upstream.modes,
     settlementMode: backend.mode,
     insight,
-    verifier: createExactVerifier({ contract, config, ledger, clock }),
-    settler: createSettler({ backend, ledger, config, treasuryBps }),
+    gate: createPaymentGate({
+      verifier: createExactVerifier({ contract, config, clock }),
+      ledger,
+      backend,
+      clock,
+      split,
+      answerTimeoutMs: config.payments.answerTimeoutMs,
+    }),
     cache: createCache(clock),
     clock,
     logger,
@@ -61,8 +85,9 @@ export async function createAnalyticsService(
     app,
     ledger,
     close: async () => {
+      await recovery.stop();
       upstream.close();
-      ledger.close();
+      await ledger.close();
       await settlement.close();
     },
   };

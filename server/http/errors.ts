@@ -96,10 +96,13 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     const { status, body, headers } = toErrorResponse(error);
     if (status >= 500) logger.error({ err: error, requestId: req.requestId, path: req.path }, "request failed");
     if (res.headersSent) return;
+    // Sent as bytes, not through res.json: response validation (which wraps res.json) must never turn
+    // an error answer into a server fault of its own.
     res
       .status(status)
       .set(headers)
-      .json({ ...body, request_id: req.requestId });
+      .type("application/json")
+      .send(JSON.stringify({ ...body, request_id: req.requestId }));
   };
 }
 

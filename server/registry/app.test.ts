@@ -79,6 +79,20 @@ describe("GET /api/agents", () => {
   it("refuses an undocumented query parameter", async () => {
     expect((await getChecked(app, "/api/agents?offset=20")).status).toBe(400);
   });
+
+  for (const [query, message] of [
+    ["limit", "must have a value"],
+    ["limit=", "must have a value"],
+    ["limit=Infinity", "must be a finite number"],
+    ["limit=1e309", "must be a finite number"],
+    ["limit=2&limit=3", "must be given once"],
+  ]) {
+    it(`answers ?${query} with a 400 naming limit, not a 500`, async () => {
+      const response = await getChecked(app, `/api/agents?${query}`);
+      expect(response.status).toBe(400);
+      expect(response.body.errors).toContainEqual({ location: "query", field: "limit", message });
+    });
+  }
 });
 
 describe("GET /api/agents/{name}/exists", () => {

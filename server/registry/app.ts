@@ -10,6 +10,7 @@ import express, { type Express, type RequestHandler } from "express";
 import type { Logger } from "pino";
 import { cors } from "../http/cors.js";
 import { errorHandler, notFound } from "../http/errors.js";
+import { refuseAmbiguousQuery, refuseNonFiniteNumbers } from "../http/input-guard.js";
 import { requestContext } from "../http/request-context.js";
 import { openApiValidation } from "../http/validator.js";
 import type { RegistryDocument } from "./document.js";
@@ -31,7 +32,9 @@ export function createRegistryApp({ store, logger, validateResponses }: Registry
   app.use(requestContext(logger));
   app.use(cors({ methods: "GET, HEAD, OPTIONS", requestHeaders: "If-None-Match, X-Request-Id", exposedHeaders: "ETag, X-Request-Id" }));
   // Any other method on a documented path is the validator's 405 with `Allow`.
+  app.use(refuseAmbiguousQuery);
   app.use(openApiValidation(withHead(registryDocument), { validateResponses }));
+  app.use(refuseNonFiniteNumbers);
   for (const { path, operationId } of getOperations(registryDocument)) {
     app.get(path.replace(/\{(\w+)\}/g, ":$1"), route(handlers[operationId] as Handler<typeof operationId>, store));
   }

@@ -4,8 +4,9 @@
  * discovery document. All are derived from the contract and the configuration at start-up; only
  * the origin varies per request.
  */
-import type { Request, RequestHandler } from "express";
+import type { RequestHandler } from "express";
 import type { components } from "../../../generated/types/analytics.js";
+import { requestOrigin } from "../../http/origin.js";
 import type { AnalyticsConfig } from "../config.js";
 import type { AnalyticsContract, PaidRoute } from "../contract.js";
 import { concretePath, networkOf, requirementTemplate } from "../payments/requirements.js";
@@ -23,10 +24,6 @@ export interface FreeRouteDeps {
 }
 
 const SERVICE = "defi-intel";
-
-function originOf(req: Request, config: AnalyticsConfig): string {
-  return config.publicBaseUrl ?? `${req.protocol}://${req.get("host")}`;
-}
 
 /** A small per-origin memo: the documents are large, and the set of origins a service sees is small. */
 function perOrigin<T>(build: (origin: string) => T, max = 16): (origin: string) => T {
@@ -144,13 +141,13 @@ export function freeRouteHandlers({
       res.json(info);
     },
     Free_openApiDocument: (req, res) => {
-      res.type("application/json").send(openApiJson(originOf(req, config)));
+      res.type("application/json").send(openApiJson(requestOrigin(req, config.publicBaseUrl)));
     },
     Free_agentCard: (req, res) => {
-      res.json(agentCard(originOf(req, config)));
+      res.json(agentCard(requestOrigin(req, config.publicBaseUrl)));
     },
     Free_x402Discovery: (req, res) => {
-      res.json(discovery(originOf(req, config)));
+      res.json(discovery(requestOrigin(req, config.publicBaseUrl)));
     },
   };
 }

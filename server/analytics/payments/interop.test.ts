@@ -20,9 +20,10 @@ import { createEmbeddedProviders } from "../providers/index.js";
 import { handlers } from "../segments/index.js";
 import { createAnalyticsService } from "../service.js";
 import { type LocalChains, startLocalChains } from "./backends/local-chain/index.js";
+import { createPaymentGate } from "./gate.js";
+import { splitPayment } from "./ledger/split.js";
 import { openSqliteLedger } from "./ledger/sqlite-ledger.js";
 import type { LedgerStore } from "./ledger/store.js";
-import { createSettler } from "./settler.js";
 import { createExactVerifier } from "./verifier.js";
 
 const contract = loadAnalyticsContract();
@@ -80,13 +81,26 @@ async function startOnLocalChains(): Promise<Running> {
     ) as Parameters<typeof createAnalyticsApp>[0]["providerModes"],
     settlementMode: "local-chain",
     insight: embeddedInsightWriter,
-    verifier: createExactVerifier({ contract, config, ledger, clock }),
-    settler: createSettler({ backend: chains.backend, ledger, config, treasuryBps: 1000 }),
+    gate: createPaymentGate({
+      verifier: createExactVerifier({ contract, config, clock }),
+      ledger,
+      backend: chains.backend,
+      clock,
+      split: (network, amount) => {
+        const family = network.startsWith("solana") ? "svm" : "evm";
+        const { service, treasury } = splitPayment(amount, 1000);
+        return {
+          service: { address: config.payTo[family], amount: service },
+          treasury: { address: config.treasury[family], amount: treasury },
+        };
+      },
+      answerTimeoutMs: 30_000,
+    }),
     cache: createCache(clock),
     clock,
     logger: createLogger("silent"),
   });
-  return listen(app, ledger, async () => ledger.close());
+  return listen(app, ledger, () => ledger.close());
 }
 
 /** x402-fetch over a fetch that remembers each X-PAYMENT it sent (to replay it). */
@@ -101,8 +115,12 @@ function payingFetch(signer: Parameters<typeof wrapFetchWithPayment>[1]) {
   return { pay, sent };
 }
 
-const post = (pay: typeof fetch | ReturnType<typeof wrapFetchWithPayment>, url: string, headers: Record<string, string> = {}) =>
-  pay(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: "{}" });
+const post = (
+  pay: typeof fetch | ReturnType<typeof wrapFetchWithPayment>,
+  url: string,
+  headers: Record<string, string> = {},
+  body = "{}",
+) => pay(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
 const decode = (header: string | null) => JSON.parse(Buffer.from(header ?? "", "base64").toString("utf8"));
 
 /** Every 200 has exactly one settled row (matched by transaction); nothing else settled. */
@@ -127,7 +145,7 @@ for (const { mode, title, start } of modes) {
     afterAll(() => app?.close());
 
     for (const { prefix, network, payTo } of PREFIXES) {
-      it(`pays POST ${prefix}/defi/tvl and gets 200 with X-PAYMENT-RESPONSE; a replay gets 402`, async () => {
+      it(`pays POST ${prefix}/defi/tvl: 200 with X-PAYMENT-RESPONSE; a retry gets the same answer unpaid; another request with it, 402`, async () => {
         const evm = network !== "solana-devnet";
         const signer = evm ? privateKeyToAccount(generatePrivateKey()) : await generateKeyPairSigner();
         // The Solana client simulates the transfer while building it, so its payer needs USDC in either mode.
@@ -146,7 +164,14 @@ for (const { mode, title, start } of modes) {
           expect(await chains.balanceOf(network, payTo)).toBe(payToBefore + PRICE);
         }
 
-        const replay = await post(fetch, `${app.origin}${prefix}/defi/tvl`, { "X-PAYMENT": sent[0] as string });
+        const body = await res.text();
+        const retry = await post(fetch, `${app.origin}${prefix}/defi/tvl`, { "X-PAYMENT": sent[0] as string });
+        expect(retry.status).toBe(200);
+        expect(await retry.text()).toBe(body);
+        expect(decode(retry.headers.get("x-payment-response"))).toEqual(receipt);
+        if (mode === "local-chain") expect(await chains.balanceOf(network, signer.address)).toBe(2n * PRICE);
+
+        const replay = await post(fetch, `${app.origin}${prefix}/defi/tvl`, { "X-PAYMENT": sent[0] as string }, '{"limit":3}');
         expect(replay.status).toBe(402);
         expect(((await replay.json()) as { error: string }).error).toBe(
           evm ? "invalid_exact_evm_nonce_already_used" : "duplicate_settlement",

@@ -1,7 +1,8 @@
 /**
- * The payment seams of the analytics service. The gate asks a verifier whether an `X-PAYMENT`
- * header pays for the requirement the server itself issued, and asks a settler to settle only once
- * a successful answer exists; a payment whose answer failed is released, never charged.
+ * The payment seams of the analytics service. A verifier says whether an `X-PAYMENT` header pays
+ * for the requirement this server issued (pure checks, no state); the gate (gate.ts) admits a
+ * verified payment once through the ledger, settles it only with an answer that can be sent, and
+ * releases it otherwise; a settlement backend moves the money and can later tell whether it moved.
  */
 import type { components } from "../../../generated/types/analytics.js";
 
@@ -10,26 +11,23 @@ export type PaymentRequiredBody = components["schemas"]["X402.PaymentRequiredBod
 export type PaymentErrorReason = PaymentRequiredBody["error"];
 export type SettlementReceipt = components["schemas"]["X402.SettlementReceipt"];
 export type Network = PaymentRequirements["network"];
+export type Family = "svm" | "evm";
 
-/** What the request pays for: the requirement plus the accounting context. */
-export interface PaymentContext {
-  requirement: PaymentRequirements;
-  /** Operation name, e.g. `defiTvl`. */
-  operation: string;
-  requestId: string;
-}
-
-/** A payment that passed every check and holds its replay key (EVM nonce or Solana transaction). */
+/** A payment that passed every check. */
 export interface VerifiedPayment {
-  /** Replay key, unique per network: `<network>:<nonce or transaction id>`. */
+  /** Replay key: `<network>:<authorizer>:<nonce>` (EIP-3009 nonces are unique per authorizer) or `<network>:<payer's signature>`. */
   key: string;
+  family: Family;
   network: Network;
   payer: string;
   /** Atomic USDC amount, integer string. */
   amount: string;
-  context: PaymentContext;
-  /** The decoded x402 payload, as settlement needs it. */
+  /** The requirement it pays, as this server issued it. */
+  requirement: PaymentRequirements;
+  /** The decoded x402 `payload` (EIP-3009 authorization and signature, or the Solana transaction). */
   payload: unknown;
+  /** Epoch ms after which the payment can no longer be settled (EVM `validBefore`) or is no longer accepted (Solana). */
+  expiresAt: number;
 }
 
 export type Verification =
@@ -38,14 +36,5 @@ export type Verification =
   | { ok: false; status: 400 | 402; reason: PaymentErrorReason; message: string; payer?: string };
 
 export interface PaymentVerifier {
-  verify(header: string, context: PaymentContext): Promise<Verification>;
-}
-
-export type Settlement = { ok: true; receipt: SettlementReceipt } | { ok: false; reason: PaymentErrorReason; message: string };
-
-export interface PaymentSettler {
-  /** Settles a verified payment after its answer was produced and before it is sent. */
-  settle(payment: VerifiedPayment): Promise<Settlement>;
-  /** The answer failed: record the payment as not charged and free its replay key for a retry. */
-  release(payment: VerifiedPayment, why: string): Promise<void>;
+  verify(header: string, requirement: PaymentRequirements): Promise<Verification>;
 }

@@ -22,9 +22,11 @@ import { manualClock } from "../clock.js";
 import { loadAnalyticsConfig } from "../config.js";
 import { loadAnalyticsContract } from "../contract.js";
 import { authorizationDigest, domainSeparator } from "./exact/evm/eip3009.js";
+import { type Admission, createPaymentGate, type PaymentGate } from "./gate.js";
 import { openSqliteLedger } from "./ledger/sqlite-ledger.js";
 import type { LedgerStore } from "./ledger/store.js";
 import { requirementTemplate } from "./requirements.js";
+import { ledgerBackend } from "./settlement.js";
 import type { PaymentRequirements, PaymentVerifier, Verification } from "./types.js";
 import { createExactVerifier } from "./verifier.js";
 
@@ -42,14 +44,24 @@ const solana = requirementFor("/defi/tvl");
 
 let ledger: LedgerStore;
 let verifier: PaymentVerifier;
+let gate: PaymentGate;
 beforeEach(() => {
-  ledger = openSqliteLedger(":memory:");
-  verifier = createExactVerifier({ contract, config, ledger, clock: manualClock(NOW * 1000) });
+  const clock = manualClock(NOW * 1000);
+  ledger = openSqliteLedger(":memory:", { now: () => clock.now() });
+  verifier = createExactVerifier({ contract, config, clock });
+  const split = (_network: string, amount: bigint) => ({
+    service: { address: "s", amount: amount - amount / 10n },
+    treasury: { address: "t", amount: amount / 10n },
+  });
+  gate = createPaymentGate({ verifier, ledger, backend: ledgerBackend, clock, split, answerTimeoutMs: 30_000 });
 });
 
-const verify = (header: string, requirement: PaymentRequirements) =>
-  verifier.verify(header, { requirement, operation: "defiTvl", requestId: "r1" });
-const reasonOf = (v: Verification) => (v.ok ? "ok" : v.reason);
+const verify = (header: string, requirement: PaymentRequirements) => verifier.verify(header, requirement);
+/** Admission through the gate (verification, then the ledger's reservation), for the request `fingerprint`. */
+const admit = (header: string, requirement: PaymentRequirements, fingerprint = "defiTvl {}") =>
+  gate.admit(header, requirement, { operation: "defiTvl", requestId: "r1", fingerprint });
+const reasonOf = (v: Verification | Admission) =>
+  "kind" in v ? (v.kind === "rejected" ? v.reason : v.kind === "admitted" ? "ok" : v.kind) : v.ok ? "ok" : v.reason;
 const account = privateKeyToAccount(generatePrivateKey());
 
 describe("EIP-712 digest", () => {
@@ -79,21 +91,35 @@ describe("EVM exact payments (/base, /skale)", () => {
     }
   });
 
-  it("refuses a replay, sequential or concurrent: exactly one of 50 copies passes", async () => {
+  it("admits a payment once, sequentially or concurrently: exactly one of 50 copies passes", async () => {
     const header = await sign(base);
-    expect(reasonOf(await verify(header, base))).toBe("ok");
-    expect(reasonOf(await verify(header, base))).toBe("invalid_exact_evm_nonce_already_used");
+    expect(reasonOf(await admit(header, base))).toBe("ok");
+    expect(reasonOf(await admit(header, base))).toBe("invalid_exact_evm_nonce_already_used");
     const burst = await sign(base);
-    const results = await Promise.all(Array.from({ length: 50 }, () => verify(burst, base)));
-    expect(results.filter((r) => r.ok)).toHaveLength(1);
+    const results = await Promise.all(Array.from({ length: 50 }, () => admit(burst, base)));
+    expect(results.filter((r) => r.kind === "admitted")).toHaveLength(1);
   });
 
   it("lets a released payment (its answer failed, not charged) be used again", async () => {
     const header = await sign(base);
-    const first = await verify(header, base);
-    if (!first.ok) throw new Error("expected ok");
-    await ledger.notCharged(first.payment.key, "handler failed");
-    expect(reasonOf(await verify(header, base))).toBe("ok");
+    const first = await admit(header, base);
+    if (first.kind !== "admitted") throw new Error("expected admission");
+    await gate.release(first.payment, "handler failed");
+    expect(reasonOf(await admit(header, base))).toBe("ok");
+  });
+
+  it("keys a payment by authorizer and nonce: another wallet's use of the same nonce refuses neither", async () => {
+    const nonce = `0x${randomBytes(32).toString("hex")}` as const;
+    const other = privateKeyToAccount(generatePrivateKey());
+    const mine = await sign(base, { nonce });
+    const theirs = await signEvmPayment(other, base, { now: NOW, nonce });
+    expect(reasonOf(await admit(theirs, base))).toBe("ok");
+    expect(reasonOf(await admit(mine, base))).toBe("ok");
+    const keys = (await ledger.rows()).map((row) => row.key);
+    expect(keys).toEqual([
+      `base-sepolia:${other.address.toLowerCase()}:${nonce}`,
+      `base-sepolia:${account.address.toLowerCase()}:${nonce}`,
+    ]);
   });
 
   const cases: [string, () => Promise<string>, string][] = [
@@ -198,11 +224,11 @@ describe("Solana exact payments (root)", () => {
     expect(reasonOf(await verify(header, solana))).toBe("ok");
   });
 
-  it("refuses the same transaction twice, also concurrently", async () => {
+  it("admits the same transaction once, also concurrently", async () => {
     const header = await sign();
-    const results = await Promise.all(Array.from({ length: 20 }, () => verify(header, solana)));
-    expect(results.filter((r) => r.ok)).toHaveLength(1);
-    expect(results.filter((r) => !r.ok).every((r) => reasonOf(r) === "duplicate_settlement")).toBe(true);
+    const results = await Promise.all(Array.from({ length: 20 }, () => admit(header, solana)));
+    expect(results.filter((r) => r.kind === "admitted")).toHaveLength(1);
+    expect(results.filter((r) => r.kind !== "admitted").every((r) => reasonOf(r) === "duplicate_settlement")).toBe(true);
   });
 
   const cases: [string, () => Promise<string>, string][] = [

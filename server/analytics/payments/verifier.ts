@@ -1,8 +1,8 @@
 /**
- * The service's own x402 `exact` verifier: decodes the header, runs the strict check of the route's
- * chain family against the requirement the server issued, then reserves the payment in the ledger
- * so that it can be served once. Verification is pure computation (no RPC): the EIP-712 domain of
- * each network is hashed once, signer recovery is native, ed25519 uses OpenSSL.
+ * The service's own x402 `exact` verifier: decodes the header and runs the strict check of the
+ * route's chain family against the requirement the server issued. Pure computation (no RPC, no
+ * state): the EIP-712 domain of each network is hashed once, signer recovery is native, ed25519
+ * uses OpenSSL. Whether the payment was already used is the gate's question, answered by the ledger.
  */
 
 import type { Address } from "@solana/kit";
@@ -14,7 +14,6 @@ import { domainSeparator } from "./exact/evm/eip3009.js";
 import { verifyExactEvm } from "./exact/evm/verify.js";
 import { type AtaResolver, verifyExactSvm } from "./exact/svm/verify.js";
 import { decodePaymentHeader } from "./header.js";
-import type { LedgerStore } from "./ledger/store.js";
 import type { PaymentVerifier, Verification } from "./types.js";
 
 /** Associated token accounts are derived once per (owner, mint, program). */
@@ -36,12 +35,10 @@ function cachedAta(): AtaResolver {
 export function createExactVerifier({
   contract,
   config,
-  ledger,
   clock,
 }: {
   contract: AnalyticsContract;
   config: AnalyticsConfig;
-  ledger: LedgerStore;
   clock: Clock;
 }): PaymentVerifier {
   const separators = new Map<string, Uint8Array>();
@@ -54,52 +51,39 @@ export function createExactVerifier({
   const ata = cachedAta();
 
   return {
-    async verify(header, context): Promise<Verification> {
+    async verify(header, requirement): Promise<Verification> {
       const decoded = decodePaymentHeader(header);
       if (!decoded.ok) return { ok: false, status: 400, reason: "invalid_payload", message: decoded.message };
-      const { requirement } = context;
+      const now = clock.now();
       const separator = separators.get(requirement.network);
-      const checked = separator
-        ? verifyExactEvm(decoded.value, requirement, { separator, nowSeconds: Math.floor(clock.now() / 1000) })
-        : await verifyExactSvm(decoded.value, requirement, { feePayer: config.feePayer, ata });
-      if (!checked.ok) return { ok: false, status: 402, reason: checked.reason, message: checked.message, payer: checked.payer };
-
-      const id = "nonce" in checked ? checked.nonce : checked.messageHash;
-      const key = `${requirement.network}:${id}`;
-      const fresh = await ledger.reserve({
-        key,
-        network: requirement.network,
-        payer: checked.payer,
-        amount: BigInt(requirement.maxAmountRequired),
-        endpoint: context.operation,
-        requestId: context.requestId,
-      });
-      if (!fresh) {
-        return separator
-          ? {
-              ok: false,
-              status: 402,
-              reason: "invalid_exact_evm_nonce_already_used",
-              message: "this authorization's nonce was already used",
-              payer: checked.payer,
-            }
-          : {
-              ok: false,
-              status: 402,
-              reason: "duplicate_settlement",
-              message: "this transaction was already accepted",
-              payer: checked.payer,
-            };
+      const base = { network: requirement.network, amount: requirement.maxAmountRequired, requirement, payload: decoded.value.payload };
+      if (separator) {
+        const checked = verifyExactEvm(decoded.value, requirement, { separator, nowSeconds: Math.floor(now / 1000) });
+        if (!checked.ok) return { ok: false, status: 402, reason: checked.reason, message: checked.message, payer: checked.payer };
+        return {
+          ok: true,
+          payment: {
+            ...base,
+            // EIP-3009 nonces are unique per authorizer: another wallet's use of the same nonce is another payment.
+            key: `${requirement.network}:${checked.payer.toLowerCase()}:${checked.nonce}`,
+            family: "evm",
+            payer: checked.payer,
+            expiresAt: Number(checked.authorization.validBefore) * 1000,
+          },
+        };
       }
+      const checked = await verifyExactSvm(decoded.value, requirement, { feePayer: config.feePayer, ata });
+      if (!checked.ok) return { ok: false, status: 402, reason: checked.reason, message: checked.message, payer: checked.payer };
       return {
         ok: true,
         payment: {
-          key,
-          network: requirement.network,
+          ...base,
+          // The transaction's identity before the fee payer signs it: its message. (The payer's own signature
+          // would not do: a payer could sign one transfer twice with different nonces.)
+          key: `${requirement.network}:${checked.messageHash}`,
+          family: "svm",
           payer: checked.payer,
-          amount: requirement.maxAmountRequired,
-          context,
-          payload: decoded.value.payload,
+          expiresAt: now + requirement.maxTimeoutSeconds * 1000,
         },
       };
     },

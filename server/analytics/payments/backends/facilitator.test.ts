@@ -62,15 +62,18 @@ const requirement = {
   extra: { name: "USDC", version: "2" },
 } as PaymentRequirements;
 const payment: VerifiedPayment = {
-  key: "base-sepolia:0xabc",
+  key: "base-sepolia:0x1111111111111111111111111111111111111111:0xabc",
+  family: "evm",
   network: "base-sepolia",
   payer: "0x1111111111111111111111111111111111111111",
   amount: "1000",
-  context: { requirement, operation: "defiTvl", requestId: "r1" },
+  requirement,
   payload: { signature: "0x01", authorization: { from: "0x1111111111111111111111111111111111111111" } },
+  expiresAt: Date.now() + 60_000,
 };
+const state = async () => ({ state: "open" as const, why: "not asked here" });
 const backend = (options: Partial<Parameters<typeof facilitatorBackend>[0]> = {}) =>
-  facilitatorBackend({ url, timeoutMs: 500, reasons: new Set(["insufficient_funds"]), ...options });
+  facilitatorBackend({ url, timeoutMs: 500, reasons: new Set(["insufficient_funds"]), state, ...options });
 
 describe("facilitator settlement", () => {
   it("POSTs /settle with the rebuilt x402 payment and the issued requirement, and the auth header", async () => {
@@ -112,7 +115,7 @@ describe("facilitator settlement", () => {
   });
 
   const unknown: [string, Answer, RegExp][] = [
-    ["a 500", { status: 500, body: '{"error":"boom"}' }, /answered 500/],
+    ["a 500", { status: 500, body: '{"error":"boom"}' }, /answered 500$/],
     ["a slow answer (timeout)", { body: '{"success":true,"transaction":"0x1"}', delayMs: 2000 }, /did not answer within 500 ms/],
     ["malformed JSON", { body: "{not json" }, /without a JSON object/],
     ["a 200 that neither succeeds nor refuses", { body: '{"ok":1}' }, /neither success nor a transaction/],
@@ -127,18 +130,18 @@ describe("facilitator settlement", () => {
   }
 
   it("throws when the facilitator cannot be reached", async () => {
-    await expect(facilitatorBackend({ url: "http://127.0.0.1:9", timeoutMs: 500 }).settle(payment)).rejects.toThrow(/failed/);
+    await expect(facilitatorBackend({ url: "http://127.0.0.1:9", timeoutMs: 500, state }).settle(payment)).rejects.toThrow(/failed/);
   });
 });
 
 describe("the facilitator's Solana fee payer", () => {
   it("is read from GET /supported for the route's network", async () => {
-    expect(await supportedFeePayer({ url, timeoutMs: 500 }, "solana-devnet")).toBe(FEE_PAYER);
+    expect(await supportedFeePayer({ url, timeoutMs: 500, state }, "solana-devnet")).toBe(FEE_PAYER);
     expect(received[0]).toMatchObject({ method: "GET", path: "/facilitator/supported" });
   });
 
   it("is an error when the facilitator announces none for the network", async () => {
-    await expect(supportedFeePayer({ url, timeoutMs: 500 }, "solana")).rejects.toThrow(
+    await expect(supportedFeePayer({ url, timeoutMs: 500, state }, "solana")).rejects.toThrow(
       "the facilitator did not provide a fee payer for network: solana",
     );
   });
@@ -184,13 +187,18 @@ describe("the service with SETTLEMENT=facilitator", () => {
     expect(await statuses()).toEqual(["settled", "failed"]);
   });
 
-  it("answers 502 when the outcome is unknown and keeps the payment reserved, so its replay is refused", async () => {
-    answer = () => ({ status: 500, body: "{}" });
+  it("answers 502 when the outcome is unknown and keeps the payment settling (its answer stored) until recovery resolves it", async () => {
+    answer = () => ({ status: 500, body: '{"echo":"Authorization: Bearer secret-token"}' });
     const header = await signed();
-    expect((await pay(header)).status).toBe(502);
-    expect(await statuses()).toEqual(["settled", "failed", "verified"]);
+    const res = await pay(header);
+    expect(res.status).toBe(502);
+    expect(JSON.stringify(res.body)).not.toMatch(/secret-token/);
+    expect(await statuses()).toEqual(["settled", "failed", "settling"]);
+    expect((await service.ledger.rows())[2]).toMatchObject({ hasAnswer: true, reason: null });
     answer = () => json({ success: true, transaction: "0x01" });
-    expect((await pay(header)).body).toMatchObject({ error: "invalid_exact_evm_nonce_already_used" });
-    expect(await statuses()).toEqual(["settled", "failed", "verified"]);
+    const retry = await pay(header);
+    expect(retry.status).toBe(402);
+    expect(retry.body).toMatchObject({ error: "invalid_exact_evm_nonce_already_used", message: expect.stringMatching(/being processed/) });
+    expect(await statuses()).toEqual(["settled", "failed", "settling"]);
   });
 });

@@ -3,9 +3,10 @@
  * payment as the client sent it and the requirement this server issued (the facilitator verifies
  * again before it settles, so no separate `/verify` round trip). A 200 with `success: false` is a
  * refused payment; any other status, a network error, a timeout or an unreadable answer leaves the
- * outcome unknown and is thrown, so that the gate answers 502 and keeps the payment reserved.
+ * outcome unknown and is thrown: the payment stays `settling`, and recovery reads the chain (through
+ * `state`, the network's RPC) to learn whether the money moved.
  */
-import type { BackendResult, SettlementBackend } from "../settler.js";
+import type { BackendResult, InterruptedPayment, SettlementBackend, SettlementState } from "../settlement.js";
 import type { PaymentErrorReason, VerifiedPayment } from "../types.js";
 
 export interface FacilitatorOptions {
@@ -17,6 +18,8 @@ export interface FacilitatorOptions {
   fetch?: typeof fetch;
   /** The reason codes the service may answer with; another facilitator reason becomes `unexpected_settle_error`. */
   reasons?: ReadonlySet<string>;
+  /** Where an interrupted payment's money stands, read from its network. */
+  state: (payment: InterruptedPayment) => Promise<SettlementState>;
 }
 
 export class FacilitatorError extends Error {}
@@ -49,7 +52,8 @@ async function call(options: FacilitatorOptions, path: string, body?: unknown): 
     throw new FacilitatorError(`${url} failed: ${String(error)}${cause}`);
   }
   const text = await response.text().catch(() => "");
-  if (!response.ok) throw new FacilitatorError(`${url} answered ${response.status}: ${text.slice(0, 200)}`);
+  // The body is not kept: a facilitator's error page may echo the request's credentials.
+  if (!response.ok) throw new FacilitatorError(`${url} answered ${response.status}`);
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -63,9 +67,11 @@ async function call(options: FacilitatorOptions, path: string, body?: unknown): 
 export function facilitatorBackend(options: FacilitatorOptions): SettlementBackend {
   return {
     mode: "facilitator",
+    timeoutMs: options.timeoutMs,
+    status: options.state,
     async settle(payment: VerifiedPayment): Promise<BackendResult> {
       const paymentPayload = { x402Version: 1, scheme: "exact", network: payment.network, payload: payment.payload };
-      const answer = await call(options, "/settle", { x402Version: 1, paymentPayload, paymentRequirements: payment.context.requirement });
+      const answer = await call(options, "/settle", { x402Version: 1, paymentPayload, paymentRequirements: payment.requirement });
       if (answer.success === true && typeof answer.transaction === "string" && answer.transaction)
         return { ok: true, transaction: answer.transaction, simulated: false };
       if (answer.success !== false) throw new FacilitatorError("the facilitator's settle answer has neither success nor a transaction");

@@ -6,7 +6,7 @@ import { createLogger } from "../../../http/logger.js";
 import { ConfigError, loadAnalyticsConfig } from "../../config.js";
 import { loadAnalyticsContract } from "../../contract.js";
 import { createAnalyticsService } from "../../service.js";
-import { ledgerBackend } from "../settler.js";
+import { ledgerBackend } from "../settlement.js";
 import { createSettlementBackend } from "./index.js";
 
 const contract = loadAnalyticsContract();

@@ -6,7 +6,9 @@
  */
 import { type AnalyticsConfig, ConfigError } from "../../config.js";
 import type { AnalyticsContract } from "../../contract.js";
-import { ledgerBackend, type SettlementBackend } from "../settler.js";
+import { networkOf } from "../requirements.js";
+import { ledgerBackend, type SettlementBackend } from "../settlement.js";
+import { rpcSettlementState } from "./chain-status.js";
 import { facilitatorBackend, supportedFeePayer } from "./facilitator.js";
 
 export interface SelectedBackend {
@@ -52,7 +54,12 @@ export async function createSettlementBackend(
     case "ledger":
       return { backend: ledgerBackend, close: none };
     case "facilitator": {
-      const options = { ...facilitatorOptions(env, config), reasons: contractReasons(contract) };
+      const networks = [...new Map(contract.paid.map((route) => [route.payment.network.prefix, networkOf(route, config)])).values()];
+      const options = {
+        ...facilitatorOptions(env, config),
+        reasons: contractReasons(contract),
+        state: rpcSettlementState(networks, env),
+      };
       const feePayer = await supportedFeePayer(options, solanaNetwork(contract, config));
       return { backend: facilitatorBackend(options), feePayer, close: none };
     }

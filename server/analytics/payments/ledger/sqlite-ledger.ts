@@ -1,12 +1,24 @@
 /**
  * The ledger on SQLite (libsql, synchronous driver; WAL so that several processes can share the
- * file). Uniqueness of a reserved payment is a UNIQUE column: a released payment sets it to NULL,
- * which keeps the row for the record and lets the same authorization be retried.
+ * file). A payment's key is reserved by a UNIQUE column that a release sets to NULL, which keeps
+ * the row for the record and lets the same authorization be retried; every stage change is one
+ * conditional UPDATE, so concurrent requests and recovery cannot both move a payment.
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "libsql";
-import type { LedgerRow, LedgerStore, LedgerTotals, PaymentStatus, ReservationRequest, SettledPayment } from "./store.js";
+import type {
+  ExistingPayment,
+  LedgerRow,
+  LedgerStore,
+  LedgerTotals,
+  PaymentStatus,
+  PendingPayment,
+  Reservation,
+  ReservationRequest,
+  SettledPayment,
+  StoredAnswer,
+} from "./store.js";
 
 const MIGRATIONS = [
   `CREATE TABLE payments (
@@ -33,69 +45,249 @@ const MIGRATIONS = [
      PRIMARY KEY (payment_id, account)
    )`,
   "CREATE INDEX payments_key ON payments(payment_key)",
+  // Stages, stored answers and recovery. SQLite cannot change a CHECK constraint in place: the
+  // table is rebuilt (foreign keys are off during migrations) and the old rows copied; a row left
+  // `verified` by an older version has a past deadline, so recovery releases it at start-up.
+  `CREATE TABLE payments_v2 (
+     id INTEGER PRIMARY KEY,
+     payment_key TEXT NOT NULL,
+     reservation_key TEXT UNIQUE,
+     network TEXT NOT NULL,
+     payer TEXT NOT NULL,
+     amount INTEGER NOT NULL CHECK (amount >= 0),
+     endpoint TEXT NOT NULL,
+     request_id TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('verified', 'settling', 'settled', 'failed', 'not_charged')),
+     fingerprint TEXT NOT NULL DEFAULT '',
+     payload TEXT NOT NULL DEFAULT '',
+     deadline_at INTEGER NOT NULL DEFAULT 0,
+     expires_at INTEGER NOT NULL DEFAULT 0,
+     settlement_tx TEXT,
+     simulated INTEGER NOT NULL DEFAULT 0,
+     reason TEXT,
+     recovery TEXT,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL
+   )`,
+  `INSERT INTO payments_v2 (id, payment_key, reservation_key, network, payer, amount, endpoint, request_id, status,
+                            settlement_tx, simulated, reason, created_at, updated_at)
+   SELECT id, payment_key, reservation_key, network, payer, amount, endpoint, request_id, status,
+          settlement_tx, simulated, reason, created_at, updated_at FROM payments`,
+  "DROP TABLE payments",
+  "ALTER TABLE payments_v2 RENAME TO payments",
+  "CREATE INDEX payments_key ON payments(payment_key)",
+  "CREATE INDEX payments_pending ON payments(deadline_at) WHERE status IN ('verified', 'settling')",
+  `CREATE TABLE answers (
+     payment_id INTEGER PRIMARY KEY REFERENCES payments(id),
+     status INTEGER NOT NULL,
+     body TEXT NOT NULL,
+     expires_at INTEGER NOT NULL
+   )`,
+  "CREATE INDEX answers_expiry ON answers(expires_at)",
 ];
 
 type Row = Record<string, unknown>;
 
-export function openSqliteLedger(file: string, now: () => number = Date.now, synchronous: "normal" | "full" = "normal"): LedgerStore {
-  if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
-  const db = new Database(file);
-  db.pragma("journal_mode = WAL");
-  // WAL with synchronous=NORMAL: every commit is atomic and survives a crash of the process; only an
-  // OS crash or power loss can drop the last commits (the database stays consistent). FULL would
-  // fsync twice per paid request; LEDGER_SYNCHRONOUS=full restores it where that matters more.
-  db.pragma(`synchronous = ${synchronous}`);
-  db.pragma("busy_timeout = 5000");
-  db.pragma("foreign_keys = ON");
+export interface SqliteLedgerOptions {
+  now?: () => number;
+  /** `normal`: commits survive a process crash; `full`: also an OS crash or power loss (one fsync per commit). */
+  synchronous?: "normal" | "full";
+}
+
+function migrate(db: Database.Database): void {
   db.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
-  const migrate = db.transaction(() => {
+  // Foreign keys cannot be switched inside a transaction; a table rebuild needs them off.
+  db.pragma("foreign_keys = OFF");
+  const run = db.transaction(() => {
     const current = Number((db.prepare("SELECT MAX(version) AS v FROM schema_version").get() as Row | undefined)?.v ?? 0);
     MIGRATIONS.slice(current).forEach((sql, i) => {
       db.exec(sql);
       db.prepare("INSERT INTO schema_version (version) VALUES (?)").run(current + i + 1);
     });
   });
-  migrate.immediate();
+  run.immediate();
+  db.pragma("foreign_keys = ON");
+}
+
+export function openSqliteLedger(file: string, { now = Date.now, synchronous = "normal" }: SqliteLedgerOptions = {}): LedgerStore {
+  if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma("journal_mode = WAL");
+  // WAL with synchronous=NORMAL: every commit is atomic and survives a crash of the process; only an
+  // OS crash or power loss can drop the last commits (the database stays consistent).
+  db.pragma(`synchronous = ${synchronous}`);
+  db.pragma("busy_timeout = 5000");
+  migrate(db);
 
   const insert = db.prepare(
-    `INSERT INTO payments (payment_key, reservation_key, network, payer, amount, endpoint, request_id, status, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, 'verified', ?, ?) ON CONFLICT(reservation_key) DO NOTHING`,
+    `INSERT INTO payments (payment_key, reservation_key, network, payer, amount, endpoint, request_id, status, fingerprint, payload,
+                           deadline_at, expires_at, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 'verified', ?, ?, ?, ?, ?, ?) ON CONFLICT(reservation_key) DO NOTHING`,
   );
-  const byReservation = db.prepare("SELECT id FROM payments WHERE reservation_key = ? AND status = 'verified'");
-  const settle = db.prepare("UPDATE payments SET status = 'settled', settlement_tx = ?, simulated = ?, updated_at = ? WHERE id = ?");
+  const holder = db.prepare(
+    `SELECT p.status, p.fingerprint, p.expires_at, p.payer, p.network, p.settlement_tx, p.simulated,
+            a.status AS answer_status, a.body AS answer_body
+     FROM payments p LEFT JOIN answers a ON a.payment_id = p.id WHERE p.reservation_key = ?`,
+  );
+  const toSettling = db.prepare(
+    `UPDATE payments SET status = 'settling', deadline_at = ?, updated_at = ?
+     WHERE reservation_key = ? AND status = 'verified' AND deadline_at > ? RETURNING id, expires_at`,
+  );
+  const settleFromVerified = db.prepare(
+    `UPDATE payments SET status = 'settled', settlement_tx = ?, simulated = ?, updated_at = ?
+     WHERE reservation_key = ? AND status = 'verified' AND deadline_at > ? RETURNING id, expires_at`,
+  );
+  const settleFrom = db.prepare(
+    `UPDATE payments SET status = 'settled', settlement_tx = ?, simulated = ?, updated_at = ?, recovery = COALESCE(?, recovery)
+     WHERE reservation_key = ? AND status = ? RETURNING id`,
+  );
+  const storeAnswer = db.prepare("INSERT INTO answers (payment_id, status, body, expires_at) VALUES (?, ?, ?, ?)");
   const split = db.prepare("INSERT INTO splits (payment_id, account, address, amount) VALUES (?, ?, ?, ?)");
-  const release = db.prepare(
-    "UPDATE payments SET status = ?, reservation_key = NULL, reason = ?, updated_at = ? WHERE reservation_key = ? AND status = 'verified'",
+  const releaseFrom = db.prepare(
+    `UPDATE payments SET status = ?, reservation_key = NULL, reason = ?, updated_at = ?, recovery = COALESCE(?, recovery)
+     WHERE reservation_key = ? AND status IN (?, ?) RETURNING id`,
   );
+  const dropAnswer = db.prepare("DELETE FROM answers WHERE payment_id = ?");
 
-  const settleTx = db.transaction((key: string, s: SettledPayment) => {
-    const row = byReservation.get(key) as Row | undefined;
-    if (!row) throw new Error(`no verified payment reserved under ${key}`);
-    settle.run(s.transaction, s.simulated ? 1 : 0, now(), row.id);
-    split.run(row.id, "service", s.split.service.address, s.split.service.amount);
-    split.run(row.id, "treasury", s.split.treasury.address, s.split.treasury.amount);
-  });
-
-  const close = (status: PaymentStatus, key: string, reason: string) => {
-    release.run(status, reason.slice(0, 500), now(), key);
+  const writeSplit = (id: unknown, s: SettledPayment) => {
+    split.run(id, "service", s.split.service.address, s.split.service.amount);
+    split.run(id, "treasury", s.split.treasury.address, s.split.treasury.amount);
   };
 
+  const existing = (key: string): ExistingPayment | undefined => {
+    const row = holder.get(key) as Row | undefined;
+    if (!row) return undefined;
+    return {
+      status: row.status as ExistingPayment["status"],
+      fingerprint: row.fingerprint as string,
+      expiresAt: Number(row.expires_at),
+      payer: row.payer as string,
+      network: row.network as string,
+      ...(row.answer_body == null ? {} : { answer: { status: Number(row.answer_status), body: row.answer_body as string } }),
+      ...(row.settlement_tx == null
+        ? {}
+        : { settlement: { transaction: row.settlement_tx as string, simulated: Number(row.simulated) === 1 } }),
+    };
+  };
+
+  const reserveTx = db.transaction((r: ReservationRequest): Reservation => {
+    const at = now();
+    const inserted = insert.run(
+      r.key,
+      r.key,
+      r.network,
+      r.payer,
+      r.amount,
+      r.endpoint,
+      r.requestId,
+      r.fingerprint,
+      r.payload,
+      r.deadlineAt,
+      r.expiresAt,
+      at,
+      at,
+    );
+    if (inserted.changes === 1) return { reserved: true };
+    // Same transaction: the holder seen is the one that made the insert conflict.
+    return { reserved: false, existing: existing(r.key) as ExistingPayment };
+  });
+
+  const beginSettlingTx = db.transaction((key: string, answer: StoredAnswer, settleBy: number) => {
+    const at = now();
+    const row = toSettling.get(settleBy, at, key, at) as Row | undefined;
+    if (!row) return false;
+    storeAnswer.run(row.id, answer.status, answer.body, row.expires_at);
+    return true;
+  });
+
+  const settleTx = db.transaction((key: string, s: SettledPayment, answer: StoredAnswer | undefined) => {
+    const at = now();
+    const row = (
+      answer
+        ? settleFromVerified.get(s.transaction, s.simulated ? 1 : 0, at, key, at)
+        : settleFrom.get(s.transaction, s.simulated ? 1 : 0, at, null, key, "settling")
+    ) as Row | undefined;
+    if (!row) return false;
+    writeSplit(row.id, s);
+    if (answer) storeAnswer.run(row.id, answer.status, answer.body, row.expires_at);
+    return true;
+  });
+
+  const releaseTx = db.transaction((key: string, status: string, reason: string, from: string[], recovery: string | null) => {
+    const row = releaseFrom.get(status, reason.slice(0, 500), now(), recovery, key, from[0], from[1] ?? from[0]) as Row | undefined;
+    if (!row) return false;
+    dropAnswer.run(row.id);
+    return true;
+  });
+
+  const resolveSettledTx = db.transaction((key: string, from: string, s: SettledPayment, recovery: string) => {
+    const row = settleFrom.get(s.transaction, s.simulated ? 1 : 0, now(), recovery, key, from) as Row | undefined;
+    if (!row) return false;
+    writeSplit(row.id, s);
+    return true;
+  });
+
   return {
-    async reserve(r: ReservationRequest) {
-      const at = now();
-      return insert.run(r.key, r.key, r.network, r.payer, r.amount, r.endpoint, r.requestId, at, at).changes === 1;
+    async reserve(request) {
+      // A holder released between the conflict and the read leaves nothing to report: reserve again.
+      for (let attempt = 0; ; attempt++) {
+        const result = reserveTx.immediate(request);
+        if (result.reserved || result.existing || attempt >= 2) return result;
+      }
     },
-    async settled(key, settlement) {
-      settleTx.immediate(key, settlement);
+    async beginSettling(key, answer, settleBy) {
+      return beginSettlingTx.immediate(key, answer, settleBy);
     },
-    async failed(key, reason) {
-      close("failed", key, reason);
+    async settle(key, settlement, answer) {
+      return settleTx.immediate(key, settlement, answer);
     },
-    async notCharged(key, reason) {
-      close("not_charged", key, reason);
+    async release(key, status, reason) {
+      return releaseTx.immediate(key, status, reason, ["verified", "settling"], null);
+    },
+    async pending(at, limit) {
+      const rows = db
+        .prepare(
+          `SELECT payment_key, status, network, payer, amount, payload, expires_at, created_at FROM payments
+           WHERE status IN ('verified', 'settling') AND deadline_at <= ? ORDER BY deadline_at LIMIT ?`,
+        )
+        .safeIntegers(true)
+        .all(at, limit) as Row[];
+      return rows.map(
+        (r): PendingPayment => ({
+          key: r.payment_key as string,
+          status: r.status as PendingPayment["status"],
+          network: r.network as string,
+          payer: r.payer as string,
+          amount: r.amount as bigint,
+          payload: r.payload as string,
+          expiresAt: Number(r.expires_at),
+          createdAt: Number(r.created_at),
+        }),
+      );
+    },
+    async resolve(key, from, outcome, recovery) {
+      if (outcome.status === "settled") return resolveSettledTx.immediate(key, from, outcome.settlement, recovery);
+      return releaseTx.immediate(key, outcome.status, outcome.reason, [from], recovery);
+    },
+    async postpone(key, retryAt, why) {
+      db.prepare("UPDATE payments SET deadline_at = ?, recovery = ?, updated_at = ? WHERE reservation_key = ? AND status = 'settling'").run(
+        retryAt,
+        why,
+        now(),
+        key,
+      );
+    },
+    async dropExpiredAnswers(at) {
+      return db.prepare("DELETE FROM answers WHERE expires_at < ?").run(at).changes;
     },
     async rows(): Promise<LedgerRow[]> {
-      return (db.prepare("SELECT * FROM payments ORDER BY id").safeIntegers(true).all() as Row[]).map((r) => ({
+      const rows = db
+        .prepare(
+          "SELECT p.*, a.payment_id IS NOT NULL AS has_answer FROM payments p LEFT JOIN answers a ON a.payment_id = p.id ORDER BY p.id",
+        )
+        .safeIntegers(true)
+        .all() as Row[];
+      return rows.map((r) => ({
         id: Number(r.id),
         key: r.payment_key as string,
         network: r.network as string,
@@ -106,6 +298,8 @@ export function openSqliteLedger(file: string, now: () => number = Date.now, syn
         transaction: (r.settlement_tx as string | null) ?? null,
         simulated: Number(r.simulated) === 1,
         reason: (r.reason as string | null) ?? null,
+        recovery: (r.recovery as string | null) ?? null,
+        hasAnswer: Number(r.has_answer) === 1,
       }));
     },
     async totals(): Promise<LedgerTotals> {
@@ -113,11 +307,7 @@ export function openSqliteLedger(file: string, now: () => number = Date.now, syn
       return {
         byNetwork: all(
           "SELECT network, COUNT(*) AS n, SUM(amount) AS total FROM payments WHERE status = 'settled' GROUP BY network ORDER BY network",
-        ).map((r) => ({
-          network: r.network as string,
-          payments: Number(r.n),
-          amount: r.total as bigint,
-        })),
+        ).map((r) => ({ network: r.network as string, payments: Number(r.n), amount: r.total as bigint })),
         byEndpoint: all(
           "SELECT endpoint, COUNT(*) AS n, SUM(amount) AS total FROM payments WHERE status = 'settled' GROUP BY endpoint ORDER BY total DESC, endpoint",
         ).map((r) => ({ endpoint: r.endpoint as string, payments: Number(r.n), amount: r.total as bigint })),
@@ -134,8 +324,13 @@ export function openSqliteLedger(file: string, now: () => number = Date.now, syn
           status: r.status as PaymentStatus,
           payments: Number(r.n),
         })),
+        byRecovery: all(
+          "SELECT recovery, status, COUNT(*) AS n FROM payments WHERE recovery IS NOT NULL GROUP BY recovery, status ORDER BY recovery, status",
+        ).map((r) => ({ recovery: r.recovery as string, status: r.status as PaymentStatus, payments: Number(r.n) })),
       };
     },
-    close: () => db.close(),
+    async close() {
+      db.close();
+    },
   };
 }

@@ -1,13 +1,22 @@
 /**
- * The payment ledger: every payment the service verified, with its fate, its settlement and its
- * split. The store itself enforces that one payment (an EVM nonce, a Solana transaction) is
- * reserved at most once while it is verified or settled, so two concurrent requests carrying the
- * same payment cannot both be served, even from two processes sharing one database.
+ * The payment ledger: every payment the service verified, the stage it has reached, its answer
+ * while a retry may still ask for it, its settlement and its split.
+ *
+ * A payment moves through stages, each recorded before the step with an outside effect:
+ *
+ *     verified ──► settling ──► settled            (answer stored at `settling`, or with `settled`
+ *        │            │                             when settlement has no outside effect)
+ *        └────────────┴──► not_charged | failed     (released: the key is free again)
+ *
+ * The store itself enforces the rules (a UNIQUE reservation key and conditional transitions), never
+ * a read followed by a write in the application: two requests carrying one payment cannot both be
+ * served, a stage is left only from the stage it was in, and a payment released by recovery can no
+ * longer be settled by a request that was slower than its deadline.
  */
-export type PaymentStatus = "verified" | "settled" | "failed" | "not_charged";
+export type PaymentStatus = "verified" | "settling" | "settled" | "failed" | "not_charged";
 
 export interface ReservationRequest {
-  /** Replay key, `<network>:<nonce or transaction hash>`. */
+  /** Replay key: `<network>:<authorizer>:<nonce>` (EVM) or `<network>:<payer's transaction signature>` (Solana). */
   key: string;
   network: string;
   payer: string;
@@ -15,12 +24,58 @@ export interface ReservationRequest {
   amount: bigint;
   endpoint: string;
   requestId: string;
+  /** Hash of what was asked (operation, prefix, normalized input): a retry must ask the same. */
+  fingerprint: string;
+  /** The payload as the client signed it (JSON): what settlement and recovery need. */
+  payload: string;
+  /** Epoch ms by which the answer must reach `settling` or `settled`; past it, recovery releases the payment. */
+  deadlineAt: number;
+  /** Epoch ms until which the payment is valid, so its stored answer may be asked for again. */
+  expiresAt: number;
+}
+
+/** An answer as it was sent: status and the exact body bytes. */
+export interface StoredAnswer {
+  status: number;
+  body: string;
+}
+
+/** What the ledger holds under a key that is already reserved. */
+export interface ExistingPayment {
+  status: "verified" | "settling" | "settled";
+  fingerprint: string;
+  expiresAt: number;
+  /** Present once the payment reached `settling` or `settled`, until `expiresAt` has passed. */
+  answer?: StoredAnswer;
+  /** Present once settled. */
+  settlement?: { transaction: string; simulated: boolean };
+  payer: string;
+  network: string;
+}
+
+export type Reservation = { reserved: true } | { reserved: false; existing: ExistingPayment };
+
+export interface Split {
+  service: { address: string; amount: bigint };
+  treasury: { address: string; amount: bigint };
 }
 
 export interface SettledPayment {
   transaction: string;
   simulated: boolean;
-  split: { service: { address: string; amount: bigint }; treasury: { address: string; amount: bigint } };
+  split: Split;
+}
+
+/** A payment whose process may have died: `verified` past its deadline, or `settling` past its deadline. */
+export interface PendingPayment {
+  key: string;
+  status: "verified" | "settling";
+  network: string;
+  payer: string;
+  amount: bigint;
+  payload: string;
+  expiresAt: number;
+  createdAt: number;
 }
 
 export interface LedgerRow {
@@ -34,6 +89,9 @@ export interface LedgerRow {
   transaction: string | null;
   simulated: boolean;
   reason: string | null;
+  /** What recovery did to this payment, when it had to. */
+  recovery: string | null;
+  hasAnswer: boolean;
 }
 
 export interface LedgerTotals {
@@ -41,18 +99,40 @@ export interface LedgerTotals {
   byEndpoint: { endpoint: string; payments: number; amount: bigint }[];
   byAccount: { account: "service" | "treasury"; network: string; address: string; amount: bigint }[];
   byStatus: { status: PaymentStatus; payments: number }[];
+  /** Payments recovery resolved, by what it did. */
+  byRecovery: { recovery: string; status: PaymentStatus; payments: number }[];
 }
 
 export interface LedgerStore {
-  /** Records a verified payment and reserves its key; false when the key is already reserved (a replay). */
-  reserve(request: ReservationRequest): Promise<boolean>;
-  /** The payment settled: status, transaction and the two split rows, in one transaction. */
-  settled(key: string, settlement: SettledPayment): Promise<void>;
-  /** Settlement refused the payment: recorded as failed, key freed. */
-  failed(key: string, reason: string): Promise<void>;
-  /** The answer failed before settlement: recorded as not charged, key freed for a retry. */
-  notCharged(key: string, reason: string): Promise<void>;
+  /** Records a verified payment and reserves its key; when the key is held, says by what. */
+  reserve(request: ReservationRequest): Promise<Reservation>;
+  /**
+   * `verified` → `settling` with the answer stored, before an outside settlement starts. False
+   * when the payment is no longer `verified` or its deadline has passed (recovery may release it).
+   */
+  beginSettling(key: string, answer: StoredAnswer, settleBy: number): Promise<boolean>;
+  /**
+   * → `settled` with its transaction and split, in one transaction. From `settling`; or from
+   * `verified` (within its deadline) with the answer, when settlement has no outside effect.
+   * False when the payment was not in that stage.
+   */
+  settle(key: string, settlement: SettledPayment, answer?: StoredAnswer): Promise<boolean>;
+  /** `verified` or `settling` → `not_charged` (the answer failed) or `failed` (settlement refused); the key is freed. */
+  release(key: string, status: "not_charged" | "failed", reason: string): Promise<boolean>;
+  /** Payments past their deadline in `verified` or `settling`, oldest first. */
+  pending(now: number, limit: number): Promise<PendingPayment[]>;
+  /** Recovery's resolution of a pending payment, recorded with what it did; false if it moved meanwhile. */
+  resolve(
+    key: string,
+    from: "verified" | "settling",
+    outcome: { status: "settled"; settlement: SettledPayment } | { status: "not_charged" | "failed"; reason: string },
+    recovery: string,
+  ): Promise<boolean>;
+  /** A `settling` payment whose outcome is still open is looked at again no sooner than `retryAt`. */
+  postpone(key: string, retryAt: number, why: string): Promise<void>;
+  /** Drops stored answers whose payment has expired; returns how many. */
+  dropExpiredAnswers(now: number): Promise<number>;
   rows(): Promise<LedgerRow[]>;
   totals(): Promise<LedgerTotals>;
-  close(): void;
+  close(): Promise<void>;
 }

@@ -13,8 +13,9 @@ import { readFileSync } from "node:fs";
 import { createHardhatNetworkProvider } from "hardhat/internal/hardhat-network/provider/provider.js";
 import { type Abi, type Address, createPublicClient, createWalletClient, custom, defineChain, type Hex, parseSignature, toHex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import type { BackendResult } from "../../settler.js";
+import type { BackendResult, InterruptedPayment, SettlementState } from "../../settlement.js";
 import type { PaymentErrorReason, VerifiedPayment } from "../../types.js";
+import { evmSettlementState } from "../chain-status.js";
 
 const artifact = JSON.parse(readFileSync(new URL("./MiniUSDC.json", import.meta.url), "utf8")) as { abi: Abi; deployedBytecode: Hex };
 const abi = artifact.abi;
@@ -35,6 +36,8 @@ export interface EvmChain {
   /** The chain's EIP-1193 provider, for tools and tests. */
   readonly provider: { request(args: { method: string; params?: unknown[] }): Promise<unknown> };
   settle(payment: VerifiedPayment): Promise<BackendResult>;
+  /** Whether an interrupted payment's authorization was used on this chain. */
+  state(payment: InterruptedPayment): Promise<SettlementState>;
   /** Faucet: mints USDC of `network` to `owner`. */
   fund(network: string, owner: string, amount: bigint): Promise<void>;
   /** Faucet: ETH for a wallet that sends its own transactions (x402 payers need none). */
@@ -127,6 +130,7 @@ export async function startEvmChain({ tokens }: { tokens: EvmToken[] }): Promise
     async fundEth(owner, wei) {
       await provider.request({ method: "hardhat_setBalance", params: [owner, toHex(wei)] });
     },
+    state: (payment) => evmSettlementState(reader, tokenOf(payment.network), payment),
     async balanceOf(network, owner) {
       return (await reader.readContract({ address: tokenOf(network), abi, functionName: "balanceOf", args: [owner] })) as bigint;
     },

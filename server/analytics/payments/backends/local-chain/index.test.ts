@@ -16,7 +16,6 @@ import { signSvmPayment } from "../../../../../client/x402/svm.js";
 import { systemClock } from "../../../clock.js";
 import { loadAnalyticsConfig } from "../../../config.js";
 import { loadAnalyticsContract } from "../../../contract.js";
-import { openSqliteLedger } from "../../ledger/sqlite-ledger.js";
 import { requirementTemplate } from "../../requirements.js";
 import type { PaymentRequirements, VerifiedPayment } from "../../types.js";
 import { createExactVerifier } from "../../verifier.js";
@@ -41,8 +40,8 @@ const requirementFor = (prefix: string): PaymentRequirements => {
 
 /** Runs the service's own verifier, as the gate does before settlement. */
 async function verified(header: string, requirement: PaymentRequirements): Promise<VerifiedPayment> {
-  const verifier = createExactVerifier({ contract, config, ledger: openSqliteLedger(":memory:"), clock: systemClock });
-  const result = await verifier.verify(header, { requirement, operation: "defiTvl", requestId: "local-chain-test" });
+  const verifier = createExactVerifier({ contract, config, clock: systemClock });
+  const result = await verifier.verify(header, requirement);
   if (!result.ok) throw new Error(`verification failed: ${result.reason} (${result.message})`);
   return result.payment;
 }

@@ -7,9 +7,9 @@
 import type { AnalyticsConfig } from "../../../config.js";
 import type { AnalyticsContract } from "../../../contract.js";
 import { type NetworkTarget, networkOf } from "../../requirements.js";
-import type { SettlementBackend } from "../../settler.js";
+import type { SettlementBackend } from "../../settlement.js";
 import { type EvmChain, startEvmChain } from "./evm.js";
-import { serveSolanaRpc } from "./rpc.js";
+import { serveEvmRpc, serveSolanaRpc } from "./rpc.js";
 import { type SvmChain, startSvmChain } from "./svm.js";
 
 export interface LocalChains {
@@ -26,6 +26,8 @@ export interface LocalChains {
   latestBlockhash(): string;
   /** The Solana JSON-RPC stand-in (only when started with `rpc: true`). */
   rpcUrl?: string;
+  /** The EVM chain's JSON-RPC endpoint (only when started with `rpc: true`). */
+  evmRpcUrl?: string;
   close(): Promise<void>;
 }
 
@@ -46,7 +48,7 @@ export async function startLocalChains({
 }: {
   contract: AnalyticsContract;
   config: AnalyticsConfig;
-  /** Serve a Solana JSON-RPC stand-in on 127.0.0.1 (for clients that build payments through an RPC). */
+  /** Serve JSON-RPC endpoints of both chains on 127.0.0.1 (for clients and readers that take an RPC URL). */
   rpc?: boolean;
 }): Promise<LocalChains> {
   const targets = targetsOf(contract, config);
@@ -62,13 +64,15 @@ export async function startLocalChains({
     startEvmChain({ tokens: evmTokens }),
     startSvmChain({ network: solana.network, mint: solana.asset, recipients: [solana.payTo, solana.treasury] }),
   ]);
-  const server = rpc ? await serveSolanaRpc(svm.litesvm) : undefined;
+  const servers = rpc ? await Promise.all([serveSolanaRpc(svm), serveEvmRpc(evm.provider)]) : undefined;
   const isSolana = (network: string) => network === svm.network;
 
   return {
     backend: {
       mode: "local-chain",
+      timeoutMs: 30_000,
       settle: (payment) => (isSolana(payment.network) ? svm.settle(payment) : evm.settle(payment)),
+      status: (payment) => (isSolana(payment.network) ? svm.state(payment) : evm.state(payment)),
     },
     feePayer: svm.feePayer,
     evm,
@@ -76,7 +80,8 @@ export async function startLocalChains({
     fund: (network, owner, amount) => (isSolana(network) ? svm.fund(owner, amount) : evm.fund(network, owner, amount)),
     balanceOf: (network, owner) => (isSolana(network) ? svm.balanceOf(owner) : evm.balanceOf(network, owner)),
     latestBlockhash: () => svm.latestBlockhash(),
-    rpcUrl: server?.url,
-    close: async () => server?.close(),
+    rpcUrl: servers?.[0].url,
+    evmRpcUrl: servers?.[1].url,
+    close: async () => void (await Promise.all((servers ?? []).map((server) => server.close()))),
   };
 }

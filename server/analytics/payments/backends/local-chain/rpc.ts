@@ -1,19 +1,43 @@
 /**
- * A loopback Solana JSON-RPC stand-in over the local litesvm chain, for clients that build their
- * payment through an RPC (x402's v1 SVM client, reference §5.3). It answers exactly the calls they
- * make: `getAccountInfo` (the mint's decimals and token program), `simulateTransaction` (the
- * compute-unit estimate) and `getLatestBlockhash` (a blockhash this chain accepts).
+ * A loopback Solana JSON-RPC stand-in over the local litesvm chain. It answers exactly the calls
+ * its users make: clients that build their payment through an RPC (x402's v1 SVM client) ask
+ * `getAccountInfo` (the mint's decimals and token program), `simulateTransaction` (the compute-unit
+ * estimate) and `getLatestBlockhash`; recovery asks `isBlockhashValid`, `getSignaturesForAddress`
+ * and `getTransaction` (answered from the settlements that landed on this chain).
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Address, getBase64Encoder, getTransactionDecoder } from "@solana/kit";
-import { FailedTransactionMetadata, type LiteSVM } from "litesvm";
+import { FailedTransactionMetadata } from "litesvm";
+import type { SvmChain } from "./svm.js";
 
 type Params = [string, Record<string, unknown>?];
 
-function methods(svm: LiteSVM): Record<string, (params: Params) => unknown> {
+function methods(chain: SvmChain): Record<string, (params: Params) => unknown> {
+  const svm = chain.litesvm;
   const context = () => ({ slot: Number(svm.getClock().slot) });
   return {
+    // litesvm accepts only its latest blockhash; `expireBlockhash` makes the previous one invalid.
+    isBlockhashValid: ([blockhash]) => ({ context: context(), value: blockhash === svm.latestBlockhash() }),
+    getSignaturesForAddress: ([address, options]) =>
+      chain.landed
+        .filter((tx) => tx.accounts.includes(address))
+        .reverse()
+        .slice(0, Number(options?.limit ?? 1000))
+        .map((tx) => ({
+          signature: tx.signature,
+          slot: context().slot,
+          err: null,
+          memo: null,
+          blockTime: null,
+          confirmationStatus: "confirmed",
+        })),
+    getTransaction: ([signature]) => {
+      const tx = chain.landed.find((landed) => landed.signature === signature);
+      return tx
+        ? { slot: context().slot, blockTime: null, version: 0, meta: { err: null, fee: 5000 }, transaction: [tx.wire, "base64"] }
+        : null;
+    },
     getLatestBlockhash: () => ({
       context: context(),
       value: { blockhash: svm.latestBlockhash(), lastValidBlockHeight: context().slot + 150 },
@@ -59,24 +83,23 @@ function methods(svm: LiteSVM): Record<string, (params: Params) => unknown> {
   };
 }
 
-/** Serves the stand-in on 127.0.0.1 at a free port. */
-export async function serveSolanaRpc(svm: LiteSVM): Promise<{ url: string; close(): Promise<void> }> {
-  const table = methods(svm);
+/** A JSON-RPC 2.0 server on 127.0.0.1 at a free port, answering each call with `call`. */
+async function serveJsonRpc(
+  call: (method: string, params: unknown[]) => Promise<unknown>,
+): Promise<{ url: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
+    req.on("end", async () => {
       let id: unknown = null;
       let answer: Record<string, unknown>;
       try {
-        const call = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: unknown; method: string; params?: Params };
-        id = call.id;
-        const method = table[call.method];
-        answer = method
-          ? { result: method(call.params ?? ([] as unknown as Params)) }
-          : { error: { code: -32601, message: `${call.method} is not served by the local stand-in` } };
+        const request = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: unknown; method: string; params?: unknown[] };
+        id = request.id;
+        answer = { result: await call(request.method, request.params ?? []) };
       } catch (error) {
-        answer = { error: { code: -32603, message: error instanceof Error ? error.message : String(error) } };
+        const { code = -32603, message = String(error) } = error as { code?: number; message?: string };
+        answer = { error: { code, message } };
       }
       res.setHeader("content-type", "application/json").end(JSON.stringify({ jsonrpc: "2.0", id, ...answer }));
     });
@@ -91,4 +114,19 @@ export async function serveSolanaRpc(svm: LiteSVM): Promise<{ url: string; close
         server.closeAllConnections();
       }),
   };
+}
+
+/** The Solana stand-in over the local litesvm chain. */
+export function serveSolanaRpc(chain: SvmChain): Promise<{ url: string; close(): Promise<void> }> {
+  const table = methods(chain);
+  return serveJsonRpc(async (method, params) => {
+    const answer = table[method];
+    if (!answer) throw Object.assign(new Error(`${method} is not served by the local stand-in`), { code: -32601 });
+    return answer(params as Params);
+  });
+}
+
+/** The local EVM chain's own provider, over HTTP (for readers that take an RPC URL). */
+export function serveEvmRpc(provider: { request(args: { method: string; params?: unknown[] }): Promise<unknown> }) {
+  return serveJsonRpc((method, params) => provider.request({ method, params }));
 }

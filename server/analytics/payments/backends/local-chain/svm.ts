@@ -11,6 +11,7 @@ import {
   assertIsFullySignedTransaction,
   createTransactionMessage,
   generateKeyPairSigner,
+  getBase64EncodedWireTransaction,
   getBase64Encoder,
   getCompiledTransactionMessageDecoder,
   getSignatureFromTransaction,
@@ -35,7 +36,7 @@ import {
   TOKEN_PROGRAM_ADDRESS,
 } from "@solana-program/token";
 import { FailedTransactionMetadata, LiteSVM } from "litesvm";
-import type { BackendResult } from "../../settler.js";
+import type { BackendResult, InterruptedPayment, SettlementState } from "../../settlement.js";
 import type { VerifiedPayment } from "../../types.js";
 
 export interface SvmChain {
@@ -44,7 +45,15 @@ export interface SvmChain {
   /** The fee payer this chain signs with: the address to announce in `extra.feePayer`. */
   readonly feePayer: string;
   readonly litesvm: LiteSVM;
+  /** Every settlement that landed, newest last: what an RPC's address and signature look-ups answer from. */
+  readonly landed: readonly LandedTransaction[];
   settle(payment: VerifiedPayment): Promise<BackendResult>;
+  /**
+   * Whether an interrupted payment's transaction is on this chain. The fee payer's signature (the
+   * transaction id) is deterministic, so it is computed again; this chain lives in the settling
+   * process, so a transaction it does not hold was never sent and never will be.
+   */
+  state(payment: InterruptedPayment): Promise<SettlementState>;
   /** Faucet: mints USDC to `owner`'s associated token account, creating it when missing. */
   fund(owner: string, amount: bigint): Promise<void>;
   /** Faucet: SOL for a wallet that pays its own fees (x402 payers need none). */
@@ -52,6 +61,14 @@ export interface SvmChain {
   /** USDC (atomic units) in `owner`'s associated token account; 0 when it has none. */
   balanceOf(owner: string): Promise<bigint>;
   latestBlockhash(): string;
+}
+
+export interface LandedTransaction {
+  signature: string;
+  /** Base64 wire transaction. */
+  wire: string;
+  /** Every account the transaction names. */
+  accounts: string[];
 }
 
 const DECIMALS = 6;
@@ -138,11 +155,18 @@ export async function startSvmChain({
   };
   for (const owner of new Set(recipients)) await fund(owner, 0n);
 
+  const landed: LandedTransaction[] = [];
+  const signAsFeePayer = (payload: unknown) => {
+    const wire = (payload as { transaction: string }).transaction;
+    return partiallySignTransaction([feePayer.keyPair], getTransactionDecoder().decode(getBase64Encoder().encode(wire)));
+  };
+
   return {
     network,
     mint,
     feePayer: feePayer.address,
     litesvm: svm,
+    landed,
     fund,
     fundSol(owner, amount) {
       svm.airdrop(owner as Address, lamports(amount));
@@ -152,9 +176,13 @@ export async function startSvmChain({
       return account.exists ? getTokenDecoder().decode(account.data).amount : 0n;
     },
     latestBlockhash: () => svm.latestBlockhash(),
+    async state(payment) {
+      const signature = getSignatureFromTransaction(await signAsFeePayer(payment.payload));
+      if (svm.getTransaction(signature) === null) return { state: "unsettled", why: "the local chain never received the transaction" };
+      return { state: "settled", transaction: signature };
+    },
     async settle(payment) {
-      const wire = (payment.payload as { transaction: string }).transaction;
-      const signed = await partiallySignTransaction([feePayer.keyPair], getTransactionDecoder().decode(getBase64Encoder().encode(wire)));
+      const signed = await signAsFeePayer(payment.payload);
       try {
         assertIsFullySignedTransaction(signed);
       } catch {
@@ -175,7 +203,10 @@ export async function startSvmChain({
       if (simulated instanceof FailedTransactionMetadata) return failure(simulated);
       const sent = svm.sendTransaction(signed);
       if (sent instanceof FailedTransactionMetadata) return failure(sent);
-      return { ok: true, transaction: getSignatureFromTransaction(signed), simulated: false };
+      const signature = getSignatureFromTransaction(signed);
+      const message = getCompiledTransactionMessageDecoder().decode(signed.messageBytes) as unknown as { staticAccounts: string[] };
+      landed.push({ signature, wire: getBase64EncodedWireTransaction(signed), accounts: message.staticAccounts });
+      return { ok: true, transaction: signature, simulated: false };
     },
   };
 }

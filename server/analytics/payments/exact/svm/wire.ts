@@ -18,6 +18,7 @@ export interface WireTransaction {
   version: "legacy" | number;
   numRequiredSignatures: number;
   accountKeys: Uint8Array[];
+  recentBlockhash: Uint8Array;
   instructions: WireInstruction[];
   addressTableLookups: number;
 }
@@ -59,7 +60,7 @@ export function parseTransaction(bytes: Uint8Array): WireTransaction {
   const numRequiredSignatures = version === "legacy" ? first : r.byte();
   r.take(2); // read-only signed / unsigned counts
   const accountKeys = Array.from({ length: r.shortVec() }, () => r.take(32));
-  r.take(32); // recent blockhash
+  const recentBlockhash = r.take(32);
   const instructions = Array.from({ length: r.shortVec() }, () => {
     const programIndex = r.byte();
     const accounts = Array.from({ length: r.shortVec() }, () => r.byte());
@@ -85,6 +86,7 @@ export function parseTransaction(bytes: Uint8Array): WireTransaction {
     version,
     numRequiredSignatures,
     accountKeys,
+    recentBlockhash,
     instructions,
     addressTableLookups,
   };

@@ -1,0 +1,293 @@
+// Charged exactly when the answer is delivered: the paid route over the real gate and an in-memory
+// ledger (test payments stand in for signatures): bad input refused before any payment, lost answers
+// served again to the same payment, answers that break the contract or come too late never charged,
+// interrupted settlements resolved by recovery, and resource URLs that no request header can forge.
+import request from "supertest";
+import { describe, expect, it } from "vitest";
+import { exampleHandlers, failingInsightWriter, testGate, testPayment } from "../../test/support/analytics.js";
+import { createLogger } from "../http/logger.js";
+import { type AnalyticsDeps, createAnalyticsApp } from "./app.js";
+import { createCache } from "./cache.js";
+import { manualClock } from "./clock.js";
+import { type AnalyticsConfig, loadAnalyticsConfig } from "./config.js";
+import { loadAnalyticsContract } from "./contract.js";
+import { embeddedInsightWriter } from "./insight/embedded.js";
+import type { InsightWriter } from "./insight/types.js";
+import { createRecovery } from "./payments/recovery.js";
+import type { SettlementBackend, SettlementState } from "./payments/settlement.js";
+import { createEmbeddedProviders } from "./providers/index.js";
+import { defiHandlers } from "./segments/defi.js";
+import { TEST_NOW } from "./segments/test-support.js";
+
+const contract = loadAnalyticsContract();
+const baseConfig = loadAnalyticsConfig({}, contract.developmentDefaults);
+const silent = createLogger("silent");
+const modes = Object.fromEntries(
+  ["tvl", "pools", "launches", "chain_rpc", "wallet_labels", "swap_bridge"].map((role) => [role, "embedded"]),
+) as AnalyticsDeps["providerModes"];
+
+function build({
+  config = {},
+  backend,
+  answerTimeoutMs,
+  ...overrides
+}: Partial<Omit<AnalyticsDeps, "config">> & {
+  config?: Partial<AnalyticsConfig>;
+  backend?: SettlementBackend;
+  answerTimeoutMs?: number;
+} = {}) {
+  const clock = manualClock(TEST_NOW);
+  const { gate, ledger } = testGate(clock, { backend, answerTimeoutMs });
+  const app = createAnalyticsApp({
+    contract,
+    config: { ...baseConfig, ...config },
+    handlers: { ...exampleHandlers(contract), ...defiHandlers },
+    providers: createEmbeddedProviders({ seed: "paid-route-test", clock }),
+    providerModes: modes,
+    settlementMode: backend?.mode ?? "ledger",
+    insight: embeddedInsightWriter,
+    gate,
+    cache: createCache(clock),
+    clock,
+    logger: silent,
+    ...overrides,
+  });
+  const statuses = async () => (await ledger.rows()).map((row) => row.status);
+  return { app, ledger, clock, statuses };
+}
+
+/** The embedded writer, counting its calls. */
+function countingWriter(): InsightWriter & { calls: number } {
+  const writer = {
+    model: embeddedInsightWriter.model,
+    calls: 0,
+    write: (input: Parameters<InsightWriter["write"]>[0]) => {
+      writer.calls++;
+      return embeddedInsightWriter.write(input);
+    },
+  };
+  return writer;
+}
+
+const receiptOf = (res: request.Response) => JSON.parse(Buffer.from(res.headers["x-payment-response"] as string, "base64").toString());
+
+describe("bad input is a 400 naming the field, before any payment is looked at", () => {
+  const { app, statuses } = build();
+  const cases: [string, () => request.Test, string, string][] = [
+    ["Infinity in a legacy query", () => request(app).get("/base/defi/yields?min_apy=Infinity"), "min_apy", "finite"],
+    ["an overflowing number in a query", () => request(app).get("/base/defi/yields?min_apy=1e309"), "min_apy", "finite"],
+    ["a negative overflow", () => request(app).get("/base/defi/yields?min_apy=-1e309"), "min_apy", ""],
+    ["an overflowing limit", () => request(app).get("/defi/tvl?limit=-1e309"), "limit", ""],
+    ["NaN", () => request(app).get("/defi/tvl?limit=NaN"), "limit", ""],
+    ["a bare query key", () => request(app).get("/defi/tvl?limit"), "limit", "must have a value"],
+    ["a bare string key", () => request(app).get("/skale/defi/tvl?chain"), "chain", "must have a value"],
+    ["a repeated key", () => request(app).get("/defi/tvl?limit=3&limit=4"), "limit", "once"],
+    [
+      "an overflowing number in a body",
+      () => request(app).post("/defi/yields").set("Content-Type", "application/json").send('{"min_apy": 1e309}'),
+      "min_apy",
+      "",
+    ],
+    ["an amount above its realistic maximum", () => request(app).post("/base/bridge/quote").send(bridgeQuote(1e15)), "amount", "<="],
+  ];
+  for (const [what, send, field, message] of cases) {
+    it(`refuses ${what}`, async () => {
+      const res = await send().set("X-PAYMENT", testPayment());
+      expect(res.status, res.text).toBe(400);
+      expect(res.body.error).toBe("invalid_request");
+      const named = res.body.errors.find((e: { field: string }) => e.field === field);
+      expect(named, JSON.stringify(res.body.errors)).toBeDefined();
+      expect(named.message).toContain(message);
+      expect(res.headers["x-payment-response"]).toBeUndefined();
+    });
+  }
+  it("took no payment for any of them", async () => {
+    expect(await statuses()).toEqual([]);
+  });
+});
+
+function bridgeQuote(amount: number) {
+  return { from_chain: "base", to_chain: "arbitrum", from_token: "USDC", to_token: "USDC", amount };
+}
+
+describe("a retry with the same payment", () => {
+  it("gets the stored answer: same status, bytes and receipt, no second charge, no second model call", async () => {
+    const insight = countingWriter();
+    const { app, ledger } = build({ insight });
+    const header = testPayment();
+    const first = await request(app).post("/base/defi/tvl").set("X-PAYMENT", header).send({ limit: 3 });
+    expect(first.status).toBe(200);
+    // the same question, written otherwise: key order and an explicit default do not make another request
+    const again = await request(app).post("/base/defi/tvl").set("X-PAYMENT", header).send({ chain: "all", limit: 3 });
+    expect(again.status).toBe(200);
+    expect(again.text).toBe(first.text);
+    expect(again.headers["x-payment-response"]).toBe(first.headers["x-payment-response"]);
+    expect(insight.calls).toBe(1);
+    expect((await ledger.rows()).map((r) => r.status)).toEqual(["settled"]);
+    expect((await ledger.totals()).byNetwork).toEqual([{ network: "base-sepolia", payments: 1, amount: 1000n }]);
+  });
+
+  it("gets a 206 again as the same 206", async () => {
+    const { app } = build({ insight: failingInsightWriter });
+    const header = testPayment();
+    const first = await request(app).post("/defi/yields").set("X-PAYMENT", header).send({ limit: 2 });
+    const again = await request(app).post("/defi/yields").set("X-PAYMENT", header).send({ limit: 2 });
+    expect([first.status, again.status]).toEqual([206, 206]);
+    expect(again.text).toBe(first.text);
+  });
+
+  it("is a refused replay for another question, another prefix's route or after the payment's window", async () => {
+    const { app, clock } = build();
+    const header = testPayment();
+    expect((await request(app).post("/base/defi/tvl").set("X-PAYMENT", header).send({ limit: 3 })).status).toBe(200);
+    const other = await request(app).post("/base/defi/tvl").set("X-PAYMENT", header).send({ limit: 4 });
+    expect(other.status).toBe(402);
+    expect(other.body).toMatchObject({ error: "invalid_exact_evm_nonce_already_used", message: expect.stringMatching(/another request/) });
+    const yields = await request(app).post("/base/defi/yields").set("X-PAYMENT", header).send({ limit: 3 });
+    expect(yields.status).toBe(402);
+    clock.advance(61_000);
+    const late = await request(app).post("/base/defi/tvl").set("X-PAYMENT", header).send({ limit: 3 });
+    expect(late.status).toBe(402);
+    expect(late.body.message).toMatch(/no longer kept/);
+  });
+
+  it("of a payment whose answer failed is served anew (it was released, not charged)", async () => {
+    const { app, statuses } = build();
+    const header = testPayment();
+    expect((await request(app).post("/defi/tvl").set("X-PAYMENT", header).send({ protocol: "no-such-protocol" })).status).toBe(404);
+    expect((await request(app).post("/defi/tvl").set("X-PAYMENT", header).send({})).status).toBe(200);
+    expect(await statuses()).toEqual(["not_charged", "settled"]);
+  });
+});
+
+describe("an answer that cannot be delivered is never charged", () => {
+  it("refuses an envelope with a non-finite number (JSON would send null) as a 500 without receipt", async () => {
+    const handler = (async () => ({
+      data: {
+        chains: [{ name: "X", tvl_usd: Number.POSITIVE_INFINITY, token_symbol: "X" }],
+        total_tvl_usd: 1,
+        filter: { chain: "all", protocol: null },
+      },
+      sources: ["embedded-tvl"],
+      baseline: { signal: "risky", confidence: 0.5 },
+      brief: "b",
+    })) as never;
+    const { app, statuses } = build({ handlers: { ...exampleHandlers(contract), ...defiHandlers, defiTvl: handler } });
+    const res = await request(app).post("/defi/tvl").set("X-PAYMENT", testPayment()).send({});
+    expect(res.status).toBe(500);
+    expect(res.headers["x-payment-response"]).toBeUndefined();
+    expect(await statuses()).toEqual(["not_charged"]);
+  });
+
+  it("answers 503 when the answer is not ready before its deadline, releases the payment, and serves its retry", async () => {
+    let hang = true;
+    const slow = (async (input: never, ctx: never) =>
+      hang ? new Promise(() => {}) : (defiHandlers.defiTvl as (i: never, c: never) => unknown)(input, ctx)) as never;
+    const { app, statuses } = build({ answerTimeoutMs: 200, handlers: { ...exampleHandlers(contract), ...defiHandlers, defiTvl: slow } });
+    const header = testPayment();
+    const res = await request(app).post("/defi/tvl").set("X-PAYMENT", header).send({});
+    expect(res.status).toBe(503);
+    expect(res.body.error).toBe("service_unavailable");
+    expect(res.headers["retry-after"]).toBeDefined();
+    expect(res.headers["x-payment-response"]).toBeUndefined();
+    expect(await statuses()).toEqual(["not_charged"]);
+    hang = false;
+    expect((await request(app).post("/defi/tvl").set("X-PAYMENT", header).send({})).status).toBe(200);
+  });
+});
+
+describe("a settlement interrupted after the answer was ready", () => {
+  /** A backend with an outside effect whose `settle` fails with an unknown outcome, and whose chain says `state`. */
+  function interrupted(state: SettlementState): SettlementBackend {
+    return {
+      mode: "facilitator",
+      timeoutMs: 1_000,
+      settle: async () => {
+        throw new Error("connection reset");
+      },
+      status: async () => state,
+    };
+  }
+
+  async function interruptedCall(state: SettlementState) {
+    const built = build({ backend: interrupted(state) });
+    const header = testPayment();
+    const res = await request(built.app).post("/base/defi/tvl").set("X-PAYMENT", header).send({ limit: 2 });
+    expect(res.status).toBe(502);
+    expect(res.headers["x-payment-response"]).toBeUndefined();
+    expect((await built.ledger.rows())[0]).toMatchObject({ status: "settling", hasAnswer: true });
+    const recovery = createRecovery({ ...built, backend: interrupted(state), logger: silent, split: () => SPLIT });
+    built.clock.advance(1_000 + 10_000);
+    return { ...built, header, report: await recovery.run() };
+  }
+  const SPLIT = { service: { address: "s", amount: 900n }, treasury: { address: "t", amount: 100n } };
+
+  it("is settled by recovery when the chain shows the money moved; the retry gets the stored answer and that receipt", async () => {
+    const { app, ledger, header, report } = await interruptedCall({ state: "settled", transaction: "0xmoved" });
+    expect(report).toMatchObject({ settled: 1, released: 0 });
+    expect((await ledger.rows())[0]).toMatchObject({ status: "settled", transaction: "0xmoved", recovery: "settled: confirmed on chain" });
+    const retry = await request(app).post("/base/defi/tvl").set("X-PAYMENT", header).send({ limit: 2 });
+    expect(retry.status).toBe(200);
+    expect(retry.body.data.chains).toHaveLength(2);
+    expect(receiptOf(retry)).toEqual({ success: true, transaction: "0xmoved", network: "base-sepolia", payer: expect.any(String) });
+  });
+
+  it("is released when the money never moved and never can; the retry is served anew", async () => {
+    const { ledger, report } = await interruptedCall({ state: "unsettled", why: "the authorization expired unused" });
+    expect(report).toMatchObject({ settled: 0, released: 1 });
+    expect((await ledger.rows())[0]).toMatchObject({
+      status: "not_charged",
+      hasAnswer: false,
+      recovery: "released: the money never moved",
+    });
+  });
+
+  it("stays settling (asked again later) while the money could still move: never settled on a guess", async () => {
+    const { app, ledger, header, report } = await interruptedCall({ state: "open", why: "still valid" });
+    expect(report).toMatchObject({ settled: 0, released: 0, awaiting: 1 });
+    expect((await ledger.rows())[0]).toMatchObject({ status: "settling", recovery: "awaiting: settlement outcome still open" });
+    const retry = await request(app).post("/base/defi/tvl").set("X-PAYMENT", header).send({ limit: 2 });
+    expect(retry.status).toBe(402);
+    expect(retry.body.message).toMatch(/being processed/);
+  });
+});
+
+describe("resource URLs and servers come from PUBLIC_BASE_URL or a valid Host, never from untrusted forwarding headers", () => {
+  const challenge = (app: ReturnType<typeof build>["app"], headers: Record<string, string>) =>
+    request(app).post("/base/defi/tvl").set(headers).send({});
+
+  it("uses the request's own origin when it is a valid host, and ignores X-Forwarded-* from an untrusted peer", async () => {
+    const { app } = build();
+    const res = await challenge(app, { "X-Forwarded-Proto": "javascript", "X-Forwarded-Host": "evil.example" });
+    expect(res.status).toBe(402);
+    expect(res.body.accepts[0].resource).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/base\/defi\/tvl$/);
+  });
+
+  it("refuses a Host that is not a host name with a 400 naming Host", async () => {
+    const { app } = build();
+    for (const host of ["evil.example/x?y=", "javascript:alert(1)", "a b"]) {
+      const res = await challenge(app, { Host: host });
+      expect(res.status, host).toBe(400);
+      expect(res.body.errors[0]).toMatchObject({ location: "header", field: "Host" });
+      const doc = await request(app).get("/openapi.json").set("Host", host);
+      expect(doc.status, host).toBe(400);
+    }
+  });
+
+  it("honours X-Forwarded-Proto and X-Forwarded-Host from a proxy named in TRUST_PROXY, when they are valid", async () => {
+    const { app } = build({ config: { trustProxy: "loopback" } });
+    const res = await challenge(app, { "X-Forwarded-Proto": "https", "X-Forwarded-Host": "api.example.com" });
+    expect(res.body.accepts[0].resource).toBe("https://api.example.com/base/defi/tvl");
+    const evil = await challenge(app, { "X-Forwarded-Proto": "javascript", "X-Forwarded-Host": "api.example.com" });
+    expect(evil.status).toBe(400);
+    expect(evil.body.errors[0]).toMatchObject({ location: "header", field: "X-Forwarded-Proto" });
+  });
+
+  it("uses PUBLIC_BASE_URL whatever the headers say, in the 402 and in the served document", async () => {
+    const { app } = build({ config: { publicBaseUrl: "https://pay.example.com", trustProxy: "loopback" } });
+    const res = await challenge(app, { Host: "evil.example", "X-Forwarded-Host": "evil.example" });
+    expect(res.body.accepts[0].resource).toBe("https://pay.example.com/base/defi/tvl");
+    const doc = await request(app).get("/openapi.json").set("Host", "evil.example");
+    expect(doc.body.servers[0].url).toBe("https://pay.example.com");
+  });
+});

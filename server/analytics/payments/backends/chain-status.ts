@@ -1,0 +1,108 @@
+/**
+ * Where the money of an interrupted payment stands, read from the chain itself (recovery's
+ * question after a crash or a facilitator failure during settlement). Never a guess: `settled`
+ * only when the chain shows the transfer, `unsettled` only when it can no longer happen.
+ *
+ * - EVM: USDC's EIP-3009 `authorizationState(authorizer, nonce)`; the transaction is found from the
+ *   token's `AuthorizationUsed` log. Unused and past `validBefore`: it can never be used.
+ * - Solana: the transaction among the payer's recent ones whose message is the payment's; not
+ *   found and its blockhash no longer valid: it can never land.
+ */
+import { createSolanaRpc, getBase58Decoder, getBase64Encoder, type Signature, type Address as SolanaAddress } from "@solana/kit";
+import { type Address, createPublicClient, type Hex, http, type PublicClient, parseAbi } from "viem";
+import { parseTransaction } from "../exact/svm/wire.js";
+import type { InterruptedPayment, SettlementState } from "../settlement.js";
+
+const TOKEN_ABI = parseAbi([
+  "function authorizationState(address authorizer, bytes32 nonce) view returns (bool)",
+  "event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)",
+]);
+/** Blocks searched back for the `AuthorizationUsed` log (hours on Base and SKALE); a miss keeps a reference instead. */
+const LOG_WINDOW = 10_000n;
+
+type EvmPayload = { authorization: { from: Address; nonce: Hex; validBefore: string } };
+
+/**
+ * Expiry is judged by the chain's own clock: once its latest block is at or past `validBefore`,
+ * no later block can accept the authorization (the token checks `block.timestamp < validBefore`),
+ * so an authorization still unused at that block never will be.
+ */
+export async function evmSettlementState(client: PublicClient, token: Address, payment: InterruptedPayment): Promise<SettlementState> {
+  const { from, nonce, validBefore } = (payment.payload as EvmPayload).authorization;
+  const block = await client.getBlock({ blockTag: "latest" });
+  const used = await client.readContract({
+    address: token,
+    abi: TOKEN_ABI,
+    functionName: "authorizationState",
+    args: [from, nonce],
+    blockNumber: block.number,
+  });
+  if (used) {
+    const logs = await client
+      .getLogs({
+        address: token,
+        event: TOKEN_ABI[1],
+        args: { authorizer: from, nonce },
+        fromBlock: block.number > LOG_WINDOW ? block.number - LOG_WINDOW : 0n,
+        toBlock: block.number,
+      })
+      .catch(() => []);
+    return { state: "settled", transaction: logs[0]?.transactionHash ?? `eip3009:${from.toLowerCase()}:${nonce}` };
+  }
+  if (block.timestamp >= BigInt(validBefore)) return { state: "unsettled", why: "the authorization expired unused" };
+  return { state: "open", why: "the authorization is unused and still valid" };
+}
+
+/** The payment's transaction as the payer signed it: its message, blockhash and payer signature. */
+export function solanaPaymentOf(payment: InterruptedPayment) {
+  const wire = (payment.payload as { transaction: string }).transaction;
+  const tx = parseTransaction(Buffer.from(wire, "base64"));
+  return { tx, blockhash: getBase58Decoder().decode(tx.recentBlockhash) };
+}
+
+/** How many of the payer's latest transactions are compared with the payment's. */
+const SIGNATURE_WINDOW = 50;
+
+export async function solanaSettlementState(rpcUrl: string, payment: InterruptedPayment): Promise<SettlementState> {
+  const rpc = createSolanaRpc(rpcUrl);
+  const { tx, blockhash } = solanaPaymentOf(payment);
+  const message = Buffer.from(tx.messageBytes);
+  // Asked first: once the blockhash is invalid the transaction cannot land any more, so a search that
+  // follows and misses it is final.
+  const expired = !(await rpc.isBlockhashValid(blockhash as never, { commitment: "processed" }).send()).value;
+  const recent = await rpc
+    .getSignaturesForAddress(payment.payer as SolanaAddress, { limit: SIGNATURE_WINDOW, commitment: "confirmed" })
+    .send();
+  for (const entry of recent) {
+    if (entry.err) continue;
+    const found = await rpc
+      .getTransaction(entry.signature as Signature, { encoding: "base64", maxSupportedTransactionVersion: 0, commitment: "confirmed" })
+      .send();
+    const landed = found?.transaction?.[0];
+    if (landed && Buffer.from(parseTransaction(getBase64Encoder().encode(landed) as Uint8Array).messageBytes).equals(message))
+      return { state: "settled", transaction: entry.signature };
+  }
+  if (expired) return { state: "unsettled", why: "the transaction's blockhash expired before it landed" };
+  return { state: "open", why: "the transaction has not landed and its blockhash is still valid" };
+}
+
+/** One reader per network of the deployment, over its RPC endpoint: `SETTLEMENT_RPC_<NETWORK>` or the contract's public one. */
+export function rpcSettlementState(
+  networks: { network: string; family: "evm" | "svm"; asset: string; rpc: string }[],
+  env: Record<string, string | undefined>,
+): (payment: InterruptedPayment) => Promise<SettlementState> {
+  const readers = new Map<string, (payment: InterruptedPayment) => Promise<SettlementState>>();
+  for (const target of networks) {
+    const url = env[`SETTLEMENT_RPC_${target.network.toUpperCase().replaceAll("-", "_")}`] || target.rpc;
+    if (target.family === "svm") readers.set(target.network, (payment) => solanaSettlementState(url, payment));
+    else {
+      const client = createPublicClient({ transport: http(url, { timeout: 10_000, retryCount: 1 }) });
+      readers.set(target.network, (payment) => evmSettlementState(client, target.asset as Address, payment));
+    }
+  }
+  return (payment) => {
+    const read = readers.get(payment.network);
+    if (!read) throw new Error(`no RPC endpoint for ${payment.network}`);
+    return read(payment);
+  };
+}

@@ -1,0 +1,155 @@
+/**
+ * The payment gate: charged exactly when the answer is delivered.
+ *
+ * - `admit` verifies a payment header and reserves the payment in the ledger. A payment already
+ *   settled for the same request (same fingerprint) within its validity window gets its stored
+ *   answer back, with the same receipt: a client whose answer was lost retries with the same
+ *   payment. Any other reuse is a refused replay.
+ * - `settle` takes an answer that is ready to send (serialized and checked) and settles: with the
+ *   answer stored in the same commit when the settlement is the ledger itself; otherwise the
+ *   answer is stored at `settling`, before the money moves, so that recovery can serve a retry.
+ * - `release` records a payment whose answer failed as not charged and frees its key.
+ *
+ * Every stage is a conditional write of the ledger: a payment whose deadline passed (recovery may
+ * release it) can no longer be settled by the request that was too slow.
+ */
+import type { Clock } from "../clock.js";
+import type { LedgerStore, Split, StoredAnswer } from "./ledger/store.js";
+import type { SettlementBackend } from "./settlement.js";
+import type { Family, PaymentErrorReason, PaymentRequirements, PaymentVerifier, SettlementReceipt, VerifiedPayment } from "./types.js";
+
+export type Admission =
+  | { kind: "admitted"; payment: VerifiedPayment; deadlineAt: number }
+  | { kind: "stored"; answer: StoredAnswer; receipt: SettlementReceipt }
+  | { kind: "rejected"; status: 400 | 402; reason: PaymentErrorReason; message: string; payer?: string };
+
+export type Delivery =
+  | { ok: true; receipt: SettlementReceipt }
+  /** Settlement refused the payment (402 with the reason). */
+  | { ok: false; status: 402; reason: PaymentErrorReason; message: string }
+  /** The answer came after the payment's deadline: not charged, the caller may retry. */
+  | { ok: false; status: 503; message: string };
+
+export interface RequestContext {
+  /** Operation name, e.g. `defiTvl`. */
+  operation: string;
+  requestId: string;
+  /** What was asked (prefix, operation, normalized input), see `requestFingerprint`. */
+  fingerprint: string;
+}
+
+export interface PaymentGate {
+  admit(header: string, requirement: PaymentRequirements, request: RequestContext): Promise<Admission>;
+  /** Settles with an answer ready to send; throws when the settlement's outcome is unknown (the payment stays `settling`). */
+  settle(payment: VerifiedPayment, answer: StoredAnswer): Promise<Delivery>;
+  release(payment: VerifiedPayment, why: string): Promise<void>;
+}
+
+export interface GateOptions {
+  verifier: PaymentVerifier;
+  ledger: LedgerStore;
+  backend: SettlementBackend;
+  clock: Clock;
+  /** The 90/10 split of a payment's amount on its network. */
+  split: (network: string, amount: bigint) => Split;
+  /** Longest time from admission to a ready answer; past it the payment is released, never charged. */
+  answerTimeoutMs: number;
+}
+
+/**
+ * Margin above a settlement backend's own timeout before recovery looks at a `settling` payment.
+ * Only a matter of not asking the chain too early: recovery settles or releases a payment on what
+ * the chain shows, never on time alone, so no margin can make it wrong.
+ */
+const SETTLEMENT_MARGIN_MS = 2_000;
+
+export function receiptOf(payment: { network: string; payer: string }, settlement: { transaction: string; simulated: boolean }) {
+  return {
+    success: true,
+    transaction: settlement.transaction,
+    network: payment.network as SettlementReceipt["network"],
+    payer: payment.payer,
+    ...(settlement.simulated ? { simulated: true } : {}),
+  };
+}
+
+function replayRefusal(family: Family, payer: string, message: string): Admission {
+  return family === "evm"
+    ? { kind: "rejected", status: 402, reason: "invalid_exact_evm_nonce_already_used", message, payer }
+    : { kind: "rejected", status: 402, reason: "duplicate_settlement", message, payer };
+}
+
+export function createPaymentGate(options: GateOptions): PaymentGate {
+  const { verifier, ledger, backend, clock } = options;
+
+  const splitOf = (payment: VerifiedPayment) => options.split(payment.network, BigInt(payment.amount));
+
+  return {
+    async admit(header, requirement, request) {
+      const verification = await verifier.verify(header, requirement);
+      if (!verification.ok) return { kind: "rejected", ...verification };
+      const { payment } = verification;
+      const now = clock.now();
+      const deadlineAt = now + options.answerTimeoutMs;
+      const reservation = await ledger.reserve({
+        key: payment.key,
+        network: payment.network,
+        payer: payment.payer,
+        amount: BigInt(payment.amount),
+        endpoint: request.operation,
+        requestId: request.requestId,
+        fingerprint: request.fingerprint,
+        payload: JSON.stringify(payment.payload),
+        deadlineAt,
+        expiresAt: payment.expiresAt,
+      });
+      if (reservation.reserved) return { kind: "admitted", payment, deadlineAt };
+
+      const held = reservation.existing;
+      if (held.fingerprint !== request.fingerprint)
+        return replayRefusal(payment.family, payment.payer, "this payment was already used for another request");
+      if (held.status !== "settled")
+        return replayRefusal(
+          payment.family,
+          payment.payer,
+          "this payment is being processed by another request; repeat this request with it in a few seconds to receive the answer",
+        );
+      if (!held.answer || !held.settlement || now > held.expiresAt)
+        return replayRefusal(payment.family, payment.payer, "this payment was already used, and its answer is no longer kept");
+      return { kind: "stored", answer: held.answer, receipt: receiptOf(held, held.settlement) };
+    },
+
+    async settle(payment, answer) {
+      const late: Delivery = {
+        ok: false,
+        status: 503,
+        message: "The answer took longer than the payment's deadline; nothing was charged. Repeat the request.",
+      };
+      // Without an outside effect (the ledger backend) the settlement and the stored answer are one commit.
+      if (!backend.status) {
+        const result = await backend.settle(payment);
+        if (!result.ok) {
+          await ledger.release(payment.key, "failed", `${result.reason}: ${result.message}`);
+          return { ok: false, status: 402, reason: result.reason, message: result.message };
+        }
+        const settled = await ledger.settle(payment.key, { ...result, split: splitOf(payment) }, answer);
+        return settled ? { ok: true, receipt: receiptOf(payment, result) } : late;
+      }
+      const settleBy = clock.now() + backend.timeoutMs + SETTLEMENT_MARGIN_MS;
+      if (!(await ledger.beginSettling(payment.key, answer, settleBy))) return late;
+      // A throw here leaves the payment `settling`: recovery asks the chain where its money went.
+      const result = await backend.settle(payment);
+      if (!result.ok) {
+        await ledger.release(payment.key, "failed", `${result.reason}: ${result.message}`);
+        return { ok: false, status: 402, reason: result.reason, message: result.message };
+      }
+      // False only when recovery already resolved it (as settled: the chain shows the same money moved).
+      await ledger.settle(payment.key, { ...result, split: splitOf(payment) });
+      return { ok: true, receipt: receiptOf(payment, result) };
+    },
+
+    async release(payment, why) {
+      await ledger.release(payment.key, "not_charged", why);
+    },
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * Recovery: nothing stays locked after a crash, a facilitator failure or a request slower than its
+ * deadline. Runs at start-up and then periodically, on every instance (each resolution is a
+ * conditional write, so two instances cannot resolve one payment twice).
+ *
+ * - `verified` past its deadline: no answer was produced in time (the process stopped, or the
+ *   request was abandoned). Nothing was delivered or settled: released, not charged.
+ * - `settling` past its deadline: the answer was stored and settlement had started. Recovery asks
+ *   where the money went: moved → settled (the stored answer then serves a retry); never moved and
+ *   never can → released; still possible → asked again later. Never settled on a guess.
+ * - Stored answers are dropped once their payment's validity window has passed.
+ */
+import type { Logger } from "pino";
+import type { Clock } from "../clock.js";
+import type { LedgerStore, PendingPayment, Split } from "./ledger/store.js";
+import type { SettlementBackend } from "./settlement.js";
+
+/** What recovery records on a payment it resolved (`npm run ledger` groups by it). */
+export const RECOVERY = {
+  releasedUnanswered: "released: no answer by its deadline",
+  releasedNoEffect: "released: settlement had not started",
+  releasedUnsettled: "released: the money never moved",
+  settledConfirmed: "settled: confirmed on chain",
+  awaiting: "awaiting: settlement outcome still open",
+} as const;
+
+export interface RecoveryReport {
+  released: number;
+  settled: number;
+  awaiting: number;
+  answersDropped: number;
+}
+
+export interface RecoveryOptions {
+  ledger: LedgerStore;
+  backend: SettlementBackend;
+  clock: Clock;
+  logger: Logger;
+  split: (network: string, amount: bigint) => Split;
+  /** How soon a `settling` payment whose outcome is still open is asked about again. */
+  retryMs?: number;
+  /** Payments resolved per pass at most (the next pass takes the rest). */
+  batch?: number;
+}
+
+export function createRecovery({ ledger, backend, clock, logger, split, retryMs = 15_000, batch = 200 }: RecoveryOptions) {
+  async function resolveSettling(payment: PendingPayment, report: RecoveryReport): Promise<void> {
+    if (!backend.status) {
+      if (
+        await ledger.resolve(
+          payment.key,
+          "settling",
+          { status: "not_charged", reason: RECOVERY.releasedNoEffect },
+          RECOVERY.releasedNoEffect,
+        )
+      )
+        report.released++;
+      return;
+    }
+    const state = await backend.status({
+      network: payment.network,
+      payer: payment.payer,
+      payload: JSON.parse(payment.payload),
+      expiresAt: payment.expiresAt,
+    });
+    if (state.state === "settled") {
+      const settlement = { transaction: state.transaction, simulated: false, split: split(payment.network, payment.amount) };
+      if (await ledger.resolve(payment.key, "settling", { status: "settled", settlement }, RECOVERY.settledConfirmed)) report.settled++;
+    } else if (state.state === "unsettled") {
+      const outcome = { status: "not_charged" as const, reason: state.why };
+      if (await ledger.resolve(payment.key, "settling", outcome, RECOVERY.releasedUnsettled)) report.released++;
+    } else {
+      await ledger.postpone(payment.key, clock.now() + retryMs, RECOVERY.awaiting);
+      report.awaiting++;
+    }
+  }
+
+  async function run(): Promise<RecoveryReport> {
+    const report: RecoveryReport = { released: 0, settled: 0, awaiting: 0, answersDropped: 0 };
+    for (const payment of await ledger.pending(clock.now(), batch)) {
+      try {
+        if (payment.status === "verified") {
+          const outcome = { status: "not_charged" as const, reason: RECOVERY.releasedUnanswered };
+          if (await ledger.resolve(payment.key, "verified", outcome, RECOVERY.releasedUnanswered)) report.released++;
+        } else await resolveSettling(payment, report);
+      } catch (error) {
+        // The chain or the facilitator did not answer: the payment stays as it is, for the next pass.
+        logger.warn({ err: error, payment: payment.key }, "recovery could not resolve a payment yet");
+        await ledger.postpone(payment.key, clock.now() + retryMs, RECOVERY.awaiting).catch(() => {});
+        report.awaiting++;
+      }
+    }
+    report.answersDropped = await ledger.dropExpiredAnswers(clock.now());
+    if (report.released || report.settled || report.awaiting) logger.info(report, "payment recovery");
+    return report;
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  return {
+    run,
+    /** Runs a pass every `intervalMs` until `stop`; a pass still running when the next is due makes it skip. */
+    start(intervalMs: number) {
+      timer = setInterval(() => {
+        running ??= run()
+          .catch((error) => logger.error({ err: error }, "payment recovery failed"))
+          .finally(() => {
+            running = undefined;
+          });
+      }, intervalMs);
+      timer.unref();
+    },
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

@@ -1,0 +1,184 @@
+/**
+ * The ledger's contract, run against every store implementation: reservation and replays, the
+ * stages and their conditions, the split, stored answers, recovery's queries, totals.
+ */
+import { describe, expect, it } from "vitest";
+import { splitPayment } from "../../server/analytics/payments/ledger/split.js";
+import type { LedgerStore, ReservationRequest } from "../../server/analytics/payments/ledger/store.js";
+
+export interface LedgerFixture {
+  ledger: LedgerStore;
+  /** Moves the store's clock. */
+  advance(ms: number): void;
+  now(): number;
+}
+
+const T0 = 1_800_000_000_000;
+
+export const reservation = (key: string, overrides: Partial<ReservationRequest> = {}, now = T0): ReservationRequest => ({
+  key,
+  network: "base-sepolia",
+  payer: "0xpayer",
+  amount: 1000n,
+  endpoint: "defiTvl",
+  requestId: "r",
+  fingerprint: "f1",
+  payload: '{"authorization":{}}',
+  deadlineAt: now + 30_000,
+  expiresAt: now + 60_000,
+  ...overrides,
+});
+
+export const split = (amount: bigint) => {
+  const { service, treasury } = splitPayment(amount, 1000);
+  return { service: { address: "0xservice", amount: service }, treasury: { address: "0xtreasury", amount: treasury } };
+};
+
+const settlement = (transaction = "0xtx", amount = 1000n) => ({ transaction, simulated: false, split: split(amount) });
+const answer = { status: 200, body: '{"data":{}}' };
+
+export function describeLedgerContract(name: string, open: (start: number) => Promise<LedgerFixture>): void {
+  describe(`${name} ledger`, () => {
+    it("reserves a payment once and says what holds it", async () => {
+      const { ledger } = await open(T0);
+      expect(await ledger.reserve(reservation("k"))).toEqual({ reserved: true });
+      const again = await ledger.reserve(reservation("k", { fingerprint: "f2" }));
+      expect(again).toMatchObject({ reserved: false, existing: { status: "verified", fingerprint: "f1", payer: "0xpayer" } });
+      expect(again.reserved === false && again.existing.answer).toBeUndefined();
+      await ledger.close();
+    });
+
+    it("lets exactly one of many concurrent reservations of one key win", async () => {
+      const { ledger } = await open(T0);
+      const results = await Promise.all(Array.from({ length: 30 }, () => ledger.reserve(reservation("hot"))));
+      expect(results.filter((r) => r.reserved)).toHaveLength(1);
+      await ledger.close();
+    });
+
+    it("settles with the answer in one step from verified, with its split and receipt data", async () => {
+      const { ledger } = await open(T0);
+      await ledger.reserve(reservation("k"));
+      expect(await ledger.settle("k", settlement(), answer)).toBe(true);
+      const held = await ledger.reserve(reservation("k"));
+      expect(held).toEqual({
+        reserved: false,
+        existing: {
+          status: "settled",
+          fingerprint: "f1",
+          expiresAt: T0 + 60_000,
+          payer: "0xpayer",
+          network: "base-sepolia",
+          answer,
+          settlement: { transaction: "0xtx", simulated: false },
+        },
+      });
+      const [row] = await ledger.rows();
+      expect(row).toMatchObject({ status: "settled", transaction: "0xtx", amount: 1000n, hasAnswer: true, recovery: null });
+      const totals = await ledger.totals();
+      expect(totals.byAccount.map((a) => [a.account, a.amount])).toEqual([
+        ["service", 900n],
+        ["treasury", 100n],
+      ]);
+      expect(totals.byEndpoint).toEqual([{ endpoint: "defiTvl", payments: 1, amount: 1000n }]);
+      await ledger.close();
+    });
+
+    it("goes through settling with the answer stored before an outside settlement", async () => {
+      const { ledger, now } = await open(T0);
+      await ledger.reserve(reservation("k"));
+      expect(await ledger.beginSettling("k", answer, now() + 40_000)).toBe(true);
+      expect(await ledger.beginSettling("k", answer, now() + 40_000)).toBe(false);
+      const held = await ledger.reserve(reservation("k"));
+      expect(held).toMatchObject({ reserved: false, existing: { status: "settling", answer } });
+      expect(await ledger.settle("k", settlement(), answer)).toBe(false); // not from settling with a new answer
+      expect(await ledger.settle("k", settlement())).toBe(true);
+      expect(await ledger.settle("k", settlement())).toBe(false);
+      expect((await ledger.rows()).map((r) => r.status)).toEqual(["settled"]);
+      await ledger.close();
+    });
+
+    it("refuses to settle or start settling a payment past its deadline", async () => {
+      const { ledger, advance, now } = await open(T0);
+      await ledger.reserve(reservation("a"));
+      await ledger.reserve(reservation("b"));
+      advance(30_000);
+      expect(await ledger.settle("a", settlement(), answer)).toBe(false);
+      expect(await ledger.beginSettling("b", answer, now() + 1)).toBe(false);
+      expect(await ledger.settle("nope", settlement(), answer)).toBe(false);
+      expect((await ledger.rows()).map((r) => r.status)).toEqual(["verified", "verified"]);
+      await ledger.close();
+    });
+
+    it("releases a payment as not charged or failed, frees its key, drops its answer, keeps the record", async () => {
+      const { ledger, now } = await open(T0);
+      await ledger.reserve(reservation("k1"));
+      expect(await ledger.release("k1", "not_charged", "upstream_error")).toBe(true);
+      await ledger.reserve(reservation("k2"));
+      await ledger.beginSettling("k2", answer, now() + 40_000);
+      expect(await ledger.release("k2", "failed", "insufficient_funds")).toBe(true);
+      expect(await ledger.release("k2", "failed", "again")).toBe(false);
+      expect(await ledger.reserve(reservation("k1"))).toEqual({ reserved: true });
+      expect(await ledger.reserve(reservation("k2"))).toEqual({ reserved: true });
+      const rows = await ledger.rows();
+      expect(rows.map((r) => `${r.key}:${r.status}:${r.hasAnswer}`)).toEqual([
+        "k1:not_charged:false",
+        "k2:failed:false",
+        "k1:verified:false",
+        "k2:verified:false",
+      ]);
+      expect(rows[1]?.reason).toBe("insufficient_funds");
+      expect((await ledger.totals()).byNetwork).toEqual([]);
+      await ledger.close();
+    });
+
+    it("lists payments past their deadline for recovery, and records what recovery did", async () => {
+      const { ledger, advance, now } = await open(T0);
+      await ledger.reserve(reservation("stuck"));
+      await ledger.reserve(reservation("settling"));
+      await ledger.beginSettling("settling", answer, now() + 10_000);
+      await ledger.reserve(reservation("done"));
+      await ledger.settle("done", settlement(), answer);
+      expect(await ledger.pending(now(), 10)).toEqual([]);
+      advance(31_000);
+      const pending = await ledger.pending(now(), 10);
+      expect(pending.map((p) => [p.key, p.status])).toEqual([
+        ["settling", "settling"],
+        ["stuck", "verified"],
+      ]);
+      expect(pending[1]).toMatchObject({ network: "base-sepolia", payer: "0xpayer", amount: 1000n, payload: '{"authorization":{}}' });
+
+      expect(await ledger.resolve("stuck", "verified", { status: "not_charged", reason: "no answer" }, "released: x")).toBe(true);
+      expect(await ledger.resolve("stuck", "verified", { status: "not_charged", reason: "no answer" }, "released: x")).toBe(false);
+      await ledger.postpone("settling", now() + 5_000, "awaiting: y");
+      expect(await ledger.pending(now(), 10)).toEqual([]);
+      advance(5_000);
+      expect(await ledger.resolve("settling", "verified", { status: "settled", settlement: settlement("0xchain") }, "settled: z")).toBe(
+        false,
+      );
+      expect(await ledger.resolve("settling", "settling", { status: "settled", settlement: settlement("0xchain") }, "settled: z")).toBe(
+        true,
+      );
+      const held = await ledger.reserve(reservation("settling"));
+      expect(held).toMatchObject({ reserved: false, existing: { status: "settled", answer, settlement: { transaction: "0xchain" } } });
+      const totals = await ledger.totals();
+      expect(totals.byRecovery).toEqual([
+        { recovery: "released: x", status: "not_charged", payments: 1 },
+        { recovery: "settled: z", status: "settled", payments: 1 },
+      ]);
+      expect(totals.byNetwork).toEqual([{ network: "base-sepolia", payments: 2, amount: 2000n }]);
+      await ledger.close();
+    });
+
+    it("drops stored answers once their payment expired, and keeps the payment", async () => {
+      const { ledger, now } = await open(T0);
+      await ledger.reserve(reservation("k"));
+      await ledger.settle("k", settlement(), answer);
+      expect(await ledger.dropExpiredAnswers(now() + 59_000)).toBe(0);
+      expect(await ledger.dropExpiredAnswers(now() + 61_000)).toBe(1);
+      const held = await ledger.reserve(reservation("k"));
+      expect(held.reserved === false && held.existing.answer).toBeUndefined();
+      expect((await ledger.rows()).map((r) => [r.status, r.hasAnswer])).toEqual([["settled", false]]);
+      await ledger.close();
+    });
+  });
+}

@@ -1,0 +1,183 @@
+// Crash test with SETTLEMENT=facilitator: the service is killed with SIGKILL while a slow stand-in
+// facilitator is settling its payments on the local chains (the settlements it started go on and
+// move the money). After the restart, recovery reads the chains over JSON-RPC (EIP-3009
+// authorizationState; the payer's Solana transactions and blockhash validity): a payment whose money
+// moved is settled and its stored answer served to the retry; one whose money never moved and never
+// can is released, and its payer pays again. The ledger agrees with the chain's balances throughout.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { generateKeyPairSigner, type KeyPairSigner } from "@solana/kit";
+import type { LocalAccount } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signEvmPayment } from "../../client/x402/evm.js";
+import { signSvmPayment } from "../../client/x402/svm.js";
+import type { PaymentRequirements } from "../../client/x402/types.js";
+import { loadAnalyticsConfig } from "../../server/analytics/config.js";
+import { loadAnalyticsContract } from "../../server/analytics/contract.js";
+import { type LocalChains, startLocalChains } from "../../server/analytics/payments/backends/local-chain/index.js";
+import { openSqliteLedger } from "../../server/analytics/payments/ledger/sqlite-ledger.js";
+import { type Answer, challenge, delivered, type PaidCall, send, sendAll } from "../support/paid-load.js";
+import { type ServiceProcess, startService, until } from "../support/processes.js";
+import { type StandinFacilitator, startStandinFacilitator } from "../support/standin-facilitator.js";
+
+const CALLS = 36;
+const KILL_AFTER_SETTLES = 8;
+const PATHS = ["/base/defi/tvl", "/skale/defi/tvl", "/defi/tvl"];
+
+const contract = loadAnalyticsContract();
+const config = loadAnalyticsConfig({}, contract.developmentDefaults);
+const dir = mkdtempSync(join(tmpdir(), "facilitator-crash-"));
+let chains: LocalChains;
+let facilitator: StandinFacilitator;
+let service: ServiceProcess | undefined;
+let env: Record<string, string>;
+let evmPayer: LocalAccount;
+let svmPayer: KeyPairSigner;
+
+beforeAll(async () => {
+  chains = await startLocalChains({ contract, config, rpc: true });
+  facilitator = await startStandinFacilitator(chains, { delayMs: 600 });
+  evmPayer = privateKeyToAccount(generatePrivateKey());
+  svmPayer = await generateKeyPairSigner();
+  await chains.fund("base-sepolia", evmPayer.address, 1_000_000n);
+  await chains.fund("skale-base-sepolia", evmPayer.address, 1_000_000n);
+  await chains.fund("solana-devnet", svmPayer.address, 1_000_000n);
+  env = {
+    SETTLEMENT: "facilitator",
+    FACILITATOR_URL: facilitator.url,
+    FACILITATOR_TIMEOUT_MS: "3000",
+    SETTLEMENT_RPC_BASE_SEPOLIA: chains.evmRpcUrl as string,
+    SETTLEMENT_RPC_SKALE_BASE_SEPOLIA: chains.evmRpcUrl as string,
+    SETTLEMENT_RPC_SOLANA_DEVNET: chains.rpcUrl as string,
+    // authorizations valid for 20 s: those the facilitator never received expire within the test
+    X402_MAX_TIMEOUT_SECONDS: "20",
+    PAID_ANSWER_TIMEOUT_MS: "3000",
+    RECOVERY_INTERVAL_MS: "250",
+    LEDGER_DB: join(dir, "ledger.db"),
+    REGISTRY_DB: join(dir, "registry.db"),
+    LOG_LEVEL: "silent",
+  };
+});
+afterAll(async () => {
+  await service?.kill("SIGKILL");
+  await facilitator?.close();
+  await chains?.close();
+});
+
+let memo = 0;
+const sign = (requirement: PaymentRequirements) =>
+  requirement.network === chains.svm.network
+    ? signSvmPayment(svmPayer, requirement, { blockhash: chains.latestBlockhash(), memo: `call ${++memo}` })
+    : signEvmPayment(evmPayer, requirement);
+
+/** What payTo received on each network, and what the payers hold. */
+async function balances() {
+  const payTo = Object.fromEntries(
+    await Promise.all(
+      ["base-sepolia", "skale-base-sepolia", "solana-devnet"].map(async (network) => {
+        const address = network.startsWith("solana") ? config.payTo.svm : config.payTo.evm;
+        return [network, await chains.balanceOf(network, address)] as const;
+      }),
+    ),
+  );
+  return payTo;
+}
+
+describe("SIGKILL while a slow facilitator settles (SETTLEMENT=facilitator)", () => {
+  it("resolves every interrupted payment by what the chain shows: moved → settled and served to its retry, never moved → released", async () => {
+    const start = await balances();
+    service = await startService(env);
+    const requirements = Object.fromEntries(
+      await Promise.all(PATHS.map(async (path) => [path, await challenge(service?.url as string, "POST", path)] as const)),
+    );
+    const calls: PaidCall[] = await Promise.all(
+      Array.from({ length: CALLS }, async (_, i) => {
+        const path = PATHS[i % PATHS.length] as string;
+        const requirement = requirements[path] as PaymentRequirements;
+        return {
+          method: "POST" as const,
+          path,
+          body: { limit: 1 + (i % 20) },
+          header: await sign(requirement),
+          network: requirement.network,
+          amount: 1000n,
+        };
+      }),
+    );
+
+    const running = service;
+    const watcher = setInterval(() => {
+      if (facilitator.received() >= KILL_AFTER_SETTLES) running.child.kill("SIGKILL");
+    }, 5);
+    const answers = await sendAll(running.url, calls, 12);
+    clearInterval(watcher);
+    expect((await running.exited).signal).toBe("SIGKILL");
+    // the facilitator finishes what it started: the money of those payments moves, though the service is gone
+    await facilitator.idle();
+    // and a Solana payment the facilitator never received can no longer land once its blockhash expires
+    chains.svm.litesvm.expireBlockhash();
+
+    service = await startService(env);
+    const ledger = openSqliteLedger(env.LEDGER_DB as string);
+    const stuck = async () => (await ledger.rows()).filter((r) => r.status === "verified" || r.status === "settling");
+    try {
+      // first pass: recovery has looked at every interrupted payment; what stays `settling` is what could still move
+      await until(
+        async () => {
+          const unseen = (await stuck()).filter((r) => r.status === "verified" || !r.recovery);
+          if (unseen.length) throw new Error(`${unseen.length} payments not yet looked at by recovery`);
+        },
+        30_000,
+        250,
+      );
+      const rows = await ledger.rows();
+      const settledTx = new Set(rows.filter((r) => r.status === "settled").map((r) => r.transaction));
+      const recoveredSettled = rows.filter((r) => r.recovery === "settled: confirmed on chain");
+      // the kill caught settlements in flight, confirmed on chain by recovery (otherwise this proved nothing)
+      expect(recoveredSettled.length).toBeGreaterThan(0);
+      for (const row of recoveredSettled) expect(row.transaction).toMatch(/^(0x[0-9a-f]{64}|[1-9A-HJ-NP-Za-km-z]{64,88})$/);
+      await expectLedgerMatchesChains(start);
+
+      // every answer a client got carries a receipt with its settled row
+      for (const answer of answers.filter((a): a is Answer => a !== undefined)) {
+        expect(delivered(answer), answer.text).toBe(true);
+        expect(settledTx.has(answer.receipt?.transaction ?? "")).toBe(true);
+      }
+
+      // every lost answer, asked again with the same payment while it is valid: the stored answer where the money
+      // moved (same receipt as the chain's), a fresh answer where the payment had been released
+      const lost = calls.filter((_, i) => !answers[i]);
+      const retried = await sendAll(service.url, lost, 8, { retry: true });
+      const storedServed = retried.filter((a) => delivered(a) && settledTx.has(a?.receipt?.transaction ?? "")).length;
+      expect(storedServed).toBeGreaterThanOrEqual(recoveredSettled.length);
+      const pending = lost.filter((_, i) => !delivered(retried[i]));
+      for (const answer of retried) if (!delivered(answer)) expect(answer?.status, answer?.text).toBe(402);
+
+      // the rest (their authorization or blockhash expires unused, by the chain's clock) end released; their payers pay again
+      await until(
+        async () => {
+          const left = await stuck();
+          if (left.length) throw new Error(`${left.length} payments still verified or settling`);
+        },
+        45_000,
+        250,
+      );
+      for (const call of pending) {
+        const again = await send(service.url, { ...call, header: await sign(await challenge(service.url, "POST", call.path)) });
+        expect(delivered(again), again?.text).toBe(true);
+      }
+      await expectLedgerMatchesChains(start);
+      expect(await stuck()).toEqual([]);
+    } finally {
+      await ledger.close();
+    }
+
+    async function expectLedgerMatchesChains(before: Record<string, bigint>) {
+      const now = await balances();
+      const totals = Object.fromEntries((await ledger.totals()).byNetwork.map((n) => [n.network, n.amount]));
+      for (const network of Object.keys(now)) expect((now[network] ?? 0n) - (before[network] ?? 0n), network).toBe(totals[network] ?? 0n);
+    }
+  }, 180_000);
+});

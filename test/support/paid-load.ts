@@ -1,0 +1,89 @@
+/**
+ * Paid calls as a client makes them, for tests that load a service process and kill it: each call
+ * carries its own signed payment and remembers what came back (an answer with its receipt, or
+ * nothing when the connection died), so that it can be sent again with the same payment.
+ */
+import type { PaymentRequirements } from "../../client/x402/types.js";
+
+export interface PaidCall {
+  method: "GET" | "POST";
+  path: string;
+  body?: unknown;
+  /** The `X-PAYMENT` header this call pays with. */
+  header: string;
+  /** The client drops the connection this long after sending (its answer is lost even if the service sends it). */
+  dropAfterMs?: number;
+  network: string;
+  amount: bigint;
+}
+
+export interface Answer {
+  status: number;
+  text: string;
+  /** Decoded `X-PAYMENT-RESPONSE`, when sent. */
+  receipt?: { success: boolean; transaction: string; network: string; payer: string; simulated?: boolean };
+}
+
+/** Sends one call (a retry never drops); undefined when no complete answer arrived (the connection broke or was dropped). */
+export async function send(baseUrl: string, call: PaidCall, { retry = false } = {}): Promise<Answer | undefined> {
+  try {
+    const res = await fetch(`${baseUrl}${call.path}`, {
+      method: call.method,
+      headers: { "content-type": "application/json", "X-PAYMENT": call.header },
+      body: call.method === "POST" ? JSON.stringify(call.body ?? {}) : undefined,
+      signal: AbortSignal.timeout(call.dropAfterMs !== undefined && !retry ? call.dropAfterMs : 30_000),
+    });
+    const text = await res.text();
+    const receipt = res.headers.get("x-payment-response");
+    return { status: res.status, text, ...(receipt ? { receipt: JSON.parse(Buffer.from(receipt, "base64").toString("utf8")) } : {}) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The 402 challenge of a route, read from the service. */
+export async function challenge(baseUrl: string, method: "GET" | "POST", path: string): Promise<PaymentRequirements> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: method === "POST" ? "{}" : undefined,
+  });
+  if (res.status !== 402) throw new Error(`${method} ${path}: expected a 402 challenge, got ${res.status}`);
+  return ((await res.json()) as { accepts: PaymentRequirements[] }).accepts[0] as PaymentRequirements;
+}
+
+/**
+ * Sends every call, `concurrency` at a time; `onAnswer` sees each complete answer as it arrives
+ * (a test kills the service from there). Calls not yet started when the service died still go out
+ * and fail to connect: they are the payments a client never got an answer for.
+ */
+export async function sendAll(
+  baseUrl: string,
+  calls: PaidCall[],
+  concurrency: number,
+  { onAnswer = () => {}, retry = false }: { onAnswer?: (answered: number) => void; retry?: boolean } = {},
+): Promise<(Answer | undefined)[]> {
+  const answers: (Answer | undefined)[] = new Array(calls.length);
+  let next = 0;
+  let answered = 0;
+  const worker = async () => {
+    while (next < calls.length) {
+      const index = next++;
+      answers[index] = await send(baseUrl, calls[index] as PaidCall, { retry });
+      if (answers[index]) onAnswer(++answered);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return answers;
+}
+
+/** Whether an answer is a delivered paid answer: 200 or 206, a JSON envelope, and a successful receipt. */
+export function delivered(answer: Answer | undefined): boolean {
+  if (!answer || (answer.status !== 200 && answer.status !== 206) || !answer.receipt?.success) return false;
+  try {
+    const body = JSON.parse(answer.text) as Record<string, unknown>;
+    return typeof body.signal === "string" && "data" in body;
+  } catch {
+    return false;
+  }
+}

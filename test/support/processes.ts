@@ -1,0 +1,88 @@
+/**
+ * The services as real processes (`node --import tsx server/main.ts`, what `npm start` runs), for
+ * tests that start them, stop them, or kill them.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/** Retries `probe` until it resolves or `timeoutMs` passes (then its last error is thrown). */
+export async function until<T>(probe: () => Promise<T>, timeoutMs = 45_000, everyMs = 200): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await probe();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, everyMs));
+    }
+  }
+}
+
+/** A port nothing listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface ServiceProcess {
+  /** The analytics service's base URL. */
+  url: string;
+  registryUrl: string;
+  child: ChildProcess;
+  /** Resolves with the exit code (null after a signal) and the signal. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** What the process wrote to stderr so far. */
+  stderr(): string;
+  kill(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/** Starts `server/main.ts` with `env` on free ports and waits until the analytics service answers `GET /`. */
+export async function startService(env: Record<string, string | undefined>, readyMs = 60_000): Promise<ServiceProcess> {
+  const [port, registryPort] = [await freePort(), await freePort()];
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: "warn", ...env, PORT: String(port), REGISTRY_PORT: String(registryPort) },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk) => {
+    stderr += String(chunk);
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  const running: ServiceProcess = {
+    url,
+    registryUrl: `http://127.0.0.1:${registryPort}`,
+    child,
+    exited,
+    stderr: () => stderr,
+    kill: (signal = "SIGTERM") => {
+      child.kill(signal);
+      return exited;
+    },
+  };
+  const died = exited.then((e) => {
+    throw new Error(`the service exited before it was ready (${JSON.stringify(e)}): ${stderr}`);
+  });
+  const ready = until(async () => {
+    const res = await fetch(`${url}/`);
+    if (!res.ok) throw new Error(`GET / answered ${res.status}`);
+  }, readyMs);
+  await Promise.race([ready, died]).catch((error) => {
+    child.kill("SIGKILL");
+    throw error;
+  });
+  died.catch(() => {});
+  return running;
+}

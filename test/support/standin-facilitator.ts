@@ -1,0 +1,80 @@
+/**
+ * A stand-in x402 v1 facilitator over the local chains: `GET /supported` names the local Solana fee
+ * payer, `POST /settle` settles on the hardhat or litesvm chain after `delayMs` (a slow facilitator,
+ * so that a service can be killed while it waits). Settlements it has started always finish, whatever
+ * becomes of the service that asked, as a real facilitator's would. The EVM chain mines a block every
+ * `blockEveryMs`, so that its clock moves as a public chain's does.
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { LocalChains } from "../../server/analytics/payments/backends/local-chain/index.js";
+import type { PaymentRequirements, VerifiedPayment } from "../../server/analytics/payments/types.js";
+
+export interface StandinFacilitator {
+  url: string;
+  /** `POST /settle` calls received so far. */
+  received(): number;
+  /** Resolves once every settlement started so far has finished on its chain. */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startStandinFacilitator(
+  chains: LocalChains,
+  { delayMs = 500, blockEveryMs = 500 } = {},
+): Promise<StandinFacilitator> {
+  let received = 0;
+  const inFlight = new Set<Promise<unknown>>();
+  const server = createServer((req, res) => {
+    let raw = "";
+    req.on("data", (chunk) => {
+      raw += chunk;
+    });
+    req.on("end", () => {
+      const reply = (body: unknown) => {
+        if (!res.destroyed) res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+      };
+      if (req.url?.endsWith("/supported"))
+        return reply({ kinds: [{ x402Version: 1, scheme: "exact", network: chains.svm.network, extra: { feePayer: chains.feePayer } }] });
+      received++;
+      const { paymentPayload, paymentRequirements } = JSON.parse(raw) as {
+        paymentPayload: { network: string; payload: unknown };
+        paymentRequirements: PaymentRequirements;
+      };
+      const settlement = new Promise((resolve) => setTimeout(resolve, delayMs))
+        .then(() =>
+          chains.backend.settle({
+            network: paymentPayload.network,
+            payload: paymentPayload.payload,
+            requirement: paymentRequirements,
+          } as VerifiedPayment),
+        )
+        .then((result) =>
+          reply(
+            result.ok
+              ? { success: true, transaction: result.transaction, network: paymentPayload.network }
+              : { success: false, errorReason: result.reason, transaction: "", network: paymentPayload.network },
+          ),
+        );
+      inFlight.add(settlement);
+      settlement.finally(() => inFlight.delete(settlement));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const mining = setInterval(() => {
+    chains.evm.provider.request({ method: "evm_mine" }).catch(() => {});
+  }, blockEveryMs);
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    received: () => received,
+    idle: async () => {
+      while (inFlight.size) await Promise.allSettled([...inFlight]);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        clearInterval(mining);
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
