@@ -17,9 +17,9 @@ export interface Providers {
   tvl: TvlProvider;
   pools: PoolProvider;
   launches: LaunchProvider;
-  chain: ChainRpcProvider;
-  labels: WalletLabelsProvider;
-  swap: SwapBridgeProvider;
+  chain_rpc: ChainRpcProvider;
+  wallet_labels: WalletLabelsProvider;
+  swap_bridge: SwapBridgeProvider;
 }
 
 /** The offline dataset: every role embedded, reproducible from the seed and the clock. */
@@ -28,8 +28,8 @@ export function createEmbeddedProviders(options: { seed: string; clock: Clock })
     tvl: createEmbeddedTvl(options),
     pools: createEmbeddedPools(options),
     launches: createEmbeddedLaunches(options),
-    chain: createEmbeddedChainRpc(options),
-    labels: createEmbeddedWalletLabels(options),
-    swap: createEmbeddedSwapBridge(options),
+    chain_rpc: createEmbeddedChainRpc(options),
+    wallet_labels: createEmbeddedWalletLabels(options),
+    swap_bridge: createEmbeddedSwapBridge(options),
   };
 }

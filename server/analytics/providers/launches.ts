@@ -5,7 +5,7 @@
  * reads from the buffer. Amounts are UI units (tokens with 6 decimals applied, SOL); times are
  * epoch milliseconds.
  */
-import type { LaunchLabPoolAccount } from "./chain-rpc.js";
+import type { LaunchLabPoolAccount } from "../markets/records.js";
 
 /** A `create` frame, stamped with its arrival (the frame carries no time). */
 export interface PumpCreateEvent {

@@ -38,12 +38,12 @@ const duration = (s: number) => (s < 90 ? `${s} s` : `${Math.round(s / 60)} min`
 
 function tokenOf(ctx: SegmentContext, chain: SwapChain, symbolOrAddress: string) {
   const key = symbolOrAddress.trim().toLowerCase();
-  return ctx.cache.wrap(`swap:token:${chain}:${key}`, TOKEN_TTL, () => ctx.providers.swap.token(chain, symbolOrAddress));
+  return ctx.cache.wrap(`swap:token:${chain}:${key}`, TOKEN_TTL, () => ctx.providers.swap_bridge.token(chain, symbolOrAddress));
 }
 
 function quoteOf(ctx: SegmentContext, q: QuoteRequest) {
   const key = [q.fromChain, q.fromToken.address, q.toChain, q.toToken.address, q.fromAmount, q.slippage, q.fromAddress ?? ""].join(":");
-  return ctx.cache.wrap(`swap:quote:${key.toLowerCase()}`, QUOTE_TTL, () => ctx.providers.swap.quote(q));
+  return ctx.cache.wrap(`swap:quote:${key.toLowerCase()}`, QUOTE_TTL, () => ctx.providers.swap_bridge.quote(q));
 }
 
 /** A quote's costs: fees, gas, impact, and everything together. */
@@ -112,7 +112,7 @@ export const bridgeHandlers: SegmentHandlers<"bridgeQuote" | "bridgeYieldMigrate
     const { totalUsd } = costsOf(quote);
     return {
       data,
-      sources: [ctx.providers.swap.source],
+      sources: [ctx.providers.swap_bridge.source],
       baseline: quoteSignal({
         amountUsd: quote.fromAmountUsd,
         feesUsd: data.fees_usd,
@@ -184,7 +184,7 @@ export const bridgeHandlers: SegmentHandlers<"bridgeQuote" | "bridgeYieldMigrate
         annual_gain_usd: r2(annualGainUsd(cost, amount_usd, gain)),
         break_even_days: days === null ? null : r2(days),
       },
-      sources: [ctx.providers.tvl.source, ctx.providers.swap.source],
+      sources: [ctx.providers.tvl.source, ctx.providers.swap_bridge.source],
       baseline: migrateSignal({ apyGainPct: gain, breakEvenDays: days }),
       brief:
         days === null

@@ -6,13 +6,12 @@
  */
 import { entityNotFound, upstreamError } from "../../http/errors.js";
 import { MINUTE } from "../cache.js";
+import { aprPct, inRange } from "../markets/dlmm.js";
 import type { DataOf, RequestOf, Validated } from "../operation-types.js";
 import type { PoolRecord, PoolSortKey, PositionRecord } from "../providers/pools.js";
 import {
-  aprPct,
   type Distribution,
   entrySignal,
-  inRange,
   pairIlRisk,
   poolListSignal,
   poolScore,

@@ -109,7 +109,7 @@ export const smartmoneyHandlers: SegmentHandlers<
     const list = [...new Set(chains.split(","))] as LabeledChain[];
     const sorted = [...list].sort();
     const rows = await ctx.cache.wrap(`labels:screener:${sorted.join(",")}:7d`, SCREENER_TTL, () =>
-      ctx.providers.labels.tokenScreener(sorted, "7d"),
+      ctx.providers.wallet_labels.tokenScreener(sorted, "7d"),
     );
     const matches = rows
       .filter((r) => !only_smart_money || r.smartMoneyTraders > 0)
@@ -146,7 +146,7 @@ export const smartmoneyHandlers: SegmentHandlers<
           token_age_days: token_age_days ?? null,
         },
       },
-      sources: [ctx.providers.labels.source],
+      sources: [ctx.providers.wallet_labels.source],
       baseline: screenerSignal(tokens),
       brief,
     };
@@ -156,7 +156,7 @@ export const smartmoneyHandlers: SegmentHandlers<
     const { chain, token_address, timeframe } = request as Validated<RequestOf<"smartmoneyFlowIntel">, "timeframe">;
     const tokenAddress = addressOn(chain, token_address, "token_address");
     const record = await ctx.cache.wrap(`labels:flows:${chain}:${tokenAddress}:${timeframe}`, FLOW_TTL[timeframe], () =>
-      ctx.providers.labels.flowIntelligence({ chain, tokenAddress }, timeframe),
+      ctx.providers.wallet_labels.flowIntelligence({ chain, tokenAddress }, timeframe),
     );
     if (!record) throw entityNotFound(`${chain} token`, token_address);
     const flows = { smart_traders: bucketOf(record.smartTrader), whales: bucketOf(record.whale), kols: bucketOf(record.publicFigure) };
@@ -168,7 +168,7 @@ export const smartmoneyHandlers: SegmentHandlers<
       `total net flow ${usd(total)}.`;
     return {
       data: { token: token_address, chain, timeframe, flows, total_net_flow_usd: total },
-      sources: [ctx.providers.labels.source],
+      sources: [ctx.providers.wallet_labels.source],
       baseline: flowSignal(flows),
       brief,
     };
@@ -177,7 +177,7 @@ export const smartmoneyHandlers: SegmentHandlers<
   async smartmoneyPnlLeaderboard(request, ctx) {
     const { chain, timeframe, limit } = request as Validated<RequestOf<"smartmoneyPnlLeaderboard">, "chain" | "timeframe" | "limit">;
     const rows = await ctx.cache.wrap(`labels:leaderboard:${chain}:${timeframe}`, LEADERBOARD_TTL, () =>
-      ctx.providers.labels.pnlLeaderboard(chain, timeframe),
+      ctx.providers.wallet_labels.pnlLeaderboard(chain, timeframe),
     );
     const traders = rows
       .map((r) => ({ address: r.traderAddress, labels: contractLabels(r.labels), ...pnlSummaryOf(r), roi_pct: r.roiPct }))
@@ -192,7 +192,7 @@ export const smartmoneyHandlers: SegmentHandlers<
       : `No labeled trader on ${chain} traded in the last ${timeframe}.`;
     return {
       data: { chain, timeframe, traders },
-      sources: [ctx.providers.labels.source],
+      sources: [ctx.providers.wallet_labels.source],
       baseline: leaderboardSignal(traders),
       brief,
     };
@@ -201,7 +201,7 @@ export const smartmoneyHandlers: SegmentHandlers<
   async smartmoneyWalletIntel({ chain, address }, ctx) {
     const wallet = { chain, address: addressOn(chain, address, "address") };
     const key = `${chain}:${wallet.address}`;
-    const p = ctx.providers.labels;
+    const p = ctx.providers.wallet_labels;
     const [labelRecords, summary, trades, holdings, firstAt] = await Promise.all([
       ctx.cache.wrap(`labels:labels:${key}`, LABELS_TTL, () => p.labels(wallet)),
       ctx.cache.wrap(`labels:pnl:${key}:30d`, PROFILE_TTL, () => p.pnlSummary(wallet, "30d")),

@@ -11,21 +11,11 @@
  */
 import { entityNotFound } from "../../http/errors.js";
 import { MINUTE } from "../cache.js";
+import type { WalletTrade } from "../markets/records.js";
+import { type ClosedTrade, ledger, type OpenLot } from "../markets/wallet-ledger.js";
 import type { DataOf, OperationName, RequestOf, Validated } from "../operation-types.js";
-import { type TokenBalance, type WalletTrade, WSOL_MINT } from "../providers/chain-rpc.js";
-import {
-  archetype,
-  type ClosedTrade,
-  candleSignal,
-  copySignal,
-  copyWorthiness,
-  FOLLOW_ABOVE,
-  flowSignal,
-  ledger,
-  type OpenLot,
-  specialty,
-  walletStats,
-} from "../rules/traders.js";
+import { type TokenBalance, WSOL_MINT } from "../providers/chain-rpc.js";
+import { archetype, candleSignal, copySignal, copyWorthiness, FOLLOW_ABOVE, flowSignal, specialty, walletStats } from "../rules/traders.js";
 import { pct, usd } from "./format.js";
 import type { SegmentContext, SegmentHandlers } from "./types.js";
 
@@ -60,7 +50,7 @@ interface History {
 
 async function history(ctx: SegmentContext, address: string): Promise<History> {
   const trades = await ctx.cache.wrap(`chain:wallet-trades:${address}`, HISTORY_TTL, () =>
-    ctx.providers.chain.walletTrades(address, ctx.clock.now() - HISTORY_MS),
+    ctx.providers.chain_rpc.walletTrades(address, ctx.clock.now() - HISTORY_MS),
   );
   return { trades, ...ledger(trades) };
 }
@@ -69,7 +59,7 @@ async function history(ctx: SegmentContext, address: string): Promise<History> {
 async function launchTimes(ctx: SegmentContext, trades: readonly WalletTrade[]): Promise<Map<string, number>> {
   const mints = [...new Set(trades.filter((t) => t.type === "buy" && (t.venue === "pump" || t.venue === "launchlab")).map((t) => t.mint))];
   const created = await Promise.all(
-    mints.map((mint) => ctx.cache.wrap(`chain:creation:${mint}`, LAUNCH_TTL, () => ctx.providers.chain.mintCreation(mint))),
+    mints.map((mint) => ctx.cache.wrap(`chain:creation:${mint}`, LAUNCH_TTL, () => ctx.providers.chain_rpc.mintCreation(mint))),
   );
   return new Map(created.flatMap((c, i) => (c ? [[mints[i] as string, c.blockTime] as const] : [])));
 }
@@ -84,7 +74,7 @@ async function profile(ctx: SegmentContext, address: string) {
 
 const prices = (ctx: SegmentContext, mints: string[]) => {
   const sorted = [...new Set(mints)].sort();
-  return ctx.cache.wrap(`chain:prices:${sorted.join(",")}`, PRICE_TTL, () => ctx.providers.chain.prices(sorted));
+  return ctx.cache.wrap(`chain:prices:${sorted.join(",")}`, PRICE_TTL, () => ctx.providers.chain_rpc.prices(sorted));
 };
 
 /**
@@ -112,7 +102,7 @@ function toHolding(balance: TokenBalance, lots: readonly OpenLot[], price: numbe
 
 /** Open positions, largest value first; balances without a price are left out. */
 async function holdings(ctx: SegmentContext, address: string, open: Map<string, OpenLot[]>): Promise<Holding[]> {
-  const balances = await ctx.cache.wrap(`chain:balances:${address}`, BALANCE_TTL, () => ctx.providers.chain.tokenAccounts(address));
+  const balances = await ctx.cache.wrap(`chain:balances:${address}`, BALANCE_TTL, () => ctx.providers.chain_rpc.tokenAccounts(address));
   const priced = await prices(
     ctx,
     balances.map((b) => b.mint),
@@ -128,8 +118,8 @@ async function holdings(ctx: SegmentContext, address: string, open: Map<string, 
 
 async function mintOrThrow(ctx: SegmentContext, mint: string) {
   const [account, meta] = await Promise.all([
-    ctx.cache.wrap(`chain:mint:${mint}`, MINT_TTL, () => ctx.providers.chain.mintAccount(mint)),
-    ctx.cache.wrap(`chain:metadata:${mint}`, MINT_TTL, () => ctx.providers.chain.tokenMetadata(mint)),
+    ctx.cache.wrap(`chain:mint:${mint}`, MINT_TTL, () => ctx.providers.chain_rpc.mintAccount(mint)),
+    ctx.cache.wrap(`chain:metadata:${mint}`, MINT_TTL, () => ctx.providers.chain_rpc.tokenMetadata(mint)),
   ]);
   if (!account) throw entityNotFound("mint", mint);
   return { account, symbol: meta?.symbol ?? "?" };
@@ -186,7 +176,7 @@ export const tradersHandlers: SegmentHandlers<TradersOps> = {
     const brief = stats.trades
       ? `${usd(realized)} realized and ${usd(unrealized)} open over ${period} from ${stats.wins} winners against ${stats.losses} losers (${pct(data.win_rate_pct)} win rate).`
       : `No closed trade in the last ${period}; ${usd(unrealized)} of unrealized PnL sits in open positions.`;
-    return { data, sources: [ctx.providers.chain.source], baseline: copySignal(copyWorthiness(stats).score), brief };
+    return { data, sources: [ctx.providers.chain_rpc.source], baseline: copySignal(copyWorthiness(stats).score), brief };
   },
 
   async tradersWalletPositions(request, ctx) {
@@ -204,7 +194,7 @@ export const tradersHandlers: SegmentHandlers<TradersOps> = {
       : "The wallet holds no priced token position.";
     return {
       data: { address, positions, total_value_usd: total },
-      sources: [ctx.providers.chain.source],
+      sources: [ctx.providers.chain_rpc.source],
       baseline: flowSignal(netFlow, total, WALLET_FLOW_PCT),
       brief,
     };
@@ -217,7 +207,7 @@ export const tradersHandlers: SegmentHandlers<TradersOps> = {
     // Ranked on what the window's closed trades realized (what a copier could have captured);
     // archetype and copy score stay the wallet's 30-day ones.
     const rows = await ctx.cache.wrap(`traders:ranking:${period}`, HISTORY_TTL, async () => {
-      const candidates = await ctx.providers.chain.activeTraders(from, CANDIDATES);
+      const candidates = await ctx.providers.chain_rpc.activeTraders(from, CANDIDATES);
       return Promise.all(
         candidates.map(async (address) => {
           const p = await profile(ctx, address);
@@ -246,7 +236,7 @@ export const tradersHandlers: SegmentHandlers<TradersOps> = {
       : `No wallet closed a trade in the last ${period}.`;
     return {
       data: { period, sort, wallets },
-      sources: [ctx.providers.chain.source],
+      sources: [ctx.providers.chain_rpc.source],
       baseline: lead ? copySignal(lead.copy_worthiness) : copySignal(0),
       brief,
     };
@@ -257,9 +247,9 @@ export const tradersHandlers: SegmentHandlers<TradersOps> = {
     const { account, symbol } = await mintOrThrow(ctx, mint);
     const since = ctx.clock.now() - DAY;
     const [largest, priced, trades] = await Promise.all([
-      ctx.cache.wrap(`chain:largest:${mint}`, HOLDERS_TTL, () => ctx.providers.chain.largestHolders(mint)),
+      ctx.cache.wrap(`chain:largest:${mint}`, HOLDERS_TTL, () => ctx.providers.chain_rpc.largestHolders(mint)),
       prices(ctx, [mint]),
-      ctx.cache.wrap(`chain:trades-24h:${mint}`, HOLDERS_TTL, () => ctx.providers.chain.tokenTrades(mint, { since })),
+      ctx.cache.wrap(`chain:trades-24h:${mint}`, HOLDERS_TTL, () => ctx.providers.chain_rpc.tokenTrades(mint, { since })),
     ]);
     const price = priced.get(mint) ?? 0;
     const change = new Map<string, number>();
@@ -280,7 +270,7 @@ export const tradersHandlers: SegmentHandlers<TradersOps> = {
       : `No wallet holds ${symbol} outside program accounts.`;
     return {
       data: { mint, symbol, whales, top_10_pct: top10 },
-      sources: [ctx.providers.chain.source],
+      sources: [ctx.providers.chain_rpc.source],
       baseline: flowSignal(net, sum(whales.map((w) => w.value_usd)), WHALE_FLOW_PCT),
       brief,
     };
@@ -290,7 +280,7 @@ export const tradersHandlers: SegmentHandlers<TradersOps> = {
     const { mint, interval, limit } = request as Validated<RequestOf<"tradersTokenOhlcv">, "interval" | "limit">;
     const { symbol } = await mintOrThrow(ctx, mint);
     const raw = await ctx.cache.wrap(`chain:candles:${mint}:${interval}:${limit}`, PRICE_TTL, () =>
-      ctx.providers.chain.candles(mint, interval, limit),
+      ctx.providers.chain_rpc.candles(mint, interval, limit),
     );
     const candles = raw.map((c) => ({
       time: new Date(c.time).toISOString(),
@@ -306,7 +296,7 @@ export const tradersHandlers: SegmentHandlers<TradersOps> = {
       first && last
         ? `Over ${candles.length} ${interval} candles ${symbol} moved ${signed(((last.close - first.open) / first.open) * 100)} (${first.open} to ${last.close} USD), with ${usd(sum(candles.map((c) => c.volume_usd)))} traded.`
         : `${symbol} has no candle yet.`;
-    return { data: { mint, symbol, interval, candles }, sources: [ctx.providers.chain.source], baseline: candleSignal(candles), brief };
+    return { data: { mint, symbol, interval, candles }, sources: [ctx.providers.chain_rpc.source], baseline: candleSignal(candles), brief };
   },
 
   async tradersWalletIntel(request, ctx) {
@@ -314,7 +304,7 @@ export const tradersHandlers: SegmentHandlers<TradersOps> = {
     const p = await profile(ctx, address);
     const [positions, sol, solPrice] = await Promise.all([
       holdings(ctx, address, p.history.open),
-      ctx.cache.wrap(`chain:sol-balance:${address}`, BALANCE_TTL, () => ctx.providers.chain.solBalance(address)),
+      ctx.cache.wrap(`chain:sol-balance:${address}`, BALANCE_TTL, () => ctx.providers.chain_rpc.solBalance(address)),
       prices(ctx, [WSOL_MINT]),
     ]);
     const { stats } = p;
@@ -339,6 +329,6 @@ export const tradersHandlers: SegmentHandlers<TradersOps> = {
       data.archetype === "inactive"
         ? `An inactive wallet: ${data.total_trades} closed trade${data.total_trades === 1 ? "" : "s"} in 30 days and ${usd(data.portfolio_value_usd)} held; nothing to copy.`
         : `A ${data.archetype.replace("_", " ")} winning ${pct(data.win_rate_pct)} of ${data.total_trades} trades for ${usd(data.net_pnl_usd)} net in 30 days; a ${data.copy_worthiness.toFixed(1)} copy score ${data.copy_worthiness > FOLLOW_ABOVE ? "clears" : "misses"} the follow bar.`;
-    return { data, sources: [ctx.providers.chain.source], baseline: copySignal(data.copy_worthiness), brief };
+    return { data, sources: [ctx.providers.chain_rpc.source], baseline: copySignal(data.copy_worthiness), brief };
   },
 };

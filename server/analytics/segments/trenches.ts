@@ -12,20 +12,18 @@
  */
 import { entityNotFound, invalidField } from "../../http/errors.js";
 import { MINUTE } from "../cache.js";
+import { EMPTY_CURVE_CAP_SOL, PUMP_CURVE, pumpProgressAtSol, pumpProgressPct } from "../markets/pump-curve.js";
+import type { CurveAccount } from "../markets/records.js";
 import type { DataOf, OperationName, RequestOf, Validated } from "../operation-types.js";
-import { type CurveAccount, PUMP_CURVE } from "../providers/chain-rpc.js";
 import type { PumpCreateEvent } from "../providers/launches.js";
 import {
   type CurveFacts,
   curveFacts,
-  EMPTY_CURVE_CAP_SOL,
   estimateGraduationHours,
   graduationSignal,
   isGraduating,
   launchListSignal,
   MAX_ESTIMATE_HOURS,
-  pumpProgressAtSol,
-  pumpProgressPct,
   sniperRisk,
   tokenVerdict,
   urgency,
@@ -53,10 +51,10 @@ const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 const mintAccount = (ctx: SegmentContext, mint: string) =>
-  ctx.cache.wrap(`chain:mint:${mint}`, MINT_TTL, () => ctx.providers.chain.mintAccount(mint));
+  ctx.cache.wrap(`chain:mint:${mint}`, MINT_TTL, () => ctx.providers.chain_rpc.mintAccount(mint));
 
 const creation = (ctx: SegmentContext, mint: string) =>
-  ctx.cache.wrap(`chain:creation:${mint}`, HISTORY_TTL, () => ctx.providers.chain.mintCreation(mint));
+  ctx.cache.wrap(`chain:creation:${mint}`, HISTORY_TTL, () => ctx.providers.chain_rpc.mintCreation(mint));
 
 /** The mint's supply and creation record; 404 for an unknown mint or one that is no launchpad token. */
 async function launchOf(ctx: SegmentContext, mint: string) {
@@ -68,20 +66,20 @@ async function launchOf(ctx: SegmentContext, mint: string) {
 
 const balanceOf = async (ctx: SegmentContext, owner: string, mint: string) => {
   const balances = await ctx.cache.wrap(`chain:balance:${owner}:${mint}`, BALANCE_TTL, () =>
-    ctx.providers.chain.tokenAccounts(owner, mint),
+    ctx.providers.chain_rpc.tokenAccounts(owner, mint),
   );
   return balances.reduce((sum, b) => sum + b.amount, 0);
 };
 
 const holderCount = (ctx: SegmentContext, mint: string) =>
-  ctx.cache.wrap(`chain:holder-count:${mint}`, HOLDERS_TTL, () => ctx.providers.chain.holderCount(mint));
+  ctx.cache.wrap(`chain:holder-count:${mint}`, HOLDERS_TTL, () => ctx.providers.chain_rpc.holderCount(mint));
 
 /** Holder and authority facts: the `token` part of a verdict. */
 async function tokenInfo(ctx: SegmentContext, mint: string): Promise<TokenInfo> {
   const { account, created } = await launchOf(ctx, mint);
   const [meta, largest, holders, devBalance] = await Promise.all([
-    ctx.cache.wrap(`chain:metadata:${mint}`, MINT_TTL, () => ctx.providers.chain.tokenMetadata(mint)),
-    ctx.cache.wrap(`chain:largest:${mint}`, HOLDERS_TTL, () => ctx.providers.chain.largestHolders(mint)),
+    ctx.cache.wrap(`chain:metadata:${mint}`, MINT_TTL, () => ctx.providers.chain_rpc.tokenMetadata(mint)),
+    ctx.cache.wrap(`chain:largest:${mint}`, HOLDERS_TTL, () => ctx.providers.chain_rpc.largestHolders(mint)),
     holderCount(ctx, mint),
     balanceOf(ctx, created.creator, mint),
   ]);
@@ -107,7 +105,7 @@ async function tokenInfo(ctx: SegmentContext, mint: string): Promise<TokenInfo> 
 async function tokenSnipers(ctx: SegmentContext, mint: string): Promise<Snipers> {
   const { account, created } = await launchOf(ctx, mint);
   const window = { fromSlot: created.slot, toSlot: created.slot + SNIPER_BLOCKS - 1 };
-  const early = await ctx.cache.wrap(`chain:first-blocks:${mint}`, HISTORY_TTL, () => ctx.providers.chain.tokenTrades(mint, window));
+  const early = await ctx.cache.wrap(`chain:first-blocks:${mint}`, HISTORY_TTL, () => ctx.providers.chain_rpc.tokenTrades(mint, window));
   const buyers = new Map<string, { offset: number; sol: number; tokens: number }>();
   for (const t of early) {
     if (t.side !== "buy" || t.wallet === created.creator) continue;
@@ -143,7 +141,7 @@ async function graduationHours(
 ) {
   if (facts.complete) return 0;
   const since = ctx.clock.now() - HOUR;
-  const trades = await ctx.cache.wrap(`chain:trades-1h:${mint}`, VELOCITY_TTL, () => ctx.providers.chain.tokenTrades(mint, { since }));
+  const trades = await ctx.cache.wrap(`chain:trades-1h:${mint}`, VELOCITY_TTL, () => ctx.providers.chain_rpc.tokenTrades(mint, { since }));
   const netSol = trades.reduce((sum, t) => sum + (t.side === "buy" ? t.solAmount : -t.solAmount), 0);
   const perHour = facts.progressPct - facts.progressAt(Math.max(0, facts.solInCurve - netSol));
   return estimateGraduationHours(facts.progressPct, perHour, false);
@@ -152,13 +150,13 @@ async function graduationHours(
 /** The bonding curve (pump.fun) or launch pool (LaunchLab) of a mint: the `curve` part of a verdict. */
 async function tokenCurve(ctx: SegmentContext, mint: string, curveKey: string | undefined): Promise<Curve> {
   if (!(await mintAccount(ctx, mint))) throw entityNotFound("mint", mint);
-  const derived = ctx.providers.chain.curveAddresses(mint);
+  const derived = ctx.providers.chain_rpc.curveAddresses(mint);
   if (curveKey !== undefined && curveKey !== derived.pump && curveKey !== derived.launchLab) {
     throw invalidField("body", "curve_key", "is not the bonding curve or launch pool of this mint");
   }
   let account: CurveAccount | undefined;
   for (const key of curveKey ? [curveKey] : [derived.pump, derived.launchLab]) {
-    account ??= await ctx.cache.wrap(`chain:curve:${key}`, CURVE_TTL, () => ctx.providers.chain.curveAccount(key));
+    account ??= await ctx.cache.wrap(`chain:curve:${key}`, CURVE_TTL, () => ctx.providers.chain_rpc.curveAccount(key));
   }
   if (!account) throw entityNotFound("bonding curve", curveKey ?? mint);
   const facts = curveFacts(account);
@@ -266,14 +264,14 @@ export const trenchesHandlers: SegmentHandlers<TrenchesOps> = {
       complete: data.complete,
     });
     const brief = `The curve is ${pct(curve.progress_pct)} complete with ${curve.sol_in_curve.toFixed(2)} SOL in and a ${data.market_cap_sol.toFixed(1)} SOL cap; ${hoursText(curve.estimated_graduation_hours)}.`;
-    return { data, sources: [ctx.providers.chain.source], baseline, brief };
+    return { data, sources: [ctx.providers.chain_rpc.source], baseline, brief };
   },
 
   async trenchesToken(request, ctx) {
     const token = await tokenInfo(ctx, request.mint);
     const { signal, confidence } = tokenVerdict({ token });
     const brief = `${token.symbol} has ${authoritiesText(token)}; the dev holds ${pct(token.dev_holds_pct)} and the top 5 wallets ${pct(token.top_holders_pct)} across ${token.holders} holders.`;
-    return { data: { token }, sources: [ctx.providers.chain.source], baseline: { signal, confidence }, brief };
+    return { data: { token }, sources: [ctx.providers.chain_rpc.source], baseline: { signal, confidence }, brief };
   },
 
   async trenchesTokenSnipers(request, ctx) {
@@ -284,7 +282,7 @@ export const trenchesHandlers: SegmentHandlers<TrenchesOps> = {
       ? `${count} wallet${count === 1 ? "" : "s"} bought ${pct(total_pct)} of the supply in the first 3 blocks and ${holding} still hold: ${risk_level} sniper risk.`
       : "No wallet bought in the first 3 blocks: no sniper pressure.";
     const { signal, confidence } = tokenVerdict({ snipers: data.snipers });
-    return { data, sources: [ctx.providers.chain.source], baseline: { signal, confidence }, brief };
+    return { data, sources: [ctx.providers.chain_rpc.source], baseline: { signal, confidence }, brief };
   },
 
   async trenchesGraduating(request, ctx) {
@@ -325,7 +323,7 @@ export const trenchesHandlers: SegmentHandlers<TrenchesOps> = {
       : "No token is above 85% of its curve right now.";
     return {
       data: { graduating, total_found: listed.length },
-      sources: [ctx.providers.launches.source, ctx.providers.chain.source],
+      sources: [ctx.providers.launches.source, ctx.providers.chain_rpc.source],
       baseline,
       brief,
     };
@@ -342,6 +340,6 @@ export const trenchesHandlers: SegmentHandlers<TrenchesOps> = {
     const brief =
       `${token.symbol}: ${authoritiesText(token)}, ${pct(data.snipers.total_pct)} sniped (${data.snipers.risk_level} risk), ` +
       `the dev at ${pct(token.dev_holds_pct)} and the top 5 at ${pct(token.top_holders_pct)}, with the curve at ${pct(data.curve.progress_pct)}.`;
-    return { data, sources: [ctx.providers.chain.source], baseline: { signal, confidence }, brief };
+    return { data, sources: [ctx.providers.chain_rpc.source], baseline: { signal, confidence }, brief };
   },
 };

@@ -11,7 +11,8 @@
  * Everything is a pure function of the seed and the time asked about, so two readers of one seed
  * see one market, and moving the clock forward reveals new tokens and moves the curves.
  */
-import { type LaunchLabPoolAccount, PUMP_CURVE, type PumpCurveAccount } from "../chain-rpc.js";
+import { curvePriceSol, PUMP_COMPLETE_SOL, PUMP_CURVE, virtualTokensAtSol } from "../../markets/pump-curve.js";
+import type { LaunchLabPoolAccount, PumpCurveAccount } from "../../markets/records.js";
 import { CONTRACT_EXAMPLES } from "./contract-examples.js";
 import { base58Chars, indexedAddress, indexFromAddress, keyOf, remember, unit } from "./market-ids.js";
 import { type Rng, rng, round, solanaAddress } from "./random.js";
@@ -22,25 +23,18 @@ const DAY = 24 * HOUR;
 
 const VT0 = PUMP_CURVE.initialVirtualTokenReserves;
 const VS0 = PUMP_CURVE.initialVirtualSolReserves;
-const K = VT0 * VS0;
-export const TOKEN_SUPPLY = PUMP_CURVE.tokenTotalSupply;
-export const TOKENS_FOR_SALE = PUMP_CURVE.initialRealTokenReserves;
+const TOKEN_SUPPLY = PUMP_CURVE.tokenTotalSupply;
+const TOKENS_FOR_SALE = PUMP_CURVE.initialRealTokenReserves;
 
 export type Platform = "pump" | "launchlab";
 
 /** SOL in the curve when its last token is sold: pump.fun's real reserves, LaunchLab's raise target. */
-export const COMPLETE_SOL: Record<Platform, number> = { pump: K / (VT0 - TOKENS_FOR_SALE) - VS0, launchlab: 85 };
+export const COMPLETE_SOL: Record<Platform, number> = { pump: PUMP_COMPLETE_SOL, launchlab: 85 };
 export const LAUNCH_EVERY: Record<Platform, number> = { pump: 3 * MINUTE, launchlab: 9 * MINUTE };
 const SALT: Record<Platform, number> = { pump: 0x1b873593, launchlab: 0x7fe5a2c1 };
 
 /** Population traders 0..SNIPER_TRADERS-1 are the snipers the market's launches attract. */
 export const SNIPER_TRADERS = 16;
-
-/** Virtual token reserves at `sol` SOL in the curve. */
-export const virtualTokens = (sol: number) => K / (VS0 + sol);
-
-/** Price in SOL per token at `sol` SOL in the curve. */
-export const curvePriceSol = (sol: number) => (VS0 + sol) / virtualTokens(sol);
 
 const SLOT_EPOCH = Date.UTC(2021, 11, 1);
 
@@ -207,7 +201,7 @@ export function priceSol(token: LaunchToken, t: number): number {
 /** The pump.fun bonding-curve account of a token as it reads at `t`. */
 export function pumpCurveAccount(token: LaunchToken, t: number): PumpCurveAccount {
   const sol = solInCurve(token, t);
-  const tokens = virtualTokens(sol);
+  const tokens = virtualTokensAtSol(sol);
   return {
     kind: "pump",
     address: token.curve,
@@ -234,7 +228,7 @@ export function launchLabPoolAccount(token: LaunchToken, t: number): LaunchLabPo
     totalSellA: TOKENS_FOR_SALE,
     virtualA: VT0,
     virtualB: VS0,
-    realA: round(Math.min(TOKENS_FOR_SALE, VT0 - virtualTokens(sol)), 6),
+    realA: round(Math.min(TOKENS_FOR_SALE, VT0 - virtualTokensAtSol(sol)), 6),
     realB: round(sol, 9),
     totalFundRaisingB: COMPLETE_SOL.launchlab,
   };
@@ -383,7 +377,7 @@ export function createLaunchMarket(seed: string): LaunchMarket {
     const long = pinnedAt(platform, index)?.launch;
     const devSol = long ? long.devSol : r.chance(0.12) ? r.range(3, 10) : r.chance(0.15) ? 0 : r.range(0.2, 2.5);
     let sol = devSol;
-    const devTokens = VT0 - virtualTokens(sol);
+    const devTokens = VT0 - virtualTokensAtSol(sol);
     const bigBuys = hype(platform, index) >= 5 ? 2 : 1;
     const buys = snipers
       .map((_, n) => n)
@@ -391,9 +385,9 @@ export function createLaunchMarket(seed: string): LaunchMarket {
       .map((n) => ({ n, blockOffset: r.int(0, 2), sol: long ? r.range(...long.sniperSol) : r.range(0.3, 2.5) * bigBuys }))
       .sort((a, b) => a.blockOffset - b.blockOffset || a.n - b.n);
     const bought = buys.map((b) => {
-      const before = virtualTokens(sol);
+      const before = virtualTokensAtSol(sol);
       sol += b.sol;
-      return { ...b, tokens: before - virtualTokens(sol) };
+      return { ...b, tokens: before - virtualTokensAtSol(sol) };
     });
 
     const { path, completeAfter } = long

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { manualClock } from "../../clock.js";
-import { binPrice, inRange } from "../../rules/lp.js";
+import { binPrice, inRange } from "../../markets/dlmm.js";
 import { TEST_NOW } from "../../segments/test-support.js";
 import type { PoolProvider, PoolRecord } from "../pools.js";
 import { CONTRACT_EXAMPLES } from "./contract-examples.js";

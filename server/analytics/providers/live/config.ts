@@ -223,11 +223,11 @@ export function createProviders(
         })
       : createEmbeddedPools(options),
     launches: launches ?? createEmbeddedLaunches(options),
-    chain: live("chain_rpc") ? createSolanaRpc({ rpc }) : createEmbeddedChainRpc(options),
-    labels: live("wallet_labels")
+    chain_rpc: live("chain_rpc") ? createSolanaRpc({ rpc }) : createEmbeddedChainRpc(options),
+    wallet_labels: live("wallet_labels")
       ? createNansenLabels({ http: http("nansen", config.nansen), clock, apiKey: config.nansen.key as string, baseUrl: config.nansen.url })
       : createEmbeddedWalletLabels(options),
-    swap: live("swap_bridge")
+    swap_bridge: live("swap_bridge")
       ? createLifiJupiter({
           lifi: http("lifi", config.lifi),
           jupiter: http("jupiter", config.jupiter),

@@ -11,7 +11,7 @@ import { getBase58Decoder } from "@solana/kit";
 import { z } from "zod";
 import { ApiError, upstreamError } from "../../../http/errors.js";
 import type { Clock } from "../../clock.js";
-import { binIdAt } from "../../rules/lp.js";
+import { binIdAt } from "../../markets/dlmm.js";
 import type { PoolProvider, PoolRecord, PoolSortKey, PoolTokenRecord, PositionRecord, VolumeBucket } from "../pools.js";
 import { numeric, type UpstreamHttp, urlOf } from "./http.js";
 import { type JsonRpc, readMints } from "./solana-rpc.js";

@@ -7,7 +7,8 @@
  */
 import { createHash } from "node:crypto";
 import { getAddressEncoder, getBase58Decoder } from "@solana/kit";
-import type { LaunchLabPoolAccount, PumpCurveAccount, TokenMetadata } from "../chain-rpc.js";
+import type { LaunchLabPoolAccount, PumpCurveAccount } from "../../markets/records.js";
+import type { TokenMetadata } from "../chain-rpc.js";
 
 export const PUMP_PROGRAM = "6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P";
 export const LAUNCHLAB_PROGRAM = "LanMV9sAd7wArD4vJFi2qDdfnVhFxYSUg6eADduJ3uj";

@@ -8,16 +8,8 @@
  */
 import { z } from "zod";
 import { upstreamError } from "../../../http/errors.js";
-import type {
-  ChainRpcProvider,
-  MintAccount,
-  MintCreation,
-  TokenBalance,
-  TokenHolder,
-  TokenMetadata,
-  TokenTrade,
-  WalletTrade,
-} from "../chain-rpc.js";
+import type { WalletTrade } from "../../markets/records.js";
+import type { ChainRpcProvider, MintAccount, MintCreation, TokenBalance, TokenHolder, TokenMetadata, TokenTrade } from "../chain-rpc.js";
 import { WSOL_MINT } from "../chain-rpc.js";
 import { numeric, type UpstreamHttp } from "./http.js";
 import {
