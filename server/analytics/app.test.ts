@@ -4,6 +4,7 @@ import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { loadDoc } from "../../conformance/openapi-doc.js";
 import { createResponseValidator } from "../../conformance/schema-validator.js";
+import { TEST_NOW } from "../../test/support/segments.js";
 import { ApiError } from "../http/errors.js";
 import { createLogger } from "../http/logger.js";
 import { type AnalyticsDeps, createAnalyticsApp } from "./app.js";
@@ -15,7 +16,6 @@ import { embeddedInsightWriter } from "./insight/embedded.js";
 import type { Settlement } from "./payments/types.js";
 import { createEmbeddedProviders } from "./providers/index.js";
 import { defiHandlers } from "./segments/defi.js";
-import { TEST_NOW } from "./segments/test-support.js";
 import { acceptingVerifier, exampleHandlers, failingInsightWriter, recordingSettler, testPayment } from "./testing.js";
 
 const contract = loadAnalyticsContract();

@@ -15,7 +15,8 @@ import { openSqliteLedger } from "./payments/ledger/sqlite-ledger.js";
 import type { LedgerStore } from "./payments/ledger/store.js";
 import { createSettler } from "./payments/settler.js";
 import { createExactVerifier } from "./payments/verifier.js";
-import { createProviders } from "./providers/live/config.js";
+import { createProviders } from "./providers/index.js";
+import { parseProviderSettings } from "./providers/settings.js";
 import { handlers } from "./segments/index.js";
 
 export interface AnalyticsService {
@@ -41,7 +42,8 @@ export async function createAnalyticsService(
     ? chatCompletionsWriter({ ...config.insight, baseUrl: config.insight.baseUrl })
     : embeddedInsightWriter;
   const treasuryBps = contract.paid[0]?.payment.split.treasuryBps ?? 1000;
-  const upstream = createProviders(env, { seed: config.seed, clock });
+  const cache = createCache(clock);
+  const upstream = createProviders(parseProviderSettings(env), { seed: config.seed, clock, cache });
   const app = createAnalyticsApp({
     contract,
     config,
@@ -52,7 +54,7 @@ export async function createAnalyticsService(
     insight,
     verifier: createExactVerifier({ contract, config, ledger, clock }),
     settler: createSettler({ backend, ledger, config, treasuryBps }),
-    cache: createCache(clock),
+    cache,
     clock,
     logger,
   });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { walletTrades } from "../../../test/support/wallet-trades.js";
-import type { WalletTrade } from "../markets/records.js";
 import { ledger } from "../markets/wallet-ledger.js";
 import {
   archetype,

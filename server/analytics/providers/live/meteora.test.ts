@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { manualClock } from "../../clock.js";
 import {
   describeUpstreamFailures,
   fixture,
@@ -8,7 +7,8 @@ import {
   type SeenRequest,
   startServer,
   testHttp,
-} from "./fixtures/local-server.js";
+} from "../../../../test/support/upstreams/local-server.js";
+import { manualClock } from "../../clock.js";
 import {
   createMeteoraPools,
   datapiPageSchema,

@@ -1,6 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  describeUpstreamFailures,
+  fixture,
+  type LocalServer,
+  reply,
+  startServer,
+  testHttp,
+} from "../../../../test/support/upstreams/local-server.js";
 import { manualClock } from "../../clock.js";
-import { describeUpstreamFailures, fixture, type LocalServer, reply, startServer, testHttp } from "./fixtures/local-server.js";
 import {
   balancesSchema,
   createNansenLabels,

@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { manualClock } from "../../clock.js";
 import {
   eventually,
   fixture,
@@ -10,7 +9,8 @@ import {
   startServer,
   startWsServer,
   testHttp,
-} from "./fixtures/local-server.js";
+} from "../../../../test/support/upstreams/local-server.js";
+import { manualClock } from "../../clock.js";
 import { createLiveLaunches, LaunchWindow, launchLabSignature, mapLaunchLabCreation, openFeedSocket, parseFrame } from "./pumpportal.js";
 import { launchLabVaultAuthority } from "./solana-accounts.js";
 import { createJsonRpc, transactionSchema } from "./solana-rpc.js";

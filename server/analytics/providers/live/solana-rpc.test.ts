@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeUpstreamFailures, fixture, type LocalServer, reply, startServer, testHttp } from "./fixtures/local-server.js";
+import {
+  describeUpstreamFailures,
+  fixture,
+  type LocalServer,
+  reply,
+  startServer,
+  testHttp,
+} from "../../../../test/support/upstreams/local-server.js";
 import { curveAddresses, metadataAddress, SYSTEM_PROGRAM } from "./solana-accounts.js";
 import {
   createJsonRpc,
