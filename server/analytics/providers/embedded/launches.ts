@@ -6,7 +6,8 @@
 import type { Clock } from "../../clock.js";
 import { PUMP_CURVE, virtualTokensAtSol } from "../../markets/pump-curve.js";
 import type { LaunchLabLaunch, LaunchProvider, PumpCreateEvent, PumpCurveSnapshot } from "../launches.js";
-import { LAUNCH_EVERY, launchLabPoolAccount, type Platform, pumpCurveAccount } from "./launch-market.js";
+import { launchLabPoolAccount, pumpCurveAccount } from "./launch-curves.js";
+import { LAUNCH_EVERY, type Platform } from "./launch-token.js";
 import { marketFor } from "./market.js";
 import { signatureOf } from "./market-ids.js";
 import { round } from "./random.js";

@@ -9,9 +9,12 @@
 import { curvePriceSol, PUMP_CURVE, virtualTokensAtSol } from "../../markets/pump-curve.js";
 import type { TokenTrade } from "../chain-rpc.js";
 import type { BlueChip } from "./blue-chips.js";
-import { COMPLETE_SOL, type LaunchMarket, type LaunchToken, priceSol, slotAt, solInCurve } from "./launch-market.js";
+import { priceSol, solInCurve } from "./launch-curves.js";
+import type { LaunchMarket } from "./launch-market.js";
+import { COMPLETE_SOL, type LaunchToken } from "./launch-token.js";
 import { keyOf, remember, signatureOf, unit } from "./market-ids.js";
 import { rng, round, solanaAddress } from "./random.js";
+import { slotAt } from "./slots.js";
 
 const TOKEN_SUPPLY = PUMP_CURVE.tokenTotalSupply;
 const TOKENS_FOR_SALE = PUMP_CURVE.initialRealTokenReserves;
