@@ -14,11 +14,12 @@ import { createEmbeddedTvl } from "./embedded/tvl.js";
 import { createEmbeddedWalletLabels } from "./embedded/wallet-labels.js";
 import { createDefiLlamaTvl } from "./live/defillama.js";
 import { createUpstreamHttp, type HttpDeps } from "./live/http.js";
+import { createJsonRpc } from "./live/json-rpc.js";
+import { createLiveLaunches } from "./live/launch-feed.js";
 import { createLifiJupiter } from "./live/lifi-jupiter.js";
 import { createMeteoraPools } from "./live/meteora.js";
 import { createNansenLabels } from "./live/nansen.js";
-import { createLiveLaunches } from "./live/pumpportal.js";
-import { createJsonRpc, createSolanaRpc } from "./live/solana-rpc.js";
+import { createSolanaRpc } from "./live/solana-rpc.js";
 import type { Providers } from "./roles.js";
 import { type ProviderModes, type ProviderSettings, parseProviderSettings, redactor, secretsOf, type Upstream } from "./settings.js";
 

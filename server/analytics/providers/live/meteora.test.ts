@@ -9,6 +9,7 @@ import {
   testHttp,
 } from "../../../../test/support/upstreams/local-server.js";
 import { manualClock } from "../../clock.js";
+import { createJsonRpc } from "./json-rpc.js";
 import {
   createMeteoraPools,
   datapiPageSchema,
@@ -21,7 +22,6 @@ import {
   positionsPnlSchema,
   volumeHistorySchema,
 } from "./meteora.js";
-import { createJsonRpc } from "./solana-rpc.js";
 
 const SOL_USDC = "BGm1tav58oGcsQJehL9WXBFXF7D27vZsKefj4xJKD5Y";
 const LEGACY_SOL_USDC = "5rCf1DM8LjKTw4YqhnoLcngyZYeNnQqztScTogYHAS6";

@@ -14,7 +14,8 @@ import type { Clock } from "../../clock.js";
 import { binIdAt } from "../../markets/dlmm.js";
 import type { PoolProvider, PoolRecord, PoolSortKey, PoolTokenRecord, PositionRecord, VolumeBucket } from "../pools.js";
 import { numeric, type UpstreamHttp, urlOf } from "./http.js";
-import { type JsonRpc, readMints } from "./solana-rpc.js";
+import type { JsonRpc } from "./json-rpc.js";
+import { readMints } from "./solana-reads.js";
 
 export const METEORA_DATAPI_URL = "https://dlmm.datapi.meteora.ag";
 export const METEORA_LEGACY_URL = "https://dlmm-api.meteora.ag";
