@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { eventually, fixture, reply, startServer, startWsServer } from "../../../test/support/upstreams/local-server.js";
+import { eventually, fixture, reply, startServer, startWsServer } from "../../../test/support/upstreams.js";
 import { ApiError } from "../../http/errors.js";
 import { createCache } from "../cache.js";
 import { manualClock } from "../clock.js";

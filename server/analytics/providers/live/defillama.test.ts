@@ -1,12 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  describeUpstreamFailures,
-  fixture,
-  type LocalServer,
-  reply,
-  startServer,
-  testHttp,
-} from "../../../../test/support/upstreams/local-server.js";
+import { describeUpstreamFailures, fixture, type LocalServer, reply, startServer, testHttp } from "../../../../test/support/upstreams.js";
 import { manualClock } from "../../clock.js";
 import { chainsSchema, createDefiLlamaTvl, mapChains, mapProtocol, mapYieldPools, protocolsSchema, yieldsSchema } from "./defillama.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { describeUpstreamFailures, expectUpstreamError, reply, startServer } from "../../../../test/support/upstreams/local-server.js";
+import { describeUpstreamFailures, expectUpstreamError, reply, startServer } from "../../../../test/support/upstreams.js";
 import { manualClock } from "../../clock.js";
 import { createUpstreamHttp, type HttpPolicy, numeric, rawAmount, retryAfterMs } from "./http.js";
 

@@ -9,7 +9,7 @@ import {
   startServer,
   startWsServer,
   testHttp,
-} from "../../../../test/support/upstreams/local-server.js";
+} from "../../../../test/support/upstreams.js";
 import { manualClock } from "../../clock.js";
 import { openFeedSocket } from "./feed-socket.js";
 import { createJsonRpc } from "./json-rpc.js";

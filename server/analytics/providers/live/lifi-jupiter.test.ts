@@ -1,12 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  describeUpstreamFailures,
-  fixture,
-  type LocalServer,
-  reply,
-  startServer,
-  testHttp,
-} from "../../../../test/support/upstreams/local-server.js";
+import { describeUpstreamFailures, fixture, type LocalServer, reply, startServer, testHttp } from "../../../../test/support/upstreams.js";
 import type { QuoteRequest, SwapTokenRecord } from "../swap-bridge.js";
 import {
   createLifiJupiter,

@@ -7,7 +7,7 @@ import {
   type SeenRequest,
   startServer,
   testHttp,
-} from "../../../../test/support/upstreams/local-server.js";
+} from "../../../../test/support/upstreams.js";
 import { manualClock } from "../../clock.js";
 import { createJsonRpc } from "./json-rpc.js";
 import {

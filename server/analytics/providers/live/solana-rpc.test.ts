@@ -1,12 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  describeUpstreamFailures,
-  fixture,
-  type LocalServer,
-  reply,
-  startServer,
-  testHttp,
-} from "../../../../test/support/upstreams/local-server.js";
+import { describeUpstreamFailures, fixture, type LocalServer, reply, startServer, testHttp } from "../../../../test/support/upstreams.js";
 import { createJsonRpc } from "./json-rpc.js";
 import { curveAddresses, metadataAddress, SYSTEM_PROGRAM } from "./solana-accounts.js";
 import { mapMintAccount, mapTokenTrade, mapWalletTrade } from "./solana-mappers.js";
