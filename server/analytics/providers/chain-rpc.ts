@@ -1,5 +1,5 @@
 /**
- * Solana chain role: JSON-RPC reads (upstream.md §4, a Helius-class RPC in production) plus the
+ * Solana chain role: JSON-RPC reads (docs/upstreams.md §4, a Helius-class RPC in production) plus the
  * indexer reads an RPC provider sells beside it (parsed swaps, active traders, prices and candles).
  * Records keep the upstream's meaning with typed numbers: token amounts in UI units (decimals
  * applied), SOL rather than lamports, times in epoch milliseconds. Absent accounts are `undefined`.

@@ -1,5 +1,5 @@
 /**
- * Live pool venue: Meteora DLMM (upstream.md §2). Pools, daily volumes and LP positions come from
+ * Live pool venue: Meteora DLMM (docs/upstreams.md §2). Pools, daily volumes and LP positions come from
  * the data API (`dlmm.datapi.meteora.ag`); when it fails, pool lists and single pools fall back to
  * the legacy host (`dlmm-api.meteora.ag`), whose pairs carry raw reserves without decimals, so the
  * mints' decimals are read over Solana RPC. The RPC also counts a pool's open position accounts,

@@ -1,9 +1,9 @@
 /**
  * Pure Solana account work for the live chain and launch adapters: program-derived addresses
  * (synchronous, so that `curveAddresses` needs no call), Anchor discriminators, and the decoders of
- * the pump.fun `BondingCurve` (upstream.md §3.2), the Raydium LaunchLab pool (raydium-sdk-V2
- * `launchpad/layout.ts` `LaunchpadPool`) and the Metaplex metadata account. Decoders check the
- * discriminator and the length, and return undefined for any other account.
+ * the pump.fun `BondingCurve` (docs/upstreams.md §3.2), the Raydium LaunchLab `LaunchpadPool`
+ * (§3.3) and the Metaplex metadata account (§4). Decoders check the discriminator and the length,
+ * and return undefined for any other account.
  */
 import { createHash } from "node:crypto";
 import { getAddressEncoder, getBase58Decoder } from "@solana/kit";
