@@ -7,7 +7,7 @@
  * Stored values must survive a JSON round trip (a shared store serializes them): the two values
  * that would not, a Map of prices and a quote's bigint amounts, go through a codec.
  */
-import { HOUR, MINUTE, SECOND } from "../clock.js";
+import { type Clock, HOUR, MINUTE, SECOND } from "../clock.js";
 import type { Providers } from "./roles.js";
 import type { QuoteRecord } from "./swap-bridge.js";
 import type { FlowWindow } from "./wallet-labels.js";
@@ -66,7 +66,7 @@ const wallet = (w: { chain: string; address: string }) => `${w.chain}:${w.addres
  * last 60 days": their key holds the window's length in minutes (by the clock), so that it does not
  * move with the clock, and the entry answers for the window as it was when read.
  */
-export function providerCachePolicy(clock: { now(): number }): ProvidersPolicy {
+export function providerCachePolicy(clock: Clock): ProvidersPolicy {
   const windowMs = (since: number) => clock.now() - since;
   const last = (since: number) => `last-${Math.round(windowMs(since) / MINUTE)}m`;
   return {
