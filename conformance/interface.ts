@@ -1,7 +1,8 @@
 /**
- * Facts of ../shared/interface.md, transcribed as data: the independent oracle the generated
- * documents (and, later, running servers) are held against. Where the interface is silent, the
- * values are the contract's documented choices and are marked as such.
+ * Facts of the service's interface (the product brief the contract implements, kept outside this
+ * repository), transcribed as data: the independent oracle the generated documents (and, later,
+ * running servers) are held against. Where the interface is silent, the values are the contract's
+ * documented choices and are marked as such.
  */
 
 /** Price per request in USD, from the interface's price table. */

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { loadDoc } from "../../conformance/openapi-doc.js";
 import { createResponseValidator } from "../../conformance/schema-validator.js";
 import { exampleHandlers, failingInsightWriter, testGate, testPayment } from "../../test/support/analytics.js";
+import { TEST_NOW } from "../../test/support/segments.js";
 import { ApiError } from "../http/errors.js";
 import { createLogger } from "../http/logger.js";
 import { type AnalyticsDeps, createAnalyticsApp } from "./app.js";
@@ -16,7 +17,6 @@ import { embeddedInsightWriter } from "./insight/embedded.js";
 import type { SettlementBackend } from "./payments/settlement.js";
 import { createEmbeddedProviders } from "./providers/index.js";
 import { defiHandlers } from "./segments/defi.js";
-import { TEST_NOW } from "./segments/test-support.js";
 
 const contract = loadAnalyticsContract();
 const config = loadAnalyticsConfig({}, contract.developmentDefaults);

@@ -19,3 +19,8 @@ export function manualClock(start: number): Clock & { advance(ms: number): void;
     },
   };
 }
+
+export const SECOND = 1_000;
+export const MINUTE = 60 * SECOND;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;

@@ -5,6 +5,7 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { exampleHandlers, failingInsightWriter, testGate, testPayment } from "../../test/support/analytics.js";
+import { TEST_NOW } from "../../test/support/segments.js";
 import { createLogger } from "../http/logger.js";
 import { type AnalyticsDeps, createAnalyticsApp } from "./app.js";
 import { createCache } from "./cache.js";
@@ -17,7 +18,6 @@ import { createRecovery } from "./payments/recovery.js";
 import type { SettlementBackend, SettlementState } from "./payments/settlement.js";
 import { createEmbeddedProviders } from "./providers/index.js";
 import { defiHandlers } from "./segments/defi.js";
-import { TEST_NOW } from "./segments/test-support.js";
 
 const contract = loadAnalyticsContract();
 const baseConfig = loadAnalyticsConfig({}, contract.developmentDefaults);

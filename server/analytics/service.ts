@@ -17,7 +17,8 @@ import { openSqliteLedger } from "./payments/ledger/sqlite-ledger.js";
 import type { LedgerStore } from "./payments/ledger/store.js";
 import { createRecovery } from "./payments/recovery.js";
 import { createExactVerifier } from "./payments/verifier.js";
-import { createProviders } from "./providers/live/config.js";
+import { createProviders } from "./providers/index.js";
+import { parseProviderSettings } from "./providers/settings.js";
 import { handlers } from "./segments/index.js";
 
 export interface AnalyticsService {
@@ -59,7 +60,8 @@ export async function createAnalyticsService(
   // Payments a previous run left unresolved are resolved before the first request is taken.
   await recovery.run();
   recovery.start(config.payments.recoveryIntervalMs);
-  const upstream = createProviders(env, { seed: config.seed, clock });
+  const cache = createCache(clock);
+  const upstream = createProviders(parseProviderSettings(env), { seed: config.seed, clock, cache });
   const app = createAnalyticsApp({
     contract,
     config,
@@ -76,7 +78,7 @@ export async function createAnalyticsService(
       split,
       answerTimeoutMs: config.payments.answerTimeoutMs,
     }),
-    cache: createCache(clock),
+    cache,
     clock,
     logger,
   });

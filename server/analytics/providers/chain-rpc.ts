@@ -1,17 +1,10 @@
 /**
- * Solana chain role: JSON-RPC reads (upstream.md §4, a Helius-class RPC in production) plus the
+ * Solana chain role: JSON-RPC reads (docs/upstreams.md §4, a Helius-class RPC in production) plus the
  * indexer reads an RPC provider sells beside it (parsed swaps, active traders, prices and candles).
  * Records keep the upstream's meaning with typed numbers: token amounts in UI units (decimals
  * applied), SOL rather than lamports, times in epoch milliseconds. Absent accounts are `undefined`.
  */
-
-/** pump.fun Global account values (mainnet, §3.2) in UI units: every SOL-paired curve starts here. */
-export const PUMP_CURVE = {
-  initialVirtualTokenReserves: 1_073_000_000,
-  initialVirtualSolReserves: 30,
-  initialRealTokenReserves: 793_100_000,
-  tokenTotalSupply: 1_000_000_000,
-} as const;
+import type { CurveAccount, WalletTrade } from "../markets/records.js";
 
 /** `getAccountInfo(mint, jsonParsed)` of an SPL mint. */
 export interface MintAccount {
@@ -33,44 +26,6 @@ export interface TokenMetadata {
   symbol: string;
   uri: string;
 }
-
-/** A pump.fun `BondingCurve` account (§3.2 layout), reserves in UI units. */
-export interface PumpCurveAccount {
-  kind: "pump";
-  address: string;
-  virtualTokenReserves: number;
-  virtualSolReserves: number;
-  realTokenReserves: number;
-  realSolReserves: number;
-  tokenTotalSupply: number;
-  /** True once `real_token_reserves` reached 0; the token may then migrate. */
-  complete: boolean;
-  creator: string;
-}
-
-/** A Raydium LaunchLab `LaunchpadPool` account (§3.3 layout), amounts in UI units. */
-export interface LaunchLabPoolAccount {
-  kind: "launchlab";
-  address: string;
-  /** `mintA`, the launched token. */
-  mint: string;
-  creator: string;
-  /** The pool's `status` byte, decoded. */
-  status: "trading" | "migrated";
-  supply: number;
-  /** Tokens offered on the curve. */
-  totalSellA: number;
-  virtualA: number;
-  virtualB: number;
-  /** Tokens sold so far. */
-  realA: number;
-  /** SOL raised so far. */
-  realB: number;
-  /** SOL that completes the curve. */
-  totalFundRaisingB: number;
-}
-
-export type CurveAccount = PumpCurveAccount | LaunchLabPoolAccount;
 
 /** One entry of `getTokenLargestAccounts`, its owner resolved with `getMultipleAccounts`. */
 export interface TokenHolder {
@@ -99,21 +54,6 @@ export interface TokenTrade {
   side: "buy" | "sell";
   tokenAmount: number;
   solAmount: number;
-}
-
-/** A parsed swap or liquidity move of one wallet (an enhanced-transactions record). */
-export interface WalletTrade {
-  signature: string;
-  blockTime: number;
-  /** `deposit`/`withdraw` move liquidity; the mint is then the position's LP token. */
-  type: "buy" | "sell" | "deposit" | "withdraw";
-  /** Program the trade went through, as the indexer names it: `pump`, `launchlab`, `jupiter`, `meteora`. */
-  venue: string;
-  mint: string;
-  symbol: string;
-  amount: number;
-  /** USD value at execution. */
-  valueUsd: number;
 }
 
 /** A `getTokenAccountsByOwner` entry. */

@@ -1,11 +1,11 @@
 /**
  * Launch feed role: pump.fun launches as PumpPortal streams them (`create`, trade and `migrate`
- * frames on one websocket, upstream.md §3.1), and the second launchpad, Raydium LaunchLab (its
- * pools, found through the program's logs, §3.3). A live adapter buffers the stream and serves
+ * frames on one websocket, docs/upstreams.md §3.1), and the second launchpad, Raydium LaunchLab
+ * (its pools, found through the program's logs, §3.3). A live adapter buffers the stream and serves
  * reads from the buffer. Amounts are UI units (tokens with 6 decimals applied, SOL); times are
  * epoch milliseconds.
  */
-import type { LaunchLabPoolAccount } from "./chain-rpc.js";
+import type { LaunchLabPoolAccount } from "../markets/records.js";
 
 /** A `create` frame, stamped with its arrival (the frame carries no time). */
 export interface PumpCreateEvent {

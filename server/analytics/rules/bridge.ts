@@ -2,7 +2,7 @@
  * Bridge rules: what a route costs, whether to execute a quote now, and whether moving a position to
  * a better yield pays for the bridge. Pure functions; thresholds are documented where they are defined.
  */
-import { confidence } from "../segments/format.js";
+import { confidence } from "./confidence.js";
 
 type Baseline<S extends string> = { signal: S; confidence: number };
 

@@ -2,7 +2,7 @@
  * DeFi rules: impermanent-loss level of a pool, and the baseline signals of the TVL and yield
  * answers. Pure functions; thresholds are documented where they are defined.
  */
-import { confidence } from "../segments/format.js";
+import { confidence } from "./confidence.js";
 
 export type IlRisk = "none" | "low" | "medium" | "high";
 export type DefiSignal = "high_yield" | "medium_yield" | "low_yield" | "risky";

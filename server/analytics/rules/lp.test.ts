@@ -1,12 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { binPrice } from "../markets/dlmm.js";
 import {
-  aprPct,
-  binIdAt,
-  binPrice,
   binRange,
   entrySignal,
   expectedAprBand,
-  inRange,
   poolListSignal,
   poolScore,
   poolSignal,
@@ -24,14 +21,7 @@ import {
 /** SOL (9 decimals) against USDC (6 decimals), bin step 4. */
 const solUsdc = { binStep: 4, tokenX: { decimals: 9 }, tokenY: { decimals: 6 } };
 
-describe("bin math", () => {
-  it("prices a bin as (1 + binStep/10000)^binId scaled by the decimals, and finds the bin of a price", () => {
-    expect(binPrice(solUsdc, 0)).toBeCloseTo(1000, 9);
-    expect(binPrice(solUsdc, -4731)).toBeCloseTo(150.77, 1);
-    expect(binIdAt(solUsdc, 150.77)).toBe(-4731);
-    for (const bin of [-20_000, -1, 0, 1, 4_321]) expect(binIdAt(solUsdc, binPrice(solUsdc, bin))).toBe(bin);
-  });
-
+describe("bin ranges", () => {
   it("counts a range in bins and aligns its edges to bins; one-sided ranges end at the price", () => {
     const price = binPrice(solUsdc, -4731);
     const both = binRange(solUsdc, price, 10, "both");
@@ -44,14 +34,6 @@ describe("bin math", () => {
     const widest = binRange(solUsdc, price, 100, "both");
     expect(widest.lowerPrice).toBeGreaterThan(0);
     expect(Number.isFinite(widest.lowerBin)).toBe(true);
-  });
-});
-
-describe("aprPct", () => {
-  it("annualizes fees over TVL, per day of the window", () => {
-    expect(aprPct(16_492.22, 8_412_330.55)).toBeCloseTo(71.56, 2);
-    expect(aprPct(110_524, 8_412_330.55, 7)).toBeCloseTo(68.51, 2);
-    expect(aprPct(100, 0)).toBe(0);
   });
 });
 
@@ -180,13 +162,6 @@ describe("strategies", () => {
 
 describe("positions", () => {
   const range = { lowerBinId: -4760, upperBinId: -4700 };
-
-  it("is in range from its lowest to its highest bin", () => {
-    expect(inRange(range, -4760)).toBe(true);
-    expect(inRange(range, -4700)).toBe(true);
-    expect(inRange(range, -4761)).toBe(false);
-    expect(inRange(range, -4699)).toBe(false);
-  });
 
   it("measures the distance from the price to the nearer edge", () => {
     expect(rangeDistancePct(solUsdc, range, -4731)).toBe(0);

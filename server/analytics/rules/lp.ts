@@ -1,37 +1,15 @@
 /**
- * LP rules: DLMM bin math, fee APRs, the pool and position signals, pool recommendation scoring,
- * strategy planning for the three distributions, and rebalance proposals. Pure functions;
- * thresholds are documented where they are defined.
+ * LP rules: the pool and position signals, pool recommendation scoring, strategy planning for the
+ * three distributions, and rebalance proposals, over the DLMM arithmetic of markets/. Pure
+ * functions; thresholds are documented where they are defined.
  */
-import { confidence } from "../segments/format.js";
+import { type BinBounds, type BinGrid, binIdAt, binPrice, inRange } from "../markets/dlmm.js";
+import { confidence } from "./confidence.js";
 import { type IlRisk, ilRiskLevel } from "./defi.js";
 
 export type Distribution = "spot" | "curve" | "bidask";
 export type RiskLevel = "low" | "mid" | "high";
 type Baseline<S extends string> = { signal: S; confidence: number };
-
-/** What bin math needs of a pool. */
-export interface BinGrid {
-  binStep: number;
-  tokenX: { decimals: number };
-  tokenY: { decimals: number };
-}
-
-/** Price of X in Y at a bin: `(1 + binStep / 10 000)^binId`, scaled from raw units by `10^(decimalsX − decimalsY)`. */
-export function binPrice(grid: BinGrid, binId: number): number {
-  return (1 + grid.binStep / 10_000) ** binId * 10 ** (grid.tokenX.decimals - grid.tokenY.decimals);
-}
-
-/** The bin whose price is nearest to `price`. */
-export function binIdAt(grid: BinGrid, price: number): number {
-  const raw = price / 10 ** (grid.tokenX.decimals - grid.tokenY.decimals);
-  return Math.round(Math.log(raw) / Math.log(1 + grid.binStep / 10_000));
-}
-
-/** Annualized fee rate, percent: fees earned over `days`, scaled to a year, over TVL. */
-export function aprPct(feesUsd: number, tvlUsd: number, days = 1): number {
-  return tvlUsd > 0 ? ((feesUsd * 365) / days / tvlUsd) * 100 : 0;
-}
 
 /** A pool worth entering earns at least 20 % APR on at least $500k of TVL (thinner books slip and die). */
 export const ENTRY_MIN_APR_PCT = 20;
@@ -215,13 +193,6 @@ export function strategyOption(input: StrategyInput, distribution: Distribution,
     risk_level: shift(RISKS, risk, DISTRIBUTION_SHIFT[distribution]),
     token_x_pct: distribution === "bidask" ? 0 : 50,
   };
-}
-
-type BinBounds = { lowerBinId: number; upperBinId: number };
-
-/** A position earns fees while the active bin lies within its bins. */
-export function inRange(range: BinBounds, activeBinId: number): boolean {
-  return activeBinId >= range.lowerBinId && activeBinId <= range.upperBinId;
 }
 
 /** Distance from the price at the active bin to the nearest edge of a range, percent; 0 in range. */

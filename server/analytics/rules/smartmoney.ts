@@ -4,7 +4,7 @@
  * thresholds are documented where they are defined.
  */
 import type { DataOf, SignalOf } from "../operation-types.js";
-import { confidence } from "../segments/format.js";
+import { confidence } from "./confidence.js";
 
 export type WalletLabel = DataOf<"smartmoneyWalletIntel">["labels"][number];
 export type LabeledArchetype = DataOf<"smartmoneyWalletIntel">["archetype"];

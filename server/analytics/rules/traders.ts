@@ -1,13 +1,14 @@
 /**
- * Traders rules: the FIFO ledger that turns a wallet's swaps into closed trades, the wallet's
- * statistics over a window, its archetype, copy-worthiness and specialty, and the holdings signals
- * of positions, whales and candles. Pure functions; thresholds are documented where defined.
+ * Traders rules: the wallet's statistics over a window, its archetype, copy-worthiness and
+ * specialty, and the holdings signals of positions, whales and candles. Pure functions; thresholds
+ * are documented where defined.
  *
- * A "trade" is a closed one: a sell (or liquidity withdrawal) matched first-in first-out against
- * the buys before it. Win rate, trade counts and frequency all count closed trades.
+ * A "trade" is a closed one, as the ledger of markets/ matches it: a sell (or liquidity withdrawal)
+ * against the buys before it. Win rate, trade counts and frequency all count closed trades.
  */
-import type { WalletTrade } from "../providers/chain-rpc.js";
-import { confidence } from "../segments/format.js";
+import type { WalletTrade } from "../markets/records.js";
+import { type ClosedTrade, isEntry } from "../markets/wallet-ledger.js";
+import { confidence } from "./confidence.js";
 
 export type Archetype = "sniper" | "swing_trader" | "accumulator" | "whale" | "degen" | "lp_farmer" | "inactive";
 export type TraderSignal = "follow" | "ignore";
@@ -15,69 +16,6 @@ export type HoldingsSignal = "accumulate" | "distribute" | "ignore";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-
-export interface ClosedTrade {
-  mint: string;
-  symbol: string;
-  time: number;
-  costUsd: number;
-  pnlUsd: number;
-  returnPct: number;
-  holdHours: number;
-}
-
-export interface OpenLot {
-  time: number;
-  amount: number;
-  costUsd: number;
-}
-
-const isEntry = (t: WalletTrade) => t.type === "buy" || t.type === "deposit";
-
-/**
- * Matches exits against earlier entries of the same mint, oldest first. The part of an exit with no
- * entry before it (tokens received by transfer, or bought before the history) has no cost basis and
- * is left out.
- */
-export function ledger(trades: readonly WalletTrade[]): { closed: ClosedTrade[]; open: Map<string, OpenLot[]> } {
-  const open = new Map<string, OpenLot[]>();
-  const closed: ClosedTrade[] = [];
-  for (const t of [...trades].sort((a, b) => a.blockTime - b.blockTime)) {
-    const lots = open.get(t.mint) ?? [];
-    open.set(t.mint, lots);
-    if (isEntry(t)) {
-      lots.push({ time: t.blockTime, amount: t.amount, costUsd: t.valueUsd });
-      continue;
-    }
-    let left = t.amount;
-    let cost = 0;
-    let heldMs = 0;
-    while (left > t.amount * 1e-9 && lots.length) {
-      const lot = lots[0] as OpenLot;
-      const take = Math.min(lot.amount, left);
-      const part = lot.costUsd * (take / lot.amount);
-      cost += part;
-      heldMs += take * (t.blockTime - lot.time);
-      lot.amount -= take;
-      lot.costUsd -= part;
-      left -= take;
-      if (lot.amount <= take * 1e-9) lots.shift();
-    }
-    const matched = t.amount - left;
-    if (matched <= 0) continue;
-    const pnl = t.valueUsd * (matched / t.amount) - cost;
-    closed.push({
-      mint: t.mint,
-      symbol: t.symbol,
-      time: t.blockTime,
-      costUsd: cost,
-      pnlUsd: pnl,
-      returnPct: cost > 0 ? (pnl / cost) * 100 : 0,
-      holdHours: heldMs / matched / HOUR,
-    });
-  }
-  return { closed, open };
-}
 
 export interface WalletStats {
   days: number;

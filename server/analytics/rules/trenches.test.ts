@@ -1,14 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { LaunchLabPoolAccount, PumpCurveAccount } from "../providers/chain-rpc.js";
+import { EMPTY_CURVE_CAP_SOL } from "../markets/pump-curve.js";
+import type { LaunchLabPoolAccount, PumpCurveAccount } from "../markets/records.js";
 import {
   curveFacts,
-  EMPTY_CURVE_CAP_SOL,
   estimateGraduationHours,
   graduationSignal,
   isGraduating,
   launchListSignal,
-  pumpProgressAtSol,
-  pumpProgressPct,
   sniperRisk,
   tokenSignalFromRisk,
   tokenVerdict,
@@ -44,21 +42,7 @@ const pool = (over: Partial<LaunchLabPoolAccount> = {}): LaunchLabPoolAccount =>
   ...over,
 });
 
-describe("pump.fun curve arithmetic", () => {
-  it("reads progress from virtual token reserves (PumpPortal's create sample is 12.16%)", () => {
-    expect(pumpProgressPct(1_073_000_000)).toBe(0);
-    expect(pumpProgressPct(976_550_561.855907)).toBeCloseTo(12.16, 2);
-    expect(pumpProgressPct(279_900_000)).toBeCloseTo(100, 9);
-  });
-
-  it("turns SOL in the curve into progress through the constant product; completion is at about 85.005 SOL", () => {
-    expect(pumpProgressAtSol(0)).toBe(0);
-    expect(pumpProgressAtSol(2.962962961)).toBeCloseTo(12.16, 2);
-    expect(pumpProgressAtSol(85.005)).toBeCloseTo(100, 2);
-    expect(pumpProgressAtSol(50)).toBeLessThan(85);
-    expect(pumpProgressAtSol(51)).toBeGreaterThan(85);
-  });
-
+describe("curve facts", () => {
   it("maps a bonding-curve account into the contract: the interface's 93.4% example and its 291.75 SOL cap", () => {
     const facts = curveFacts(pump());
     expect(facts.progressPct).toBeCloseTo(93.41, 2);

@@ -1,25 +1,16 @@
 /**
- * Trenches rules: bonding-curve arithmetic, graduation listing and urgency, the graduation estimate,
- * sniper risk and the token verdict. Pure functions; thresholds are documented where defined.
+ * Trenches rules: curve accounts in the contract's terms, graduation listing and urgency, the
+ * graduation estimate, sniper risk and the token verdict. Pure functions over the curve arithmetic
+ * of markets/; thresholds are documented where defined.
  */
 
-import { type CurveAccount, PUMP_CURVE } from "../providers/chain-rpc.js";
-import { confidence } from "../segments/format.js";
+import { EMPTY_CURVE_CAP_SOL, PUMP_CURVE, pumpProgressAtSol } from "../markets/pump-curve.js";
+import type { CurveAccount } from "../markets/records.js";
+import { confidence } from "./confidence.js";
 
 export type TokenSignal = "snipe" | "watch" | "avoid";
 export type GraduationSignal = "graduate_soon" | "watch";
 export type SniperRisk = "none" | "low" | "medium" | "high";
-
-const K = PUMP_CURVE.initialVirtualTokenReserves * PUMP_CURVE.initialVirtualSolReserves;
-
-/** pump.fun progress from PumpPortal's virtual token reserves: virtual minus real tokens stays 279.9M. */
-export function pumpProgressPct(virtualTokenReserves: number): number {
-  const sold = PUMP_CURVE.initialVirtualTokenReserves - virtualTokenReserves;
-  return Math.min(100, Math.max(0, (sold / PUMP_CURVE.initialRealTokenReserves) * 100));
-}
-
-/** pump.fun progress with `sol` SOL in the curve (constant product over the virtual reserves). */
-export const pumpProgressAtSol = (sol: number) => pumpProgressPct(K / (PUMP_CURVE.initialVirtualSolReserves + sol));
 
 /** A curve account in the contract's terms, whichever launchpad it belongs to. */
 export interface CurveFacts {
@@ -194,9 +185,6 @@ export function tokenVerdict(parts: VerdictParts): { signal: TokenSignal; confid
   return { ...tokenSignalFromRisk(risk, Boolean(parts.token && parts.snipers && parts.curve)), risk: round(risk, 3) };
 }
 
-/** Market cap of a curve with no buy yet (30 SOL over 1.073B tokens): 27.96 SOL. */
-export const EMPTY_CURVE_CAP_SOL =
-  (PUMP_CURVE.initialVirtualSolReserves / PUMP_CURVE.initialVirtualTokenReserves) * PUMP_CURVE.tokenTotalSupply;
 /** A dev buy of 3 SOL or more takes about 10% of the supply. */
 const HEAVY_DEV_BUY_SOL = 3;
 

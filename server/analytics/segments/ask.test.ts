@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { expectValidOutcome, testContext } from "../../../test/support/segments.js";
 import { askHandlers } from "./ask.js";
-import { expectValidOutcome, testContext } from "./test-support.js";
 
 describe("ask", () => {
   it("answers with chain and pool context, the relevant endpoints and an echo of the question", async () => {

@@ -7,9 +7,10 @@
  */
 import type { RequestOf } from "../operation-types.js";
 import { routeQuestion } from "../rules/ask.js";
+import { confidence } from "../rules/confidence.js";
 import { yieldsSignal } from "../rules/defi.js";
 import { defiHandlers } from "./defi.js";
-import { confidence, pct, usd } from "./format.js";
+import { pct, usd } from "./format.js";
 import { lpHandlers } from "./lp.js";
 import type { SegmentHandlers } from "./types.js";
 

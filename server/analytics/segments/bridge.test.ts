@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { countCalls, expectValidOutcome, testContext } from "../../../test/support/segments.js";
 import { bridgeHandlers } from "./bridge.js";
-import { countCalls, expectValidOutcome, testContext } from "./test-support.js";
 
 const quoteRequest = {
   from_chain: "base",
@@ -66,7 +66,7 @@ describe("bridgeQuote", () => {
 
   it("holds a quote for 30 seconds, sharing one upstream call between concurrent requests", async () => {
     const ctx = testContext();
-    const calls = countCalls(ctx.providers.swap, "quote");
+    const calls = countCalls(ctx.upstream.swap_bridge, "quote");
     await Promise.all([bridgeHandlers.bridgeQuote(quoteRequest, ctx), bridgeHandlers.bridgeQuote(quoteRequest, ctx)]);
     expect(calls.count).toBe(1);
     ctx.clock.advance(29_999);

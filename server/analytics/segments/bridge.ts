@@ -1,29 +1,15 @@
 /**
  * Bridge segment: cross-chain swap quotes from the swap-bridge aggregator, and whether moving a
  * position to a better-yielding chain pays for the bridge.
- * Cache TTLs: token lookups 5 minutes (addresses are fixed, their USD prices move); quotes 30
- * seconds (routes reprice with gas and liquidity, and aggregators honour a quote for about a minute);
- * yield pools 10 minutes under the DeFi segment's key, so both segments share one entry.
  */
 import { entityNotFound, invalidField } from "../../http/errors.js";
-import { MINUTE } from "../cache.js";
 import type { DataOf, RequestOf, Validated } from "../operation-types.js";
-import {
-  fromBaseUnits,
-  type QuoteRecord,
-  type QuoteRequest,
-  type SwapChain,
-  type SwapTokenRecord,
-  toBaseUnits,
-} from "../providers/swap-bridge.js";
+import { fromBaseUnits, type QuoteRecord, type SwapChain, type SwapTokenRecord, toBaseUnits } from "../providers/swap-bridge.js";
 import type { YieldPoolRecord } from "../providers/tvl.js";
 import { annualGainUsd, breakEvenDays, migrateSignal, priceImpactPct, quoteSignal, routeCostUsd } from "../rules/bridge.js";
-import { yieldPoolsOf } from "./defi.js";
 import { pct, usd } from "./format.js";
-import type { SegmentContext, SegmentHandlers } from "./types.js";
+import type { SegmentHandlers } from "./types.js";
 
-const TOKEN_TTL = 5 * MINUTE;
-const QUOTE_TTL = 30_000;
 const CHAINS: SwapChain[] = ["ethereum", "solana", "base", "arbitrum", "optimism", "polygon"];
 /** Slippage allowed on the migration's bridge, as a fraction. */
 const MIGRATE_SLIPPAGE = 0.005;
@@ -35,16 +21,6 @@ const units = (v: number) => String(Number(v.toPrecision(6)));
 /** A chain as the TVL aggregator spells the six bridge chains (`optimism` → `Optimism`). */
 const displayChain = (chain: SwapChain) => chain.charAt(0).toUpperCase() + chain.slice(1);
 const duration = (s: number) => (s < 90 ? `${s} s` : `${Math.round(s / 60)} min`);
-
-function tokenOf(ctx: SegmentContext, chain: SwapChain, symbolOrAddress: string) {
-  const key = symbolOrAddress.trim().toLowerCase();
-  return ctx.cache.wrap(`swap:token:${chain}:${key}`, TOKEN_TTL, () => ctx.providers.swap.token(chain, symbolOrAddress));
-}
-
-function quoteOf(ctx: SegmentContext, q: QuoteRequest) {
-  const key = [q.fromChain, q.fromToken.address, q.toChain, q.toToken.address, q.fromAmount, q.slippage, q.fromAddress ?? ""].join(":");
-  return ctx.cache.wrap(`swap:quote:${key.toLowerCase()}`, QUOTE_TTL, () => ctx.providers.swap.quote(q));
-}
 
 /** A quote's costs: fees, gas, impact, and everything together. */
 function costsOf(q: QuoteRecord) {
@@ -90,14 +66,14 @@ export const bridgeHandlers: SegmentHandlers<"bridgeQuote" | "bridgeYieldMigrate
     >;
     if (from_address !== undefined && from_address.startsWith("0x") !== (from_chain !== "solana"))
       throw invalidField("body", "from_address", `is not a ${from_chain} address`);
-    const from = await tokenOf(ctx, from_chain, from_token);
+    const from = await ctx.providers.swap_bridge.token(from_chain, from_token);
     if (!from) throw invalidField("body", "from_token", `is not a token the aggregator lists on ${from_chain}`);
-    const to = await tokenOf(ctx, to_chain, to_token);
+    const to = await ctx.providers.swap_bridge.token(to_chain, to_token);
     if (!to) throw invalidField("body", "to_token", `is not a token the aggregator lists on ${to_chain}`);
     if (from_chain === to_chain && from.address === to.address)
       throw invalidField("body", "to_token", "is the token sent, on the same chain");
     const fromAmount = toBaseUnits(amount, from.decimals);
-    const quote = await quoteOf(ctx, {
+    const quote = await ctx.providers.swap_bridge.quote({
       fromChain: from_chain,
       toChain: to_chain,
       fromToken: from,
@@ -112,7 +88,7 @@ export const bridgeHandlers: SegmentHandlers<"bridgeQuote" | "bridgeYieldMigrate
     const { totalUsd } = costsOf(quote);
     return {
       data,
-      sources: [ctx.providers.swap.source],
+      sources: [ctx.providers.swap_bridge.source],
       baseline: quoteSignal({
         amountUsd: quote.fromAmountUsd,
         feesUsd: data.fees_usd,
@@ -128,7 +104,7 @@ export const bridgeHandlers: SegmentHandlers<"bridgeQuote" | "bridgeYieldMigrate
 
   async bridgeYieldMigrate(request, ctx) {
     const { token, amount_usd, from_chain, current_apy_pct } = request as Validated<RequestOf<"bridgeYieldMigrate">, "token">;
-    const all = await yieldPoolsOf(ctx);
+    const all = await ctx.providers.tvl.yieldPools();
     const chainOf = (p: YieldPoolRecord) => CHAINS.find((c) => c === p.chain.toLowerCase());
     const pools = all
       .filter((p) => p.exposure === "single" && p.symbol.toLowerCase() === token.toLowerCase() && chainOf(p))
@@ -146,12 +122,12 @@ export const bridgeHandlers: SegmentHandlers<"bridgeQuote" | "bridgeYieldMigrate
       ? { ...venueOf(closest), apy_pct: current_apy_pct ?? closest.apy }
       : { chain: displayChain(from_chain), project: "unspecified", pool: token, apy_pct: current_apy_pct as number, tvl_usd: 0 };
 
-    const from = await tokenOf(ctx, from_chain, token);
+    const from = await ctx.providers.swap_bridge.token(from_chain, token);
     if (!from) throw invalidField("body", "token", `is not a token the aggregator lists on ${from_chain}`);
     let target: { pool: YieldPoolRecord; chain: SwapChain; token: SwapTokenRecord } | undefined;
     for (const pool of pools.filter((p) => chainOf(p) !== from_chain)) {
       const chain = chainOf(pool) as SwapChain;
-      const to = await tokenOf(ctx, chain, token);
+      const to = await ctx.providers.swap_bridge.token(chain, token);
       if (to) {
         target = { pool, chain, token: to };
         break;
@@ -159,7 +135,7 @@ export const bridgeHandlers: SegmentHandlers<"bridgeQuote" | "bridgeYieldMigrate
     }
     if (!target) throw entityNotFound("yield pool", `${token} on a chain the bridge reaches from ${from_chain}`);
 
-    const quote = await quoteOf(ctx, {
+    const quote = await ctx.providers.swap_bridge.quote({
       fromChain: from_chain,
       toChain: target.chain,
       fromToken: from,
@@ -184,7 +160,7 @@ export const bridgeHandlers: SegmentHandlers<"bridgeQuote" | "bridgeYieldMigrate
         annual_gain_usd: r2(annualGainUsd(cost, amount_usd, gain)),
         break_even_days: days === null ? null : r2(days),
       },
-      sources: [ctx.providers.tvl.source, ctx.providers.swap.source],
+      sources: [ctx.providers.tvl.source, ctx.providers.swap_bridge.source],
       baseline: migrateSignal({ apyGainPct: gain, breakEvenDays: days }),
       brief:
         days === null

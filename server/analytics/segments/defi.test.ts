@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { countCalls, expectValidOutcome, testContext } from "../../../test/support/segments.js";
 import { defiHandlers } from "./defi.js";
-import { countCalls, expectValidOutcome, testContext } from "./test-support.js";
 
 describe("defiTvl", () => {
   it("lists chains by TVL, highest first, with a total that is their sum", async () => {
@@ -31,7 +31,7 @@ describe("defiTvl", () => {
 
   it("serves the same answer from cache for 15 minutes, then refreshes", async () => {
     const ctx = testContext();
-    const calls = countCalls(ctx.providers.tvl, "chains");
+    const calls = countCalls(ctx.upstream.tvl, "chains");
     await Promise.all([defiHandlers.defiTvl({ chain: "all", limit: 3 }, ctx), defiHandlers.defiTvl({ chain: "all", limit: 3 }, ctx)]);
     expect(calls.count).toBe(1);
     ctx.clock.advance(15 * 60_000 - 1);

@@ -1,42 +1,24 @@
-/**
- * DeFi segment: chain TVL and yield pools from the TVL aggregator.
- * Cache TTLs: chain and protocol TVL 15 minutes (the interface's figure); yield pools 10 minutes
- * (the aggregator refreshes APYs about hourly, so ten minutes keeps them current within a run).
- */
+/** DeFi segment: chain TVL and yield pools from the TVL aggregator. */
 import { entityNotFound, invalidField } from "../../http/errors.js";
-import { MINUTE } from "../cache.js";
 import type { RequestOf, Validated } from "../operation-types.js";
 import { EMISSIONS_APY_PCT, ilRiskLevel, tvlSignal, yieldsSignal } from "../rules/defi.js";
 import { pct, usd } from "./format.js";
-import type { SegmentContext, SegmentHandlers } from "./types.js";
-
-const TVL_TTL = 15 * MINUTE;
-const YIELDS_TTL = 10 * MINUTE;
+import type { SegmentHandlers } from "./types.js";
 
 const isAll = (chain: string) => chain.trim().toLowerCase() === "all";
 const sameChain = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
-function chainsOf(ctx: SegmentContext) {
-  return ctx.cache.wrap("tvl:chains", TVL_TTL, () => ctx.providers.tvl.chains());
-}
-
-/** The aggregator's yield pools through the shared cache (also read by the bridge segment). */
-export function yieldPoolsOf(ctx: SegmentContext) {
-  return ctx.cache.wrap("tvl:yields", YIELDS_TTL, () => ctx.providers.tvl.yieldPools());
-}
-
 export const defiHandlers: SegmentHandlers<"defiTvl" | "defiYields"> = {
   async defiTvl(request, ctx) {
     const { chain, limit, protocol } = request as Validated<RequestOf<"defiTvl">, "chain" | "limit">;
-    const all = await chainsOf(ctx);
+    const all = await ctx.providers.tvl.chains();
     const known = (name: string) => all.find((c) => sameChain(c.name, name));
     if (!isAll(chain) && !known(chain))
       throw invalidField("body", "chain", `is not a chain the TVL aggregator lists (e.g. ${all[0]?.name ?? "Ethereum"})`);
 
     let rows = all.map((c) => ({ name: c.name, tvl_usd: c.tvlUsd, token_symbol: c.tokenSymbol ?? "" }));
     if (protocol !== undefined) {
-      const key = protocol.trim().toLowerCase();
-      const found = await ctx.cache.wrap(`tvl:protocol:${key}`, TVL_TTL, () => ctx.providers.tvl.protocol(key));
+      const found = await ctx.providers.tvl.protocol(protocol.trim().toLowerCase());
       if (!found) throw entityNotFound("protocol", protocol);
       rows = found.chains.map((c) => ({ name: c.name, tvl_usd: c.tvlUsd, token_symbol: known(c.name)?.tokenSymbol ?? "" }));
     }
@@ -61,7 +43,7 @@ export const defiHandlers: SegmentHandlers<"defiTvl" | "defiYields"> = {
   async defiYields(request, ctx) {
     const { chain, limit, stablecoin, min_apy } = request as Validated<RequestOf<"defiYields">, "chain" | "limit">;
     const stableOnly = stablecoin === true || stablecoin === "true";
-    const all = await yieldPoolsOf(ctx);
+    const all = await ctx.providers.tvl.yieldPools();
     const pools = all
       .filter((p) => isAll(chain) || sameChain(p.chain, chain))
       .filter((p) => !stableOnly || p.stablecoin)

@@ -5,12 +5,12 @@
  * the conformance suite can send the examples to the offline server.
  */
 import { describe, expect, it } from "vitest";
+import { expectValidOutcome, TEST_NOW, testContext } from "../../../test/support/segments.js";
 import { loadAnalyticsContract } from "../contract.js";
 import type { OperationName, RequestOf } from "../operation-types.js";
 import { CONTRACT_EXAMPLES } from "../providers/embedded/contract-examples.js";
 import { handlers } from "./index.js";
 import { lpHandlers as LP } from "./lp.js";
-import { expectValidOutcome, TEST_NOW, testContext } from "./test-support.js";
 import { tradersHandlers as TR } from "./traders.js";
 import { trenchesHandlers as T } from "./trenches.js";
 import type { Handler } from "./types.js";

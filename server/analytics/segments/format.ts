@@ -14,8 +14,3 @@ export function usd(value: number): string {
 export function pct(value: number, digits = 1): string {
   return `${value.toFixed(digits)}%`;
 }
-
-/** Confidence kept inside 0..1 with two decimals. */
-export function confidence(value: number): number {
-  return Math.round(Math.min(1, Math.max(0, value)) * 100) / 100;
-}

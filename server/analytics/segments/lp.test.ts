@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { countCalls, expectValidOutcome, testContext } from "../../../test/support/segments.js";
 import { embeddedLpWallets } from "../providers/embedded/pools.js";
 import type { PositionRecord } from "../providers/pools.js";
 import { lpHandlers } from "./lp.js";
-import { countCalls, expectValidOutcome, testContext } from "./test-support.js";
 
 const SOL = "So11111111111111111111111111111111111111112";
 const UNKNOWN = "11111111111111111111111111111111";
@@ -76,7 +76,7 @@ describe("lpPools", () => {
 
   it("serves lists from cache for 5 minutes, sharing one upstream call between concurrent misses", async () => {
     const ctx = testContext();
-    const calls = countCalls(ctx.providers.pools, "listPools");
+    const calls = countCalls(ctx.upstream.pools, "listPools");
     const request = { sort: "apr", limit: 5, min_tvl: 0 } as const;
     await Promise.all([lpHandlers.lpPools(request, ctx), lpHandlers.lpPools({ ...request, limit: 9 }, ctx)]);
     expect(calls.count).toBe(1);
@@ -122,7 +122,7 @@ describe("lpPoolDetail", () => {
   it("shares one pool read between concurrent requests and refreshes it after a minute", async () => {
     const ctx = testContext();
     const { address } = await solUsdc4(ctx);
-    const calls = countCalls(ctx.providers.pools, "pool");
+    const calls = countCalls(ctx.upstream.pools, "pool");
     await Promise.all([lpHandlers.lpPoolDetail({ address }, ctx), lpHandlers.lpPoolDetail({ address }, ctx)]);
     expect(calls.count).toBe(1);
     ctx.clock.advance(60_000);

@@ -1,18 +1,11 @@
-/**
- * LP segment: DLMM pools of the pool venue, and LP positions.
- * Cache TTLs: pool lists 5 minutes (their 24 h volumes and fees move slowly; a list to browse may
- * lag a little); one pool 1 minute (its price and active bin move with every swap); volume history
- * 15 minutes (daily buckets); positions 1 minute (people check them right after acting).
- */
+/** LP segment: DLMM pools of the pool venue, and LP positions. */
 import { entityNotFound, upstreamError } from "../../http/errors.js";
-import { MINUTE } from "../cache.js";
+import { aprPct, inRange } from "../markets/dlmm.js";
 import type { DataOf, RequestOf, Validated } from "../operation-types.js";
 import type { PoolRecord, PoolSortKey, PositionRecord } from "../providers/pools.js";
 import {
-  aprPct,
   type Distribution,
   entrySignal,
-  inRange,
   pairIlRisk,
   poolListSignal,
   poolScore,
@@ -30,10 +23,6 @@ import {
 import { pct, usd } from "./format.js";
 import type { SegmentContext, SegmentHandlers } from "./types.js";
 
-const LIST_TTL = 5 * MINUTE;
-const POOL_TTL = MINUTE;
-const HISTORY_TTL = 15 * MINUTE;
-const POSITIONS_TTL = MINUTE;
 /** The venue's largest page: pool filters beyond its text query apply to this page. */
 const LIST_PAGE = 1000;
 /** Pools of a pair scored by the recommendation (the deepest ones; each costs a history call). */
@@ -46,26 +35,18 @@ const r2 = (v: number) => Math.round(v * 100) / 100;
 const sameSymbol = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 function listPools(ctx: SegmentContext, query: string | undefined, sortBy: PoolSortKey) {
-  return ctx.cache.wrap(`pools:list:${sortBy}:${query ?? ""}`, LIST_TTL, () =>
-    ctx.providers.pools.listPools({ query, sortBy, pageSize: LIST_PAGE }),
-  );
-}
-
-function poolOf(ctx: SegmentContext, address: string) {
-  return ctx.cache.wrap(`pools:pool:${address}`, POOL_TTL, () => ctx.providers.pools.pool(address));
+  return ctx.providers.pools.listPools({ query, sortBy, pageSize: LIST_PAGE });
 }
 
 async function requirePool(ctx: SegmentContext, address: string): Promise<PoolRecord> {
-  const pool = await poolOf(ctx, address);
+  const pool = await ctx.providers.pools.pool(address);
   if (!pool) throw entityNotFound("pool", address);
   return pool;
 }
 
 /** A pool with its 7-day figures, in the contract's shape. */
 async function detailOf(ctx: SegmentContext, pool: PoolRecord): Promise<DataOf<"lpPoolDetail">> {
-  const buckets = await ctx.cache.wrap(`pools:history:${pool.address}:7`, HISTORY_TTL, () =>
-    ctx.providers.pools.volumeHistory(pool.address, 7),
-  );
+  const buckets = await ctx.providers.pools.volumeHistory(pool.address, 7);
   const volume7d = r2(buckets.reduce((a, b) => a + b.volumeUsd, 0));
   const fees7d = r2(buckets.reduce((a, b) => a + b.feesUsd, 0));
   return {
@@ -113,7 +94,7 @@ const recommendedPoolOf = (p: PoolDetail) => ({
  * (by default the pair's mid-risk width) would look like, and the advice that follows.
  */
 async function assess(ctx: SegmentContext, record: PositionRecord, distribution: Distribution, rangePct?: number) {
-  const pool = await poolOf(ctx, record.pool);
+  const pool = await ctx.providers.pools.pool(record.pool);
   if (!pool) throw upstreamError(ctx.providers.pools.source, `The pool ${record.pool} of position ${record.address} is missing upstream.`);
   const { pool: detail } = await detailOf(ctx, pool);
   const xUsd = record.amountX * pool.tokenX.priceUsd;
@@ -249,7 +230,7 @@ export const lpHandlers: SegmentHandlers<
   async lpWalletPositions(request, ctx) {
     const { wallet, pool } = request;
     if (pool !== undefined) await requirePool(ctx, pool);
-    const records = await ctx.cache.wrap(`pools:positions:${wallet}`, POSITIONS_TTL, () => ctx.providers.pools.positionsByOwner(wallet));
+    const records = await ctx.providers.pools.positionsByOwner(wallet);
     const assessed = await Promise.all(records.filter((r) => pool === undefined || r.pool === pool).map((r) => assess(ctx, r, "spot")));
     const positions = assessed.map((a) => a.position);
     const total = r2(positions.reduce((a, p) => a + p.value_usd, 0));
@@ -277,7 +258,7 @@ export const lpHandlers: SegmentHandlers<
 
   async lpPositionRebalance(request, ctx) {
     const { position, strategy, range_pct } = request as Validated<RequestOf<"lpPositionRebalance">, "strategy" | "range_pct">;
-    const record = await ctx.cache.wrap(`pools:position:${position}`, POSITIONS_TTL, () => ctx.providers.pools.position(position));
+    const record = await ctx.providers.pools.position(position);
     if (!record) throw entityNotFound("position", position);
     const a = await assess(ctx, record, strategy, range_pct);
     const where = a.position.in_range

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { expectValidOutcome, TEST_NOW, testContext } from "../../../test/support/segments.js";
 import { flowSignal } from "../rules/smartmoney.js";
 import { smartmoneyHandlers as handlers } from "./smartmoney.js";
-import { expectValidOutcome, TEST_NOW, testContext } from "./test-support.js";
 
 const MINUTE = 60_000;
 const JUP = "JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN";
@@ -14,7 +14,7 @@ function countCalls<K extends "labels" | "trades" | "flowIntelligence" | "tokenS
   method: K,
 ): { calls: number } {
   const counter = { calls: 0 };
-  const provider = ctx.providers.labels;
+  const provider = ctx.upstream.wallet_labels;
   const original = provider[method].bind(provider) as (...args: unknown[]) => Promise<unknown>;
   Object.assign(provider, {
     [method]: (...args: unknown[]) => {
@@ -236,7 +236,7 @@ describe("smartmoneyWalletIntel", () => {
 
   it("dates a wallet without any transaction from today", async () => {
     const ctx = testContext();
-    ctx.providers.labels.firstTransactionAt = async () => undefined;
+    ctx.upstream.wallet_labels.firstTransactionAt = async () => undefined;
     const out = await handlers.smartmoneyWalletIntel({ chain: "solana", address: JUP }, ctx);
     expect(out.data.active_since).toBe(new Date(TEST_NOW).toISOString().slice(0, 10));
   });

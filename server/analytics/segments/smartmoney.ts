@@ -2,18 +2,10 @@
  * Smart-money segment: labeled wallet profiles, flows by wallet category, the token screener and
  * the PnL leaderboard, from the wallet-labels provider. A profile's PnL covers 30 days, the
  * leaderboard's default window, so a wallet's profile and its leaderboard row agree.
- * Cache TTLs:
- * - labels and first-transaction date 30 minutes (labels are recomputed about daily; history is fixed);
- * - PnL summary and balances 10 minutes (they move with trades and prices, slowly at profile scale);
- * - recent trades 2 minutes (a follower wants the latest ones);
- * - flows by window: 1 minute for 5m and 1h, 3 minutes for 6h and 12h, 5 minutes for 1d and 7d
- *   (short windows turn over fast, long ones barely move within minutes);
- * - screener 5 minutes and leaderboard 10 minutes (rankings over days; minute-level churn adds nothing).
  */
 import { entityNotFound, invalidField } from "../../http/errors.js";
-import { MINUTE } from "../cache.js";
 import type { DataOf, RequestOf, Validated } from "../operation-types.js";
-import type { CategoryFlowRecord, FlowWindow, LabeledChain, PnlSummaryRecord, TradeRecord } from "../providers/wallet-labels.js";
+import type { CategoryFlowRecord, LabeledChain, PnlSummaryRecord, TradeRecord } from "../providers/wallet-labels.js";
 import {
   contractLabels,
   flowSignal,
@@ -25,20 +17,6 @@ import {
 } from "../rules/smartmoney.js";
 import { pct, usd } from "./format.js";
 import type { SegmentHandlers } from "./types.js";
-
-const LABELS_TTL = 30 * MINUTE;
-const PROFILE_TTL = 10 * MINUTE;
-const TRADES_TTL = 2 * MINUTE;
-const FLOW_TTL: Record<FlowWindow, number> = {
-  "5m": MINUTE,
-  "1h": MINUTE,
-  "6h": 3 * MINUTE,
-  "12h": 3 * MINUTE,
-  "1d": 5 * MINUTE,
-  "7d": 5 * MINUTE,
-};
-const SCREENER_TTL = 5 * MINUTE;
-const LEADERBOARD_TTL = 10 * MINUTE;
 
 /** Trades shown on a profile (the contract's maximum). */
 const RECENT_TRADES = 10;
@@ -108,9 +86,7 @@ export const smartmoneyHandlers: SegmentHandlers<
     // The schema's pattern admits only the four chain names.
     const list = [...new Set(chains.split(","))] as LabeledChain[];
     const sorted = [...list].sort();
-    const rows = await ctx.cache.wrap(`labels:screener:${sorted.join(",")}:7d`, SCREENER_TTL, () =>
-      ctx.providers.labels.tokenScreener(sorted, "7d"),
-    );
+    const rows = await ctx.providers.wallet_labels.tokenScreener(sorted, "7d");
     const matches = rows
       .filter((r) => !only_smart_money || r.smartMoneyTraders > 0)
       .filter((r) => token_age_days === undefined || r.tokenAgeDays <= token_age_days)
@@ -146,7 +122,7 @@ export const smartmoneyHandlers: SegmentHandlers<
           token_age_days: token_age_days ?? null,
         },
       },
-      sources: [ctx.providers.labels.source],
+      sources: [ctx.providers.wallet_labels.source],
       baseline: screenerSignal(tokens),
       brief,
     };
@@ -155,9 +131,7 @@ export const smartmoneyHandlers: SegmentHandlers<
   async smartmoneyFlowIntel(request, ctx) {
     const { chain, token_address, timeframe } = request as Validated<RequestOf<"smartmoneyFlowIntel">, "timeframe">;
     const tokenAddress = addressOn(chain, token_address, "token_address");
-    const record = await ctx.cache.wrap(`labels:flows:${chain}:${tokenAddress}:${timeframe}`, FLOW_TTL[timeframe], () =>
-      ctx.providers.labels.flowIntelligence({ chain, tokenAddress }, timeframe),
-    );
+    const record = await ctx.providers.wallet_labels.flowIntelligence({ chain, tokenAddress }, timeframe);
     if (!record) throw entityNotFound(`${chain} token`, token_address);
     const flows = { smart_traders: bucketOf(record.smartTrader), whales: bucketOf(record.whale), kols: bucketOf(record.publicFigure) };
     const total = cents(flows.smart_traders.net_flow_usd + flows.whales.net_flow_usd + flows.kols.net_flow_usd);
@@ -168,7 +142,7 @@ export const smartmoneyHandlers: SegmentHandlers<
       `total net flow ${usd(total)}.`;
     return {
       data: { token: token_address, chain, timeframe, flows, total_net_flow_usd: total },
-      sources: [ctx.providers.labels.source],
+      sources: [ctx.providers.wallet_labels.source],
       baseline: flowSignal(flows),
       brief,
     };
@@ -176,9 +150,7 @@ export const smartmoneyHandlers: SegmentHandlers<
 
   async smartmoneyPnlLeaderboard(request, ctx) {
     const { chain, timeframe, limit } = request as Validated<RequestOf<"smartmoneyPnlLeaderboard">, "chain" | "timeframe" | "limit">;
-    const rows = await ctx.cache.wrap(`labels:leaderboard:${chain}:${timeframe}`, LEADERBOARD_TTL, () =>
-      ctx.providers.labels.pnlLeaderboard(chain, timeframe),
-    );
+    const rows = await ctx.providers.wallet_labels.pnlLeaderboard(chain, timeframe);
     const traders = rows
       .map((r) => ({ address: r.traderAddress, labels: contractLabels(r.labels), ...pnlSummaryOf(r), roi_pct: r.roiPct }))
       .sort((a, b) => b.total_pnl_usd - a.total_pnl_usd)
@@ -192,7 +164,7 @@ export const smartmoneyHandlers: SegmentHandlers<
       : `No labeled trader on ${chain} traded in the last ${timeframe}.`;
     return {
       data: { chain, timeframe, traders },
-      sources: [ctx.providers.labels.source],
+      sources: [ctx.providers.wallet_labels.source],
       baseline: leaderboardSignal(traders),
       brief,
     };
@@ -200,14 +172,13 @@ export const smartmoneyHandlers: SegmentHandlers<
 
   async smartmoneyWalletIntel({ chain, address }, ctx) {
     const wallet = { chain, address: addressOn(chain, address, "address") };
-    const key = `${chain}:${wallet.address}`;
-    const p = ctx.providers.labels;
+    const p = ctx.providers.wallet_labels;
     const [labelRecords, summary, trades, holdings, firstAt] = await Promise.all([
-      ctx.cache.wrap(`labels:labels:${key}`, LABELS_TTL, () => p.labels(wallet)),
-      ctx.cache.wrap(`labels:pnl:${key}:30d`, PROFILE_TTL, () => p.pnlSummary(wallet, "30d")),
-      ctx.cache.wrap(`labels:trades:${key}`, TRADES_TTL, () => p.trades(wallet, RECENT_TRADES)),
-      ctx.cache.wrap(`labels:balances:${key}`, PROFILE_TTL, () => p.balances(wallet)),
-      ctx.cache.wrap(`labels:first-tx:${key}`, LABELS_TTL, () => p.firstTransactionAt(wallet)),
+      p.labels(wallet),
+      p.pnlSummary(wallet, "30d"),
+      p.trades(wallet, RECENT_TRADES),
+      p.balances(wallet),
+      p.firstTransactionAt(wallet),
     ]);
     const labels = contractLabels(labelRecords.map((l) => l.label));
     const pnl_summary = pnlSummaryOf(summary);

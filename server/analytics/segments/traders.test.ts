@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countCalls, expectValidOutcome, testContext } from "./test-support.js";
+import { countCalls, expectValidOutcome, testContext } from "../../../test/support/segments.js";
 import { tradersHandlers as R } from "./traders.js";
 
 const JUP = "JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN";
@@ -9,7 +9,7 @@ const MINUTE = 60_000;
 /** Profiling the whole population reads 80 wallet histories. */
 const SLOW = { timeout: 120_000 };
 
-const population = () => testContext().providers.chain.activeTraders(0, 200);
+const population = () => testContext().upstream.chain_rpc.activeTraders(0, 200);
 
 describe("tradersWalletIntel", () => {
   it(
@@ -44,7 +44,7 @@ describe("tradersWalletIntel", () => {
 
   it("reads a wallet's history once for concurrent requests and again after 5 minutes", async () => {
     const ctx = testContext();
-    const calls = countCalls(ctx.providers.chain, "walletTrades");
+    const calls = countCalls(ctx.upstream.chain_rpc, "walletTrades");
     await Promise.all([R.tradersWalletIntel({ address: QUIET }, ctx), R.tradersWalletPnl({ address: QUIET, period: "7d" }, ctx)]);
     expect(calls.count).toBe(1);
     ctx.clock.advance(5 * MINUTE - 1);

@@ -3,41 +3,17 @@
  * prices) and token-level trader views (whales, candles). Wallet endpoints signal follow/ignore
  * on copy-worthiness; holdings endpoints accumulate/distribute/ignore on flows and price action.
  * A wallet's archetype and copy score always describe its last 30 days.
- *
- * Cache TTLs: wallet histories 5 minutes (a profile does not change by the minute, and a history
- * is the costliest read), and so the ranking built from them; balances 2 minutes; prices and
- * candles 1 minute; the largest holders and the last 24 hours of a token's trades 2 minutes; mint
- * accounts and metadata 5 minutes; launch times 1 hour (they never change).
  */
 import { entityNotFound } from "../../http/errors.js";
-import { MINUTE } from "../cache.js";
+import { DAY, HOUR } from "../clock.js";
+import type { WalletTrade } from "../markets/records.js";
+import { type ClosedTrade, ledger, type OpenLot } from "../markets/wallet-ledger.js";
 import type { DataOf, OperationName, RequestOf, Validated } from "../operation-types.js";
-import { type TokenBalance, type WalletTrade, WSOL_MINT } from "../providers/chain-rpc.js";
-import {
-  archetype,
-  type ClosedTrade,
-  candleSignal,
-  copySignal,
-  copyWorthiness,
-  FOLLOW_ABOVE,
-  flowSignal,
-  ledger,
-  type OpenLot,
-  specialty,
-  walletStats,
-} from "../rules/traders.js";
+import { type TokenBalance, WSOL_MINT } from "../providers/chain-rpc.js";
+import { archetype, candleSignal, copySignal, copyWorthiness, FOLLOW_ABOVE, flowSignal, specialty, walletStats } from "../rules/traders.js";
 import { pct, usd } from "./format.js";
 import type { SegmentContext, SegmentHandlers } from "./types.js";
 
-const HISTORY_TTL = 5 * MINUTE;
-const BALANCE_TTL = 2 * MINUTE;
-const PRICE_TTL = MINUTE;
-const HOLDERS_TTL = 2 * MINUTE;
-const MINT_TTL = 5 * MINUTE;
-const LAUNCH_TTL = 60 * MINUTE;
-
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
 const PERIOD_MS = { "1d": DAY, "7d": 7 * DAY, "30d": 30 * DAY } as const;
 /** History read per wallet: the 30-day window plus 30 days so that exits in it find their entries. */
 const HISTORY_MS = 60 * DAY;
@@ -59,18 +35,14 @@ interface History {
 }
 
 async function history(ctx: SegmentContext, address: string): Promise<History> {
-  const trades = await ctx.cache.wrap(`chain:wallet-trades:${address}`, HISTORY_TTL, () =>
-    ctx.providers.chain.walletTrades(address, ctx.clock.now() - HISTORY_MS),
-  );
+  const trades = await ctx.providers.chain_rpc.walletTrades(address, ctx.clock.now() - HISTORY_MS);
   return { trades, ...ledger(trades) };
 }
 
 /** Launch times of the launchpad tokens the wallet bought: what tells a sniper. */
 async function launchTimes(ctx: SegmentContext, trades: readonly WalletTrade[]): Promise<Map<string, number>> {
   const mints = [...new Set(trades.filter((t) => t.type === "buy" && (t.venue === "pump" || t.venue === "launchlab")).map((t) => t.mint))];
-  const created = await Promise.all(
-    mints.map((mint) => ctx.cache.wrap(`chain:creation:${mint}`, LAUNCH_TTL, () => ctx.providers.chain.mintCreation(mint))),
-  );
+  const created = await Promise.all(mints.map((mint) => ctx.providers.chain_rpc.mintCreation(mint)));
   return new Map(created.flatMap((c, i) => (c ? [[mints[i] as string, c.blockTime] as const] : [])));
 }
 
@@ -81,11 +53,6 @@ async function profile(ctx: SegmentContext, address: string) {
   const stats = walletStats(h, now - PERIOD_MS["30d"], now, await launchTimes(ctx, h.trades));
   return { history: h, stats, archetype: archetype(stats), copy: copyWorthiness(stats).score };
 }
-
-const prices = (ctx: SegmentContext, mints: string[]) => {
-  const sorted = [...new Set(mints)].sort();
-  return ctx.cache.wrap(`chain:prices:${sorted.join(",")}`, PRICE_TTL, () => ctx.providers.chain.prices(sorted));
-};
 
 /**
  * A balance valued at the current price, its cost from the open lots; any part the lots do not
@@ -112,11 +79,8 @@ function toHolding(balance: TokenBalance, lots: readonly OpenLot[], price: numbe
 
 /** Open positions, largest value first; balances without a price are left out. */
 async function holdings(ctx: SegmentContext, address: string, open: Map<string, OpenLot[]>): Promise<Holding[]> {
-  const balances = await ctx.cache.wrap(`chain:balances:${address}`, BALANCE_TTL, () => ctx.providers.chain.tokenAccounts(address));
-  const priced = await prices(
-    ctx,
-    balances.map((b) => b.mint),
-  );
+  const balances = await ctx.providers.chain_rpc.tokenAccounts(address);
+  const priced = await ctx.providers.chain_rpc.prices(balances.map((b) => b.mint));
   const now = ctx.clock.now();
   return balances
     .flatMap((b) => {
@@ -127,10 +91,7 @@ async function holdings(ctx: SegmentContext, address: string, open: Map<string, 
 }
 
 async function mintOrThrow(ctx: SegmentContext, mint: string) {
-  const [account, meta] = await Promise.all([
-    ctx.cache.wrap(`chain:mint:${mint}`, MINT_TTL, () => ctx.providers.chain.mintAccount(mint)),
-    ctx.cache.wrap(`chain:metadata:${mint}`, MINT_TTL, () => ctx.providers.chain.tokenMetadata(mint)),
-  ]);
+  const [account, meta] = await Promise.all([ctx.providers.chain_rpc.mintAccount(mint), ctx.providers.chain_rpc.tokenMetadata(mint)]);
   if (!account) throw entityNotFound("mint", mint);
   return { account, symbol: meta?.symbol ?? "?" };
 }
@@ -186,7 +147,7 @@ export const tradersHandlers: SegmentHandlers<TradersOps> = {
     const brief = stats.trades
       ? `${usd(realized)} realized and ${usd(unrealized)} open over ${period} from ${stats.wins} winners against ${stats.losses} losers (${pct(data.win_rate_pct)} win rate).`
       : `No closed trade in the last ${period}; ${usd(unrealized)} of unrealized PnL sits in open positions.`;
-    return { data, sources: [ctx.providers.chain.source], baseline: copySignal(copyWorthiness(stats).score), brief };
+    return { data, sources: [ctx.providers.chain_rpc.source], baseline: copySignal(copyWorthiness(stats).score), brief };
   },
 
   async tradersWalletPositions(request, ctx) {
@@ -204,7 +165,7 @@ export const tradersHandlers: SegmentHandlers<TradersOps> = {
       : "The wallet holds no priced token position.";
     return {
       data: { address, positions, total_value_usd: total },
-      sources: [ctx.providers.chain.source],
+      sources: [ctx.providers.chain_rpc.source],
       baseline: flowSignal(netFlow, total, WALLET_FLOW_PCT),
       brief,
     };
@@ -216,24 +177,22 @@ export const tradersHandlers: SegmentHandlers<TradersOps> = {
     const from = now - PERIOD_MS[period];
     // Ranked on what the window's closed trades realized (what a copier could have captured);
     // archetype and copy score stay the wallet's 30-day ones.
-    const rows = await ctx.cache.wrap(`traders:ranking:${period}`, HISTORY_TTL, async () => {
-      const candidates = await ctx.providers.chain.activeTraders(from, CANDIDATES);
-      return Promise.all(
-        candidates.map(async (address) => {
-          const p = await profile(ctx, address);
-          const s = period === "30d" ? p.stats : walletStats(p.history, from, now, new Map());
-          return {
-            address,
-            archetype: p.archetype,
-            net_pnl_usd: round(s.realizedUsd),
-            win_rate_pct: round(s.winRatePct, 1),
-            total_trades: s.trades,
-            volume_usd: round(s.volumeUsd),
-            copy_worthiness: p.copy,
-          };
-        }),
-      );
-    });
+    const candidates = await ctx.providers.chain_rpc.activeTraders(from, CANDIDATES);
+    const rows = await Promise.all(
+      candidates.map(async (address) => {
+        const p = await profile(ctx, address);
+        const s = period === "30d" ? p.stats : walletStats(p.history, from, now, new Map());
+        return {
+          address,
+          archetype: p.archetype,
+          net_pnl_usd: round(s.realizedUsd),
+          win_rate_pct: round(s.winRatePct, 1),
+          total_trades: s.trades,
+          volume_usd: round(s.volumeUsd),
+          copy_worthiness: p.copy,
+        };
+      }),
+    );
     const key = { pnl: "net_pnl_usd", win_rate: "win_rate_pct", volume: "volume_usd" } as const;
     const wallets = rows
       .filter((r) => r.total_trades > 0)
@@ -246,7 +205,7 @@ export const tradersHandlers: SegmentHandlers<TradersOps> = {
       : `No wallet closed a trade in the last ${period}.`;
     return {
       data: { period, sort, wallets },
-      sources: [ctx.providers.chain.source],
+      sources: [ctx.providers.chain_rpc.source],
       baseline: lead ? copySignal(lead.copy_worthiness) : copySignal(0),
       brief,
     };
@@ -257,9 +216,9 @@ export const tradersHandlers: SegmentHandlers<TradersOps> = {
     const { account, symbol } = await mintOrThrow(ctx, mint);
     const since = ctx.clock.now() - DAY;
     const [largest, priced, trades] = await Promise.all([
-      ctx.cache.wrap(`chain:largest:${mint}`, HOLDERS_TTL, () => ctx.providers.chain.largestHolders(mint)),
-      prices(ctx, [mint]),
-      ctx.cache.wrap(`chain:trades-24h:${mint}`, HOLDERS_TTL, () => ctx.providers.chain.tokenTrades(mint, { since })),
+      ctx.providers.chain_rpc.largestHolders(mint),
+      ctx.providers.chain_rpc.prices([mint]),
+      ctx.providers.chain_rpc.tokenTrades(mint, { since }),
     ]);
     const price = priced.get(mint) ?? 0;
     const change = new Map<string, number>();
@@ -280,7 +239,7 @@ export const tradersHandlers: SegmentHandlers<TradersOps> = {
       : `No wallet holds ${symbol} outside program accounts.`;
     return {
       data: { mint, symbol, whales, top_10_pct: top10 },
-      sources: [ctx.providers.chain.source],
+      sources: [ctx.providers.chain_rpc.source],
       baseline: flowSignal(net, sum(whales.map((w) => w.value_usd)), WHALE_FLOW_PCT),
       brief,
     };
@@ -289,9 +248,7 @@ export const tradersHandlers: SegmentHandlers<TradersOps> = {
   async tradersTokenOhlcv(request, ctx) {
     const { mint, interval, limit } = request as Validated<RequestOf<"tradersTokenOhlcv">, "interval" | "limit">;
     const { symbol } = await mintOrThrow(ctx, mint);
-    const raw = await ctx.cache.wrap(`chain:candles:${mint}:${interval}:${limit}`, PRICE_TTL, () =>
-      ctx.providers.chain.candles(mint, interval, limit),
-    );
+    const raw = await ctx.providers.chain_rpc.candles(mint, interval, limit);
     const candles = raw.map((c) => ({
       time: new Date(c.time).toISOString(),
       open: c.open,
@@ -306,7 +263,7 @@ export const tradersHandlers: SegmentHandlers<TradersOps> = {
       first && last
         ? `Over ${candles.length} ${interval} candles ${symbol} moved ${signed(((last.close - first.open) / first.open) * 100)} (${first.open} to ${last.close} USD), with ${usd(sum(candles.map((c) => c.volume_usd)))} traded.`
         : `${symbol} has no candle yet.`;
-    return { data: { mint, symbol, interval, candles }, sources: [ctx.providers.chain.source], baseline: candleSignal(candles), brief };
+    return { data: { mint, symbol, interval, candles }, sources: [ctx.providers.chain_rpc.source], baseline: candleSignal(candles), brief };
   },
 
   async tradersWalletIntel(request, ctx) {
@@ -314,8 +271,8 @@ export const tradersHandlers: SegmentHandlers<TradersOps> = {
     const p = await profile(ctx, address);
     const [positions, sol, solPrice] = await Promise.all([
       holdings(ctx, address, p.history.open),
-      ctx.cache.wrap(`chain:sol-balance:${address}`, BALANCE_TTL, () => ctx.providers.chain.solBalance(address)),
-      prices(ctx, [WSOL_MINT]),
+      ctx.providers.chain_rpc.solBalance(address),
+      ctx.providers.chain_rpc.prices([WSOL_MINT]),
     ]);
     const { stats } = p;
     const now = ctx.clock.now();
@@ -339,6 +296,6 @@ export const tradersHandlers: SegmentHandlers<TradersOps> = {
       data.archetype === "inactive"
         ? `An inactive wallet: ${data.total_trades} closed trade${data.total_trades === 1 ? "" : "s"} in 30 days and ${usd(data.portfolio_value_usd)} held; nothing to copy.`
         : `A ${data.archetype.replace("_", " ")} winning ${pct(data.win_rate_pct)} of ${data.total_trades} trades for ${usd(data.net_pnl_usd)} net in 30 days; a ${data.copy_worthiness.toFixed(1)} copy score ${data.copy_worthiness > FOLLOW_ABOVE ? "clears" : "misses"} the follow bar.`;
-    return { data, sources: [ctx.providers.chain.source], baseline: copySignal(data.copy_worthiness), brief };
+    return { data, sources: [ctx.providers.chain_rpc.source], baseline: copySignal(data.copy_worthiness), brief };
   },
 };

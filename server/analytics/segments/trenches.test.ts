@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { countCalls, expectValidOutcome, testContext } from "../../../test/support/segments.js";
 import { curveFacts, sniperRisk } from "../rules/trenches.js";
-import { countCalls, expectValidOutcome, testContext } from "./test-support.js";
 import { trenchesHandlers as T } from "./trenches.js";
 
 const JUP = "JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN";
@@ -31,7 +31,7 @@ describe("trenchesNewTokens", () => {
 
   it("shares one feed read between concurrent requests and refreshes after 10 seconds", async () => {
     const ctx = testContext();
-    const calls = countCalls(ctx.providers.launches, "recentCreates");
+    const calls = countCalls(ctx.upstream.launches, "recentCreates");
     await Promise.all([T.trenchesNewTokens({ limit: 5 }, ctx), T.trenchesNewTokens({ limit: 50 }, ctx)]);
     expect(calls.count).toBe(1);
     ctx.clock.advance(10 * SECOND - 1);

@@ -3,14 +3,13 @@
  * GET. A handler fetches through the providers, applies the pure rules and returns the data with
  * the rule engine's baseline signal; the app adds the insight, the envelope and the payment.
  */
-import type { Cache } from "../cache.js";
 import type { Clock } from "../clock.js";
 import type { DataOf, OperationName, RequestOf, SignalOf } from "../operation-types.js";
 import type { Providers } from "../providers/index.js";
 
 export interface SegmentContext {
+  /** Every role behind the cache: handlers read without knowing how long a read is kept. */
   providers: Providers;
-  cache: Cache;
   clock: Clock;
 }
 

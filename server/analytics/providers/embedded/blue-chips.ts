@@ -5,7 +5,7 @@
  * rate and LP tokens grow with the fees they earn.
  */
 import { WSOL_MINT } from "../chain-rpc.js";
-import { waveSum } from "./launch-market.js";
+import { waveSum } from "./launch-curves.js";
 import { rng, solanaAddress } from "./random.js";
 
 const HOUR = 3_600_000;

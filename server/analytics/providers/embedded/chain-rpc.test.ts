@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { manualClock } from "../../clock.js";
-import { ledger } from "../../rules/traders.js";
-import { PUMP_CURVE, WSOL_MINT } from "../chain-rpc.js";
+import { PUMP_CURVE } from "../../markets/pump-curve.js";
+import { ledger } from "../../markets/wallet-ledger.js";
+import { WSOL_MINT } from "../chain-rpc.js";
 import { createEmbeddedChainRpc } from "./chain-rpc.js";
 import { createEmbeddedLaunches } from "./launches.js";
 

@@ -6,10 +6,11 @@
  */
 import type { Clock } from "../../clock.js";
 import type { CandleInterval, ChainRpcProvider, PriceCandle } from "../chain-rpc.js";
-import { launchLabPoolAccount, pumpCurveAccount, slotTime, solInCurve } from "./launch-market.js";
+import { launchLabPoolAccount, pumpCurveAccount, solInCurve } from "./launch-curves.js";
 import { marketFor } from "./market.js";
 import { signatureOf, unit } from "./market-ids.js";
 import { round, solanaAddress } from "./random.js";
+import { slotTime } from "./slots.js";
 import { type MarketAsset, symbolOf } from "./token-activity.js";
 
 const MINUTE = 60_000;

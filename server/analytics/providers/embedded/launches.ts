@@ -4,9 +4,10 @@
  * launch; the market's long-lived tokens stay tracked for as long as they live.
  */
 import type { Clock } from "../../clock.js";
-import { PUMP_CURVE } from "../chain-rpc.js";
+import { PUMP_CURVE, virtualTokensAtSol } from "../../markets/pump-curve.js";
 import type { LaunchLabLaunch, LaunchProvider, PumpCreateEvent, PumpCurveSnapshot } from "../launches.js";
-import { LAUNCH_EVERY, launchLabPoolAccount, type Platform, pumpCurveAccount, virtualTokens } from "./launch-market.js";
+import { launchLabPoolAccount, pumpCurveAccount } from "./launch-curves.js";
+import { LAUNCH_EVERY, type Platform } from "./launch-token.js";
 import { marketFor } from "./market.js";
 import { signatureOf } from "./market-ids.js";
 import { round } from "./random.js";
@@ -28,7 +29,7 @@ export function createEmbeddedLaunches({ seed, clock }: { seed: string; clock: C
     launchLabSource: "embedded-launchlab",
     async recentCreates(limit): Promise<PumpCreateEvent[]> {
       return newest("pump", limit).map((t) => {
-        const vTokens = round(virtualTokens(t.devSol), 6);
+        const vTokens = round(virtualTokensAtSol(t.devSol), 6);
         const vSol = round(PUMP_CURVE.initialVirtualSolReserves + t.devSol, 9);
         return {
           signature: signatureOf(seed, `${t.mint}:create`),

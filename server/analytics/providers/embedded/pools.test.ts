@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { TEST_NOW } from "../../../../test/support/segments.js";
 import { manualClock } from "../../clock.js";
-import { binPrice, inRange } from "../../rules/lp.js";
-import { TEST_NOW } from "../../segments/test-support.js";
+import { binPrice, inRange } from "../../markets/dlmm.js";
 import type { PoolProvider, PoolRecord } from "../pools.js";
 import { CONTRACT_EXAMPLES } from "./contract-examples.js";
 import { createEmbeddedPools, embeddedLpWallets } from "./pools.js";

@@ -10,7 +10,7 @@
  * held position are the ones the contract's examples name.
  */
 import type { Clock } from "../../clock.js";
-import { aprPct, type BinGrid, binIdAt, binPrice, inRange } from "../../rules/lp.js";
+import { aprPct, type BinGrid, binIdAt, binPrice, inRange } from "../../markets/dlmm.js";
 import type { PoolProvider, PoolRecord, PoolSortKey, PositionRecord, VolumeBucket } from "../pools.js";
 import { CONTRACT_EXAMPLES, EMBEDDED_POPCAT_MINT } from "./contract-examples.js";
 import { type Rng, rng, round, solanaAddress } from "./random.js";

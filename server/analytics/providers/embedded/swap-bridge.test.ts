@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { TEST_NOW } from "../../../../test/support/segments.js";
 import { manualClock } from "../../clock.js";
-import { TEST_NOW } from "../../segments/test-support.js";
 import { fromBaseUnits, type QuoteRecord, type SwapChain, type SwapTokenRecord, toBaseUnits } from "../swap-bridge.js";
 import { createEmbeddedSwapBridge } from "./swap-bridge.js";
 

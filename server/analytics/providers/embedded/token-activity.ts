@@ -6,23 +6,18 @@
  * a few early buyers, every holder step, and retail fills that make each 5-minute bucket's net SOL
  * equal the curve's movement, so velocity read from trades agrees with the curve.
  */
+import { curvePriceSol, PUMP_CURVE, virtualTokensAtSol } from "../../markets/pump-curve.js";
 import type { TokenTrade } from "../chain-rpc.js";
 import type { BlueChip } from "./blue-chips.js";
-import {
-  COMPLETE_SOL,
-  curvePriceSol,
-  type LaunchMarket,
-  type LaunchToken,
-  priceSol,
-  slotAt,
-  solInCurve,
-  TOKEN_SUPPLY,
-  TOKENS_FOR_SALE,
-  virtualTokens,
-} from "./launch-market.js";
+import { priceSol, solInCurve } from "./launch-curves.js";
+import type { LaunchMarket } from "./launch-market.js";
+import { COMPLETE_SOL, type LaunchToken } from "./launch-token.js";
 import { keyOf, remember, signatureOf, unit } from "./market-ids.js";
 import { rng, round, solanaAddress } from "./random.js";
+import { slotAt } from "./slots.js";
 
+const TOKEN_SUPPLY = PUMP_CURVE.tokenTotalSupply;
+const TOKENS_FOR_SALE = PUMP_CURVE.initialRealTokenReserves;
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
@@ -64,7 +59,7 @@ export function createTokenActivity(market: LaunchMarket) {
   /** Tokens sold off the curve (launch) or into the pool after completion. */
   function vault(token: LaunchToken, t: number): number {
     if (token.completeAt === null || t < token.completeAt)
-      return virtualTokens(solInCurve(token, t)) - (virtualTokens(0) - TOKENS_FOR_SALE);
+      return virtualTokensAtSol(solInCurve(token, t)) - (virtualTokensAtSol(0) - TOKENS_FOR_SALE);
     const completion = curvePriceSol(COMPLETE_SOL[token.platform]);
     return Math.min(0.95 * TOKEN_SUPPLY, (TOKEN_SUPPLY - TOKENS_FOR_SALE) * Math.sqrt(completion / priceSol(token, t)));
   }

@@ -6,9 +6,11 @@
  * from real price paths. Snipers are the wallets the launches record in their first blocks. Any
  * other address is a quiet wallet: the same engine at a rhythm of a few trades a month or none.
  */
-import type { TokenBalance, WalletTrade } from "../chain-rpc.js";
+import type { WalletTrade } from "../../markets/records.js";
+import type { TokenBalance } from "../chain-rpc.js";
 import type { BlueChip, BlueChipKind } from "./blue-chips.js";
-import { LAUNCH_EVERY, type LaunchMarket, type Platform, SNIPER_TRADERS } from "./launch-market.js";
+import type { LaunchMarket } from "./launch-market.js";
+import { LAUNCH_EVERY, type Platform, SNIPER_TRADERS } from "./launch-token.js";
 import { keyOf, remember, signatureOf, unit } from "./market-ids.js";
 import { rng } from "./random.js";
 import { type MarketAsset, mintOf, symbolOf, type TokenActivity } from "./token-activity.js";

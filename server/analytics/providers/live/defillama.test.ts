@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeUpstreamFailures, fixture, type LocalServer, reply, startServer, testHttp } from "../../../../test/support/upstreams.js";
 import { manualClock } from "../../clock.js";
 import { chainsSchema, createDefiLlamaTvl, mapChains, mapProtocol, mapYieldPools, protocolsSchema, yieldsSchema } from "./defillama.js";
-import { describeUpstreamFailures, fixture, type LocalServer, reply, startServer, testHttp } from "./fixtures/local-server.js";
 
 const chains = chainsSchema.parse(fixture("defillama-chains.json"));
 const protocols = protocolsSchema.parse(fixture("defillama-protocols.json"));

@@ -1,5 +1,5 @@
 /**
- * Live TVL aggregator: DefiLlama's free API (upstream.md §1). Chains from `GET /v2/chains`,
+ * Live TVL aggregator: DefiLlama's free API (docs/upstreams.md §1). Chains from `GET /v2/chains`,
  * protocols from `GET /protocols` (one call serves lookups by slug or by name), yield pools from
  * `GET yields.llama.fi/pools`. The two big lists are memoized for a few minutes so that lookups
  * of different protocols do not each download the multi-megabyte list again.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { describeUpstreamFailures, expectUpstreamError, reply, startServer } from "../../../../test/support/upstreams.js";
 import { manualClock } from "../../clock.js";
-import { describeUpstreamFailures, expectUpstreamError, reply, startServer } from "./fixtures/local-server.js";
 import { createUpstreamHttp, type HttpPolicy, numeric, rawAmount, retryAfterMs } from "./http.js";
 
 const ok = z.object({ ok: z.literal(true) });

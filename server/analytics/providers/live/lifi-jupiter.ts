@@ -1,5 +1,5 @@
 /**
- * Live swap-bridge aggregator (upstream.md §6): LI.FI for token lookups (`GET /v1/token`) and for
+ * Live swap-bridge aggregator (docs/upstreams.md §6): LI.FI for token lookups (`GET /v1/token`) and for
  * every route that leaves a chain or stays on an EVM chain (`GET /v1/quote`, its recommended
  * order), Jupiter for same-chain Solana swaps (`GET /swap/v1/quote` on `api.jup.ag`). Amounts stay
  * raw integers (bigint); USD values are LI.FI's, or token amount × LI.FI's token price for Jupiter,

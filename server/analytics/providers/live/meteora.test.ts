@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { manualClock } from "../../clock.js";
 import {
   describeUpstreamFailures,
   fixture,
@@ -8,7 +7,9 @@ import {
   type SeenRequest,
   startServer,
   testHttp,
-} from "./fixtures/local-server.js";
+} from "../../../../test/support/upstreams.js";
+import { manualClock } from "../../clock.js";
+import { createJsonRpc } from "./json-rpc.js";
 import {
   createMeteoraPools,
   datapiPageSchema,
@@ -21,7 +22,6 @@ import {
   positionsPnlSchema,
   volumeHistorySchema,
 } from "./meteora.js";
-import { createJsonRpc } from "./solana-rpc.js";
 
 const SOL_USDC = "BGm1tav58oGcsQJehL9WXBFXF7D27vZsKefj4xJKD5Y";
 const LEGACY_SOL_USDC = "5rCf1DM8LjKTw4YqhnoLcngyZYeNnQqztScTogYHAS6";

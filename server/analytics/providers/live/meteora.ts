@@ -1,5 +1,5 @@
 /**
- * Live pool venue: Meteora DLMM (upstream.md §2). Pools, daily volumes and LP positions come from
+ * Live pool venue: Meteora DLMM (docs/upstreams.md §2). Pools, daily volumes and LP positions come from
  * the data API (`dlmm.datapi.meteora.ag`); when it fails, pool lists and single pools fall back to
  * the legacy host (`dlmm-api.meteora.ag`), whose pairs carry raw reserves without decimals, so the
  * mints' decimals are read over Solana RPC. The RPC also counts a pool's open position accounts,
@@ -11,10 +11,11 @@ import { getBase58Decoder } from "@solana/kit";
 import { z } from "zod";
 import { ApiError, upstreamError } from "../../../http/errors.js";
 import type { Clock } from "../../clock.js";
-import { binIdAt } from "../../rules/lp.js";
+import { binIdAt } from "../../markets/dlmm.js";
 import type { PoolProvider, PoolRecord, PoolSortKey, PoolTokenRecord, PositionRecord, VolumeBucket } from "../pools.js";
 import { numeric, type UpstreamHttp, urlOf } from "./http.js";
-import { type JsonRpc, readMints } from "./solana-rpc.js";
+import type { JsonRpc } from "./json-rpc.js";
+import { readMints } from "./solana-reads.js";
 
 export const METEORA_DATAPI_URL = "https://dlmm.datapi.meteora.ag";
 export const METEORA_LEGACY_URL = "https://dlmm-api.meteora.ag";

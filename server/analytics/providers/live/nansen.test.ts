@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeUpstreamFailures, fixture, type LocalServer, reply, startServer, testHttp } from "../../../../test/support/upstreams.js";
 import { manualClock } from "../../clock.js";
-import { describeUpstreamFailures, fixture, type LocalServer, reply, startServer, testHttp } from "./fixtures/local-server.js";
 import {
   balancesSchema,
   createNansenLabels,

@@ -1,7 +1,7 @@
 /**
- * Live wallet labels and smart money: Nansen's API (upstream.md §5), POST with a JSON body and the
- * `apiKey` header. Response field names follow the official CLI's skill docs; those marked
- * UNVERIFIED there are validated here, so a different shape is an upstream error, never a guess.
+ * Live wallet labels and smart money: Nansen's API (docs/upstreams.md §5), POST with a JSON body
+ * and the `apiKey` header. Response field names follow the official CLI's documentation; every one
+ * is validated, so a different shape is an upstream error, never a guess.
  *
  * What Nansen does not serve, and how the records are completed:
  * - flow intelligence gives net flows and wallet counts per category, not gross buy and sell

@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import { getAddressEncoder, getBase58Decoder, getProgramDerivedAddress } from "@solana/kit";
 import { describe, expect, it } from "vitest";
-import { fixture } from "./fixtures/local-server.js";
+import { fixture } from "../../../../test/support/upstreams.js";
 import {
   curveAddresses,
   decodeLaunchLabPool,

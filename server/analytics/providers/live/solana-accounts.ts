@@ -1,13 +1,14 @@
 /**
  * Pure Solana account work for the live chain and launch adapters: program-derived addresses
  * (synchronous, so that `curveAddresses` needs no call), Anchor discriminators, and the decoders of
- * the pump.fun `BondingCurve` (upstream.md §3.2), the Raydium LaunchLab pool (raydium-sdk-V2
- * `launchpad/layout.ts` `LaunchpadPool`) and the Metaplex metadata account. Decoders check the
- * discriminator and the length, and return undefined for any other account.
+ * the pump.fun `BondingCurve` (docs/upstreams.md §3.2), the Raydium LaunchLab `LaunchpadPool`
+ * (§3.3) and the Metaplex metadata account (§4). Decoders check the discriminator and the length,
+ * and return undefined for any other account.
  */
 import { createHash } from "node:crypto";
 import { getAddressEncoder, getBase58Decoder } from "@solana/kit";
-import type { LaunchLabPoolAccount, PumpCurveAccount, TokenMetadata } from "../chain-rpc.js";
+import type { LaunchLabPoolAccount, PumpCurveAccount } from "../../markets/records.js";
+import { type TokenMetadata, WSOL_MINT } from "../chain-rpc.js";
 
 export const PUMP_PROGRAM = "6EF8rrecthR5Dkzon8Nwu78hRvfCKubJ14M5uBEwF6P";
 export const LAUNCHLAB_PROGRAM = "LanMV9sAd7wArD4vJFi2qDdfnVhFxYSUg6eADduJ3uj";
@@ -16,7 +17,6 @@ export const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
 export const TOKEN_2022_PROGRAM = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb";
 export const SYSTEM_PROGRAM = "11111111111111111111111111111111";
 export const USDC_MINT = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
-const WSOL = "So11111111111111111111111111111111111111112";
 
 const addressBytes = getAddressEncoder();
 const base58 = getBase58Decoder();
@@ -74,7 +74,7 @@ export function programAddress(seeds: readonly Seed[], program: string): string 
 export function curveAddresses(mint: string): { pump: string; launchLab: string } {
   return {
     pump: programAddress(["bonding-curve", key(mint)], PUMP_PROGRAM),
-    launchLab: programAddress(["pool", key(mint), key(WSOL)], LAUNCHLAB_PROGRAM),
+    launchLab: programAddress(["pool", key(mint), key(WSOL_MINT)], LAUNCHLAB_PROGRAM),
   };
 }
 

@@ -1,15 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeUpstreamFailures, fixture, type LocalServer, reply, startServer, testHttp } from "./fixtures/local-server.js";
+import { describeUpstreamFailures, fixture, type LocalServer, reply, startServer, testHttp } from "../../../../test/support/upstreams.js";
+import { createJsonRpc } from "./json-rpc.js";
 import { curveAddresses, metadataAddress, SYSTEM_PROGRAM } from "./solana-accounts.js";
-import {
-  createJsonRpc,
-  createSolanaRpc,
-  mapMintAccount,
-  mapTokenTrade,
-  mapWalletTrade,
-  parsedAccount,
-  transactionSchema,
-} from "./solana-rpc.js";
+import { mapMintAccount, mapTokenTrade, mapWalletTrade } from "./solana-mappers.js";
+import { createSolanaRpc } from "./solana-rpc.js";
+import { parsedAccount, transactionSchema } from "./solana-schemas.js";
 
 const MINT = "9BB6NFEcjBCtnNLFko2FqVQBq8HHM13kCyYcdQbgpump";
 const CREATOR = "7dGbd2QZcCKcTndnHcTL8q7SMVXAkp688NTQYwrRCrar";

@@ -1,5 +1,5 @@
 /**
- * Live Solana chain reads over JSON-RPC (upstream.md §4), on one endpoint (`SOLANA_RPC_URL`, a
+ * Live Solana chain reads over JSON-RPC (docs/upstreams.md §4), on one endpoint (`SOLANA_RPC_URL`, a
  * Helius-class RPC). Mints: `getAccountInfo(jsonParsed)`; holders: `getTokenLargestAccounts`, owners
  * through `getMultipleAccounts`, counts through `getProgramAccounts`; curves: `getAccountInfo(base64)`
  * decoded by layout; histories: `getSignaturesForAddress` paged (bounded), then `getTransaction`,
@@ -8,236 +8,45 @@
  */
 import { z } from "zod";
 import { upstreamError } from "../../../http/errors.js";
-import type {
-  ChainRpcProvider,
-  MintAccount,
-  MintCreation,
-  TokenBalance,
-  TokenHolder,
-  TokenMetadata,
-  TokenTrade,
-  WalletTrade,
+import {
+  type ChainRpcProvider,
+  type MintAccount,
+  type MintCreation,
+  type TokenBalance,
+  type TokenHolder,
+  WSOL_MINT,
 } from "../chain-rpc.js";
-import { WSOL_MINT } from "../chain-rpc.js";
-import { numeric, type UpstreamHttp } from "./http.js";
+import { numeric } from "./http.js";
+import type { JsonRpc } from "./json-rpc.js";
 import {
   curveAddresses,
   decodeLaunchLabPool,
-  decodeMetadata,
   decodePumpCurve,
   isOnCurveAddress,
   LAUNCHLAB_PROGRAM,
-  metadataAddress,
   PUMP_PROGRAM,
   SYSTEM_PROGRAM,
   TOKEN_2022_PROGRAM,
   TOKEN_PROGRAM,
 } from "./solana-accounts.js";
-
-/** One JSON-RPC endpoint; a JSON-RPC `error` answer is an upstream error. */
-export interface JsonRpc {
-  readonly source: string;
-  call<T>(method: string, params: unknown, result: z.ZodType<T>): Promise<T>;
-}
-
-const rpcError = z.object({ error: z.object({ code: z.number(), message: z.string() }) });
-
-export function createJsonRpc(http: UpstreamHttp, url: string): JsonRpc {
-  let id = 0;
-  return {
-    source: http.source,
-    async call(method, params, result) {
-      const body = await http.json(
-        { url, method: "POST", body: { jsonrpc: "2.0", id: ++id, method, params } },
-        z.union([rpcError, z.object({ result })]),
-      );
-      if ("error" in body) throw upstreamError(http.source, `${http.source} answered error ${body.error.code} to ${method}.`);
-      return body.result;
-    },
-  };
-}
+import { LAMPORTS, mapMintAccount, mapTokenTrade, mapWalletTrade, tokenDeltas } from "./solana-mappers.js";
+import { readAccounts, readMetadata } from "./solana-reads.js";
+import {
+  base64Account,
+  base64Data,
+  parsedAccount,
+  type Signature,
+  signaturesSchema,
+  type Transaction,
+  tokenAccountData,
+  transactionSchema,
+} from "./solana-schemas.js";
 
 /** Pages of `getSignaturesForAddress` read at most; a longer history is "not available". */
 const MAX_SIGNATURE_PAGES = 5;
 const SIGNATURE_PAGE = 1000;
 /** Transactions fetched per history read (newest for wallets and recent trades, oldest for first blocks). */
 const MAX_TRANSACTIONS = 200;
-/** `getMultipleAccounts` takes at most 100 keys. */
-const MAX_KEYS = 100;
-const LAMPORTS = 1e9;
-
-/** Programs a wallet trade goes through, by the name the role uses. */
-const VENUES: Record<string, string> = {
-  [PUMP_PROGRAM]: "pump",
-  [LAUNCHLAB_PROGRAM]: "launchlab",
-  JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4: "jupiter",
-  LBUZKhRxPF3XUpBCjp4YzTKgLccjZhTSDM9YuVaPwxo: "meteora",
-};
-const STABLES = new Set(["EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB"]);
-
-const base64Data = z.tuple([z.string(), z.literal("base64")]).transform(([b64]) => new Uint8Array(Buffer.from(b64, "base64")));
-
-/** A `jsonParsed` account: `data` is parsed for known programs, `[base64, "base64"]` otherwise. */
-export const parsedAccount = z.object({ owner: z.string(), lamports: z.number(), data: z.unknown() });
-export const base64Account = z.object({ owner: z.string(), data: base64Data });
-
-const mintData = z.object({
-  program: z.enum(["spl-token", "spl-token-2022"]),
-  parsed: z.object({
-    type: z.literal("mint"),
-    info: z.object({
-      decimals: z.number().int().nonnegative(),
-      supply: z.string().regex(/^\d+$/),
-      mintAuthority: z.string().nullish(),
-      freezeAuthority: z.string().nullish(),
-    }),
-  }),
-});
-const tokenAccountData = z.object({
-  parsed: z.object({ info: z.object({ mint: z.string(), owner: z.string(), tokenAmount: z.object({ uiAmountString: numeric }) }) }),
-});
-
-/** The mint as `getAccountInfo(jsonParsed)` reads it; undefined when the account is absent or not a mint. */
-export function mapMintAccount(mint: string, account: z.infer<typeof parsedAccount> | null): MintAccount | undefined {
-  const parsed = mintData.safeParse(account?.data);
-  if (!parsed.success) return undefined;
-  const { decimals, supply, mintAuthority, freezeAuthority } = parsed.data.parsed.info;
-  return {
-    mint,
-    program: parsed.data.program,
-    decimals,
-    supply: Number(BigInt(supply)) / 10 ** decimals,
-    mintAuthority: mintAuthority ?? null,
-    freezeAuthority: freezeAuthority ?? null,
-  };
-}
-
-const uiTokenBalance = z.object({ mint: z.string(), owner: z.string().nullish(), uiTokenAmount: z.object({ uiAmountString: numeric }) });
-export const transactionSchema = z
-  .object({
-    slot: z.number(),
-    blockTime: z.number().nullable(),
-    meta: z.object({
-      err: z.unknown().nullable(),
-      fee: z.number(),
-      preBalances: z.array(z.number()),
-      postBalances: z.array(z.number()),
-      preTokenBalances: z.array(uiTokenBalance).nullish(),
-      postTokenBalances: z.array(uiTokenBalance).nullish(),
-    }),
-    transaction: z.object({
-      signatures: z.array(z.string()).min(1),
-      message: z.object({
-        accountKeys: z.array(z.object({ pubkey: z.string() })).min(1),
-        instructions: z.array(z.object({ programId: z.string() })),
-      }),
-    }),
-  })
-  .nullable();
-export type Transaction = NonNullable<z.infer<typeof transactionSchema>>;
-
-const signaturesSchema = z.array(
-  z.object({ signature: z.string(), slot: z.number(), err: z.unknown().nullable(), blockTime: z.number().nullable() }),
-);
-type Signature = z.infer<typeof signaturesSchema>[number];
-
-/** Net change of `owner`'s balance of each mint in a transaction, UI units. */
-function tokenDeltas(tx: Transaction, owner: string): Map<string, number> {
-  const deltas = new Map<string, number>();
-  const add = (rows: z.infer<typeof uiTokenBalance>[] | null | undefined, sign: number) => {
-    for (const row of rows ?? []) {
-      if (row.owner === owner) deltas.set(row.mint, (deltas.get(row.mint) ?? 0) + sign * row.uiTokenAmount.uiAmountString);
-    }
-  };
-  add(tx.meta.preTokenBalances, -1);
-  add(tx.meta.postTokenBalances, 1);
-  return deltas;
-}
-
-/** The fee payer's SOL change before the network fee: what a trade moved, in SOL. */
-const solMoved = (tx: Transaction) => ((tx.meta.postBalances[0] ?? 0) - (tx.meta.preBalances[0] ?? 0) + tx.meta.fee) / LAMPORTS;
-
-/** A trade of `mint` by the fee payer; undefined for a failed transaction or one that moved none of it. */
-export function mapTokenTrade(tx: Transaction, mint: string): TokenTrade | undefined {
-  if (tx.meta.err != null || tx.blockTime === null) return undefined;
-  const wallet = tx.transaction.message.accountKeys[0]?.pubkey as string;
-  const tokens = tokenDeltas(tx, wallet).get(mint) ?? 0;
-  if (tokens === 0) return undefined;
-  return {
-    signature: tx.transaction.signatures[0] as string,
-    slot: tx.slot,
-    blockTime: tx.blockTime * 1000,
-    wallet,
-    side: tokens > 0 ? "buy" : "sell",
-    tokenAmount: Math.abs(tokens),
-    solAmount: Math.abs(solMoved(tx)),
-  };
-}
-
-/**
- * A wallet's swap: the token whose balance moved most (SOL, wrapped SOL and stablecoins price it),
- * valued by the stablecoin leg or by the SOL leg at `solUsd`. Liquidity moves are not told apart.
- */
-export function mapWalletTrade(tx: Transaction, wallet: string, solUsd: number, symbols: Map<string, string>): WalletTrade | undefined {
-  if (tx.meta.err != null || tx.blockTime === null || tx.transaction.message.accountKeys[0]?.pubkey !== wallet) return undefined;
-  const deltas = tokenDeltas(tx, wallet);
-  const traded = [...deltas]
-    .filter(([mint, d]) => mint !== WSOL_MINT && !STABLES.has(mint) && d !== 0)
-    .sort((a, b) => Math.abs(b[1]) - Math.abs(a[1]))[0];
-  if (!traded) return undefined;
-  const [mint, amount] = traded;
-  const stableUsd = [...deltas].filter(([m]) => STABLES.has(m)).reduce((sum, [, d]) => sum + Math.abs(d), 0);
-  const sol = Math.abs(solMoved(tx) + (deltas.get(WSOL_MINT) ?? 0));
-  const venue = tx.transaction.message.instructions.map((i) => VENUES[i.programId]).find(Boolean) ?? "other";
-  return {
-    signature: tx.transaction.signatures[0] as string,
-    blockTime: tx.blockTime * 1000,
-    type: amount > 0 ? "buy" : "sell",
-    venue,
-    mint,
-    symbol: symbols.get(mint) ?? "?",
-    amount: Math.abs(amount),
-    valueUsd: stableUsd > 0 ? stableUsd : sol * solUsd,
-  };
-}
-
-/** `getMultipleAccounts`, 100 keys a call, in the order of `keys`. */
-export async function readAccounts<T>(
-  rpc: JsonRpc,
-  keys: readonly string[],
-  encoding: "jsonParsed" | "base64",
-  schema: z.ZodType<T>,
-): Promise<(T | null)[]> {
-  const chunks = Array.from({ length: Math.ceil(keys.length / MAX_KEYS) }, (_, i) => keys.slice(i * MAX_KEYS, (i + 1) * MAX_KEYS));
-  const pages = await Promise.all(
-    chunks.map((chunk) => rpc.call("getMultipleAccounts", [chunk, { encoding }], z.object({ value: z.array(schema.nullable()) }))),
-  );
-  return pages.flatMap((p) => p.value);
-}
-
-/** Mints by address; absent or non-mint accounts are left out. */
-export async function readMints(rpc: JsonRpc, mints: readonly string[]): Promise<Map<string, MintAccount>> {
-  const unique = [...new Set(mints)];
-  const found = await readAccounts(rpc, unique, "jsonParsed", parsedAccount);
-  const out = new Map<string, MintAccount>();
-  found.forEach((account, i) => {
-    const mint = mapMintAccount(unique[i] as string, account);
-    if (mint) out.set(mint.mint, mint);
-  });
-  return out;
-}
-
-/** Metaplex metadata of mints, by mint; mints without a metadata account are left out. */
-export async function readMetadata(rpc: JsonRpc, mints: readonly string[]): Promise<Map<string, TokenMetadata>> {
-  const unique = [...new Set(mints)];
-  const found = await readAccounts(rpc, unique.map(metadataAddress), "base64", base64Account);
-  const out = new Map<string, TokenMetadata>();
-  found.forEach((account, i) => {
-    const decoded = account && decodeMetadata(unique[i] as string, account.data);
-    if (decoded) out.set(decoded.mint, decoded);
-  });
-  return out;
-}
 
 export interface SolanaRpcOptions {
   rpc: JsonRpc;

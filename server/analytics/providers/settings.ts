@@ -1,30 +1,21 @@
 /**
- * Provider configuration from the environment: each role is `embedded` (the default, offline) or
- * `live` (`<ROLE>_PROVIDER=live`), with base URLs defaulting to the documented hosts, keys, and
- * per-adapter timeouts. A live role missing what it needs fails at start-up with a `ConfigError`
- * naming the variable, never its value. Every secret (keys, and RPC URLs, which carry keys) is
- * scrubbed from upstream error messages, so none reaches a response or a log line.
+ * Provider settings from the environment: each role is `embedded` (the default, offline) or `live`
+ * (`<ROLE>_PROVIDER=live`), with base URLs defaulting to the documented hosts, keys, and
+ * per-adapter timeouts. A live role missing what it needs is a `ConfigError` naming the variable,
+ * never its value. Every secret (keys, and RPC URLs, which carry keys) is listed so that upstream
+ * error messages can be scrubbed of it, and none reaches a response or a log line.
  */
-import type { components } from "../../../../generated/types/analytics.js";
-import type { Clock } from "../../clock.js";
-import { ConfigError } from "../../config.js";
-import { createEmbeddedChainRpc } from "../embedded/chain-rpc.js";
-import { createEmbeddedLaunches } from "../embedded/launches.js";
-import { createEmbeddedPools } from "../embedded/pools.js";
-import { createEmbeddedSwapBridge } from "../embedded/swap-bridge.js";
-import { createEmbeddedTvl } from "../embedded/tvl.js";
-import { createEmbeddedWalletLabels } from "../embedded/wallet-labels.js";
-import type { Providers } from "../index.js";
-import { createDefiLlamaTvl, DEFILLAMA_API_URL, DEFILLAMA_YIELDS_URL } from "./defillama.js";
-import { createUpstreamHttp, type HttpDeps, type HttpPolicy } from "./http.js";
-import { createLifiJupiter, JUPITER_URL, LIFI_URL } from "./lifi-jupiter.js";
-import { createMeteoraPools, METEORA_DATAPI_URL, METEORA_LEGACY_URL } from "./meteora.js";
-import { createNansenLabels, NANSEN_URL } from "./nansen.js";
-import { createLiveLaunches, PUMPPORTAL_WS_URL } from "./pumpportal.js";
-import { createJsonRpc, createSolanaRpc } from "./solana-rpc.js";
+import type { components } from "../../../generated/types/analytics.js";
+import { ConfigError } from "../config.js";
+import { DEFILLAMA_API_URL, DEFILLAMA_YIELDS_URL } from "./live/defillama.js";
+import type { HttpPolicy } from "./live/http.js";
+import { JUPITER_URL, LIFI_URL } from "./live/lifi-jupiter.js";
+import { METEORA_DATAPI_URL, METEORA_LEGACY_URL } from "./live/meteora.js";
+import { NANSEN_URL } from "./live/nansen.js";
+import { PUMPPORTAL_WS_URL } from "./live/pumpportal.js";
 
-export type ProviderModes = components["schemas"]["ServiceInfo"]["providers"];
-export type ProviderMode = ProviderModes[keyof ProviderModes];
+export type ProviderModes = components["schemas"]["ProviderModes"];
+type ProviderMode = components["schemas"]["ProviderMode"];
 type Role = keyof ProviderModes;
 
 const ROLE_VARIABLES: Record<Role, string> = {
@@ -39,13 +30,14 @@ const ROLE_VARIABLES: Record<Role, string> = {
 type Env = Record<string, string | undefined>;
 
 /** One upstream: its base URL, optional key, and client policy (timeout and concurrency differ per provider). */
-interface Upstream {
+export interface Upstream {
   url: string;
   key?: string;
   policy: Partial<HttpPolicy>;
 }
 
-export interface LiveConfig {
+/** Every provider setting, parsed and checked: what the assembly of the providers needs. */
+export interface ProviderSettings {
   modes: ProviderModes;
   defillama: Upstream & { yieldsUrl: string };
   meteora: Upstream & { legacyUrl: string };
@@ -93,8 +85,8 @@ function mode(env: Env, role: Role): ProviderMode {
   return value;
 }
 
-/** Reads and validates the provider variables; a live role without its required variables is an error. */
-export function loadLiveConfig(env: Env): LiveConfig {
+/** Reads and checks the provider variables; a live role without its required variables is an error. Pure. */
+export function parseProviderSettings(env: Env): ProviderSettings {
   const modes = Object.fromEntries((Object.keys(ROLE_VARIABLES) as Role[]).map((role) => [role, mode(env, role)])) as ProviderModes;
   const shared: Partial<HttpPolicy> = {
     retries: positiveInt(env, "UPSTREAM_ATTEMPTS", 3) - 1,
@@ -159,9 +151,9 @@ export function loadLiveConfig(env: Env): LiveConfig {
 }
 
 /** Keys, and every part of the RPC URLs that could be one (query values, path segments, the URLs themselves). */
-export function secretsOf(config: LiveConfig): string[] {
-  const keys = [config.nansen.key, config.lifi.key, config.jupiter.key, config.pumpportal.key];
-  const urlParts = [config.solana.url, config.solana.wsUrl].flatMap((raw) => {
+export function secretsOf(settings: ProviderSettings): string[] {
+  const keys = [settings.nansen.key, settings.lifi.key, settings.jupiter.key, settings.pumpportal.key];
+  const urlParts = [settings.solana.url, settings.solana.wsUrl].flatMap((raw) => {
     if (!raw) return [];
     const parsed = new URL(raw);
     return [raw, ...parsed.searchParams.values(), ...parsed.pathname.split("/"), parsed.username, parsed.password];
@@ -173,70 +165,4 @@ export function secretsOf(config: LiveConfig): string[] {
 export function redactor(secrets: readonly string[]): (text: string) => string {
   const sorted = [...new Set(secrets)].sort((a, b) => b.length - a.length);
   return (text) => sorted.reduce((out, secret) => out.split(secret).join("[redacted]"), text);
-}
-
-export interface CreatedProviders {
-  providers: Providers;
-  modes: ProviderModes;
-  /** Closes the live feeds' sockets. */
-  close(): void;
-}
-
-/** The providers of every role, embedded or live as configured, and the modes `GET /` reports. */
-export function createProviders(
-  env: Env,
-  { seed, clock, fetch }: { seed: string; clock: Clock; fetch?: typeof globalThis.fetch },
-): CreatedProviders {
-  const config = loadLiveConfig(env);
-  const deps: HttpDeps = { fetch, clock, redact: redactor(secretsOf(config)) };
-  const http = (source: string, upstream: Upstream) => createUpstreamHttp(source, upstream.policy, deps);
-  const live = (role: Role) => config.modes[role] === "live";
-  // One RPC client for the chain and pool roles: one breaker and one concurrency limit for the endpoint.
-  const rpc = createJsonRpc(http("solana-rpc", config.solana), config.solana.url);
-  const options = { seed, clock };
-  const launches = live("launches")
-    ? createLiveLaunches({
-        clock,
-        rpc: createJsonRpc(http("launchlab", config.solana), config.solana.url),
-        rpcWsUrl: config.solana.wsUrl,
-        pumpPortalUrl: config.pumpportal.url,
-        pumpPortalKey: config.pumpportal.key,
-        staleAfterMs: config.pumpportal.staleAfterMs,
-      })
-    : undefined;
-  const providers: Providers = {
-    tvl: live("tvl")
-      ? createDefiLlamaTvl({
-          http: http("defillama", config.defillama),
-          clock,
-          apiUrl: config.defillama.url,
-          yieldsUrl: config.defillama.yieldsUrl,
-        })
-      : createEmbeddedTvl(options),
-    pools: live("pools")
-      ? createMeteoraPools({
-          http: http("meteora", config.meteora),
-          rpc,
-          clock,
-          datapiUrl: config.meteora.url,
-          legacyUrl: config.meteora.legacyUrl,
-        })
-      : createEmbeddedPools(options),
-    launches: launches ?? createEmbeddedLaunches(options),
-    chain: live("chain_rpc") ? createSolanaRpc({ rpc }) : createEmbeddedChainRpc(options),
-    labels: live("wallet_labels")
-      ? createNansenLabels({ http: http("nansen", config.nansen), clock, apiKey: config.nansen.key as string, baseUrl: config.nansen.url })
-      : createEmbeddedWalletLabels(options),
-    swap: live("swap_bridge")
-      ? createLifiJupiter({
-          lifi: http("lifi", config.lifi),
-          jupiter: http("jupiter", config.jupiter),
-          lifiUrl: config.lifi.url,
-          jupiterUrl: config.jupiter.url,
-          lifiKey: config.lifi.key,
-          jupiterKey: config.jupiter.key,
-        })
-      : createEmbeddedSwapBridge(options),
-  };
-  return { providers, modes: config.modes, close: () => launches?.close() };
 }

@@ -1,5 +1,4 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { manualClock } from "../../clock.js";
 import {
   eventually,
   fixture,
@@ -10,10 +9,15 @@ import {
   startServer,
   startWsServer,
   testHttp,
-} from "./fixtures/local-server.js";
-import { createLiveLaunches, LaunchWindow, launchLabSignature, mapLaunchLabCreation, openFeedSocket, parseFrame } from "./pumpportal.js";
+} from "../../../../test/support/upstreams.js";
+import { manualClock } from "../../clock.js";
+import { openFeedSocket } from "./feed-socket.js";
+import { createJsonRpc } from "./json-rpc.js";
+import { createLiveLaunches } from "./launch-feed.js";
+import { launchLabSignature, mapLaunchLabCreation } from "./launchlab.js";
+import { LaunchWindow, parseFrame } from "./pumpportal.js";
 import { launchLabVaultAuthority } from "./solana-accounts.js";
-import { createJsonRpc, transactionSchema } from "./solana-rpc.js";
+import { transactionSchema } from "./solana-schemas.js";
 
 const FRAMES = fixtureLines("pumpportal-frames.jsonl");
 const UNICORN = "9BB6NFEcjBCtnNLFko2FqVQBq8HHM13kCyYcdQbgpump";

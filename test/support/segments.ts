@@ -1,19 +1,30 @@
 /** Helpers for segment tests: an embedded context on a fixed clock, and contract checks of outcomes. */
 import { expect } from "vitest";
-import { loadDoc } from "../../../conformance/openapi-doc.js";
-import { createResponseValidator } from "../../../conformance/schema-validator.js";
-import { createCache } from "../cache.js";
-import { manualClock } from "../clock.js";
-import type { OperationName } from "../operation-types.js";
-import { createEmbeddedProviders } from "../providers/index.js";
-import type { Outcome, SegmentContext } from "./types.js";
+import { loadDoc } from "../../conformance/openapi-doc.js";
+import { createResponseValidator } from "../../conformance/schema-validator.js";
+import { singleFlight } from "../../server/analytics/cache.js";
+import { manualClock } from "../../server/analytics/clock.js";
+import type { OperationName } from "../../server/analytics/operation-types.js";
+import { cachedProviders } from "../../server/analytics/providers/cached.js";
+import { createEmbeddedProviders, type Providers } from "../../server/analytics/providers/index.js";
+import type { Outcome, SegmentContext } from "../../server/analytics/segments/types.js";
+import { jsonStore } from "./cache.js";
 
 /** 2026-11-21 12:00 UTC: the moment every segment test is pinned to. */
 export const TEST_NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
 
-export function testContext(seed = "test-seed", now = TEST_NOW): SegmentContext & { clock: ReturnType<typeof manualClock> } {
+/**
+ * A segment context over the embedded dataset, as the service wires it: `providers` behind a cache
+ * (whose entries make a JSON round trip, as in a shared store), `upstream` the providers behind it,
+ * where tests count and replace calls.
+ */
+export function testContext(
+  seed = "test-seed",
+  now = TEST_NOW,
+): SegmentContext & { clock: ReturnType<typeof manualClock>; upstream: Providers } {
   const clock = manualClock(now);
-  return { clock, cache: createCache(clock), providers: createEmbeddedProviders({ seed, clock }) };
+  const upstream = createEmbeddedProviders({ seed, clock });
+  return { clock, upstream, providers: cachedProviders(upstream, singleFlight(jsonStore(clock)), clock) };
 }
 
 const doc = loadDoc("3.1", "analytics");
