@@ -1,7 +1,10 @@
 /**
  * fast-check inputs derived from the request schemas: schema-valid values (enums, bounds, patterns,
- * formats, required keys) and their fuzzed counterparts (any field replaced by arbitrary JSON or
- * dropped, unknown keys added, non-object bodies, malformed JSON, garbage payment headers).
+ * formats, required keys), leaning on the adversarial ones (the bounds themselves and a hair inside
+ * them, the smallest and largest doubles in range, -0; strings of awkward code points at their
+ * length limits), and their fuzzed counterparts (any field replaced by arbitrary JSON or dropped,
+ * unknown keys added, numbers past every bound including ones JSON cannot hold, non-object bodies,
+ * malformed JSON, bare and non-finite query values, garbage payment headers).
  */
 import fc from "fast-check";
 import type { CaseRequest } from "./http.js";
@@ -11,9 +14,13 @@ import { effective, propertiesOf } from "./schemas.js";
 const PRINTABLE = fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code));
 const MAX_ITEMS = 3;
 
+/** Code points that break naive handling: NUL, controls, a BOM, right-to-left marks, combining and astral characters, quotes. */
+const AWKWARD = ["\u0000", "\u0007", "\n", "\ufeff", "\u202e", "e\u0301", "😀", "𝓧", '"', "\\", "'", "%00", "<", "__proto__"];
+
 function stringValue(s: Schema): fc.Arbitrary<string> {
   const min = typeof s.minLength === "number" ? s.minLength : 0;
   const max = Math.max(min, Math.min(typeof s.maxLength === "number" ? s.maxLength : 40, 40));
+  const limit = typeof s.maxLength === "number" ? s.maxLength : 200;
   if (s.format === "date-time")
     return fc.date({ min: new Date("2020-01-01"), max: new Date("2030-01-01"), noInvalidDate: true }).map((d) => d.toISOString());
   if (s.format === "date")
@@ -25,7 +32,20 @@ function stringValue(s: Schema): fc.Arbitrary<string> {
     return fc
       .stringMatching(new RegExp(s.pattern))
       .filter((v) => v.length >= min && v.length <= ((s.maxLength as number | undefined) ?? Infinity));
-  return fc.string({ unit: PRINTABLE, minLength: min, maxLength: max });
+  const awkward = fc
+    .array(fc.constantFrom(...AWKWARD), { minLength: 1, maxLength: 8 })
+    .map((parts) =>
+      parts
+        .join("")
+        .padEnd(min, "x")
+        .slice(0, Math.max(min, Math.min(limit, 60))),
+    )
+    .filter((v) => v.length >= min && v.length <= limit);
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.string({ unit: PRINTABLE, minLength: min, maxLength: max }) },
+    { weight: 1, arbitrary: awkward },
+    { weight: 1, arbitrary: fc.constant("x".repeat(Math.max(min, Math.min(limit, 1024)))) },
+  );
 }
 
 function numberValue(s: Schema, integer: boolean): fc.Arbitrary<number> {
@@ -33,9 +53,32 @@ function numberValue(s: Schema, integer: boolean): fc.Arbitrary<number> {
   const exMax = typeof s.exclusiveMaximum === "number" ? s.exclusiveMaximum : undefined;
   const min = s.minimum ?? exMin ?? -1_000_000;
   const max = s.maximum ?? exMax ?? 1_000_000;
-  if (integer)
-    return fc.integer({ min: Math.ceil(exMin === undefined ? min : min + 1), max: Math.floor(exMax === undefined ? max : max - 1) });
-  return fc.double({ min, max, minExcluded: exMin !== undefined, maxExcluded: exMax !== undefined, noNaN: true, noDefaultInfinity: true });
+  if (integer) {
+    const [lo, hi] = [Math.ceil(exMin === undefined ? min : min + 1), Math.floor(exMax === undefined ? max : max - 1)];
+    return fc.oneof({ weight: 2, arbitrary: fc.integer({ min: lo, max: hi }) }, { weight: 1, arbitrary: fc.constantFrom(lo, hi) });
+  }
+  const inRange = (v: number) => (exMin === undefined ? v >= min : v > min) && (exMax === undefined ? v <= max : v < max);
+  // the bounds and a hair inside them, the smallest positive double, -0, and huge values where the range allows
+  const edges = [
+    min,
+    max,
+    min + Number.EPSILON * Math.max(1, Math.abs(min)),
+    max * (1 - Number.EPSILON),
+    Number.MIN_VALUE,
+    -0,
+    0,
+    1e15,
+    1e300,
+  ].filter(inRange);
+  const any = fc.double({
+    min,
+    max,
+    minExcluded: exMin !== undefined,
+    maxExcluded: exMax !== undefined,
+    noNaN: true,
+    noDefaultInfinity: true,
+  });
+  return edges.length ? fc.oneof({ weight: 2, arbitrary: any }, { weight: 1, arbitrary: fc.constantFrom(...edges) }) : any;
 }
 
 /** A value the schema accepts. */
@@ -77,6 +120,9 @@ function validObject(doc: OpenApiDoc, schema: Schema, depth = 0): fc.Arbitrary<R
 /** Any JSON value, small. */
 const anyJson = fc.jsonValue({ maxDepth: 2 });
 
+/** Numbers past every bound: beyond the contract's limits, and beyond what a double holds (JSON parses 1e309 as Infinity). */
+const NUMBER_TEXTS = ["1e309", "-1e309", "1.7976931348623157e308", "-1", "1e21", "0.1e-400", "99999999999999999999999"];
+
 /** An object shaped like the schema whose fields may each be dropped, valid, or any JSON; plus unknown keys. */
 function fuzzedObject(doc: OpenApiDoc, schema: Schema): fc.Arbitrary<Record<string, unknown>> {
   const properties = propertiesOf(doc, schema);
@@ -86,13 +132,30 @@ function fuzzedObject(doc: OpenApiDoc, schema: Schema): fc.Arbitrary<Record<stri
     .map(([known, unknown]) => ({ ...unknown, ...known }));
 }
 
-/** A request whose body is valid, fuzzed, not an object, or not JSON at all. */
+/**
+ * A valid body with one numeric field written as raw JSON past its bounds (JSON.stringify cannot
+ * write 1e309: it would be null), or undefined when the body has no numeric field.
+ */
+function overflowingBody(doc: OpenApiDoc, schema: Schema): fc.Arbitrary<string> | undefined {
+  const numeric = propertiesOf(doc, schema).filter((p) => ["number", "integer"].includes(String(effective(doc, p.schema).type)));
+  if (!numeric.length) return undefined;
+  return fc
+    .tuple(validObject(doc, schema), fc.constantFrom(...numeric.map((p) => p.name)), fc.constantFrom(...NUMBER_TEXTS))
+    .map(([body, field, number]) => {
+      const rest = JSON.stringify({ ...body, [field]: undefined });
+      return `{"${field}": ${number}${rest === "{}" ? "}" : `, ${rest.slice(1)}`}`;
+    });
+}
+
+/** A request whose body is valid, fuzzed, not an object, not JSON at all, or carries a number past every bound. */
 export function fuzzedBody(doc: OpenApiDoc, schema: Schema, request: CaseRequest): fc.Arbitrary<CaseRequest> {
+  const overflow = overflowingBody(doc, schema);
   return fc.oneof(
     { weight: 3, arbitrary: fuzzedObject(doc, schema).map((body) => ({ ...request, body })) },
     { weight: 1, arbitrary: validObject(doc, schema).map((body) => ({ ...request, body })) },
     { weight: 1, arbitrary: anyJson.map((body) => ({ ...request, body })) },
     { weight: 1, arbitrary: fc.string({ unit: PRINTABLE, maxLength: 60 }).map((rawBody) => ({ ...request, body: undefined, rawBody })) },
+    ...(overflow ? [{ weight: 2, arbitrary: overflow.map((rawBody) => ({ ...request, body: undefined, rawBody })) }] : []),
   );
 }
 
@@ -101,15 +164,24 @@ export function fuzzedParameters(doc: OpenApiDoc, template: string, op: Paramete
   const params = parametersOf(doc, op).filter((p) => p?.schema && (p.in === "query" || p.in === "path"));
   const text = (p: (typeof params)[number]) => {
     const good = validValue(doc, p?.schema as Schema).map(String);
-    return valid ? good : fc.oneof(good, fc.string({ unit: PRINTABLE, minLength: 1, maxLength: 50 }));
+    // query values a careless parser turns into a number it cannot hold, or into nothing
+    const odd = fc.constantFrom("Infinity", "-Infinity", "NaN", "", ...NUMBER_TEXTS);
+    return valid ? good : fc.oneof(good, fc.string({ unit: PRINTABLE, minLength: 1, maxLength: 50 }), ...(p?.in === "query" ? [odd] : []));
   };
   const model = Object.fromEntries(params.map((p) => [`${p?.in}:${p?.name}`, text(p)]));
   const requiredKeys = params.filter((p) => p?.in === "path" || p?.required).map((p) => `${p?.in}:${p?.name}`);
-  return fc.record(model, { requiredKeys }).map((values): CaseRequest => {
+  const repeat = valid ? fc.constant(false) : fc.boolean();
+  return fc.tuple(fc.record(model, { requiredKeys }), repeat).map(([values, repeated]): CaseRequest => {
     const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values[`path:${name}`] ?? ""));
-    const query = new URLSearchParams();
-    for (const [key, value] of Object.entries(values)) if (key.startsWith("query:") && value !== undefined) query.set(key.slice(6), value);
-    return { method: "GET", path: `${path}${query.size ? `?${query}` : ""}` };
+    const query: string[] = [];
+    for (const [key, value] of Object.entries(values)) {
+      if (!key.startsWith("query:") || value === undefined) continue;
+      const name = encodeURIComponent(key.slice(6));
+      // an empty value is sent as a bare key (`?limit`); a repeated key is sent twice
+      query.push(value === "" ? name : `${name}=${encodeURIComponent(value)}`);
+      if (repeated) query.push(`${name}=${encodeURIComponent(value || "1")}`);
+    }
+    return { method: "GET", path: `${path}${query.length ? `?${query.join("&")}` : ""}` };
   });
 }
 

@@ -1,12 +1,17 @@
 // Property-based fuzzing from the request schemas: fuzzed bodies, query and path parameters and garbage
-// X-PAYMENT headers get a 4xx JSON error, and schema-valid random inputs with a valid payment get no 5xx;
-// every request runs under a timeout, so a hang fails too. Fixed seed by default (FUZZ_SEED, or `random`);
-// FUZZ_RUNS sets the runs per property (`npm run conformance -- --runs 500`).
+// X-PAYMENT headers get a 4xx JSON error; and, paid with a valid payment, schema-valid inputs with
+// adversarial numbers and strings get no 5xx, fuzzed ones a 4xx, and every answer keeps the charge
+// invariant: a receipt only with a contract-valid 200 or 206, never with a 4xx or 5xx, and (where the
+// ledger can be read: the in-process target) one settled row exactly for each answer that carries one.
+// Every request runs under a timeout, so a hang fails too. Fixed seed by default (FUZZ_SEED, or
+// `random`); FUZZ_RUNS sets the runs per property (`npm run conformance -- --runs 500`).
 import fc from "fast-check";
 import { describe } from "vitest";
+import type { PaymentRequirements } from "../client/x402/types.js";
+import { openSqliteLedger } from "../server/analytics/payments/ledger/sqlite-ledger.js";
 import { fuzzedBody, fuzzedParameters, garbagePayment, validBody } from "./arbitraries.js";
 import { DOCS, type PaidCase, paidCases } from "./cases.js";
-import { checkClientAnswer, Findings } from "./checks.js";
+import { checkClientAnswer, checkReceipt, Findings } from "./checks.js";
 import { type CaseRequest, send, withHeaders } from "./http.js";
 import type { Operation, Schema } from "./openapi-doc.js";
 import { createPayer } from "./payer.js";
@@ -36,6 +41,50 @@ async function expectClientAnswer(c: PaidCase, request: CaseRequest, paidFor = f
 const byLabel = new Map(cases.map((c) => [c.label, c]));
 const caseOf = (label: string) => byLabel.get(label) as PaidCase;
 const labels = (list: PaidCase[]) => fc.constantFrom(...list.map((c) => c.label));
+
+/** Each case's payment requirement, asked once with its valid request (an invalid one is answered 400, not 402). */
+const requirements = new Map<string, PaymentRequirements>();
+async function requirementOf(c: PaidCase): Promise<PaymentRequirements> {
+  let requirement = requirements.get(c.label);
+  if (!requirement) {
+    const challenge = await send(url("analyticsUrl"), c.request, settings.timeoutMs);
+    requirement = (challenge.json as { accepts: PaymentRequirements[] }).accepts[0] as PaymentRequirements;
+    requirements.set(c.label, requirement);
+  }
+  return requirement;
+}
+
+let requestIds = 0;
+/**
+ * Sends `request` paid with a fresh valid payment and holds the answer against the client-answer
+ * rules and the charge invariant; `expected4xx` for inputs the contract refuses.
+ */
+async function expectPaidAnswer(c: PaidCase, request: CaseRequest, expected4xx: boolean): Promise<void> {
+  const requestId = `fuzz-${process.pid}-${++requestIds}`;
+  const requirement = await requirementOf(c);
+  const paid = withHeaders(request, { "X-PAYMENT": await pay(requirement), "X-Request-Id": requestId });
+  const answer = await send(url("analyticsUrl"), paid, settings.timeoutMs);
+  const f = new Findings(`${c.label} paid fuzz ${request.method} ${request.path} ${JSON.stringify(request.body ?? request.rawBody ?? "")}`);
+  checkClientAnswer(f, c, answer, !expected4xx);
+  const delivered = answer.status === 200 || answer.status === 206;
+  if (delivered) checkReceipt(f, answer, requirement.network);
+  else if (answer.headers.get("x-payment-response")) f.add("X-PAYMENT-RESPONSE", `must not come with a ${answer.status}`);
+  const ledgerDb = url.ledgerDb();
+  if (ledgerDb) {
+    const ledger = openSqliteLedger(ledgerDb);
+    const rows = (await ledger.rows()).filter((r) => r.requestId === requestId);
+    await ledger.close();
+    const settled = rows.filter((r) => r.status === "settled").length;
+    f.equal(
+      "ledger: settled rows of this request",
+      settled,
+      delivered ? 1 : 0,
+      delivered ? " (it carries a receipt)" : ` (a ${answer.status})`,
+    );
+    if (rows.some((r) => r.status === "verified" || r.status === "settling")) f.add("ledger", "a payment stayed reserved after its answer");
+  }
+  f.assert();
+}
 
 const row = (check: string) => `fuzz · ${settings.prefixes.map((p) => p.name).join("+")} · ${check} (seed ${SEED}, ${RUNS} runs)`;
 
@@ -86,7 +135,7 @@ describe(`fuzzing on ${settings.kind}`, () => {
   );
 
   caseTest(
-    row("schema-valid inputs, paid → never 5xx"),
+    row("schema-valid inputs with adversarial numbers and strings, paid → never 5xx, charged exactly when delivered"),
     ["fuzz", "paid"],
     () =>
       fc.assert(
@@ -98,13 +147,28 @@ describe(`fuzzing on ${settings.kind}`, () => {
               : validBody(DOCS.analytics, bodySchema(c), c.request);
             return valid.map((request) => ({ op, request }));
           }),
-          async ({ op, request }) => {
+          ({ op, request }) => expectPaidAnswer(caseOf(op), request, false),
+        ),
+        OPTIONS,
+      ),
+    TIMEOUT,
+  );
+
+  caseTest(
+    row("fuzzed bodies, query and path parameters, paid → 4xx, no receipt, nothing charged"),
+    ["fuzz", "paid"],
+    () =>
+      fc.assert(
+        fc.asyncProperty(
+          labels(cases).chain((op) => {
             const c = caseOf(op);
-            const challenge = await send(url("analyticsUrl"), request, settings.timeoutMs);
-            const requirement = (challenge.json as { accepts?: Parameters<typeof pay>[0][] } | undefined)?.accepts?.[0];
-            if (challenge.status !== 402 || !requirement) return expectClientAnswer(c, request);
-            await expectClientAnswer(c, withHeaders(request, { "X-PAYMENT": await pay(requirement) }), true);
-          },
+            const fuzzed = c.legacy
+              ? fuzzedParameters(DOCS.analytics, c.template, opOf(c))
+              : fuzzedBody(DOCS.analytics, bodySchema(c), c.request);
+            return fuzzed.map((request) => ({ op, request }));
+          }),
+          // a fuzzed request may happen to be valid: then it is judged as a paid answer
+          ({ op, request }) => expectPaidAnswer(caseOf(op), request, false),
         ),
         OPTIONS,
       ),

@@ -15,8 +15,13 @@ declare module "vitest" {
 
 export const settings = targetSettings();
 
+type TargetUrls = ((which: "analyticsUrl" | "registryUrl" | "degradedUrl") => string) & {
+  /** The analytics ledger file when the target is in-process, else undefined. */
+  ledgerDb(): string | undefined;
+};
+
 /** Opens this file's target before its tests and closes it after; the getter names a missing URL. */
-export function useTarget(choice: ServiceChoice): (which: "analyticsUrl" | "registryUrl" | "degradedUrl") => string {
+export function useTarget(choice: ServiceChoice): TargetUrls {
   let running: RunningTarget | undefined;
   beforeAll(async () => {
     running = await openTarget(settings, inject("conformanceTarget"), choice);
@@ -24,11 +29,12 @@ export function useTarget(choice: ServiceChoice): (which: "analyticsUrl" | "regi
   afterAll(async () => {
     await running?.stop();
   });
-  return (which) => {
-    const url = running?.target[which];
-    if (!url) throw new Error(`the ${settings.kind} target has no ${which}`);
-    return url;
+  const url = (which: "analyticsUrl" | "registryUrl" | "degradedUrl") => {
+    const found = running?.target[which];
+    if (!found) throw new Error(`the ${settings.kind} target has no ${which}`);
+    return found;
   };
+  return Object.assign(url, { ledgerDb: () => running?.target.ledgerDb });
 }
 
 /** One test of one case; skipped, with the reason in its title, when the target cannot do one of `checks`. */

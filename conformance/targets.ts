@@ -11,8 +11,11 @@
  * `CONFORMANCE_NETWORK=base,skale` limits the prefixes (solana = the root paths);
  * `CONFORMANCE_PAY=0` stops the suite from paying a deployment.
  */
+import { mkdtempSync } from "node:fs";
 import type { Server } from "node:http";
 import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { createAnalyticsService } from "../server/analytics/service.js";
 import { createLogger } from "../server/http/logger.js";
 import { createRegistryService } from "../server/registry/service.js";
@@ -42,6 +45,8 @@ export interface Target {
   registryUrl?: string;
   /** An analytics service whose model always fails: every paid answer is a 206 (in-process only). */
   degradedUrl?: string;
+  /** The analytics service's ledger file (in-process only): what was charged can be read back. */
+  ledgerDb?: string;
 }
 
 export interface RunningTarget {
@@ -89,7 +94,7 @@ async function failingModel(): Promise<{ url: string; server: Server }> {
   return listen(app);
 }
 
-/** The offline service environment: embedded providers and insight, in-memory ledger, no response validation. */
+/** The offline service environment: embedded providers and insight, in-memory ledger (a file for the main service), no response validation. */
 const SERVICE_ENV = { LEDGER_DB: ":memory:", VALIDATE_RESPONSES: "false", NODE_ENV: "test" };
 
 export interface ServiceChoice {
@@ -105,7 +110,8 @@ export async function startServices(choice: ServiceChoice = { analytics: true, r
   const stops: (() => Promise<void>)[] = [];
   try {
     if (choice.analytics) {
-      const service = await createAnalyticsService(SERVICE_ENV, { logger });
+      target.ledgerDb = join(mkdtempSync(join(tmpdir(), "conformance-")), "ledger.db");
+      const service = await createAnalyticsService({ ...SERVICE_ENV, LEDGER_DB: target.ledgerDb }, { logger });
       const { url, server } = await listen(service.app);
       target.analyticsUrl = url;
       stops.push(() => close(server).then(() => service.close()));

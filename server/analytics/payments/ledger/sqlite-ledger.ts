@@ -294,6 +294,7 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
         payer: r.payer as string,
         amount: r.amount as bigint,
         endpoint: r.endpoint as string,
+        requestId: r.request_id as string,
         status: r.status as PaymentStatus,
         transaction: (r.settlement_tx as string | null) ?? null,
         simulated: Number(r.simulated) === 1,

@@ -85,6 +85,8 @@ export interface LedgerRow {
   payer: string;
   amount: bigint;
   endpoint: string;
+  /** The request that made the reservation. */
+  requestId: string;
   status: PaymentStatus;
   transaction: string | null;
   simulated: boolean;
