@@ -55,7 +55,7 @@ export type OpenApiDoc = {
   [key: string]: unknown;
 };
 
-export function loadDoc(version: "3.1" | "3.0", service: "analytics" | "registry"): OpenApiDoc {
+export function loadDoc(version: "3.1" | "3.0", service: "analytics" | "registry" | `analytics-${string}`): OpenApiDoc {
   const file = fileURLToPath(new URL(`../generated/openapi/${version}/${service}.json`, import.meta.url));
   return JSON.parse(readFileSync(file, "utf8"));
 }

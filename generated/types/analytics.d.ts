@@ -71,6 +71,8 @@ export interface paths {
         /**
          * Ask a DeFi question
          * @description Answers one DeFi question with chain-TVL and top-pool context, and points to the specific endpoints that go deeper.
+         *
+         *     **Price: 0.025 USD** per call (25000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_ask"];
         delete?: never;
@@ -91,6 +93,8 @@ export interface paths {
         /**
          * Ask a DeFi question
          * @description Answers one DeFi question with chain-TVL and top-pool context, and points to the specific endpoints that go deeper.
+         *
+         *     **Price: 0.025 USD** per call (25000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_ask"];
         delete?: never;
@@ -111,6 +115,8 @@ export interface paths {
         /**
          * Cross-chain swap quote
          * @description Best cross-chain swap route for an amount, with fees, duration and minimum received.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_bridgeQuote"];
         delete?: never;
@@ -131,6 +137,8 @@ export interface paths {
         /**
          * Yield migration
          * @description Whether moving a position to the best-yielding chain pays for the bridge.
+         *
+         *     **Price: 0.005 USD** per call (5000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_bridgeYieldMigrate"];
         delete?: never;
@@ -149,12 +157,16 @@ export interface paths {
         /**
          * Chain TVL (legacy GET)
          * @description Legacy GET form of `POST /defi/tvl` (no protocol filter); same price, same answer.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Base_defiTvlLegacy"];
         put?: never;
         /**
          * Chain TVL
          * @description TVL by chain, optionally for one protocol. Data cached 15 minutes per normalized filter.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_defiTvl"];
         delete?: never;
@@ -173,12 +185,16 @@ export interface paths {
         /**
          * Yield pools (legacy GET)
          * @description Legacy GET form of `POST /defi/yields`; same price, same answer.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Base_defiYieldsLegacy"];
         put?: never;
         /**
          * Yield pools
          * @description Yield pools sorted by APY, highest first. Pools above 100% APY usually rest on shrinking emissions; the insight says so.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_defiYields"];
         delete?: never;
@@ -199,6 +215,8 @@ export interface paths {
         /**
          * LP pool detail
          * @description One pool in detail with 7 days of volume history. Unknown pool: 404, not charged.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_lpPoolDetail"];
         delete?: never;
@@ -219,6 +237,8 @@ export interface paths {
         /**
          * LP pools
          * @description Concentrated-liquidity pools of the venue, sorted and filtered.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_lpPools"];
         delete?: never;
@@ -239,6 +259,8 @@ export interface paths {
         /**
          * LP pool recommendation
          * @description The best pool of a pair for a distribution and a risk appetite, with runner-ups.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_lpPoolsRecommend"];
         delete?: never;
@@ -259,6 +281,8 @@ export interface paths {
         /**
          * LP pool strategies
          * @description The three distributions (spot, curve, bidask) planned for one pool and one capital. Unknown pool: 404.
+         *
+         *     **Price: 0.020 USD** per call (20000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_lpPoolsStrategy"];
         delete?: never;
@@ -279,6 +303,8 @@ export interface paths {
         /**
          * LP position rebalance
          * @description Whether one position should be moved to a fresh range, and what that range would be. Unknown position: 404.
+         *
+         *     **Price: 0.010 USD** per call (10000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_lpPositionRebalance"];
         delete?: never;
@@ -299,6 +325,8 @@ export interface paths {
         /**
          * LP wallet positions
          * @description A wallet's DLMM positions: range status, value and unclaimed fees.
+         *
+         *     **Price: 0.004 USD** per call (4000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_lpWalletPositions"];
         delete?: never;
@@ -317,6 +345,8 @@ export interface paths {
         /**
          * LP pools (legacy GET)
          * @description Legacy GET form of `POST /lp/pools` (sort and limit only); same price, same answer.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Base_lpPoolsLegacy"];
         put?: never;
@@ -337,6 +367,8 @@ export interface paths {
         /**
          * LP pool detail (legacy GET)
          * @description Legacy GET form of `POST /lp/pool-detail`; same price, same answer.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Base_lpPoolDetailLegacy"];
         put?: never;
@@ -359,6 +391,8 @@ export interface paths {
         /**
          * Smart-money flows
          * @description Net flows of smart traders, whales and KOLs into one token.
+         *
+         *     **Price: 0.020 USD** per call (20000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_smartmoneyFlowIntel"];
         delete?: never;
@@ -379,6 +413,8 @@ export interface paths {
         /**
          * PnL leaderboard
          * @description The most profitable labeled wallets of a chain and window.
+         *
+         *     **Price: 0.030 USD** per call (30000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_smartmoneyPnlLeaderboard"];
         delete?: never;
@@ -399,6 +435,8 @@ export interface paths {
         /**
          * Smart-money token screener
          * @description Tokens that smart money is moving into, filtered by chain, age and market cap.
+         *
+         *     **Price: 0.025 USD** per call (25000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_smartmoneyTokenScreener"];
         delete?: never;
@@ -419,6 +457,8 @@ export interface paths {
         /**
          * Wallet intelligence (labeled)
          * @description Labels, PnL, archetype and recent trades of one wallet on one chain.
+         *
+         *     **Price: 0.050 USD** per call (50000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_smartmoneyWalletIntel"];
         delete?: never;
@@ -439,6 +479,8 @@ export interface paths {
         /**
          * Token OHLCV
          * @description Price candles of one token. Unknown mint: 404.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_tradersTokenOhlcv"];
         delete?: never;
@@ -459,6 +501,8 @@ export interface paths {
         /**
          * Token whales
          * @description The largest holders of one token and how their balances moved in 24 h. Unknown mint: 404.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_tradersTokenWhales"];
         delete?: never;
@@ -479,6 +523,8 @@ export interface paths {
         /**
          * Top wallets
          * @description The best-performing wallets of a window, ranked.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_tradersTopWallets"];
         delete?: never;
@@ -499,6 +545,8 @@ export interface paths {
         /**
          * Wallet intelligence (chain RPC)
          * @description Profile of one Solana wallet over 30 days: archetype, performance and copy-worthiness.
+         *
+         *     **Price: 0.012 USD** per call (12000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_tradersWalletIntel"];
         delete?: never;
@@ -519,6 +567,8 @@ export interface paths {
         /**
          * Wallet PnL
          * @description Realized and unrealized PnL of one wallet over a window, with a per-token breakdown.
+         *
+         *     **Price: 0.005 USD** per call (5000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_tradersWalletPnl"];
         delete?: never;
@@ -539,6 +589,8 @@ export interface paths {
         /**
          * Wallet token positions
          * @description Open token positions of one wallet, with entry prices and unrealized PnL.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_tradersWalletPositions"];
         delete?: never;
@@ -557,6 +609,8 @@ export interface paths {
         /**
          * Wallet intelligence (legacy GET)
          * @description Legacy GET form of `POST /traders/wallet-intel`; same price, same answer.
+         *
+         *     **Price: 0.012 USD** per call (12000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Base_tradersWalletIntelLegacy"];
         put?: never;
@@ -579,6 +633,8 @@ export interface paths {
         /**
          * Second-launchpad new tokens
          * @description Newest launches of the second launchpad (Raydium LaunchLab), newest first.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_trenchesAltNewTokens"];
         delete?: never;
@@ -599,6 +655,8 @@ export interface paths {
         /**
          * Bonding curve
          * @description Bonding-curve state of one token: progress, SOL in the curve, reserves. Unknown mint or curve: 404.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_trenchesCurve"];
         delete?: never;
@@ -617,12 +675,16 @@ export interface paths {
         /**
          * Graduating tokens (legacy GET)
          * @description Legacy GET form of `POST /trenches/graduating`; same price, same answer.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Base_trenchesGraduatingLegacy"];
         put?: never;
         /**
          * Graduating tokens
          * @description Tokens above 85% curve progress, highest first.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_trenchesGraduating"];
         delete?: never;
@@ -641,12 +703,16 @@ export interface paths {
         /**
          * New tokens (legacy GET)
          * @description Legacy GET form of `POST /trenches/new-tokens`; same price, same answer.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Base_trenchesNewTokensLegacy"];
         put?: never;
         /**
          * New tokens
          * @description Newest pump.fun launches from the launch-feed cache, newest first.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_trenchesNewTokens"];
         delete?: never;
@@ -667,6 +733,8 @@ export interface paths {
         /**
          * Token holders and authorities
          * @description Holder concentration, dev holdings and mint/freeze authorities of one token. Unknown mint: 404.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_trenchesToken"];
         delete?: never;
@@ -687,6 +755,8 @@ export interface paths {
         /**
          * Token snipers
          * @description Wallets that bought within the first 3 blocks of a token, and their share. Unknown mint: 404.
+         *
+         *     **Price: 0.004 USD** per call (4000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_trenchesTokenSnipers"];
         delete?: never;
@@ -707,6 +777,8 @@ export interface paths {
         /**
          * Token verdict
          * @description Combined verdict on one token: the token, sniper and curve data weighed together. Unknown mint: 404.
+         *
+         *     **Price: 0.015 USD** per call (15000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_trenchesTokenVerdict"];
         delete?: never;
@@ -725,6 +797,8 @@ export interface paths {
         /**
          * Token verdict (legacy GET)
          * @description Legacy GET form of `POST /trenches/token-verdict`; same price, same answer.
+         *
+         *     **Price: 0.015 USD** per call (15000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Base_trenchesTokenVerdictLegacy"];
         put?: never;
@@ -747,6 +821,8 @@ export interface paths {
         /**
          * Cross-chain swap quote
          * @description Best cross-chain swap route for an amount, with fees, duration and minimum received.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_bridgeQuote"];
         delete?: never;
@@ -767,6 +843,8 @@ export interface paths {
         /**
          * Yield migration
          * @description Whether moving a position to the best-yielding chain pays for the bridge.
+         *
+         *     **Price: 0.005 USD** per call (5000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_bridgeYieldMigrate"];
         delete?: never;
@@ -785,12 +863,16 @@ export interface paths {
         /**
          * Chain TVL (legacy GET)
          * @description Legacy GET form of `POST /defi/tvl` (no protocol filter); same price, same answer.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Solana_defiTvlLegacy"];
         put?: never;
         /**
          * Chain TVL
          * @description TVL by chain, optionally for one protocol. Data cached 15 minutes per normalized filter.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_defiTvl"];
         delete?: never;
@@ -809,14 +891,40 @@ export interface paths {
         /**
          * Yield pools (legacy GET)
          * @description Legacy GET form of `POST /defi/yields`; same price, same answer.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Solana_defiYieldsLegacy"];
         put?: never;
         /**
          * Yield pools
          * @description Yield pools sorted by APY, highest first. Pools above 100% APY usually rest on shrinking emissions; the insight says so.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_defiYields"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * API reference (HTML)
+         * @description Interactive API reference of this document (the same `network` choice as `/openapi.json`):
+         *     every operation with its parameters, answers, examples and price, the x402 payment flow, and a
+         *     client to try calls against this deployment. Its script and styles are served by the service.
+         */
+        get: operations["Free_docsPage"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -835,6 +943,8 @@ export interface paths {
         /**
          * LP pool detail
          * @description One pool in detail with 7 days of volume history. Unknown pool: 404, not charged.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_lpPoolDetail"];
         delete?: never;
@@ -855,6 +965,8 @@ export interface paths {
         /**
          * LP pools
          * @description Concentrated-liquidity pools of the venue, sorted and filtered.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_lpPools"];
         delete?: never;
@@ -875,6 +987,8 @@ export interface paths {
         /**
          * LP pool recommendation
          * @description The best pool of a pair for a distribution and a risk appetite, with runner-ups.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_lpPoolsRecommend"];
         delete?: never;
@@ -895,6 +1009,8 @@ export interface paths {
         /**
          * LP pool strategies
          * @description The three distributions (spot, curve, bidask) planned for one pool and one capital. Unknown pool: 404.
+         *
+         *     **Price: 0.020 USD** per call (20000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_lpPoolsStrategy"];
         delete?: never;
@@ -915,6 +1031,8 @@ export interface paths {
         /**
          * LP position rebalance
          * @description Whether one position should be moved to a fresh range, and what that range would be. Unknown position: 404.
+         *
+         *     **Price: 0.010 USD** per call (10000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_lpPositionRebalance"];
         delete?: never;
@@ -935,6 +1053,8 @@ export interface paths {
         /**
          * LP wallet positions
          * @description A wallet's DLMM positions: range status, value and unclaimed fees.
+         *
+         *     **Price: 0.004 USD** per call (4000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_lpWalletPositions"];
         delete?: never;
@@ -953,6 +1073,8 @@ export interface paths {
         /**
          * LP pools (legacy GET)
          * @description Legacy GET form of `POST /lp/pools` (sort and limit only); same price, same answer.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Solana_lpPoolsLegacy"];
         put?: never;
@@ -973,6 +1095,8 @@ export interface paths {
         /**
          * LP pool detail (legacy GET)
          * @description Legacy GET form of `POST /lp/pool-detail`; same price, same answer.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Solana_lpPoolDetailLegacy"];
         put?: never;
@@ -992,7 +1116,15 @@ export interface paths {
         };
         /**
          * OpenAPI document
-         * @description This OpenAPI 3.1 document, with `servers` set to the caller's base URL and the deployment's payment details filled in.
+         * @description This OpenAPI 3.1 document, with `servers` set to the caller's base URL and the deployment's
+         *     payment details filled in.
+         *
+         *     The whole document lists every paid operation three times, once per prefix. An integrator who
+         *     pays on one network can ask for that prefix alone: `?network=base` answers the same document
+         *     restricted to the `/base` operations and the free ones (likewise `solana` for the root paths
+         *     and `skale`). `npm run generate` writes the same per-network documents beside the whole one
+         *     (`generated/openapi/3.1/analytics-base.json`, ...), so a client can be generated for one
+         *     network without a running service.
          */
         get: operations["Free_openApiDocument"];
         put?: never;
@@ -1015,6 +1147,8 @@ export interface paths {
         /**
          * Ask a DeFi question
          * @description Answers one DeFi question with chain-TVL and top-pool context, and points to the specific endpoints that go deeper.
+         *
+         *     **Price: 0.025 USD** per call (25000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_ask"];
         delete?: never;
@@ -1035,6 +1169,8 @@ export interface paths {
         /**
          * Cross-chain swap quote
          * @description Best cross-chain swap route for an amount, with fees, duration and minimum received.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_bridgeQuote"];
         delete?: never;
@@ -1055,6 +1191,8 @@ export interface paths {
         /**
          * Yield migration
          * @description Whether moving a position to the best-yielding chain pays for the bridge.
+         *
+         *     **Price: 0.005 USD** per call (5000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_bridgeYieldMigrate"];
         delete?: never;
@@ -1073,12 +1211,16 @@ export interface paths {
         /**
          * Chain TVL (legacy GET)
          * @description Legacy GET form of `POST /defi/tvl` (no protocol filter); same price, same answer.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Skale_defiTvlLegacy"];
         put?: never;
         /**
          * Chain TVL
          * @description TVL by chain, optionally for one protocol. Data cached 15 minutes per normalized filter.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_defiTvl"];
         delete?: never;
@@ -1097,12 +1239,16 @@ export interface paths {
         /**
          * Yield pools (legacy GET)
          * @description Legacy GET form of `POST /defi/yields`; same price, same answer.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Skale_defiYieldsLegacy"];
         put?: never;
         /**
          * Yield pools
          * @description Yield pools sorted by APY, highest first. Pools above 100% APY usually rest on shrinking emissions; the insight says so.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_defiYields"];
         delete?: never;
@@ -1123,6 +1269,8 @@ export interface paths {
         /**
          * LP pool detail
          * @description One pool in detail with 7 days of volume history. Unknown pool: 404, not charged.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_lpPoolDetail"];
         delete?: never;
@@ -1143,6 +1291,8 @@ export interface paths {
         /**
          * LP pools
          * @description Concentrated-liquidity pools of the venue, sorted and filtered.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_lpPools"];
         delete?: never;
@@ -1163,6 +1313,8 @@ export interface paths {
         /**
          * LP pool recommendation
          * @description The best pool of a pair for a distribution and a risk appetite, with runner-ups.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_lpPoolsRecommend"];
         delete?: never;
@@ -1183,6 +1335,8 @@ export interface paths {
         /**
          * LP pool strategies
          * @description The three distributions (spot, curve, bidask) planned for one pool and one capital. Unknown pool: 404.
+         *
+         *     **Price: 0.020 USD** per call (20000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_lpPoolsStrategy"];
         delete?: never;
@@ -1203,6 +1357,8 @@ export interface paths {
         /**
          * LP position rebalance
          * @description Whether one position should be moved to a fresh range, and what that range would be. Unknown position: 404.
+         *
+         *     **Price: 0.010 USD** per call (10000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_lpPositionRebalance"];
         delete?: never;
@@ -1223,6 +1379,8 @@ export interface paths {
         /**
          * LP wallet positions
          * @description A wallet's DLMM positions: range status, value and unclaimed fees.
+         *
+         *     **Price: 0.004 USD** per call (4000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_lpWalletPositions"];
         delete?: never;
@@ -1241,6 +1399,8 @@ export interface paths {
         /**
          * LP pools (legacy GET)
          * @description Legacy GET form of `POST /lp/pools` (sort and limit only); same price, same answer.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Skale_lpPoolsLegacy"];
         put?: never;
@@ -1261,6 +1421,8 @@ export interface paths {
         /**
          * LP pool detail (legacy GET)
          * @description Legacy GET form of `POST /lp/pool-detail`; same price, same answer.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Skale_lpPoolDetailLegacy"];
         put?: never;
@@ -1283,6 +1445,8 @@ export interface paths {
         /**
          * Smart-money flows
          * @description Net flows of smart traders, whales and KOLs into one token.
+         *
+         *     **Price: 0.020 USD** per call (20000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_smartmoneyFlowIntel"];
         delete?: never;
@@ -1303,6 +1467,8 @@ export interface paths {
         /**
          * PnL leaderboard
          * @description The most profitable labeled wallets of a chain and window.
+         *
+         *     **Price: 0.030 USD** per call (30000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_smartmoneyPnlLeaderboard"];
         delete?: never;
@@ -1323,6 +1489,8 @@ export interface paths {
         /**
          * Smart-money token screener
          * @description Tokens that smart money is moving into, filtered by chain, age and market cap.
+         *
+         *     **Price: 0.025 USD** per call (25000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_smartmoneyTokenScreener"];
         delete?: never;
@@ -1343,6 +1511,8 @@ export interface paths {
         /**
          * Wallet intelligence (labeled)
          * @description Labels, PnL, archetype and recent trades of one wallet on one chain.
+         *
+         *     **Price: 0.050 USD** per call (50000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_smartmoneyWalletIntel"];
         delete?: never;
@@ -1363,6 +1533,8 @@ export interface paths {
         /**
          * Token OHLCV
          * @description Price candles of one token. Unknown mint: 404.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_tradersTokenOhlcv"];
         delete?: never;
@@ -1383,6 +1555,8 @@ export interface paths {
         /**
          * Token whales
          * @description The largest holders of one token and how their balances moved in 24 h. Unknown mint: 404.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_tradersTokenWhales"];
         delete?: never;
@@ -1403,6 +1577,8 @@ export interface paths {
         /**
          * Top wallets
          * @description The best-performing wallets of a window, ranked.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_tradersTopWallets"];
         delete?: never;
@@ -1423,6 +1599,8 @@ export interface paths {
         /**
          * Wallet intelligence (chain RPC)
          * @description Profile of one Solana wallet over 30 days: archetype, performance and copy-worthiness.
+         *
+         *     **Price: 0.012 USD** per call (12000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_tradersWalletIntel"];
         delete?: never;
@@ -1443,6 +1621,8 @@ export interface paths {
         /**
          * Wallet PnL
          * @description Realized and unrealized PnL of one wallet over a window, with a per-token breakdown.
+         *
+         *     **Price: 0.005 USD** per call (5000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_tradersWalletPnl"];
         delete?: never;
@@ -1463,6 +1643,8 @@ export interface paths {
         /**
          * Wallet token positions
          * @description Open token positions of one wallet, with entry prices and unrealized PnL.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_tradersWalletPositions"];
         delete?: never;
@@ -1481,6 +1663,8 @@ export interface paths {
         /**
          * Wallet intelligence (legacy GET)
          * @description Legacy GET form of `POST /traders/wallet-intel`; same price, same answer.
+         *
+         *     **Price: 0.012 USD** per call (12000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Skale_tradersWalletIntelLegacy"];
         put?: never;
@@ -1503,6 +1687,8 @@ export interface paths {
         /**
          * Second-launchpad new tokens
          * @description Newest launches of the second launchpad (Raydium LaunchLab), newest first.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_trenchesAltNewTokens"];
         delete?: never;
@@ -1523,6 +1709,8 @@ export interface paths {
         /**
          * Bonding curve
          * @description Bonding-curve state of one token: progress, SOL in the curve, reserves. Unknown mint or curve: 404.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_trenchesCurve"];
         delete?: never;
@@ -1541,12 +1729,16 @@ export interface paths {
         /**
          * Graduating tokens (legacy GET)
          * @description Legacy GET form of `POST /trenches/graduating`; same price, same answer.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Skale_trenchesGraduatingLegacy"];
         put?: never;
         /**
          * Graduating tokens
          * @description Tokens above 85% curve progress, highest first.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_trenchesGraduating"];
         delete?: never;
@@ -1565,12 +1757,16 @@ export interface paths {
         /**
          * New tokens (legacy GET)
          * @description Legacy GET form of `POST /trenches/new-tokens`; same price, same answer.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Skale_trenchesNewTokensLegacy"];
         put?: never;
         /**
          * New tokens
          * @description Newest pump.fun launches from the launch-feed cache, newest first.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_trenchesNewTokens"];
         delete?: never;
@@ -1591,6 +1787,8 @@ export interface paths {
         /**
          * Token holders and authorities
          * @description Holder concentration, dev holdings and mint/freeze authorities of one token. Unknown mint: 404.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_trenchesToken"];
         delete?: never;
@@ -1611,6 +1809,8 @@ export interface paths {
         /**
          * Token snipers
          * @description Wallets that bought within the first 3 blocks of a token, and their share. Unknown mint: 404.
+         *
+         *     **Price: 0.004 USD** per call (4000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_trenchesTokenSnipers"];
         delete?: never;
@@ -1631,6 +1831,8 @@ export interface paths {
         /**
          * Token verdict
          * @description Combined verdict on one token: the token, sniper and curve data weighed together. Unknown mint: 404.
+         *
+         *     **Price: 0.015 USD** per call (15000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_trenchesTokenVerdict"];
         delete?: never;
@@ -1649,6 +1851,8 @@ export interface paths {
         /**
          * Token verdict (legacy GET)
          * @description Legacy GET form of `POST /trenches/token-verdict`; same price, same answer.
+         *
+         *     **Price: 0.015 USD** per call (15000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Skale_trenchesTokenVerdictLegacy"];
         put?: never;
@@ -1671,6 +1875,8 @@ export interface paths {
         /**
          * Smart-money flows
          * @description Net flows of smart traders, whales and KOLs into one token.
+         *
+         *     **Price: 0.020 USD** per call (20000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_smartmoneyFlowIntel"];
         delete?: never;
@@ -1691,6 +1897,8 @@ export interface paths {
         /**
          * PnL leaderboard
          * @description The most profitable labeled wallets of a chain and window.
+         *
+         *     **Price: 0.030 USD** per call (30000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_smartmoneyPnlLeaderboard"];
         delete?: never;
@@ -1711,6 +1919,8 @@ export interface paths {
         /**
          * Smart-money token screener
          * @description Tokens that smart money is moving into, filtered by chain, age and market cap.
+         *
+         *     **Price: 0.025 USD** per call (25000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_smartmoneyTokenScreener"];
         delete?: never;
@@ -1731,6 +1941,8 @@ export interface paths {
         /**
          * Wallet intelligence (labeled)
          * @description Labels, PnL, archetype and recent trades of one wallet on one chain.
+         *
+         *     **Price: 0.050 USD** per call (50000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_smartmoneyWalletIntel"];
         delete?: never;
@@ -1751,6 +1963,8 @@ export interface paths {
         /**
          * Token OHLCV
          * @description Price candles of one token. Unknown mint: 404.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_tradersTokenOhlcv"];
         delete?: never;
@@ -1771,6 +1985,8 @@ export interface paths {
         /**
          * Token whales
          * @description The largest holders of one token and how their balances moved in 24 h. Unknown mint: 404.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_tradersTokenWhales"];
         delete?: never;
@@ -1791,6 +2007,8 @@ export interface paths {
         /**
          * Top wallets
          * @description The best-performing wallets of a window, ranked.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_tradersTopWallets"];
         delete?: never;
@@ -1811,6 +2029,8 @@ export interface paths {
         /**
          * Wallet intelligence (chain RPC)
          * @description Profile of one Solana wallet over 30 days: archetype, performance and copy-worthiness.
+         *
+         *     **Price: 0.012 USD** per call (12000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_tradersWalletIntel"];
         delete?: never;
@@ -1831,6 +2051,8 @@ export interface paths {
         /**
          * Wallet PnL
          * @description Realized and unrealized PnL of one wallet over a window, with a per-token breakdown.
+         *
+         *     **Price: 0.005 USD** per call (5000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_tradersWalletPnl"];
         delete?: never;
@@ -1851,6 +2073,8 @@ export interface paths {
         /**
          * Wallet token positions
          * @description Open token positions of one wallet, with entry prices and unrealized PnL.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_tradersWalletPositions"];
         delete?: never;
@@ -1869,6 +2093,8 @@ export interface paths {
         /**
          * Wallet intelligence (legacy GET)
          * @description Legacy GET form of `POST /traders/wallet-intel`; same price, same answer.
+         *
+         *     **Price: 0.012 USD** per call (12000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Solana_tradersWalletIntelLegacy"];
         put?: never;
@@ -1891,6 +2117,8 @@ export interface paths {
         /**
          * Second-launchpad new tokens
          * @description Newest launches of the second launchpad (Raydium LaunchLab), newest first.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_trenchesAltNewTokens"];
         delete?: never;
@@ -1911,6 +2139,8 @@ export interface paths {
         /**
          * Bonding curve
          * @description Bonding-curve state of one token: progress, SOL in the curve, reserves. Unknown mint or curve: 404.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_trenchesCurve"];
         delete?: never;
@@ -1929,12 +2159,16 @@ export interface paths {
         /**
          * Graduating tokens (legacy GET)
          * @description Legacy GET form of `POST /trenches/graduating`; same price, same answer.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Solana_trenchesGraduatingLegacy"];
         put?: never;
         /**
          * Graduating tokens
          * @description Tokens above 85% curve progress, highest first.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_trenchesGraduating"];
         delete?: never;
@@ -1953,12 +2187,16 @@ export interface paths {
         /**
          * New tokens (legacy GET)
          * @description Legacy GET form of `POST /trenches/new-tokens`; same price, same answer.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Solana_trenchesNewTokensLegacy"];
         put?: never;
         /**
          * New tokens
          * @description Newest pump.fun launches from the launch-feed cache, newest first.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_trenchesNewTokens"];
         delete?: never;
@@ -1979,6 +2217,8 @@ export interface paths {
         /**
          * Token holders and authorities
          * @description Holder concentration, dev holdings and mint/freeze authorities of one token. Unknown mint: 404.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_trenchesToken"];
         delete?: never;
@@ -1999,6 +2239,8 @@ export interface paths {
         /**
          * Token snipers
          * @description Wallets that bought within the first 3 blocks of a token, and their share. Unknown mint: 404.
+         *
+         *     **Price: 0.004 USD** per call (4000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_trenchesTokenSnipers"];
         delete?: never;
@@ -2019,6 +2261,8 @@ export interface paths {
         /**
          * Token verdict
          * @description Combined verdict on one token: the token, sniper and curve data weighed together. Unknown mint: 404.
+         *
+         *     **Price: 0.015 USD** per call (15000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_trenchesTokenVerdict"];
         delete?: never;
@@ -2037,6 +2281,8 @@ export interface paths {
         /**
          * Token verdict (legacy GET)
          * @description Legacy GET form of `POST /trenches/token-verdict`; same price, same answer.
+         *
+         *     **Price: 0.015 USD** per call (15000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Solana_trenchesTokenVerdictLegacy"];
         put?: never;
@@ -4020,6 +4266,17 @@ export interface components {
             /** @description Always null: no model answered. */
             model_used: null;
         };
+        /** @description One route of an operation: under one prefix, POST or its legacy GET. */
+        OperationRoute: {
+            /** @description URL prefix: `` (root), `/base`, `/skale`. */
+            prefix: string;
+            /** @description Network the route settles on in this deployment's profile. */
+            network: components["schemas"]["X402.Network"];
+            /** @enum {string} */
+            method: "GET" | "POST";
+            /** @description OpenAPI path with the prefix, e.g. `/base/defi/tvl` or `/base/lp/{venue}/pools`. */
+            path: string;
+        };
         /** @description `data` of `/smartmoney/pnl-leaderboard`: highest total PnL first. */
         PnlLeaderboardData: {
             chain: components["schemas"]["SmartMoneyChain"];
@@ -4121,6 +4378,12 @@ export interface components {
          * @enum {string}
          */
         PoolVenue: "meteora";
+        /**
+         * @description A URL prefix by the network it settles on, as the operation ids name it (`Solana_defiTvl`,
+         *     `Base_defiTvl`, `Skale_defiTvl`): `solana` is the root, `base` is `/base`, `skale` is `/skale`.
+         * @enum {string}
+         */
+        PrefixName: "solana" | "base" | "skale";
         /** @description Where one prefix settles in this deployment. */
         PrefixNetwork: {
             /** @description URL prefix: `` (root), `/base`, `/skale`. */
@@ -4258,10 +4521,25 @@ export interface components {
              * @description Number of paid endpoints (POST operations; legacy GETs not counted).
              */
             endpoints: number;
+            /** @description Every paid operation with its price and its path under each prefix (from this document's `x-payment-info`). */
+            operations: components["schemas"]["ServiceOperation"][];
             providers: components["schemas"]["ProviderModes"];
             /** @description Model that writes insights (`embedded-insight-v1` unless a chat-completions model is configured). */
             insight_model: string;
             settlement: components["schemas"]["SettlementMode"];
+        };
+        /** @description One paid operation as `GET /` lists it: its price, and its path under each prefix. */
+        ServiceOperation: {
+            /** @description Operation name, e.g. `defiTvl`; its operation ids are `<Prefix>_<name>` (`Base_defiTvl`). */
+            name: string;
+            summary: string;
+            tags: string[];
+            /** @description Price per call, USD; the same on every prefix. */
+            price_usd: string;
+            /** @description Price per call in micro-USDC. */
+            price_micro_usdc: string;
+            /** @description Every route of the operation: POST under each prefix, then the legacy GETs if any. */
+            routes: components["schemas"]["OperationRoute"][];
         };
         /**
          * @description How the deployment settles verified payments.
@@ -5521,6 +5799,55 @@ export interface operations {
                      *         }
                      *       ],
                      *       "endpoints": 28,
+                     *       "operations": [
+                     *         {
+                     *           "name": "defiTvl",
+                     *           "summary": "Chain TVL",
+                     *           "tags": [
+                     *             "DeFi"
+                     *           ],
+                     *           "price_usd": "0.001",
+                     *           "price_micro_usdc": "1000",
+                     *           "routes": [
+                     *             {
+                     *               "prefix": "",
+                     *               "network": "solana-devnet",
+                     *               "method": "POST",
+                     *               "path": "/defi/tvl"
+                     *             },
+                     *             {
+                     *               "prefix": "/base",
+                     *               "network": "base-sepolia",
+                     *               "method": "POST",
+                     *               "path": "/base/defi/tvl"
+                     *             },
+                     *             {
+                     *               "prefix": "/skale",
+                     *               "network": "skale-base-sepolia",
+                     *               "method": "POST",
+                     *               "path": "/skale/defi/tvl"
+                     *             },
+                     *             {
+                     *               "prefix": "",
+                     *               "network": "solana-devnet",
+                     *               "method": "GET",
+                     *               "path": "/defi/tvl"
+                     *             },
+                     *             {
+                     *               "prefix": "/base",
+                     *               "network": "base-sepolia",
+                     *               "method": "GET",
+                     *               "path": "/base/defi/tvl"
+                     *             },
+                     *             {
+                     *               "prefix": "/skale",
+                     *               "network": "skale-base-sepolia",
+                     *               "method": "GET",
+                     *               "path": "/skale/defi/tvl"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
                      *       "providers": {
                      *         "tvl": "embedded",
                      *         "pools": "embedded",
@@ -5542,6 +5869,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -5626,6 +5960,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -5697,6 +6038,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -5839,6 +6187,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "query: must NOT have more than 500 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "query",
+                     *           "message": "must NOT have more than 500 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -5891,6 +6253,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown query: Where can I earn the best yield on SOL right now?.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -5900,6 +6269,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -5912,6 +6288,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6054,6 +6438,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "query: must NOT have more than 500 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "query",
+                     *           "message": "must NOT have more than 500 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6107,6 +6505,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown query: Where can I earn the best yield on SOL right now?.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6116,6 +6521,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6128,6 +6540,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6278,6 +6698,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "from_chain: must be equal to one of the allowed values: ethereum, solana, base, arbitrum, optimism, polygon",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "from_chain",
+                     *           "message": "must be equal to one of the allowed values: ethereum, solana, base, arbitrum, optimism, polygon"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6331,6 +6765,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown from_chain: base.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6340,6 +6781,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6352,6 +6800,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider lifi failed; retry later.",
+                     *       "provider": "lifi",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6487,6 +6943,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "token: must NOT have more than 16 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "token",
+                     *           "message": "must NOT have more than 16 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6540,6 +7010,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown amount_usd: 20000.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6549,6 +7026,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6561,6 +7045,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6691,6 +7183,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must NOT have more than 64 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "chain",
+                     *           "message": "must NOT have more than 64 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6743,6 +7249,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6752,6 +7265,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6764,6 +7284,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6899,6 +7427,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must NOT have more than 64 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must NOT have more than 64 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6952,6 +7494,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6961,6 +7510,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6973,6 +7529,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7120,6 +7684,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must NOT have more than 64 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "chain",
+                     *           "message": "must NOT have more than 64 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7172,6 +7750,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7181,6 +7766,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7193,6 +7785,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7343,6 +7943,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must NOT have more than 64 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must NOT have more than 64 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7396,6 +8010,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7405,6 +8026,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7417,6 +8045,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7599,6 +8235,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "address: must have required property 'address'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "address",
+                     *           "message": "must have required property 'address'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7652,6 +8302,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 5rCf1DM8LjKTw4YqhnoLcngyZYeNnQqztScTogYHAS6.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7661,6 +8318,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7673,6 +8337,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7822,6 +8494,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "sort: must be equal to one of the allowed values: apr, volume, tvl",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "sort",
+                     *           "message": "must be equal to one of the allowed values: apr, volume, tvl"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7875,6 +8561,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7884,6 +8577,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7896,6 +8596,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8039,6 +8747,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "base: must NOT have more than 16 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "base",
+                     *           "message": "must NOT have more than 16 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8092,6 +8814,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8101,6 +8830,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8113,6 +8849,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8303,6 +9047,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "capital_usd: must be <= 100000000",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "capital_usd",
+                     *           "message": "must be <= 100000000"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8356,6 +9114,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 5rCf1DM8LjKTw4YqhnoLcngyZYeNnQqztScTogYHAS6.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8365,6 +9130,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8377,6 +9149,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8521,6 +9301,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "strategy: must be equal to one of the allowed values: spot, curve, bidask",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "strategy",
+                     *           "message": "must be equal to one of the allowed values: spot, curve, bidask"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8574,6 +9368,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown position: 3xYpNe9Rk7Ew4ZuQmT2vHc8LbW6sDfGa1JoKqP5nMhUr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8583,6 +9384,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8595,6 +9403,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8727,6 +9543,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "wallet: must have required property 'wallet'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "wallet",
+                     *           "message": "must have required property 'wallet'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8780,6 +9610,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown wallet: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8789,6 +9626,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8801,6 +9645,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8946,6 +9798,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "venue: must be equal to one of the allowed values: meteora",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "venue",
+                     *           "message": "must be equal to one of the allowed values: meteora"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8998,6 +9864,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown venue: meteora.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9007,6 +9880,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9019,6 +9899,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9197,6 +10085,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "venue: must be equal to one of the allowed values: meteora",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "venue",
+                     *           "message": "must be equal to one of the allowed values: meteora"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9249,6 +10151,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown venue: meteora.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9258,6 +10167,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9270,6 +10186,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9410,6 +10334,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must be equal to one of the allowed values: ethereum, solana, base, arbitrum",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must be equal to one of the allowed values: ethereum, solana, base, arbitrum"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9463,6 +10401,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown chain: solana.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9472,6 +10417,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9484,6 +10436,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider nansen failed; retry later.",
+                     *       "provider": "nansen",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9610,6 +10570,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must be equal to one of the allowed values: ethereum, solana, base, arbitrum",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must be equal to one of the allowed values: ethereum, solana, base, arbitrum"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9663,6 +10637,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9672,6 +10653,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9684,6 +10672,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider nansen failed; retry later.",
+                     *       "provider": "nansen",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9823,6 +10819,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 50",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "limit",
+                     *           "message": "must be <= 50"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9876,6 +10886,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9885,6 +10902,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9897,6 +10921,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider nansen failed; retry later.",
+                     *       "provider": "nansen",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10038,6 +11070,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must be equal to one of the allowed values: ethereum, solana, base, arbitrum",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must be equal to one of the allowed values: ethereum, solana, base, arbitrum"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10091,6 +11137,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown chain: ethereum.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10100,6 +11153,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10112,6 +11172,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider nansen failed; retry later.",
+                     *       "provider": "nansen",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10246,6 +11314,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "interval: must be equal to one of the allowed values: 1m, 5m, 15m, 1h, 4h, 1d",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "interval",
+                     *           "message": "must be equal to one of the allowed values: 1m, 5m, 15m, 1h, 4h, 1d"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10299,6 +11381,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10308,6 +11397,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10320,6 +11416,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10435,6 +11539,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 20",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "limit",
+                     *           "message": "must be <= 20"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10488,6 +11606,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10497,6 +11622,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10509,6 +11641,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10629,6 +11769,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "period: must be equal to one of the allowed values: 1d, 7d, 30d",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "period",
+                     *           "message": "must be equal to one of the allowed values: 1d, 7d, 30d"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10682,6 +11836,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10691,6 +11852,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10703,6 +11871,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10819,6 +11995,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "address: must have required property 'address'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "address",
+                     *           "message": "must have required property 'address'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10872,6 +12062,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10881,6 +12078,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10893,6 +12097,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11024,6 +12236,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "period: must be equal to one of the allowed values: 1d, 7d, 30d",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "period",
+                     *           "message": "must be equal to one of the allowed values: 1d, 7d, 30d"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11077,6 +12303,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11086,6 +12319,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11098,6 +12338,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11218,6 +12466,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "address: must have required property 'address'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "address",
+                     *           "message": "must have required property 'address'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11271,6 +12533,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11280,6 +12549,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11292,6 +12568,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11402,6 +12686,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "address: must match pattern \"^[1-9A-HJ-NP-Za-km-z]{32,44}$\"",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "address",
+                     *           "message": "must match pattern \"^[1-9A-HJ-NP-Za-km-z]{32,44}$\""
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11454,6 +12752,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11463,6 +12768,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11475,6 +12787,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11591,6 +12911,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 100",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "limit",
+                     *           "message": "must be <= 100"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11644,6 +12978,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11653,6 +12994,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11665,6 +13013,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider launchlab failed; retry later.",
+                     *       "provider": "launchlab",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11787,6 +13143,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must have required property 'mint'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "mint",
+                     *           "message": "must have required property 'mint'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11840,6 +13210,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11849,6 +13226,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11861,6 +13245,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11973,6 +13365,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 50",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "limit",
+                     *           "message": "must be <= 50"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12025,6 +13431,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12034,6 +13447,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12046,6 +13466,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider pumpportal failed; retry later.",
+                     *       "provider": "pumpportal",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12164,6 +13592,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 50",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "limit",
+                     *           "message": "must be <= 50"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12217,6 +13659,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12226,6 +13675,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12238,6 +13694,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider pumpportal failed; retry later.",
+                     *       "provider": "pumpportal",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12348,6 +13812,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 100",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "limit",
+                     *           "message": "must be <= 100"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12400,6 +13878,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12409,6 +13894,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12421,6 +13913,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider pumpportal failed; retry later.",
+                     *       "provider": "pumpportal",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12537,6 +14037,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 100",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "limit",
+                     *           "message": "must be <= 100"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12590,6 +14104,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12599,6 +14120,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12611,6 +14139,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider pumpportal failed; retry later.",
+                     *       "provider": "pumpportal",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12723,6 +14259,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must have required property 'mint'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "mint",
+                     *           "message": "must have required property 'mint'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12776,6 +14326,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12785,6 +14342,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12797,6 +14361,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12917,6 +14489,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must have required property 'mint'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "mint",
+                     *           "message": "must have required property 'mint'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12970,6 +14556,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12979,6 +14572,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12991,6 +14591,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13125,6 +14733,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must have required property 'mint'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "mint",
+                     *           "message": "must have required property 'mint'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13178,6 +14800,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13187,6 +14816,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13199,6 +14835,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13327,6 +14971,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must match pattern \"^[1-9A-HJ-NP-Za-km-z]{32,44}$\"",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "mint",
+                     *           "message": "must match pattern \"^[1-9A-HJ-NP-Za-km-z]{32,44}$\""
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13379,6 +15037,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13388,6 +15053,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13400,6 +15072,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13550,6 +15230,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "from_chain: must be equal to one of the allowed values: ethereum, solana, base, arbitrum, optimism, polygon",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "from_chain",
+                     *           "message": "must be equal to one of the allowed values: ethereum, solana, base, arbitrum, optimism, polygon"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13602,6 +15296,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown from_chain: base.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13611,6 +15312,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13623,6 +15331,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider lifi failed; retry later.",
+                     *       "provider": "lifi",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13758,6 +15474,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "token: must NOT have more than 16 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "token",
+                     *           "message": "must NOT have more than 16 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13810,6 +15540,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown amount_usd: 20000.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13819,6 +15556,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13831,6 +15575,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13961,6 +15713,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must NOT have more than 64 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "chain",
+                     *           "message": "must NOT have more than 64 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14012,6 +15778,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14021,6 +15794,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14033,6 +15813,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14168,6 +15956,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must NOT have more than 64 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must NOT have more than 64 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14220,6 +16022,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14229,6 +16038,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14241,6 +16057,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14388,6 +16212,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must NOT have more than 64 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "chain",
+                     *           "message": "must NOT have more than 64 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14439,6 +16277,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14448,6 +16293,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14460,6 +16312,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14610,6 +16470,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must NOT have more than 64 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must NOT have more than 64 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14662,6 +16536,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14671,6 +16552,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14683,6 +16571,76 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+        };
+    };
+    Free_docsPage: {
+        parameters: {
+            query?: {
+                /** @description Show only this prefix's paid operations (and the free ones). */
+                network?: components["schemas"]["PrefixName"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Bad request: a parameter, body field or header is invalid. The body names every invalid field. Never charged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "network: must be equal to one of the allowed values: solana, base, skale",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "network",
+                     *           "message": "must be equal to one of the allowed values: solana, base, skale"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /** @description Unexpected server failure; the body carries no internals. Never charged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14865,6 +16823,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "address: must have required property 'address'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "address",
+                     *           "message": "must have required property 'address'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14917,6 +16889,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 5rCf1DM8LjKTw4YqhnoLcngyZYeNnQqztScTogYHAS6.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14926,6 +16905,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14938,6 +16924,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15087,6 +17081,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "sort: must be equal to one of the allowed values: apr, volume, tvl",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "sort",
+                     *           "message": "must be equal to one of the allowed values: apr, volume, tvl"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15139,6 +17147,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15148,6 +17163,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15160,6 +17182,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15303,6 +17333,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "base: must NOT have more than 16 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "base",
+                     *           "message": "must NOT have more than 16 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15355,6 +17399,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15364,6 +17415,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15376,6 +17434,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15566,6 +17632,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "capital_usd: must be <= 100000000",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "capital_usd",
+                     *           "message": "must be <= 100000000"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15618,6 +17698,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 5rCf1DM8LjKTw4YqhnoLcngyZYeNnQqztScTogYHAS6.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15627,6 +17714,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15639,6 +17733,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15783,6 +17885,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "strategy: must be equal to one of the allowed values: spot, curve, bidask",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "strategy",
+                     *           "message": "must be equal to one of the allowed values: spot, curve, bidask"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15835,6 +17951,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown position: 3xYpNe9Rk7Ew4ZuQmT2vHc8LbW6sDfGa1JoKqP5nMhUr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15844,6 +17967,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15856,6 +17986,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15988,6 +18126,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "wallet: must have required property 'wallet'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "wallet",
+                     *           "message": "must have required property 'wallet'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16040,6 +18192,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown wallet: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16049,6 +18208,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16061,6 +18227,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16206,6 +18380,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "venue: must be equal to one of the allowed values: meteora",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "venue",
+                     *           "message": "must be equal to one of the allowed values: meteora"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16257,6 +18445,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown venue: meteora.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16266,6 +18461,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16278,6 +18480,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16456,6 +18666,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "venue: must be equal to one of the allowed values: meteora",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "venue",
+                     *           "message": "must be equal to one of the allowed values: meteora"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16507,6 +18731,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown venue: meteora.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16516,6 +18747,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16528,6 +18766,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16535,7 +18781,10 @@ export interface operations {
     };
     Free_openApiDocument: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only this prefix's paid operations (and the free ones); absent: every prefix. */
+                network?: components["schemas"]["PrefixName"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -16551,12 +18800,42 @@ export interface operations {
                     "application/json": Record<string, never>;
                 };
             };
+            /** @description Bad request: a parameter, body field or header is invalid. The body names every invalid field. Never charged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "network: must be equal to one of the allowed values: solana, base, skale",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "network",
+                     *           "message": "must be equal to one of the allowed values: solana, base, skale"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16699,6 +18978,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "query: must NOT have more than 500 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "query",
+                     *           "message": "must NOT have more than 500 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16752,6 +19045,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown query: Where can I earn the best yield on SOL right now?.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16761,6 +19061,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16773,6 +19080,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16923,6 +19238,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "from_chain: must be equal to one of the allowed values: ethereum, solana, base, arbitrum, optimism, polygon",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "from_chain",
+                     *           "message": "must be equal to one of the allowed values: ethereum, solana, base, arbitrum, optimism, polygon"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16976,6 +19305,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown from_chain: base.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16985,6 +19321,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16997,6 +19340,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider lifi failed; retry later.",
+                     *       "provider": "lifi",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17132,6 +19483,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "token: must NOT have more than 16 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "token",
+                     *           "message": "must NOT have more than 16 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17185,6 +19550,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown amount_usd: 20000.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17194,6 +19566,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17206,6 +19585,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17336,6 +19723,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must NOT have more than 64 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "chain",
+                     *           "message": "must NOT have more than 64 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17388,6 +19789,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17397,6 +19805,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17409,6 +19824,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17544,6 +19967,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must NOT have more than 64 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must NOT have more than 64 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17597,6 +20034,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17606,6 +20050,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17618,6 +20069,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17765,6 +20224,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must NOT have more than 64 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "chain",
+                     *           "message": "must NOT have more than 64 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17817,6 +20290,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17826,6 +20306,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17838,6 +20325,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17988,6 +20483,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must NOT have more than 64 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must NOT have more than 64 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18041,6 +20550,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18050,6 +20566,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18062,6 +20585,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18244,6 +20775,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "address: must have required property 'address'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "address",
+                     *           "message": "must have required property 'address'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18297,6 +20842,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 5rCf1DM8LjKTw4YqhnoLcngyZYeNnQqztScTogYHAS6.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18306,6 +20858,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18318,6 +20877,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18467,6 +21034,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "sort: must be equal to one of the allowed values: apr, volume, tvl",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "sort",
+                     *           "message": "must be equal to one of the allowed values: apr, volume, tvl"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18520,6 +21101,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18529,6 +21117,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18541,6 +21136,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18684,6 +21287,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "base: must NOT have more than 16 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "base",
+                     *           "message": "must NOT have more than 16 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18737,6 +21354,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18746,6 +21370,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18758,6 +21389,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18948,6 +21587,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "capital_usd: must be <= 100000000",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "capital_usd",
+                     *           "message": "must be <= 100000000"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19001,6 +21654,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 5rCf1DM8LjKTw4YqhnoLcngyZYeNnQqztScTogYHAS6.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19010,6 +21670,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19022,6 +21689,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19166,6 +21841,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "strategy: must be equal to one of the allowed values: spot, curve, bidask",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "strategy",
+                     *           "message": "must be equal to one of the allowed values: spot, curve, bidask"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19219,6 +21908,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown position: 3xYpNe9Rk7Ew4ZuQmT2vHc8LbW6sDfGa1JoKqP5nMhUr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19228,6 +21924,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19240,6 +21943,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19372,6 +22083,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "wallet: must have required property 'wallet'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "wallet",
+                     *           "message": "must have required property 'wallet'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19425,6 +22150,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown wallet: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19434,6 +22166,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19446,6 +22185,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19591,6 +22338,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "venue: must be equal to one of the allowed values: meteora",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "venue",
+                     *           "message": "must be equal to one of the allowed values: meteora"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19643,6 +22404,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown venue: meteora.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19652,6 +22420,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19664,6 +22439,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19842,6 +22625,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "venue: must be equal to one of the allowed values: meteora",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "venue",
+                     *           "message": "must be equal to one of the allowed values: meteora"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19894,6 +22691,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown venue: meteora.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19903,6 +22707,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19915,6 +22726,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20055,6 +22874,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must be equal to one of the allowed values: ethereum, solana, base, arbitrum",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must be equal to one of the allowed values: ethereum, solana, base, arbitrum"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20108,6 +22941,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown chain: solana.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20117,6 +22957,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20129,6 +22976,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider nansen failed; retry later.",
+                     *       "provider": "nansen",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20255,6 +23110,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must be equal to one of the allowed values: ethereum, solana, base, arbitrum",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must be equal to one of the allowed values: ethereum, solana, base, arbitrum"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20308,6 +23177,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20317,6 +23193,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20329,6 +23212,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider nansen failed; retry later.",
+                     *       "provider": "nansen",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20468,6 +23359,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 50",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "limit",
+                     *           "message": "must be <= 50"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20521,6 +23426,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20530,6 +23442,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20542,6 +23461,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider nansen failed; retry later.",
+                     *       "provider": "nansen",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20683,6 +23610,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must be equal to one of the allowed values: ethereum, solana, base, arbitrum",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must be equal to one of the allowed values: ethereum, solana, base, arbitrum"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20736,6 +23677,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown chain: ethereum.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20745,6 +23693,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20757,6 +23712,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider nansen failed; retry later.",
+                     *       "provider": "nansen",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20891,6 +23854,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "interval: must be equal to one of the allowed values: 1m, 5m, 15m, 1h, 4h, 1d",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "interval",
+                     *           "message": "must be equal to one of the allowed values: 1m, 5m, 15m, 1h, 4h, 1d"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20944,6 +23921,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20953,6 +23937,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20965,6 +23956,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21080,6 +24079,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 20",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "limit",
+                     *           "message": "must be <= 20"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21133,6 +24146,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21142,6 +24162,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21154,6 +24181,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21274,6 +24309,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "period: must be equal to one of the allowed values: 1d, 7d, 30d",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "period",
+                     *           "message": "must be equal to one of the allowed values: 1d, 7d, 30d"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21327,6 +24376,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21336,6 +24392,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21348,6 +24411,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21464,6 +24535,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "address: must have required property 'address'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "address",
+                     *           "message": "must have required property 'address'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21517,6 +24602,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21526,6 +24618,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21538,6 +24637,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21669,6 +24776,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "period: must be equal to one of the allowed values: 1d, 7d, 30d",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "period",
+                     *           "message": "must be equal to one of the allowed values: 1d, 7d, 30d"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21722,6 +24843,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21731,6 +24859,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21743,6 +24878,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21863,6 +25006,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "address: must have required property 'address'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "address",
+                     *           "message": "must have required property 'address'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21916,6 +25073,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21925,6 +25089,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21937,6 +25108,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22047,6 +25226,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "address: must match pattern \"^[1-9A-HJ-NP-Za-km-z]{32,44}$\"",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "address",
+                     *           "message": "must match pattern \"^[1-9A-HJ-NP-Za-km-z]{32,44}$\""
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22099,6 +25292,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22108,6 +25308,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22120,6 +25327,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22236,6 +25451,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 100",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "limit",
+                     *           "message": "must be <= 100"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22289,6 +25518,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22298,6 +25534,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22310,6 +25553,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider launchlab failed; retry later.",
+                     *       "provider": "launchlab",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22432,6 +25683,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must have required property 'mint'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "mint",
+                     *           "message": "must have required property 'mint'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22485,6 +25750,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22494,6 +25766,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22506,6 +25785,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22618,6 +25905,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 50",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "limit",
+                     *           "message": "must be <= 50"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22670,6 +25971,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22679,6 +25987,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22691,6 +26006,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider pumpportal failed; retry later.",
+                     *       "provider": "pumpportal",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22809,6 +26132,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 50",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "limit",
+                     *           "message": "must be <= 50"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22862,6 +26199,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22871,6 +26215,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22883,6 +26234,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider pumpportal failed; retry later.",
+                     *       "provider": "pumpportal",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22993,6 +26352,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 100",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "limit",
+                     *           "message": "must be <= 100"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23045,6 +26418,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23054,6 +26434,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23066,6 +26453,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider pumpportal failed; retry later.",
+                     *       "provider": "pumpportal",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23182,6 +26577,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 100",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "limit",
+                     *           "message": "must be <= 100"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23235,6 +26644,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23244,6 +26660,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23256,6 +26679,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider pumpportal failed; retry later.",
+                     *       "provider": "pumpportal",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23368,6 +26799,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must have required property 'mint'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "mint",
+                     *           "message": "must have required property 'mint'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23421,6 +26866,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23430,6 +26882,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23442,6 +26901,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23562,6 +27029,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must have required property 'mint'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "mint",
+                     *           "message": "must have required property 'mint'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23615,6 +27096,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23624,6 +27112,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23636,6 +27131,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23770,6 +27273,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must have required property 'mint'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "mint",
+                     *           "message": "must have required property 'mint'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23823,6 +27340,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23832,6 +27356,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23844,6 +27375,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23972,6 +27511,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must match pattern \"^[1-9A-HJ-NP-Za-km-z]{32,44}$\"",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "mint",
+                     *           "message": "must match pattern \"^[1-9A-HJ-NP-Za-km-z]{32,44}$\""
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24024,6 +27577,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24033,6 +27593,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24045,6 +27612,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24185,6 +27760,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must be equal to one of the allowed values: ethereum, solana, base, arbitrum",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must be equal to one of the allowed values: ethereum, solana, base, arbitrum"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24237,6 +27826,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown chain: solana.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24246,6 +27842,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24258,6 +27861,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider nansen failed; retry later.",
+                     *       "provider": "nansen",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24384,6 +27995,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must be equal to one of the allowed values: ethereum, solana, base, arbitrum",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must be equal to one of the allowed values: ethereum, solana, base, arbitrum"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24436,6 +28061,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24445,6 +28077,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24457,6 +28096,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider nansen failed; retry later.",
+                     *       "provider": "nansen",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24596,6 +28243,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 50",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "limit",
+                     *           "message": "must be <= 50"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24648,6 +28309,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24657,6 +28325,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24669,6 +28344,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider nansen failed; retry later.",
+                     *       "provider": "nansen",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24810,6 +28493,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must be equal to one of the allowed values: ethereum, solana, base, arbitrum",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must be equal to one of the allowed values: ethereum, solana, base, arbitrum"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24862,6 +28559,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown chain: ethereum.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24871,6 +28575,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24883,6 +28594,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider nansen failed; retry later.",
+                     *       "provider": "nansen",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25017,6 +28736,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "interval: must be equal to one of the allowed values: 1m, 5m, 15m, 1h, 4h, 1d",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "interval",
+                     *           "message": "must be equal to one of the allowed values: 1m, 5m, 15m, 1h, 4h, 1d"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25069,6 +28802,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25078,6 +28818,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25090,6 +28837,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25205,6 +28960,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 20",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "limit",
+                     *           "message": "must be <= 20"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25257,6 +29026,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25266,6 +29042,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25278,6 +29061,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25398,6 +29189,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "period: must be equal to one of the allowed values: 1d, 7d, 30d",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "period",
+                     *           "message": "must be equal to one of the allowed values: 1d, 7d, 30d"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25450,6 +29255,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25459,6 +29271,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25471,6 +29290,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25587,6 +29414,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "address: must have required property 'address'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "address",
+                     *           "message": "must have required property 'address'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25639,6 +29480,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25648,6 +29496,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25660,6 +29515,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25791,6 +29654,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "period: must be equal to one of the allowed values: 1d, 7d, 30d",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "period",
+                     *           "message": "must be equal to one of the allowed values: 1d, 7d, 30d"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25843,6 +29720,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25852,6 +29736,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25864,6 +29755,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25984,6 +29883,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "address: must have required property 'address'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "address",
+                     *           "message": "must have required property 'address'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26036,6 +29949,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26045,6 +29965,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26057,6 +29984,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26167,6 +30102,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "address: must match pattern \"^[1-9A-HJ-NP-Za-km-z]{32,44}$\"",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "address",
+                     *           "message": "must match pattern \"^[1-9A-HJ-NP-Za-km-z]{32,44}$\""
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26218,6 +30167,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26227,6 +30183,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26239,6 +30202,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26355,6 +30326,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 100",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "limit",
+                     *           "message": "must be <= 100"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26407,6 +30392,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26416,6 +30408,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26428,6 +30427,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider launchlab failed; retry later.",
+                     *       "provider": "launchlab",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26550,6 +30557,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must have required property 'mint'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "mint",
+                     *           "message": "must have required property 'mint'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26602,6 +30623,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26611,6 +30639,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26623,6 +30658,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26735,6 +30778,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 50",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "limit",
+                     *           "message": "must be <= 50"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26786,6 +30843,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26795,6 +30859,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26807,6 +30878,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider pumpportal failed; retry later.",
+                     *       "provider": "pumpportal",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26925,6 +31004,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 50",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "limit",
+                     *           "message": "must be <= 50"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26977,6 +31070,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26986,6 +31086,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26998,6 +31105,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider pumpportal failed; retry later.",
+                     *       "provider": "pumpportal",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27108,6 +31223,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 100",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "limit",
+                     *           "message": "must be <= 100"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27159,6 +31288,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27168,6 +31304,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27180,6 +31323,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider pumpportal failed; retry later.",
+                     *       "provider": "pumpportal",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27296,6 +31447,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 100",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "limit",
+                     *           "message": "must be <= 100"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27348,6 +31513,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27357,6 +31529,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27369,6 +31548,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider pumpportal failed; retry later.",
+                     *       "provider": "pumpportal",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27481,6 +31668,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must have required property 'mint'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "mint",
+                     *           "message": "must have required property 'mint'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27533,6 +31734,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27542,6 +31750,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27554,6 +31769,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27674,6 +31897,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must have required property 'mint'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "mint",
+                     *           "message": "must have required property 'mint'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27726,6 +31963,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27735,6 +31979,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27747,6 +31998,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27881,6 +32140,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must have required property 'mint'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "mint",
+                     *           "message": "must have required property 'mint'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27933,6 +32206,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27942,6 +32222,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27954,6 +32241,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28082,6 +32377,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must match pattern \"^[1-9A-HJ-NP-Za-km-z]{32,44}$\"",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "mint",
+                     *           "message": "must match pattern \"^[1-9A-HJ-NP-Za-km-z]{32,44}$\""
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28133,6 +32442,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28142,6 +32458,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28154,6 +32477,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };

@@ -1,4 +1,24 @@
 export interface paths {
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Service info
+         * @description What this service is: its version and every operation with its path.
+         */
+        get: operations["Service_serviceInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent/primary-alias/{name}": {
         parameters: {
             query?: never;
@@ -99,6 +119,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * API reference (HTML)
+         * @description Interactive API reference of this document: every operation with its parameters, answers and
+         *     examples, and a client to try calls against this deployment. Its script and styles are served
+         *     by the service itself.
+         */
+        get: operations["Service_docsPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/manifest/{name}": {
         parameters: {
             query?: never;
@@ -111,6 +153,26 @@ export interface paths {
          * @description The agent's current ERC-8004 registration document. Unknown name: 404.
          */
         get: operations["Agents_getManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OpenAPI document
+         * @description This OpenAPI 3.1 document, with `servers` set to the caller's base URL.
+         */
+        get: operations["Service_openApiDocument"];
         put?: never;
         post?: never;
         delete?: never;
@@ -327,6 +389,32 @@ export interface components {
             agents: components["schemas"]["PassportRecord"][];
             skills?: components["schemas"]["SkillFamily"][];
         };
+        /** @description `GET /` answer: what this service is and what it serves. */
+        RegistryInfo: {
+            /** @enum {string} */
+            service: "agent-registry";
+            version: string;
+            /** @enum {string} */
+            status: "ok";
+            /** @description Every operation of this document. */
+            operations: components["schemas"]["RegistryOperation"][];
+            /** @description Where this document and its API reference page are served. */
+            documents: {
+                /** @enum {string} */
+                openapi: "/openapi.json";
+                /** @enum {string} */
+                docs: "/docs";
+            };
+        };
+        /** @description One operation of this service, as `GET /` lists it. */
+        RegistryOperation: {
+            operationId: string;
+            /** @enum {string} */
+            method: "GET";
+            /** @description OpenAPI path, e.g. `/manifest/{name}`. */
+            path: string;
+            summary: string;
+        };
         /**
          * @description Normalized names the registry keeps for itself (routes, roles, protocol words and JSON
          *     literals): no passport can take one. Checked after normalization, so `Admin` and `ADMIN` are
@@ -368,6 +456,76 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    Service_serviceInfo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag of a copy the caller holds. */
+                "If-None-Match"?: components["parameters"]["Conditional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cacheable read. */
+            200: {
+                headers: {
+                    /** @description Strong validator of the body. */
+                    ETag: string;
+                    /** @description `public, max-age=<seconds>`; 30 s for lists and existence, 300 s for documents, 3600 s for the catalog. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "service": "agent-registry",
+                     *       "version": "1.0.0",
+                     *       "status": "ok",
+                     *       "operations": [
+                     *         {
+                     *           "operationId": "Agents_listAgents",
+                     *           "method": "GET",
+                     *           "path": "/api/agents",
+                     *           "summary": "List agents"
+                     *         }
+                     *       ],
+                     *       "documents": {
+                     *         "openapi": "/openapi.json",
+                     *         "docs": "/docs"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RegistryInfo"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` validator still matches. */
+            304: {
+                headers: {
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected server failure; the body carries no internals. Never charged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+        };
+    };
     Agents_primaryAlias: {
         parameters: {
             query?: never;
@@ -420,6 +578,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "name: must NOT have more than 128 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "name",
+                     *           "message": "must NOT have more than 128 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -429,6 +601,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown name: orbit-scout.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -438,6 +617,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -507,6 +693,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 100",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "limit",
+                     *           "message": "must be <= 100"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -516,6 +716,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -576,6 +783,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "name: must NOT have more than 128 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "name",
+                     *           "message": "must NOT have more than 128 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -585,6 +806,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -643,6 +871,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "name: must NOT have more than 128 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "name",
+                     *           "message": "must NOT have more than 128 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -652,6 +894,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown name: orbit-scout.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -661,6 +910,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -723,6 +979,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+        };
+    };
+    Service_docsPage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag of a copy the caller holds. */
+                "If-None-Match"?: components["parameters"]["Conditional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cacheable HTML page. */
+            200: {
+                headers: {
+                    /** @description Strong validator of the page. */
+                    ETag: string;
+                    /** @description `public, max-age=300`. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not modified: the `If-None-Match` validator still matches. */
+            304: {
+                headers: {
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected server failure; the body carries no internals. Never charged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -807,6 +1121,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "name: must NOT have more than 128 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "name",
+                     *           "message": "must NOT have more than 128 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -816,6 +1144,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown name: orbit-scout.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -825,6 +1160,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+        };
+    };
+    Service_openApiDocument: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag of a copy the caller holds. */
+                "If-None-Match"?: components["parameters"]["Conditional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cacheable read. */
+            200: {
+                headers: {
+                    /** @description Strong validator of the body. */
+                    ETag: string;
+                    /** @description `public, max-age=<seconds>`; 30 s for lists and existence, 300 s for documents, 3600 s for the catalog. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Not modified: the `If-None-Match` validator still matches. */
+            304: {
+                headers: {
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected server failure; the body carries no internals. Never charged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
