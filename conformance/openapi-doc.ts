@@ -49,6 +49,7 @@ export type PaymentInfo = {
 
 export type OpenApiDoc = {
   openapi: string;
+  info: { title: string; version: string; description?: string };
   servers?: { url: string }[];
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, Schema>; parameters?: Record<string, NonNullable<Operation["parameters"]>[number]> };
