@@ -12,6 +12,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { commandLine } from "./command-line.mjs";
 
 const SERVICES = ["analytics", "registry"];
 const ACKNOWLEDGED = "conformance/breaking-changes.acknowledged.json";
@@ -185,13 +186,24 @@ function defaultRev() {
   }
 }
 
+const USAGE = `usage: npm run breaking-changes [-- --rev REV]
+
+Compares generated/openapi/3.1 with the same documents at a git revision and fails (exit 1) on any breaking change
+(a removed operation, response or response field, a changed type, a narrowed request range or enum, a new required
+input, a changed price) not acknowledged with a reason in ${ACKNOWLEDGED}.
+
+  --rev REV   the revision to compare with (default: BREAKING_BASE_REV, else main when it exists, else HEAD)
+  --help      this text
+
+Against your own deployment's contract: npm run breaking-changes -- --rev origin/main (or the tag you deployed).`;
+
 function main() {
   const root = fileURLToPath(new URL("..", import.meta.url));
   process.chdir(root);
-  const at = process.argv.indexOf("--rev");
+  const { values } = commandLine(USAGE, { valued: ["--rev"] });
   let rev;
   try {
-    rev = (at > 0 ? process.argv[at + 1] : undefined) ?? process.env.BREAKING_BASE_REV ?? defaultRev();
+    rev = values["--rev"] ?? process.env.BREAKING_BASE_REV ?? defaultRev();
     git(["rev-parse", "--verify", "--quiet", `${rev}^{commit}`]);
   } catch {
     console.log(`breaking-changes: no git revision ${rev ?? "(none)"} to compare with; nothing checked`);

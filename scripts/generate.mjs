@@ -17,6 +17,7 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import YAML from "yaml";
+import { commandLine } from "./command-line.mjs";
 import { deriveErrorExamples, describePrices, networkDocument, prefixNames } from "./derive-documents.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -135,8 +136,17 @@ function listFiles(dir) {
     .map((entry) => relative(outDir, join(entry.parentPath ?? entry.path, entry.name)));
 }
 
+const USAGE = `usage: npm run generate [-- --check]   (npm run generate:check is the same with --check)
+
+Builds generated/ from spec/: OpenAPI 3.1 and 3.0 of both services (JSON and YAML), the analytics 3.1 document
+per network (analytics-solana, -base, -skale), and the openapi-typescript types.
+
+  --check   build in memory and fail (exit 1) when generated/ differs, writing nothing
+  --help    this text`;
+
+const check = commandLine(USAGE, { flags: ["--check"] }).flags.has("--check");
 const files = await build();
-if (process.argv.includes("--check")) {
+if (check) {
   const stale = Object.entries(files)
     .filter(([file, text]) => !existsSync(join(outDir, file)) || readFileSync(join(outDir, file), "utf8") !== text)
     .map(([file]) => file);
