@@ -379,11 +379,18 @@ export interface components {
             card?: Record<string, never>;
         };
         /**
-         * @description An import file: `npm run registry:import -- file.json [--db path]`; the built-in seed has the
-         *     same shape. The whole file is checked first (this schema, then the rules of `PassportRecord`) and
-         *     then written in one transaction, so a bad file writes nothing and the command names the record
-         *     and field at fault. Skill families merge by id: a known family's name and description are
-         *     replaced and new options added; nothing is removed, so every stored capability keeps resolving.
+         * @description An import file: `npm run registry:import -- file.json [--db path] [--upsert]`; the built-in seed
+         *     has the same shape. The whole file is checked first and then written in one transaction, so a
+         *     bad file writes nothing. The check reports every problem of the file in one pass, each with its
+         *     place (`agents[3].ownerWallet`): this schema, the rules of `PassportRecord`, values given twice in
+         *     the file, and values another passport already holds. Skill families merge by id: a known
+         *     family's name and description are replaced and new options added; nothing is removed, so every
+         *     stored capability keeps resolving.
+         *
+         *     With `--upsert`, a record naming a passport the store holds updates it: it may give only `name`
+         *     and the fields to change (`{"name": "orbit-scout", "description": "..."}`); the others keep their
+         *     stored values, a given `manifest` or `card` replaces the whole document, and the merged passport
+         *     must pass every rule above.
          */
         RegistryImport: {
             agents: components["schemas"]["PassportRecord"][];
