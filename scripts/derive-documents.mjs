@@ -129,7 +129,10 @@ function errorExample(doc, op, status) {
     };
   }
   if (status === "404") {
-    const entity = inputsOf(doc, op).find((input) => input.required && input.location !== "query" && input.example !== undefined);
+    // the entity is a required path or body value that is not one of a closed set (a venue is not an entity)
+    const entity = inputsOf(doc, op).find(
+      (input) => input.required && input.location !== "query" && input.example !== undefined && !resolve(doc, input.schema).enum,
+    );
     const message = entity ? `Unknown ${entity.field}: ${entity.example}.` : "No such endpoint.";
     return { error: "not_found", message, request_id: REQUEST_ID };
   }

@@ -6768,7 +6768,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_found",
-                     *       "message": "Unknown from_chain: base.",
+                     *       "message": "Unknown from_token: USDC.",
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
@@ -9867,7 +9867,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_found",
-                     *       "message": "Unknown venue: meteora.",
+                     *       "message": "No such endpoint.",
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
@@ -10154,7 +10154,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_found",
-                     *       "message": "Unknown venue: meteora.",
+                     *       "message": "Unknown address: 5rCf1DM8LjKTw4YqhnoLcngyZYeNnQqztScTogYHAS6.",
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
@@ -10404,7 +10404,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_found",
-                     *       "message": "Unknown chain: solana.",
+                     *       "message": "Unknown token_address: JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN.",
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
@@ -11140,7 +11140,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_found",
-                     *       "message": "Unknown chain: ethereum.",
+                     *       "message": "Unknown address: 0x28C6c06298d514Db089934071355E5743bf21d60.",
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
@@ -15299,7 +15299,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_found",
-                     *       "message": "Unknown from_chain: base.",
+                     *       "message": "Unknown from_token: USDC.",
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
@@ -18448,7 +18448,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_found",
-                     *       "message": "Unknown venue: meteora.",
+                     *       "message": "No such endpoint.",
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
@@ -18734,7 +18734,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_found",
-                     *       "message": "Unknown venue: meteora.",
+                     *       "message": "Unknown address: 5rCf1DM8LjKTw4YqhnoLcngyZYeNnQqztScTogYHAS6.",
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
@@ -19308,7 +19308,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_found",
-                     *       "message": "Unknown from_chain: base.",
+                     *       "message": "Unknown from_token: USDC.",
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
@@ -22407,7 +22407,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_found",
-                     *       "message": "Unknown venue: meteora.",
+                     *       "message": "No such endpoint.",
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
@@ -22694,7 +22694,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_found",
-                     *       "message": "Unknown venue: meteora.",
+                     *       "message": "Unknown address: 5rCf1DM8LjKTw4YqhnoLcngyZYeNnQqztScTogYHAS6.",
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
@@ -22944,7 +22944,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_found",
-                     *       "message": "Unknown chain: solana.",
+                     *       "message": "Unknown token_address: JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN.",
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
@@ -23680,7 +23680,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_found",
-                     *       "message": "Unknown chain: ethereum.",
+                     *       "message": "Unknown address: 0x28C6c06298d514Db089934071355E5743bf21d60.",
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
@@ -27829,7 +27829,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_found",
-                     *       "message": "Unknown chain: solana.",
+                     *       "message": "Unknown token_address: JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN.",
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
@@ -28562,7 +28562,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "error": "not_found",
-                     *       "message": "Unknown chain: ethereum.",
+                     *       "message": "Unknown address: 0x28C6c06298d514Db089934071355E5743bf21d60.",
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */

@@ -171,3 +171,34 @@ describe("reads", () => {
     expect(store.card("orbit-scout")).toBeUndefined();
   });
 });
+
+describe("updates", () => {
+  it("hands back a passport exactly as written, and who holds each unique value", () => {
+    const store = memoryStore();
+    expect(store.record("orbit-scout")).toEqual(passport("orbit-scout", { displayName: "Orbit-Scout", primarySol: "orbit-scout.sol" }));
+    expect(store.record("nobody-here")).toBeUndefined();
+    expect(store.holderOf("primarySol", "orbit-scout.sol")).toEqual({ name: "orbit-scout", kind: "native" });
+    expect(store.holderOf("assetAddress", "nothing")).toBeUndefined();
+  });
+
+  it("replaces a passport and its capabilities with upsert, and refuses the same write without it", () => {
+    const store = memoryStore();
+    const manifest = {
+      type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1" as const,
+      name: "orbit-scout",
+      description: "Scans launches.",
+      image: "https://registry.example.com/images/orbit-scout.png",
+      services: [],
+      capabilities: ["trading:token-screening"],
+      registrations: [],
+      x402Support: true,
+      active: true,
+    };
+    const updated = passport("orbit-scout", { description: "Now with a manifest.", manifest });
+    expect(conflictOf(() => store.write({ agents: [updated] })).at).toBe("agents[0].name");
+    store.write({ agents: [updated] }, { upsert: true });
+    expect(store.record("orbit-scout")).toEqual(updated);
+    store.write({ agents: [updated] }, { upsert: true });
+    expect(store.manifest("orbit-scout")?.capabilities).toEqual(["trading:token-screening"]);
+  });
+});

@@ -179,8 +179,10 @@ function sqliteStore(db: Db): RegistryStore {
     }
   }
 
-  const holderOf: RegistryStore["holderOf"] = (field, value) =>
-    sql.holders.get(field)?.get(value) as { name: string; kind: string } | undefined;
+  const holderOf: RegistryStore["holderOf"] = (field, value) => {
+    const row = sql.holders.get(field)?.get(value) as { name: string; kind: string } | undefined;
+    return row && { name: row.name, kind: row.kind };
+  };
 
   /** The first unique field of `record` another passport already holds (or, without upsert, its name), as a conflict. */
   function heldBy(record: PassportRecord, at: string, upsert: boolean): StoreConflict | undefined {
