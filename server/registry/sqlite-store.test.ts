@@ -26,6 +26,22 @@ function passport(name: string, overrides: Partial<PassportRecord> = {}): Passpo
   };
 }
 
+/** A manifest for `name` naming `capabilities`. */
+function manifestOf(name: string, capabilities: string[]): NonNullable<PassportRecord["manifest"]> {
+  return {
+    type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1",
+    name,
+    description: "d",
+    image: `https://registry.example.com/images/${name}.png`,
+    services: [],
+    capabilities,
+    tags: [],
+    registrations: [],
+    x402Support: false,
+    active: true,
+  };
+}
+
 const opened: RegistryStore[] = [];
 const folders: string[] = [];
 function memoryStore(): RegistryStore {
@@ -120,18 +136,7 @@ describe("one namespace", () => {
 describe("the catalog", () => {
   it("refuses a manifest capability missing from the catalog, even unchecked", () => {
     const store = memoryStore();
-    const manifest = {
-      type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1" as const,
-      name: "new-agent",
-      description: "d",
-      image: "https://registry.example.com/images/new-agent.png",
-      services: [],
-      capabilities: ["trading:token-screening", "trading:teleportation"],
-      tags: [],
-      registrations: [],
-      x402Support: false,
-      active: true,
-    };
+    const manifest = manifestOf("new-agent", ["trading:token-screening", "trading:teleportation"]);
     const conflict = conflictOf(() => store.write({ agents: [passport("new-agent", { manifest })] }));
     expect(conflict.at).toBe("agents[0].manifest.capabilities[1]");
     expect(store.findPassport("new-agent")).toBeUndefined();
@@ -183,18 +188,10 @@ describe("updates", () => {
 
   it("replaces a passport and its capabilities with upsert, and refuses the same write without it", () => {
     const store = memoryStore();
-    const manifest = {
-      type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1" as const,
-      name: "orbit-scout",
-      description: "Scans launches.",
-      image: "https://registry.example.com/images/orbit-scout.png",
-      services: [],
-      capabilities: ["trading:token-screening"],
-      registrations: [],
-      x402Support: true,
-      active: true,
-    };
-    const updated = passport("orbit-scout", { description: "Now with a manifest.", manifest });
+    const updated = passport("orbit-scout", {
+      description: "Now with a manifest.",
+      manifest: manifestOf("orbit-scout", ["trading:token-screening"]),
+    });
     expect(conflictOf(() => store.write({ agents: [updated] })).at).toBe("agents[0].name");
     store.write({ agents: [updated] }, { upsert: true });
     expect(store.record("orbit-scout")).toEqual(updated);
