@@ -15,6 +15,7 @@
  * Prism finds invalid gets the service's 400 body naming each field (from Prism's `sl-violations`).
  */
 import express, { type Request, type Response } from "express";
+import { prefixNameOf } from "../server/analytics/contract.js";
 import { DOCS_ASSETS_PATH, docsAssets, referencePage } from "../server/docs/reference-page.js";
 import { type Asked, challengeAnswer, type MockAnswer, malformedAnswer, readPayment, receiptHeader } from "./mock-payments.js";
 import { loadDoc, type OpenApiDoc, operations } from "./openapi-doc.js";
@@ -53,7 +54,7 @@ function servedDocuments(service: "analytics" | "registry"): Map<string | undefi
   const names = new Set(
     operations(whole)
       .filter(({ op }) => op["x-payment-info"])
-      .map(({ op }) => (op.operationId.split("_")[0] as string).toLowerCase()),
+      .map(({ op }) => prefixNameOf(op)),
   );
   return new Map([[undefined, whole], ...[...names].map((name) => [name, loadDoc("3.1", `analytics-${name}`)] as const)]);
 }

@@ -125,9 +125,12 @@ export function freeRouteHandlers({
     [undefined, withDeployment(contract.document)],
     ...Object.entries(contract.byNetwork).map(([name, document]) => [name, withDeployment(document)] as const),
   ]);
-  const openApiJson = (network: string | undefined) =>
-    perOrigin((origin) => JSON.stringify({ ...documents.get(network), servers: [{ url: origin, description: "This deployment" }] }));
-  const openApiJsonOf = new Map([...documents.keys()].map((network) => [network, openApiJson(network)]));
+  const openApiJsonOf = new Map(
+    [...documents].map(([network, document]) => [
+      network,
+      perOrigin((origin) => JSON.stringify({ ...document, servers: [{ url: origin, description: "This deployment" }] })),
+    ]),
+  );
   const pages = new Map(
     [...documents].map(([network, document]) => [
       network,
