@@ -143,6 +143,12 @@ function errorExample(doc, op, status) {
     const provider = answer?.sources?.[0] ?? "upstream";
     return { error: "upstream_error", message: `The upstream provider ${provider} failed; retry later.`, provider, request_id: REQUEST_ID };
   }
+  if (status === "503")
+    return {
+      error: "service_unavailable",
+      message: "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+      request_id: REQUEST_ID,
+    };
   return undefined;
 }
 
