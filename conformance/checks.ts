@@ -44,6 +44,12 @@ export function checkAnswer(
     f.add("status", `expected ${statuses.join(" or ")}, got ${answer.status}: ${answer.text.slice(0, 300)}`);
     return undefined;
   }
+  const documented = DOCS[c.service].paths[c.template]?.[c.method.toLowerCase()]?.responses[String(answer.status)]?.content ?? {};
+  if ("text/html" in documented) {
+    if (!answer.contentType.startsWith("text/html") || !/<html[\s>]/i.test(answer.text))
+      f.add("content-type", `expected an HTML page, got "${answer.contentType}": ${answer.text.slice(0, 120)}`);
+    return undefined;
+  }
   if (answer.json === undefined) {
     f.add("content-type", `expected a JSON body, got "${answer.contentType}": ${answer.text.slice(0, 120)}`);
     return undefined;

@@ -353,7 +353,8 @@ describe("examples", () => {
   it("give every operation of both services a 200 example, and every paid one 206 and 402 examples", () => {
     for (const doc of [analytics, registry]) {
       for (const { path, op: operation } of operations(doc)) {
-        if (path === "/openapi.json") continue;
+        // the documents themselves, and the HTML reference page, have no JSON example
+        if (path === "/openapi.json" || !operation.responses["200"]?.content?.[JSON_MEDIA]) continue;
         const statuses = operation["x-payment-info"] ? ["200", "206", "402"] : ["200"];
         for (const status of statuses)
           expect(operation.responses[status]?.content?.[JSON_MEDIA]?.example, `${path} ${status}`).toBeDefined();

@@ -49,13 +49,14 @@ export type PaymentInfo = {
 
 export type OpenApiDoc = {
   openapi: string;
+  info: { title: string; version: string; description?: string };
   servers?: { url: string }[];
   paths: Record<string, Record<string, Operation>>;
   components: { schemas: Record<string, Schema>; parameters?: Record<string, NonNullable<Operation["parameters"]>[number]> };
   [key: string]: unknown;
 };
 
-export function loadDoc(version: "3.1" | "3.0", service: "analytics" | "registry"): OpenApiDoc {
+export function loadDoc(version: "3.1" | "3.0", service: "analytics" | "registry" | `analytics-${string}`): OpenApiDoc {
   const file = fileURLToPath(new URL(`../generated/openapi/${version}/${service}.json`, import.meta.url));
   return JSON.parse(readFileSync(file, "utf8"));
 }

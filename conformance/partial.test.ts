@@ -1,9 +1,9 @@
 // The 206 answer of every paid operation: raw data, the rule engine's signal, no model output. In-process it
-// comes from a service whose model always fails; Prism is asked for it with `Prefer: code=206`.
+// comes from a service whose model always fails; the mock is asked for it with `Prefer: code=206` (and paid).
 import { describe } from "vitest";
 import { paidCases, title } from "./cases.js";
 import { checkEnvelope, Findings } from "./checks.js";
-import { send, withHeaders } from "./http.js";
+import { withHeaders } from "./http.js";
 import { createPayer, payAndSend } from "./payer.js";
 import { caseTest, isPrism, prefer, settings, useTarget } from "./suite.js";
 
@@ -14,12 +14,10 @@ describe(`206 partial answers on ${settings.kind}`, () => {
   for (const c of paidCases(settings.prefixes)) {
     caseTest(title(c, "206 partial"), "partial", async () => {
       const f = new Findings(`${c.label} 206 partial`);
-      if (isPrism) {
-        checkEnvelope(f, c, await send(url("analyticsUrl"), withHeaders(c.request, prefer(206, true)), settings.timeoutMs), [206]);
-      } else {
-        const paid = await payAndSend(f, c, url("degradedUrl"), pay, settings.timeoutMs);
-        if (paid) checkEnvelope(f, c, paid.answer, [206]);
-      }
+      const paid = isPrism
+        ? await payAndSend(f, withHeaders(c.request, prefer(206)), c, url("analyticsUrl"), pay, settings.timeoutMs)
+        : await payAndSend(f, c.request, c, url("degradedUrl"), pay, settings.timeoutMs);
+      if (paid) checkEnvelope(f, c, paid.answer, [206]);
       f.assert();
     });
   }

@@ -11,7 +11,7 @@ import { signSvmPayment } from "../client/x402/svm.js";
 import type { PaymentRequirements } from "../client/x402/types.js";
 import type { PaidCase } from "./cases.js";
 import { checkChallenge, type Findings } from "./checks.js";
-import { type Answer, send, withHeaders } from "./http.js";
+import { type Answer, type CaseRequest, send, withHeaders } from "./http.js";
 
 export type Pay = (requirement: PaymentRequirements) => Promise<string>;
 
@@ -28,18 +28,20 @@ export async function createPayer(): Promise<Pay> {
 }
 
 /**
- * A paid exchange as a client makes it: the request without payment, the 402 held against the
- * contract (into `f`), then the same request paying exactly what the challenge asks.
+ * A paid exchange as a client makes it: `request` (the case's, or it with more headers) without
+ * payment, the 402 held against the contract (into `f`), then the same request paying exactly what
+ * the challenge asks.
  */
 export async function payAndSend(
   f: Findings,
+  request: CaseRequest,
   c: PaidCase,
   baseUrl: string,
   pay: Pay,
   timeoutMs: number,
 ): Promise<{ answer: Answer; network: string } | undefined> {
-  const requirement = checkChallenge(f, c, await send(baseUrl, c.request, timeoutMs));
+  const requirement = checkChallenge(f, c, await send(baseUrl, request, timeoutMs));
   if (!requirement) return undefined;
-  const answer = await send(baseUrl, withHeaders(c.request, { "X-PAYMENT": await pay(requirement) }), timeoutMs);
+  const answer = await send(baseUrl, withHeaders(request, { "X-PAYMENT": await pay(requirement) }), timeoutMs);
   return { answer, network: requirement.network };
 }

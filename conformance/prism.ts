@@ -5,13 +5,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
-import type { RunningTarget } from "./targets.js";
 
 const PRISM = fileURLToPath(new URL("../node_modules/.bin/prism", import.meta.url));
 const STOP_GRACE_MS = 5_000;
-
-/** Fixed ports of `npm run mock` (the suite's own Prism takes free ports). */
-export const MOCK_PORTS = { analytics: 4010, registry: 4011 } as const;
 
 export interface PrismProcess {
   url: string;
@@ -99,26 +95,3 @@ export async function startPrism(
 
 export const documentPath = (service: "analytics" | "registry") =>
   fileURLToPath(new URL(`../generated/openapi/3.1/${service}.json`, import.meta.url));
-
-/** Prism on both 3.1 documents, on free ports unless given; if one fails to start, the other is stopped. */
-export async function startPrismTarget(
-  ports?: { analytics: number; registry: number },
-  options: { echo?: boolean } = {},
-): Promise<RunningTarget & { processes: PrismProcess[] }> {
-  const chosen = ports ?? { analytics: await freePort(), registry: await freePort() };
-  const settled = await Promise.allSettled([
-    startPrism(documentPath("analytics"), chosen.analytics, options),
-    startPrism(documentPath("registry"), chosen.registry, options),
-  ]);
-  const processes = settled.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
-  const failed = settled.find((r) => r.status === "rejected");
-  if (failed) {
-    await Promise.all(processes.map((p) => p.stop()));
-    throw failed.reason;
-  }
-  return {
-    target: { kind: "prism", analyticsUrl: processes[0]?.url, registryUrl: processes[1]?.url },
-    processes,
-    stop: async () => void (await Promise.all(processes.map((p) => p.stop()))),
-  };
-}

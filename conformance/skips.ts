@@ -1,7 +1,8 @@
 /**
  * What each target cannot be asked, with the reason; a skipped check still appears in the report.
- * Everything not listed runs on every target (Prism answers paid, partial and 404 cases through
- * `Prefer: code=...`, and its request validation answers the negative cases).
+ * Everything not listed runs on every target (the mock charges like the service, answers partial
+ * and 404 cases through `Prefer: code=...`, and Prism's request validation answers the negative
+ * cases).
  */
 import type { TargetKind, TargetSettings } from "./targets.js";
 
@@ -22,11 +23,7 @@ export type Check =
 const SKIPS: Record<TargetKind, Partial<Record<Check, string>>> = {
   server: {},
   prism: {
-    receipt: "Prism cannot verify or settle payments: X-PAYMENT-RESPONSE is the schema's placeholder, not a receipt",
-    resourceOrigin: "the examples name the documented server (localhost:4021), not the mock's address; the path is still checked",
-    openapiPrices: "Prism answers a schema-generated object for /openapi.json, not the document",
     notModified: "Prism computes no ETag, so If-None-Match cannot match",
-    errorCode: "Prism generates error bodies without examples from the schema (the first enum value), whatever the situation",
     fuzz: "Prism is not the system under test: its request validation is Stoplight's, not the service's",
   },
   url: {

@@ -47,9 +47,9 @@ export function caseTest(name: string, checks: Check | Check[], fn: () => Promis
   else it(name, fn, timeout);
 }
 
-/** Headers that make Prism answer a given status of the operation (its example), as a paying client would ask. */
-export function prefer(status: number, paid = false): Record<string, string> {
-  return { Prefer: `code=${status}`, ...(paid ? { "X-PAYMENT": "conformance-placeholder-payment" } : {}) };
+/** The header that makes the mock answer a given documented status of the operation (its example). */
+export function prefer(status: number): Record<string, string> {
+  return { Prefer: `code=${status}` };
 }
 
 export const isPrism = settings.kind === "prism";

@@ -20,7 +20,7 @@ import { createAnalyticsService } from "../server/analytics/service.js";
 import { createLogger } from "../server/http/logger.js";
 import { createRegistryService } from "../server/registry/service.js";
 import { PREFIXES } from "./interface.js";
-import { MOCK_PORTS } from "./prism.js";
+import { MOCK_PORTS } from "./mock.js";
 
 export type TargetKind = "server" | "prism" | "url";
 export type PrefixName = "solana" | "base" | "skale";

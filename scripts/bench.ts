@@ -23,14 +23,26 @@ import { verificationRates } from "../bench/verification.js";
 import { CHAIN_IDS } from "../client/x402/evm.js";
 import type { PaymentRequirements } from "../client/x402/types.js";
 import { openSqliteLedger } from "../server/analytics/payments/ledger/sqlite-ledger.js";
+import { commandLine } from "./command-line.mjs";
 
-const arg = (name: string, fallback: number) => {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
-};
-const quick = process.argv.includes("--quick");
+const USAGE = `usage: npm run bench [-- --rounds N --seconds N --payment-rate N --quick --profile]
+
+Benchmarks on loopback (about 6 minutes): bare node:http and Express, a free endpoint, paid EVM and Solana
+endpoints with a fresh payment per request, the Prism mock, verification alone, and scale figures. Prints a
+table and writes JSON under bench/results/.
+
+  --rounds N         timed rounds per scenario, medians reported (default 3; 1 with --quick)
+  --seconds N        seconds per round (default 4; 2 with --quick)
+  --payment-rate N   payments signed per second of load (default 3000)
+  --quick            one short round each, for a smoke run
+  --profile          CPU-profile the service under the paid EVM load and print its top entries
+  --help             this text`;
+
+const { values, flags } = commandLine(USAGE, { valued: ["--rounds", "--seconds", "--payment-rate"], flags: ["--quick", "--profile"] });
+const arg = (name: string, fallback: number) => (values[name] === undefined ? fallback : Number(values[name]));
+const quick = flags.has("--quick");
 /** `--profile`: the service under the paid EVM load runs with --cpu-prof; its top entries are printed. */
-const profileDir = process.argv.includes("--profile") ? mkdtempSync(join(tmpdir(), "bench-prof-")) : undefined;
+const profileDir = flags.has("--profile") ? mkdtempSync(join(tmpdir(), "bench-prof-")) : undefined;
 const ROUNDS = arg("--rounds", quick ? 1 : 3);
 const SECONDS = arg("--seconds", quick ? 2 : 4);
 const WARMUP_SECONDS = 2;

@@ -2,6 +2,8 @@
 // those of a git revision and fails on any breaking change not acknowledged (with a reason) in
 // conformance/breaking-changes.acknowledged.json.
 //
+// Or against a running deployment: `--base-url URL [--registry-url URL]` compares with the documents it serves.
+//
 // Default revision: `main` when that branch exists, else HEAD. On main itself that is the last commit, so the
 // check sees exactly what the working tree changes; on a feature branch it sees everything the branch changes.
 // CI on a pull request can pass `--rev origin/main` (or BREAKING_BASE_REV).
@@ -12,6 +14,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { commandLine } from "./command-line.mjs";
 
 const SERVICES = ["analytics", "registry"];
 const ACKNOWLEDGED = "conformance/breaking-changes.acknowledged.json";
@@ -185,32 +188,72 @@ function defaultRev() {
   }
 }
 
-function main() {
-  const root = fileURLToPath(new URL("..", import.meta.url));
-  process.chdir(root);
-  const at = process.argv.indexOf("--rev");
+const USAGE = `usage: npm run breaking-changes [-- --rev REV | --base-url URL [--registry-url URL]]
+
+Compares generated/openapi/3.1 (what this checkout would publish) with what a client already relies on, and fails
+(exit 1) on any breaking change (a removed operation, response or response field, a changed type, a narrowed
+request range or enum, a new required input, a changed price) not acknowledged with a reason in
+${ACKNOWLEDGED}.
+
+  --rev REV            the documents at a git revision (default: BREAKING_BASE_REV, else main when it exists,
+                       else HEAD)
+  --base-url URL       instead, the document a running analytics service serves (URL/openapi.json)
+  --registry-url URL   and its registry's (checked only when given)
+  --help               this text
+
+Exit: 0 nothing unacknowledged breaks, 1 a breaking change, 2 wrong options or a deployment that cannot be read.`;
+
+/** The documents to compare with, by service: from a deployment's /openapi.json, or from a git revision. */
+async function baselines(values) {
+  if (values["--base-url"] || values["--registry-url"]) {
+    const urls = { analytics: values["--base-url"], registry: values["--registry-url"] };
+    const docs = {};
+    for (const [service, url] of Object.entries(urls)) {
+      if (!url) continue;
+      const at = `${url.replace(/\/+$/, "")}/openapi.json`;
+      try {
+        const response = await fetch(at, { signal: AbortSignal.timeout(15_000) });
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        docs[service] = await response.json();
+      } catch (error) {
+        console.error(`breaking-changes: cannot read ${at} (${error.cause?.code ?? error.message}); nothing checked`);
+        process.exit(2);
+      }
+    }
+    return { label: Object.values(urls).filter(Boolean).join(" and "), docs };
+  }
   let rev;
   try {
-    rev = (at > 0 ? process.argv[at + 1] : undefined) ?? process.env.BREAKING_BASE_REV ?? defaultRev();
+    rev = values["--rev"] ?? process.env.BREAKING_BASE_REV ?? defaultRev();
     git(["rev-parse", "--verify", "--quiet", `${rev}^{commit}`]);
   } catch {
     console.log(`breaking-changes: no git revision ${rev ?? "(none)"} to compare with; nothing checked`);
-    return;
+    return undefined;
   }
-  const changes = SERVICES.flatMap((service) => {
+  const docs = {};
+  for (const service of SERVICES) {
     const file = `generated/openapi/3.1/${service}.json`;
-    let before;
     try {
-      before = JSON.parse(git(["show", `${rev}:${file}`]));
+      docs[service] = JSON.parse(git(["show", `${rev}:${file}`]));
     } catch {
       console.log(`breaking-changes: ${file} is new since ${rev}`);
-      return [];
     }
-    return breakingChanges(before, JSON.parse(readFileSync(file, "utf8")), service);
-  });
+  }
+  return { label: rev, docs };
+}
+
+async function main() {
+  const root = fileURLToPath(new URL("..", import.meta.url));
+  process.chdir(root);
+  const { values } = commandLine(USAGE, { valued: ["--rev", "--base-url", "--registry-url"] });
+  const baseline = await baselines(values);
+  if (!baseline) return;
+  const changes = Object.entries(baseline.docs).flatMap(([service, before]) =>
+    breakingChanges(before, JSON.parse(readFileSync(`generated/openapi/3.1/${service}.json`, "utf8")), service),
+  );
   const { acknowledged, unacknowledged, stale } = judge(changes, JSON.parse(readFileSync(ACKNOWLEDGED, "utf8")).acknowledged ?? []);
   console.log(
-    `breaking-changes: generated/openapi/3.1 compared with ${rev}: ${changes.length} breaking, ${acknowledged.length} acknowledged`,
+    `breaking-changes: generated/openapi/3.1 compared with ${baseline.label}: ${changes.length} breaking, ${acknowledged.length} acknowledged`,
   );
   for (const c of acknowledged) console.log(`  acknowledged: ${c.id} (${c.reason})`);
   for (const a of stale) console.log(`  note: acknowledgement matches no current change: ${a.change}`);
@@ -221,4 +264,4 @@ function main() {
   process.exitCode = 1;
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) main();
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await main();

@@ -1,25 +1,56 @@
 // `npm run conformance [-- options]`: the conformance suite (conformance/vitest.config.ts) against one target, a
-// summary table of operations × prefixes × results, JUnit XML for CI, and a non-zero exit on any failure.
-//
-//   --target server|prism|url   default: server (in-process), or url when --base-url is given
-//   --base-url URL              a deployment of the analytics service
-//   --registry-url URL          its registry (registry checks are skipped without it)
-//   --network solana,base,skale limit the prefixes (solana = root paths)
-//   --junit FILE                JUnit XML output (default results/conformance-junit.xml)
-//   --runs N, --seed N|random   fuzzing runs per property (default 40) and seed (fixed by default)
-//   --no-pay                    never pay a deployment (skips paid answers)
+// summary table of operations × prefixes × results, JUnit XML for CI, and a non-zero exit on any failure (2 when
+// the options are wrong or the target cannot be reached, before anything runs). `--help` lists the options.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { commandLine } from "./command-line.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const args = process.argv.slice(2);
-const option = (name) => {
-  const at = args.indexOf(name);
-  return at >= 0 ? args[at + 1] : undefined;
+const USAGE = `usage: npm run conformance [-- options]
+
+Runs the contract's conformance suite against one target and prints a table of operations × prefixes.
+
+  --target server|prism|url   server: both services in this process (default); prism: the mock (npm run mock's
+                              Prism behind its paying front, started here); url: a deployment (implied by --base-url)
+  --base-url URL              the analytics service of a deployment
+  --registry-url URL          its registry (registry checks are skipped without it)
+  --network solana,base,skale limit the prefixes (solana = the root paths)
+  --junit FILE                JUnit XML output (default results/conformance-junit.xml)
+  --runs N                    fuzzing runs per property (default 40)
+  --seed N|random             fuzzing seed (fixed by default)
+  --no-pay                    never pay the deployment (paid answers are skipped)
+  --help                      this text
+
+Exit: 0 all passed, 1 a check failed, 2 wrong options or a target that cannot be reached.
+Example: npm run conformance -- --base-url https://api.example.com --registry-url https://registry.example.com`;
+
+const { values, flags } = commandLine(USAGE, {
+  valued: ["--target", "--base-url", "--registry-url", "--network", "--junit", "--runs", "--seed"],
+  flags: ["--no-pay"],
+});
+const option = (name) => values[name];
+const usageError = (message) => {
+  console.error(`conformance: ${message}\n\n${USAGE}`);
+  process.exit(2);
 };
+const target = option("--target") ?? (option("--base-url") ? "url" : "server");
+if (!["server", "prism", "url"].includes(target)) usageError(`--target must be server, prism or url, got ${target}`);
+if (target === "url" && !option("--base-url")) usageError("--target url needs --base-url");
+
+/** A deployment that does not answer at all fails in one line, not in one failure per check. */
+async function reachable(url) {
+  try {
+    await fetch(url, { signal: AbortSignal.timeout(Number(process.env.CONFORMANCE_TIMEOUT_MS) || 15_000) });
+  } catch (error) {
+    const cause = error.cause?.code ?? error.cause?.message ?? error.message;
+    console.error(`conformance: cannot reach ${url} (${error.name === "TimeoutError" ? "no answer in time" : cause}); nothing was checked`);
+    process.exit(2);
+  }
+}
+if (target === "url") for (const url of [option("--base-url"), option("--registry-url")].filter(Boolean)) await reachable(url);
 
 const env = { ...process.env };
 const set = (name, value) => {
@@ -27,11 +58,11 @@ const set = (name, value) => {
 };
 set("CONFORMANCE_BASE_URL", option("--base-url"));
 set("CONFORMANCE_REGISTRY_URL", option("--registry-url"));
-set("CONFORMANCE_TARGET", option("--target") ?? (option("--base-url") ? "url" : undefined));
+set("CONFORMANCE_TARGET", target);
 set("CONFORMANCE_NETWORK", option("--network"));
 set("FUZZ_RUNS", option("--runs"));
 set("FUZZ_SEED", option("--seed"));
-if (args.includes("--no-pay")) env.CONFORMANCE_PAY = "0";
+if (flags.has("--no-pay")) env.CONFORMANCE_PAY = "0";
 
 const junit = option("--junit") ?? join(root, "results/conformance-junit.xml");
 const json = join(tmpdir(), `conformance-${process.pid}.json`);

@@ -18,6 +18,7 @@ import type { NetworkChoice } from "../client/networks.js";
 import { evmPayer, offlineBlockhash, type Payer, solanaPayer } from "../client/payers.js";
 import { createRegistryClient } from "../client/registry.js";
 import type { PaymentRequiredBody } from "../client/x402/types.js";
+import { commandLine } from "./command-line.mjs";
 import { type LocalServices, startLocalServices } from "./local-services.js";
 
 const DEADLINE_MS = 55_000;
@@ -27,10 +28,18 @@ const LABEL: Record<NetworkChoice, string> = { solana: "Solana", base: "Base", s
 /** A paid result of any operation. */
 type Paid = PaymentOutcome & { status: number; envelope: { signal: string; confidence: number; insight: string | null } };
 
-function option(name: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
+const USAGE = `usage: npm run demo [-- --base-url URL --registry-url URL]
+
+A paying session end to end: free endpoints, a 402 challenge, paid calls on all three prefixes with throwaway
+wallets, replayed payments refused, a call refused by the spending cap, and the ledger's totals with the 90/10
+split. Exits 0 only when every step behaved as expected.
+
+  --base-url URL       an analytics service to use (default: both services started in this process)
+  --registry-url URL   its registry
+  --help               this text`;
+
+const { values } = commandLine(USAGE, { valued: ["--base-url", "--registry-url"] });
+const option = (name: string): string | undefined => values[`--${name}`];
 
 function check(condition: unknown, message: string): asserts condition {
   if (!condition) throw new Error(`expected ${message}`);

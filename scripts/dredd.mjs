@@ -7,9 +7,18 @@ import Dredd from "dredd";
 import { UNKNOWN_AGENT } from "../conformance/cases.js";
 import { createPayer } from "../conformance/payer.js";
 import { startServices } from "../conformance/targets.js";
+import { commandLine } from "./command-line.mjs";
+
+const USAGE = `usage: npm run dredd [-- --verbose]
+
+Dredd on the generated OpenAPI 3.0 documents against both services started in this process, paying each paid
+operation with a fresh payment. Exits non-zero on any failure.
+
+  --verbose   Dredd's warnings and every transaction
+  --help      this text`;
 
 const root = (path) => fileURLToPath(new URL(`../${path}`, import.meta.url));
-const verbose = process.argv.includes("--verbose");
+const verbose = commandLine(USAGE, { flags: ["--verbose"] }).flags.has("--verbose");
 
 function runDredd(name, document, endpoint) {
   const config = {

@@ -3,9 +3,13 @@
 // openapi-typescript types. `--check` builds into memory and fails when generated/ differs, so a
 // stale or hand-edited generated/ never passes CI.
 //
-// One derivation happens after the TypeSpec emitter: every paid operation gets its 402 and 206
+// Derivations happen after the TypeSpec emitter: every paid operation gets its 402 and 206
 // examples from its own `x-payment-info` and 200 example, so Prism, Dredd and the docs show a
-// challenge whose amount, network and asset can never disagree with the price.
+// challenge whose amount, network and asset can never disagree with the price; every error
+// status gets its own example, each paid operation its price in its description and the
+// document the tables of networks and prices (scripts/derive-documents.mjs). The analytics 3.1
+// document is also written once per network (`analytics-base.json`: the `/base` operations and
+// the free ones), the files `GET /openapi.json?network=base` serves.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,6 +17,8 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import YAML from "yaml";
+import { commandLine } from "./command-line.mjs";
+import { deriveErrorExamples, describePrices, networkDocument, prefixNames } from "./derive-documents.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const outDir = join(root, "generated");
@@ -104,10 +110,16 @@ function deriveExamples(doc) {
 async function build() {
   const docs = compileSpec();
   const files = {};
-  for (const [key, doc] of Object.entries(docs)) {
-    deriveExamples(doc);
+  const write = (key, doc) => {
+    describePrices(doc);
     files[`openapi/${key}.json`] = `${JSON.stringify(doc, null, 2)}\n`;
     files[`openapi/${key}.yaml`] = YAML.stringify(doc, { lineWidth: 0 });
+  };
+  for (const [key, doc] of Object.entries(docs)) {
+    deriveExamples(doc);
+    deriveErrorExamples(doc);
+    if (key === "3.1/analytics") for (const name of prefixNames(doc)) write(`${key}-${name}`, networkDocument(doc, name));
+    write(key, doc);
   }
   for (const name of Object.values(services)) {
     // Optional stays optional even with a default: the types describe what a caller may send.
@@ -124,8 +136,17 @@ function listFiles(dir) {
     .map((entry) => relative(outDir, join(entry.parentPath ?? entry.path, entry.name)));
 }
 
+const USAGE = `usage: npm run generate [-- --check]   (npm run generate:check is the same with --check)
+
+Builds generated/ from spec/: OpenAPI 3.1 and 3.0 of both services (JSON and YAML), the analytics 3.1 document
+per network (analytics-solana, -base, -skale), and the openapi-typescript types.
+
+  --check   build in memory and fail (exit 1) when generated/ differs, writing nothing
+  --help    this text`;
+
+const check = commandLine(USAGE, { flags: ["--check"] }).flags.has("--check");
 const files = await build();
-if (process.argv.includes("--check")) {
+if (check) {
   const stale = Object.entries(files)
     .filter(([file, text]) => !existsSync(join(outDir, file)) || readFileSync(join(outDir, file), "utf8") !== text)
     .map(([file]) => file);

@@ -5,9 +5,17 @@
  */
 import { openSqliteLedger } from "../server/analytics/payments/ledger/sqlite-ledger.js";
 import { DEFAULT_LEDGER_DB } from "../server/analytics/service.js";
+import { commandLine } from "./command-line.mjs";
 
-const dbArg = process.argv.indexOf("--db");
-const file = dbArg >= 0 ? (process.argv[dbArg + 1] as string) : (process.env.LEDGER_DB ?? DEFAULT_LEDGER_DB);
+const USAGE = `usage: npm run ledger [-- --db path]
+
+Totals of the payment ledger in USDC: settled by network, by endpoint, by account (the 90/10 split) and by status.
+
+  --db path   the ledger database (default: LEDGER_DB, else ${DEFAULT_LEDGER_DB})
+  --help      this text`;
+
+const { values } = commandLine(USAGE, { valued: ["--db"] });
+const file = values["--db"] ?? process.env.LEDGER_DB ?? DEFAULT_LEDGER_DB;
 const ledger = openSqliteLedger(file);
 const totals = await ledger.totals();
 await ledger.close();

@@ -1,18 +1,40 @@
-// `npm run mock`: Prism serving both generated 3.1 documents in the foreground, analytics on 127.0.0.1:4010 and
-// the registry on 127.0.0.1:4011 (MOCK_PORT, MOCK_REGISTRY_PORT override them). The examples make the answers
-// realistic; ask for other statuses with `Prefer: code=402` (or 206, 404, ...). --verbose streams Prism's log.
+// `npm run mock`: the mock of both services in the foreground, analytics on 127.0.0.1:4010 and the registry on
+// 127.0.0.1:4011 (MOCK_PORT, MOCK_REGISTRY_PORT override them). Prism answers from the generated 3.1 documents'
+// examples behind a small front (conformance/mock-front.ts) that charges like the service: a paid operation without
+// X-PAYMENT gets the contract's 402 (resource at the mock's origin), a header that is not base64 JSON a 400, and a
+// well-formed payment the answer with a decodable mock receipt (`simulated: true`). `Prefer: code=404` (or any
+// documented status) asks for that status's example. Each front also serves /openapi.json and /docs.
 // SIGINT/SIGTERM stop both Prism processes by their PIDs; if one dies, the other is stopped and this exits 1.
-import { MOCK_PORTS, startPrismTarget } from "../conformance/prism.js";
+import { MOCK_PORTS, startMock } from "../conformance/mock.js";
+import { commandLine } from "./command-line.mjs";
+
+const USAGE = `usage: npm run mock [-- --verbose]
+
+The mock of both services, from the contract's examples (Prism behind a front that charges like the service):
+  analytics  http://127.0.0.1:${MOCK_PORTS.analytics}  (MOCK_PORT)
+  registry   http://127.0.0.1:${MOCK_PORTS.registry}  (MOCK_REGISTRY_PORT)
+
+  --verbose   stream Prism's log
+  --help      this text
+
+A paid call without X-PAYMENT answers the 402 challenge; pay it (any well-formed x402 v1 payment for the route's
+network; nothing is verified on a chain) to get the 200 example with an X-PAYMENT-RESPONSE mock receipt.
+Prefer: code=206 (with a payment), or code=400, 402, 404, 500, 502 selects that documented answer.
+/openapi.json and /docs serve the document and its API reference; Ctrl-C stops everything.`;
+
+const { flags } = commandLine(USAGE, { flags: ["--verbose"] });
 
 const ports = {
   analytics: Number(process.env.MOCK_PORT) || MOCK_PORTS.analytics,
   registry: Number(process.env.MOCK_REGISTRY_PORT) || MOCK_PORTS.registry,
 };
-const mock = await startPrismTarget(ports, { echo: process.argv.includes("--verbose") }).catch((error) => {
+const mock = await startMock(ports, { echo: flags.has("--verbose") }).catch((error) => {
   console.error(`npm run mock: ${error.message}`);
   process.exit(1);
 });
-console.log(`Prism mock ready: analytics ${mock.target.analyticsUrl}, registry ${mock.target.registryUrl} (Ctrl-C stops it)`);
+console.log(
+  `Mock ready: analytics ${mock.target.analyticsUrl} (docs ${mock.target.analyticsUrl}/docs), registry ${mock.target.registryUrl} (Ctrl-C stops it)`,
+);
 
 let stopping = false;
 async function stop(code) {
@@ -25,6 +47,6 @@ process.on("SIGINT", () => stop(0));
 process.on("SIGTERM", () => stop(0));
 Promise.race(mock.processes.map((p) => p.exited.then((code) => ({ p, code })))).then(({ p, code }) => {
   if (stopping) return;
-  console.error(`Prism on ${p.url} (pid ${p.pid}) exited with ${code}; stopping the other`);
+  console.error(`Prism on ${p.url} (pid ${p.pid}) exited with ${code}; stopping the mock`);
   stop(1);
 });

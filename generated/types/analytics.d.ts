@@ -71,6 +71,8 @@ export interface paths {
         /**
          * Ask a DeFi question
          * @description Answers one DeFi question with chain-TVL and top-pool context, and points to the specific endpoints that go deeper.
+         *
+         *     **Price: 0.025 USD** per call (25000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_ask"];
         delete?: never;
@@ -91,6 +93,8 @@ export interface paths {
         /**
          * Ask a DeFi question
          * @description Answers one DeFi question with chain-TVL and top-pool context, and points to the specific endpoints that go deeper.
+         *
+         *     **Price: 0.025 USD** per call (25000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_ask"];
         delete?: never;
@@ -111,6 +115,8 @@ export interface paths {
         /**
          * Cross-chain swap quote
          * @description Best cross-chain swap route for an amount, with fees, duration and minimum received.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_bridgeQuote"];
         delete?: never;
@@ -131,6 +137,8 @@ export interface paths {
         /**
          * Yield migration
          * @description Whether moving a position to the best-yielding chain pays for the bridge.
+         *
+         *     **Price: 0.005 USD** per call (5000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_bridgeYieldMigrate"];
         delete?: never;
@@ -149,12 +157,16 @@ export interface paths {
         /**
          * Chain TVL (legacy GET)
          * @description Legacy GET form of `POST /defi/tvl` (no protocol filter); same price, same answer.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Base_defiTvlLegacy"];
         put?: never;
         /**
          * Chain TVL
          * @description TVL by chain, optionally for one protocol. Data cached 15 minutes per normalized filter.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_defiTvl"];
         delete?: never;
@@ -173,12 +185,16 @@ export interface paths {
         /**
          * Yield pools (legacy GET)
          * @description Legacy GET form of `POST /defi/yields`; same price, same answer.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Base_defiYieldsLegacy"];
         put?: never;
         /**
          * Yield pools
          * @description Yield pools sorted by APY, highest first. Pools above 100% APY usually rest on shrinking emissions; the insight says so.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_defiYields"];
         delete?: never;
@@ -199,6 +215,8 @@ export interface paths {
         /**
          * LP pool detail
          * @description One pool in detail with 7 days of volume history. Unknown pool: 404, not charged.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_lpPoolDetail"];
         delete?: never;
@@ -219,6 +237,8 @@ export interface paths {
         /**
          * LP pools
          * @description Concentrated-liquidity pools of the venue, sorted and filtered.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_lpPools"];
         delete?: never;
@@ -239,6 +259,8 @@ export interface paths {
         /**
          * LP pool recommendation
          * @description The best pool of a pair for a distribution and a risk appetite, with runner-ups.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_lpPoolsRecommend"];
         delete?: never;
@@ -259,6 +281,8 @@ export interface paths {
         /**
          * LP pool strategies
          * @description The three distributions (spot, curve, bidask) planned for one pool and one capital. Unknown pool: 404.
+         *
+         *     **Price: 0.020 USD** per call (20000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_lpPoolsStrategy"];
         delete?: never;
@@ -279,6 +303,8 @@ export interface paths {
         /**
          * LP position rebalance
          * @description Whether one position should be moved to a fresh range, and what that range would be. Unknown position: 404.
+         *
+         *     **Price: 0.010 USD** per call (10000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_lpPositionRebalance"];
         delete?: never;
@@ -299,6 +325,8 @@ export interface paths {
         /**
          * LP wallet positions
          * @description A wallet's DLMM positions: range status, value and unclaimed fees.
+         *
+         *     **Price: 0.004 USD** per call (4000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_lpWalletPositions"];
         delete?: never;
@@ -317,6 +345,8 @@ export interface paths {
         /**
          * LP pools (legacy GET)
          * @description Legacy GET form of `POST /lp/pools` (sort and limit only); same price, same answer.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Base_lpPoolsLegacy"];
         put?: never;
@@ -337,6 +367,8 @@ export interface paths {
         /**
          * LP pool detail (legacy GET)
          * @description Legacy GET form of `POST /lp/pool-detail`; same price, same answer.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Base_lpPoolDetailLegacy"];
         put?: never;
@@ -359,6 +391,8 @@ export interface paths {
         /**
          * Smart-money flows
          * @description Net flows of smart traders, whales and KOLs into one token.
+         *
+         *     **Price: 0.020 USD** per call (20000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_smartmoneyFlowIntel"];
         delete?: never;
@@ -379,6 +413,8 @@ export interface paths {
         /**
          * PnL leaderboard
          * @description The most profitable labeled wallets of a chain and window.
+         *
+         *     **Price: 0.030 USD** per call (30000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_smartmoneyPnlLeaderboard"];
         delete?: never;
@@ -399,6 +435,8 @@ export interface paths {
         /**
          * Smart-money token screener
          * @description Tokens that smart money is moving into, filtered by chain, age and market cap.
+         *
+         *     **Price: 0.025 USD** per call (25000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_smartmoneyTokenScreener"];
         delete?: never;
@@ -419,6 +457,8 @@ export interface paths {
         /**
          * Wallet intelligence (labeled)
          * @description Labels, PnL, archetype and recent trades of one wallet on one chain.
+         *
+         *     **Price: 0.050 USD** per call (50000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_smartmoneyWalletIntel"];
         delete?: never;
@@ -439,6 +479,8 @@ export interface paths {
         /**
          * Token OHLCV
          * @description Price candles of one token. Unknown mint: 404.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_tradersTokenOhlcv"];
         delete?: never;
@@ -459,6 +501,8 @@ export interface paths {
         /**
          * Token whales
          * @description The largest holders of one token and how their balances moved in 24 h. Unknown mint: 404.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_tradersTokenWhales"];
         delete?: never;
@@ -479,6 +523,8 @@ export interface paths {
         /**
          * Top wallets
          * @description The best-performing wallets of a window, ranked.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_tradersTopWallets"];
         delete?: never;
@@ -499,6 +545,8 @@ export interface paths {
         /**
          * Wallet intelligence (chain RPC)
          * @description Profile of one Solana wallet over 30 days: archetype, performance and copy-worthiness.
+         *
+         *     **Price: 0.012 USD** per call (12000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_tradersWalletIntel"];
         delete?: never;
@@ -519,6 +567,8 @@ export interface paths {
         /**
          * Wallet PnL
          * @description Realized and unrealized PnL of one wallet over a window, with a per-token breakdown.
+         *
+         *     **Price: 0.005 USD** per call (5000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_tradersWalletPnl"];
         delete?: never;
@@ -539,6 +589,8 @@ export interface paths {
         /**
          * Wallet token positions
          * @description Open token positions of one wallet, with entry prices and unrealized PnL.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_tradersWalletPositions"];
         delete?: never;
@@ -557,6 +609,8 @@ export interface paths {
         /**
          * Wallet intelligence (legacy GET)
          * @description Legacy GET form of `POST /traders/wallet-intel`; same price, same answer.
+         *
+         *     **Price: 0.012 USD** per call (12000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Base_tradersWalletIntelLegacy"];
         put?: never;
@@ -579,6 +633,8 @@ export interface paths {
         /**
          * Second-launchpad new tokens
          * @description Newest launches of the second launchpad (Raydium LaunchLab), newest first.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_trenchesAltNewTokens"];
         delete?: never;
@@ -599,6 +655,8 @@ export interface paths {
         /**
          * Bonding curve
          * @description Bonding-curve state of one token: progress, SOL in the curve, reserves. Unknown mint or curve: 404.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_trenchesCurve"];
         delete?: never;
@@ -617,12 +675,16 @@ export interface paths {
         /**
          * Graduating tokens (legacy GET)
          * @description Legacy GET form of `POST /trenches/graduating`; same price, same answer.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Base_trenchesGraduatingLegacy"];
         put?: never;
         /**
          * Graduating tokens
          * @description Tokens above 85% curve progress, highest first.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_trenchesGraduating"];
         delete?: never;
@@ -641,12 +703,16 @@ export interface paths {
         /**
          * New tokens (legacy GET)
          * @description Legacy GET form of `POST /trenches/new-tokens`; same price, same answer.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Base_trenchesNewTokensLegacy"];
         put?: never;
         /**
          * New tokens
          * @description Newest pump.fun launches from the launch-feed cache, newest first.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_trenchesNewTokens"];
         delete?: never;
@@ -667,6 +733,8 @@ export interface paths {
         /**
          * Token holders and authorities
          * @description Holder concentration, dev holdings and mint/freeze authorities of one token. Unknown mint: 404.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_trenchesToken"];
         delete?: never;
@@ -687,6 +755,8 @@ export interface paths {
         /**
          * Token snipers
          * @description Wallets that bought within the first 3 blocks of a token, and their share. Unknown mint: 404.
+         *
+         *     **Price: 0.004 USD** per call (4000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_trenchesTokenSnipers"];
         delete?: never;
@@ -707,6 +777,8 @@ export interface paths {
         /**
          * Token verdict
          * @description Combined verdict on one token: the token, sniper and curve data weighed together. Unknown mint: 404.
+         *
+         *     **Price: 0.015 USD** per call (15000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Base_trenchesTokenVerdict"];
         delete?: never;
@@ -725,6 +797,8 @@ export interface paths {
         /**
          * Token verdict (legacy GET)
          * @description Legacy GET form of `POST /trenches/token-verdict`; same price, same answer.
+         *
+         *     **Price: 0.015 USD** per call (15000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Base_trenchesTokenVerdictLegacy"];
         put?: never;
@@ -747,6 +821,8 @@ export interface paths {
         /**
          * Cross-chain swap quote
          * @description Best cross-chain swap route for an amount, with fees, duration and minimum received.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_bridgeQuote"];
         delete?: never;
@@ -767,6 +843,8 @@ export interface paths {
         /**
          * Yield migration
          * @description Whether moving a position to the best-yielding chain pays for the bridge.
+         *
+         *     **Price: 0.005 USD** per call (5000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_bridgeYieldMigrate"];
         delete?: never;
@@ -785,12 +863,16 @@ export interface paths {
         /**
          * Chain TVL (legacy GET)
          * @description Legacy GET form of `POST /defi/tvl` (no protocol filter); same price, same answer.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Solana_defiTvlLegacy"];
         put?: never;
         /**
          * Chain TVL
          * @description TVL by chain, optionally for one protocol. Data cached 15 minutes per normalized filter.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_defiTvl"];
         delete?: never;
@@ -809,14 +891,40 @@ export interface paths {
         /**
          * Yield pools (legacy GET)
          * @description Legacy GET form of `POST /defi/yields`; same price, same answer.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Solana_defiYieldsLegacy"];
         put?: never;
         /**
          * Yield pools
          * @description Yield pools sorted by APY, highest first. Pools above 100% APY usually rest on shrinking emissions; the insight says so.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_defiYields"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * API reference (HTML)
+         * @description Interactive API reference of this document (the same `network` choice as `/openapi.json`):
+         *     every operation with its parameters, answers, examples and price, the x402 payment flow, and a
+         *     client to try calls against this deployment. Its script and styles are served by the service.
+         */
+        get: operations["Free_docsPage"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -835,6 +943,8 @@ export interface paths {
         /**
          * LP pool detail
          * @description One pool in detail with 7 days of volume history. Unknown pool: 404, not charged.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_lpPoolDetail"];
         delete?: never;
@@ -855,6 +965,8 @@ export interface paths {
         /**
          * LP pools
          * @description Concentrated-liquidity pools of the venue, sorted and filtered.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_lpPools"];
         delete?: never;
@@ -875,6 +987,8 @@ export interface paths {
         /**
          * LP pool recommendation
          * @description The best pool of a pair for a distribution and a risk appetite, with runner-ups.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_lpPoolsRecommend"];
         delete?: never;
@@ -895,6 +1009,8 @@ export interface paths {
         /**
          * LP pool strategies
          * @description The three distributions (spot, curve, bidask) planned for one pool and one capital. Unknown pool: 404.
+         *
+         *     **Price: 0.020 USD** per call (20000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_lpPoolsStrategy"];
         delete?: never;
@@ -915,6 +1031,8 @@ export interface paths {
         /**
          * LP position rebalance
          * @description Whether one position should be moved to a fresh range, and what that range would be. Unknown position: 404.
+         *
+         *     **Price: 0.010 USD** per call (10000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_lpPositionRebalance"];
         delete?: never;
@@ -935,6 +1053,8 @@ export interface paths {
         /**
          * LP wallet positions
          * @description A wallet's DLMM positions: range status, value and unclaimed fees.
+         *
+         *     **Price: 0.004 USD** per call (4000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_lpWalletPositions"];
         delete?: never;
@@ -953,6 +1073,8 @@ export interface paths {
         /**
          * LP pools (legacy GET)
          * @description Legacy GET form of `POST /lp/pools` (sort and limit only); same price, same answer.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Solana_lpPoolsLegacy"];
         put?: never;
@@ -973,6 +1095,8 @@ export interface paths {
         /**
          * LP pool detail (legacy GET)
          * @description Legacy GET form of `POST /lp/pool-detail`; same price, same answer.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Solana_lpPoolDetailLegacy"];
         put?: never;
@@ -996,6 +1120,13 @@ export interface paths {
          *     its public origin: `PUBLIC_BASE_URL` when configured, otherwise the request's own scheme and
          *     `Host` (`X-Forwarded-Proto` and `X-Forwarded-Host` only from proxies named in `TRUST_PROXY`). A
          *     `Host` that is not a valid host[:port] is a 400, here and wherever the service writes a URL.
+         *
+         *     The whole document lists every paid operation three times, once per prefix. An integrator who
+         *     pays on one network can ask for that prefix alone: `?network=base` answers the same document
+         *     restricted to the `/base` operations and the free ones (likewise `solana` for the root paths
+         *     and `skale`). `npm run generate` writes the same per-network documents beside the whole one
+         *     (`generated/openapi/3.1/analytics-base.json`, ...), so a client can be generated for one
+         *     network without a running service.
          */
         get: operations["Free_openApiDocument"];
         put?: never;
@@ -1018,6 +1149,8 @@ export interface paths {
         /**
          * Ask a DeFi question
          * @description Answers one DeFi question with chain-TVL and top-pool context, and points to the specific endpoints that go deeper.
+         *
+         *     **Price: 0.025 USD** per call (25000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_ask"];
         delete?: never;
@@ -1038,6 +1171,8 @@ export interface paths {
         /**
          * Cross-chain swap quote
          * @description Best cross-chain swap route for an amount, with fees, duration and minimum received.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_bridgeQuote"];
         delete?: never;
@@ -1058,6 +1193,8 @@ export interface paths {
         /**
          * Yield migration
          * @description Whether moving a position to the best-yielding chain pays for the bridge.
+         *
+         *     **Price: 0.005 USD** per call (5000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_bridgeYieldMigrate"];
         delete?: never;
@@ -1076,12 +1213,16 @@ export interface paths {
         /**
          * Chain TVL (legacy GET)
          * @description Legacy GET form of `POST /defi/tvl` (no protocol filter); same price, same answer.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Skale_defiTvlLegacy"];
         put?: never;
         /**
          * Chain TVL
          * @description TVL by chain, optionally for one protocol. Data cached 15 minutes per normalized filter.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_defiTvl"];
         delete?: never;
@@ -1100,12 +1241,16 @@ export interface paths {
         /**
          * Yield pools (legacy GET)
          * @description Legacy GET form of `POST /defi/yields`; same price, same answer.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Skale_defiYieldsLegacy"];
         put?: never;
         /**
          * Yield pools
          * @description Yield pools sorted by APY, highest first. Pools above 100% APY usually rest on shrinking emissions; the insight says so.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_defiYields"];
         delete?: never;
@@ -1126,6 +1271,8 @@ export interface paths {
         /**
          * LP pool detail
          * @description One pool in detail with 7 days of volume history. Unknown pool: 404, not charged.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_lpPoolDetail"];
         delete?: never;
@@ -1146,6 +1293,8 @@ export interface paths {
         /**
          * LP pools
          * @description Concentrated-liquidity pools of the venue, sorted and filtered.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_lpPools"];
         delete?: never;
@@ -1166,6 +1315,8 @@ export interface paths {
         /**
          * LP pool recommendation
          * @description The best pool of a pair for a distribution and a risk appetite, with runner-ups.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_lpPoolsRecommend"];
         delete?: never;
@@ -1186,6 +1337,8 @@ export interface paths {
         /**
          * LP pool strategies
          * @description The three distributions (spot, curve, bidask) planned for one pool and one capital. Unknown pool: 404.
+         *
+         *     **Price: 0.020 USD** per call (20000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_lpPoolsStrategy"];
         delete?: never;
@@ -1206,6 +1359,8 @@ export interface paths {
         /**
          * LP position rebalance
          * @description Whether one position should be moved to a fresh range, and what that range would be. Unknown position: 404.
+         *
+         *     **Price: 0.010 USD** per call (10000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_lpPositionRebalance"];
         delete?: never;
@@ -1226,6 +1381,8 @@ export interface paths {
         /**
          * LP wallet positions
          * @description A wallet's DLMM positions: range status, value and unclaimed fees.
+         *
+         *     **Price: 0.004 USD** per call (4000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_lpWalletPositions"];
         delete?: never;
@@ -1244,6 +1401,8 @@ export interface paths {
         /**
          * LP pools (legacy GET)
          * @description Legacy GET form of `POST /lp/pools` (sort and limit only); same price, same answer.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Skale_lpPoolsLegacy"];
         put?: never;
@@ -1264,6 +1423,8 @@ export interface paths {
         /**
          * LP pool detail (legacy GET)
          * @description Legacy GET form of `POST /lp/pool-detail`; same price, same answer.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Skale_lpPoolDetailLegacy"];
         put?: never;
@@ -1286,6 +1447,8 @@ export interface paths {
         /**
          * Smart-money flows
          * @description Net flows of smart traders, whales and KOLs into one token.
+         *
+         *     **Price: 0.020 USD** per call (20000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_smartmoneyFlowIntel"];
         delete?: never;
@@ -1306,6 +1469,8 @@ export interface paths {
         /**
          * PnL leaderboard
          * @description The most profitable labeled wallets of a chain and window.
+         *
+         *     **Price: 0.030 USD** per call (30000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_smartmoneyPnlLeaderboard"];
         delete?: never;
@@ -1326,6 +1491,8 @@ export interface paths {
         /**
          * Smart-money token screener
          * @description Tokens that smart money is moving into, filtered by chain, age and market cap.
+         *
+         *     **Price: 0.025 USD** per call (25000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_smartmoneyTokenScreener"];
         delete?: never;
@@ -1346,6 +1513,8 @@ export interface paths {
         /**
          * Wallet intelligence (labeled)
          * @description Labels, PnL, archetype and recent trades of one wallet on one chain.
+         *
+         *     **Price: 0.050 USD** per call (50000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_smartmoneyWalletIntel"];
         delete?: never;
@@ -1366,6 +1535,8 @@ export interface paths {
         /**
          * Token OHLCV
          * @description Price candles of one token. Unknown mint: 404.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_tradersTokenOhlcv"];
         delete?: never;
@@ -1386,6 +1557,8 @@ export interface paths {
         /**
          * Token whales
          * @description The largest holders of one token and how their balances moved in 24 h. Unknown mint: 404.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_tradersTokenWhales"];
         delete?: never;
@@ -1406,6 +1579,8 @@ export interface paths {
         /**
          * Top wallets
          * @description The best-performing wallets of a window, ranked.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_tradersTopWallets"];
         delete?: never;
@@ -1426,6 +1601,8 @@ export interface paths {
         /**
          * Wallet intelligence (chain RPC)
          * @description Profile of one Solana wallet over 30 days: archetype, performance and copy-worthiness.
+         *
+         *     **Price: 0.012 USD** per call (12000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_tradersWalletIntel"];
         delete?: never;
@@ -1446,6 +1623,8 @@ export interface paths {
         /**
          * Wallet PnL
          * @description Realized and unrealized PnL of one wallet over a window, with a per-token breakdown.
+         *
+         *     **Price: 0.005 USD** per call (5000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_tradersWalletPnl"];
         delete?: never;
@@ -1466,6 +1645,8 @@ export interface paths {
         /**
          * Wallet token positions
          * @description Open token positions of one wallet, with entry prices and unrealized PnL.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_tradersWalletPositions"];
         delete?: never;
@@ -1484,6 +1665,8 @@ export interface paths {
         /**
          * Wallet intelligence (legacy GET)
          * @description Legacy GET form of `POST /traders/wallet-intel`; same price, same answer.
+         *
+         *     **Price: 0.012 USD** per call (12000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Skale_tradersWalletIntelLegacy"];
         put?: never;
@@ -1506,6 +1689,8 @@ export interface paths {
         /**
          * Second-launchpad new tokens
          * @description Newest launches of the second launchpad (Raydium LaunchLab), newest first.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_trenchesAltNewTokens"];
         delete?: never;
@@ -1526,6 +1711,8 @@ export interface paths {
         /**
          * Bonding curve
          * @description Bonding-curve state of one token: progress, SOL in the curve, reserves. Unknown mint or curve: 404.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_trenchesCurve"];
         delete?: never;
@@ -1544,12 +1731,16 @@ export interface paths {
         /**
          * Graduating tokens (legacy GET)
          * @description Legacy GET form of `POST /trenches/graduating`; same price, same answer.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Skale_trenchesGraduatingLegacy"];
         put?: never;
         /**
          * Graduating tokens
          * @description Tokens above 85% curve progress, highest first.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_trenchesGraduating"];
         delete?: never;
@@ -1568,12 +1759,16 @@ export interface paths {
         /**
          * New tokens (legacy GET)
          * @description Legacy GET form of `POST /trenches/new-tokens`; same price, same answer.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Skale_trenchesNewTokensLegacy"];
         put?: never;
         /**
          * New tokens
          * @description Newest pump.fun launches from the launch-feed cache, newest first.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_trenchesNewTokens"];
         delete?: never;
@@ -1594,6 +1789,8 @@ export interface paths {
         /**
          * Token holders and authorities
          * @description Holder concentration, dev holdings and mint/freeze authorities of one token. Unknown mint: 404.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_trenchesToken"];
         delete?: never;
@@ -1614,6 +1811,8 @@ export interface paths {
         /**
          * Token snipers
          * @description Wallets that bought within the first 3 blocks of a token, and their share. Unknown mint: 404.
+         *
+         *     **Price: 0.004 USD** per call (4000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_trenchesTokenSnipers"];
         delete?: never;
@@ -1634,6 +1833,8 @@ export interface paths {
         /**
          * Token verdict
          * @description Combined verdict on one token: the token, sniper and curve data weighed together. Unknown mint: 404.
+         *
+         *     **Price: 0.015 USD** per call (15000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Skale_trenchesTokenVerdict"];
         delete?: never;
@@ -1652,6 +1853,8 @@ export interface paths {
         /**
          * Token verdict (legacy GET)
          * @description Legacy GET form of `POST /trenches/token-verdict`; same price, same answer.
+         *
+         *     **Price: 0.015 USD** per call (15000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Skale_trenchesTokenVerdictLegacy"];
         put?: never;
@@ -1674,6 +1877,8 @@ export interface paths {
         /**
          * Smart-money flows
          * @description Net flows of smart traders, whales and KOLs into one token.
+         *
+         *     **Price: 0.020 USD** per call (20000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_smartmoneyFlowIntel"];
         delete?: never;
@@ -1694,6 +1899,8 @@ export interface paths {
         /**
          * PnL leaderboard
          * @description The most profitable labeled wallets of a chain and window.
+         *
+         *     **Price: 0.030 USD** per call (30000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_smartmoneyPnlLeaderboard"];
         delete?: never;
@@ -1714,6 +1921,8 @@ export interface paths {
         /**
          * Smart-money token screener
          * @description Tokens that smart money is moving into, filtered by chain, age and market cap.
+         *
+         *     **Price: 0.025 USD** per call (25000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_smartmoneyTokenScreener"];
         delete?: never;
@@ -1734,6 +1943,8 @@ export interface paths {
         /**
          * Wallet intelligence (labeled)
          * @description Labels, PnL, archetype and recent trades of one wallet on one chain.
+         *
+         *     **Price: 0.050 USD** per call (50000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_smartmoneyWalletIntel"];
         delete?: never;
@@ -1754,6 +1965,8 @@ export interface paths {
         /**
          * Token OHLCV
          * @description Price candles of one token. Unknown mint: 404.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_tradersTokenOhlcv"];
         delete?: never;
@@ -1774,6 +1987,8 @@ export interface paths {
         /**
          * Token whales
          * @description The largest holders of one token and how their balances moved in 24 h. Unknown mint: 404.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_tradersTokenWhales"];
         delete?: never;
@@ -1794,6 +2009,8 @@ export interface paths {
         /**
          * Top wallets
          * @description The best-performing wallets of a window, ranked.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_tradersTopWallets"];
         delete?: never;
@@ -1814,6 +2031,8 @@ export interface paths {
         /**
          * Wallet intelligence (chain RPC)
          * @description Profile of one Solana wallet over 30 days: archetype, performance and copy-worthiness.
+         *
+         *     **Price: 0.012 USD** per call (12000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_tradersWalletIntel"];
         delete?: never;
@@ -1834,6 +2053,8 @@ export interface paths {
         /**
          * Wallet PnL
          * @description Realized and unrealized PnL of one wallet over a window, with a per-token breakdown.
+         *
+         *     **Price: 0.005 USD** per call (5000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_tradersWalletPnl"];
         delete?: never;
@@ -1854,6 +2075,8 @@ export interface paths {
         /**
          * Wallet token positions
          * @description Open token positions of one wallet, with entry prices and unrealized PnL.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_tradersWalletPositions"];
         delete?: never;
@@ -1872,6 +2095,8 @@ export interface paths {
         /**
          * Wallet intelligence (legacy GET)
          * @description Legacy GET form of `POST /traders/wallet-intel`; same price, same answer.
+         *
+         *     **Price: 0.012 USD** per call (12000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Solana_tradersWalletIntelLegacy"];
         put?: never;
@@ -1894,6 +2119,8 @@ export interface paths {
         /**
          * Second-launchpad new tokens
          * @description Newest launches of the second launchpad (Raydium LaunchLab), newest first.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_trenchesAltNewTokens"];
         delete?: never;
@@ -1914,6 +2141,8 @@ export interface paths {
         /**
          * Bonding curve
          * @description Bonding-curve state of one token: progress, SOL in the curve, reserves. Unknown mint or curve: 404.
+         *
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_trenchesCurve"];
         delete?: never;
@@ -1932,12 +2161,16 @@ export interface paths {
         /**
          * Graduating tokens (legacy GET)
          * @description Legacy GET form of `POST /trenches/graduating`; same price, same answer.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Solana_trenchesGraduatingLegacy"];
         put?: never;
         /**
          * Graduating tokens
          * @description Tokens above 85% curve progress, highest first.
+         *
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_trenchesGraduating"];
         delete?: never;
@@ -1956,12 +2189,16 @@ export interface paths {
         /**
          * New tokens (legacy GET)
          * @description Legacy GET form of `POST /trenches/new-tokens`; same price, same answer.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Solana_trenchesNewTokensLegacy"];
         put?: never;
         /**
          * New tokens
          * @description Newest pump.fun launches from the launch-feed cache, newest first.
+         *
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_trenchesNewTokens"];
         delete?: never;
@@ -1982,6 +2219,8 @@ export interface paths {
         /**
          * Token holders and authorities
          * @description Holder concentration, dev holdings and mint/freeze authorities of one token. Unknown mint: 404.
+         *
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_trenchesToken"];
         delete?: never;
@@ -2002,6 +2241,8 @@ export interface paths {
         /**
          * Token snipers
          * @description Wallets that bought within the first 3 blocks of a token, and their share. Unknown mint: 404.
+         *
+         *     **Price: 0.004 USD** per call (4000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_trenchesTokenSnipers"];
         delete?: never;
@@ -2022,6 +2263,8 @@ export interface paths {
         /**
          * Token verdict
          * @description Combined verdict on one token: the token, sniper and curve data weighed together. Unknown mint: 404.
+         *
+         *     **Price: 0.015 USD** per call (15000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         post: operations["Solana_trenchesTokenVerdict"];
         delete?: never;
@@ -2040,6 +2283,8 @@ export interface paths {
         /**
          * Token verdict (legacy GET)
          * @description Legacy GET form of `POST /trenches/token-verdict`; same price, same answer.
+         *
+         *     **Price: 0.015 USD** per call (15000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
          */
         get: operations["Solana_trenchesTokenVerdictLegacy"];
         put?: never;
@@ -4025,6 +4270,17 @@ export interface components {
             /** @description Always null: no model answered. */
             model_used: null;
         };
+        /** @description One route of an operation: under one prefix, POST or its legacy GET. */
+        OperationRoute: {
+            /** @description URL prefix: `` (root), `/base`, `/skale`. */
+            prefix: string;
+            /** @description Network the route settles on in this deployment's profile. */
+            network: components["schemas"]["X402.Network"];
+            /** @enum {string} */
+            method: "GET" | "POST";
+            /** @description OpenAPI path with the prefix, e.g. `/base/defi/tvl` or `/base/lp/{venue}/pools`. */
+            path: string;
+        };
         /** @description `data` of `/smartmoney/pnl-leaderboard`: highest total PnL first. */
         PnlLeaderboardData: {
             chain: components["schemas"]["SmartMoneyChain"];
@@ -4126,6 +4382,12 @@ export interface components {
          * @enum {string}
          */
         PoolVenue: "meteora";
+        /**
+         * @description A URL prefix by the network it settles on, as the operation ids name it (`Solana_defiTvl`,
+         *     `Base_defiTvl`, `Skale_defiTvl`): `solana` is the root, `base` is `/base`, `skale` is `/skale`.
+         * @enum {string}
+         */
+        PrefixName: "solana" | "base" | "skale";
         /** @description Where one prefix settles in this deployment. */
         PrefixNetwork: {
             /** @description URL prefix: `` (root), `/base`, `/skale`. */
@@ -4263,10 +4525,25 @@ export interface components {
              * @description Number of paid endpoints (POST operations; legacy GETs not counted).
              */
             endpoints: number;
+            /** @description Every paid operation with its price and its path under each prefix (from this document's `x-payment-info`). */
+            operations: components["schemas"]["ServiceOperation"][];
             providers: components["schemas"]["ProviderModes"];
             /** @description Model that writes insights (`embedded-insight-v1` unless a chat-completions model is configured). */
             insight_model: string;
             settlement: components["schemas"]["SettlementMode"];
+        };
+        /** @description One paid operation as `GET /` lists it: its price, and its path under each prefix. */
+        ServiceOperation: {
+            /** @description Operation name, e.g. `defiTvl`; its operation ids are `<Prefix>_<name>` (`Base_defiTvl`). */
+            name: string;
+            summary: string;
+            tags: string[];
+            /** @description Price per call, USD; the same on every prefix. */
+            price_usd: string;
+            /** @description Price per call in micro-USDC. */
+            price_micro_usdc: string;
+            /** @description Every route of the operation: POST under each prefix, then the legacy GETs if any. */
+            routes: components["schemas"]["OperationRoute"][];
         };
         /**
          * @description How the deployment settles verified payments.
@@ -5533,6 +5810,55 @@ export interface operations {
                      *         }
                      *       ],
                      *       "endpoints": 28,
+                     *       "operations": [
+                     *         {
+                     *           "name": "defiTvl",
+                     *           "summary": "Chain TVL",
+                     *           "tags": [
+                     *             "DeFi"
+                     *           ],
+                     *           "price_usd": "0.001",
+                     *           "price_micro_usdc": "1000",
+                     *           "routes": [
+                     *             {
+                     *               "prefix": "",
+                     *               "network": "solana-devnet",
+                     *               "method": "POST",
+                     *               "path": "/defi/tvl"
+                     *             },
+                     *             {
+                     *               "prefix": "/base",
+                     *               "network": "base-sepolia",
+                     *               "method": "POST",
+                     *               "path": "/base/defi/tvl"
+                     *             },
+                     *             {
+                     *               "prefix": "/skale",
+                     *               "network": "skale-base-sepolia",
+                     *               "method": "POST",
+                     *               "path": "/skale/defi/tvl"
+                     *             },
+                     *             {
+                     *               "prefix": "",
+                     *               "network": "solana-devnet",
+                     *               "method": "GET",
+                     *               "path": "/defi/tvl"
+                     *             },
+                     *             {
+                     *               "prefix": "/base",
+                     *               "network": "base-sepolia",
+                     *               "method": "GET",
+                     *               "path": "/base/defi/tvl"
+                     *             },
+                     *             {
+                     *               "prefix": "/skale",
+                     *               "network": "skale-base-sepolia",
+                     *               "method": "GET",
+                     *               "path": "/skale/defi/tvl"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
                      *       "providers": {
                      *         "tvl": "embedded",
                      *         "pools": "embedded",
@@ -5554,6 +5880,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -5647,6 +5980,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -5727,6 +6067,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -5869,6 +6216,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "query: must NOT have more than 500 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "query",
+                     *           "message": "must NOT have more than 500 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -5921,6 +6282,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown query: Where can I earn the best yield on SOL right now?.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -5930,6 +6298,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -5942,6 +6317,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -5956,6 +6339,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6098,6 +6488,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "query: must NOT have more than 500 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "query",
+                     *           "message": "must NOT have more than 500 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6151,6 +6555,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown query: Where can I earn the best yield on SOL right now?.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6160,6 +6571,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6172,6 +6590,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6186,6 +6612,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6336,6 +6769,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "from_chain: must be equal to one of the allowed values: ethereum, solana, base, arbitrum, optimism, polygon",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "from_chain",
+                     *           "message": "must be equal to one of the allowed values: ethereum, solana, base, arbitrum, optimism, polygon"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6389,6 +6836,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown from_token: USDC.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6398,6 +6852,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6410,6 +6871,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider lifi failed; retry later.",
+                     *       "provider": "lifi",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6424,6 +6893,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6559,6 +7035,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "token: must NOT have more than 16 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "token",
+                     *           "message": "must NOT have more than 16 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6612,6 +7102,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown amount_usd: 20000.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6621,6 +7118,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6633,6 +7137,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6647,6 +7159,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6777,6 +7296,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must NOT have more than 64 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "chain",
+                     *           "message": "must NOT have more than 64 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6829,6 +7362,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6838,6 +7378,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6850,6 +7397,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6864,6 +7419,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -6999,6 +7561,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must NOT have more than 64 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must NOT have more than 64 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7052,6 +7628,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7061,6 +7644,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7073,6 +7663,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7087,6 +7685,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7234,6 +7839,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must NOT have more than 64 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "chain",
+                     *           "message": "must NOT have more than 64 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7286,6 +7905,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7295,6 +7921,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7307,6 +7940,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7321,6 +7962,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7471,6 +8119,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must NOT have more than 64 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must NOT have more than 64 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7524,6 +8186,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7533,6 +8202,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7545,6 +8221,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7559,6 +8243,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7741,6 +8432,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "address: must have required property 'address'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "address",
+                     *           "message": "must have required property 'address'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7794,6 +8499,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 5rCf1DM8LjKTw4YqhnoLcngyZYeNnQqztScTogYHAS6.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7803,6 +8515,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7815,6 +8534,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7829,6 +8556,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7978,6 +8712,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "sort: must be equal to one of the allowed values: apr, volume, tvl",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "sort",
+                     *           "message": "must be equal to one of the allowed values: apr, volume, tvl"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8031,6 +8779,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8040,6 +8795,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8052,6 +8814,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8066,6 +8836,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8209,6 +8986,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "base: must NOT have more than 16 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "base",
+                     *           "message": "must NOT have more than 16 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8262,6 +9053,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8271,6 +9069,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8283,6 +9088,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8297,6 +9110,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8487,6 +9307,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "capital_usd: must be <= 100000000",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "capital_usd",
+                     *           "message": "must be <= 100000000"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8540,6 +9374,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 5rCf1DM8LjKTw4YqhnoLcngyZYeNnQqztScTogYHAS6.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8549,6 +9390,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8561,6 +9409,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8575,6 +9431,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8719,6 +9582,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "strategy: must be equal to one of the allowed values: spot, curve, bidask",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "strategy",
+                     *           "message": "must be equal to one of the allowed values: spot, curve, bidask"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8772,6 +9649,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown position: 3xYpNe9Rk7Ew4ZuQmT2vHc8LbW6sDfGa1JoKqP5nMhUr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8781,6 +9665,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8793,6 +9684,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8807,6 +9706,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8939,6 +9845,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "wallet: must have required property 'wallet'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "wallet",
+                     *           "message": "must have required property 'wallet'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8992,6 +9912,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown wallet: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9001,6 +9928,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9013,6 +9947,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9027,6 +9969,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9172,6 +10121,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "venue: must be equal to one of the allowed values: meteora",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "venue",
+                     *           "message": "must be equal to one of the allowed values: meteora"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9224,6 +10187,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9233,6 +10203,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9245,6 +10222,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9259,6 +10244,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9437,6 +10429,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "venue: must be equal to one of the allowed values: meteora",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "venue",
+                     *           "message": "must be equal to one of the allowed values: meteora"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9489,6 +10495,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 5rCf1DM8LjKTw4YqhnoLcngyZYeNnQqztScTogYHAS6.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9498,6 +10511,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9510,6 +10530,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9524,6 +10552,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9664,6 +10699,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must be equal to one of the allowed values: ethereum, solana, base, arbitrum",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must be equal to one of the allowed values: ethereum, solana, base, arbitrum"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9717,6 +10766,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown token_address: JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9726,6 +10782,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9738,6 +10801,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider nansen failed; retry later.",
+                     *       "provider": "nansen",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9752,6 +10823,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9878,6 +10956,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must be equal to one of the allowed values: ethereum, solana, base, arbitrum",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must be equal to one of the allowed values: ethereum, solana, base, arbitrum"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9931,6 +11023,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9940,6 +11039,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9952,6 +11058,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider nansen failed; retry later.",
+                     *       "provider": "nansen",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -9966,6 +11080,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10105,6 +11226,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "token_age_days: must be <= 36500",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "token_age_days",
+                     *           "message": "must be <= 36500"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10158,6 +11293,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10167,6 +11309,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10179,6 +11328,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider nansen failed; retry later.",
+                     *       "provider": "nansen",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10193,6 +11350,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10334,6 +11498,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must be equal to one of the allowed values: ethereum, solana, base, arbitrum",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must be equal to one of the allowed values: ethereum, solana, base, arbitrum"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10387,6 +11565,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 0x28C6c06298d514Db089934071355E5743bf21d60.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10396,6 +11581,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10408,6 +11600,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider nansen failed; retry later.",
+                     *       "provider": "nansen",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10422,6 +11622,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10556,6 +11763,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "interval: must be equal to one of the allowed values: 1m, 5m, 15m, 1h, 4h, 1d",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "interval",
+                     *           "message": "must be equal to one of the allowed values: 1m, 5m, 15m, 1h, 4h, 1d"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10609,6 +11830,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10618,6 +11846,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10630,6 +11865,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10644,6 +11887,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10759,6 +12009,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 20",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "limit",
+                     *           "message": "must be <= 20"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10812,6 +12076,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10821,6 +12092,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10833,6 +12111,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10847,6 +12133,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10967,6 +12260,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "period: must be equal to one of the allowed values: 1d, 7d, 30d",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "period",
+                     *           "message": "must be equal to one of the allowed values: 1d, 7d, 30d"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11020,6 +12327,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11029,6 +12343,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11041,6 +12362,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11055,6 +12384,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11171,6 +12507,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "address: must have required property 'address'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "address",
+                     *           "message": "must have required property 'address'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11224,6 +12574,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11233,6 +12590,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11245,6 +12609,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11259,6 +12631,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11390,6 +12769,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "period: must be equal to one of the allowed values: 1d, 7d, 30d",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "period",
+                     *           "message": "must be equal to one of the allowed values: 1d, 7d, 30d"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11443,6 +12836,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11452,6 +12852,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11464,6 +12871,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11478,6 +12893,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11598,6 +13020,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "address: must have required property 'address'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "address",
+                     *           "message": "must have required property 'address'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11651,6 +13087,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11660,6 +13103,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11672,6 +13122,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11686,6 +13144,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11796,6 +13261,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "address: must match pattern \"^[1-9A-HJ-NP-Za-km-z]{32,44}$\"",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "address",
+                     *           "message": "must match pattern \"^[1-9A-HJ-NP-Za-km-z]{32,44}$\""
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11848,6 +13327,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11857,6 +13343,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11869,6 +13362,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11883,6 +13384,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11999,6 +13507,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 100",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "limit",
+                     *           "message": "must be <= 100"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12052,6 +13574,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12061,6 +13590,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12073,6 +13609,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider launchlab failed; retry later.",
+                     *       "provider": "launchlab",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12087,6 +13631,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12209,6 +13760,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must have required property 'mint'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "mint",
+                     *           "message": "must have required property 'mint'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12262,6 +13827,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12271,6 +13843,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12283,6 +13862,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12297,6 +13884,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12409,6 +14003,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 50",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "limit",
+                     *           "message": "must be <= 50"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12461,6 +14069,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12470,6 +14085,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12482,6 +14104,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider pumpportal failed; retry later.",
+                     *       "provider": "pumpportal",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12496,6 +14126,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12614,6 +14251,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 50",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "limit",
+                     *           "message": "must be <= 50"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12667,6 +14318,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12676,6 +14334,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12688,6 +14353,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider pumpportal failed; retry later.",
+                     *       "provider": "pumpportal",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12702,6 +14375,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12812,6 +14492,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 100",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "limit",
+                     *           "message": "must be <= 100"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12864,6 +14558,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12873,6 +14574,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12885,6 +14593,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider pumpportal failed; retry later.",
+                     *       "provider": "pumpportal",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12899,6 +14615,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13015,6 +14738,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 100",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "limit",
+                     *           "message": "must be <= 100"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13068,6 +14805,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13077,6 +14821,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13089,6 +14840,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider pumpportal failed; retry later.",
+                     *       "provider": "pumpportal",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13103,6 +14862,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13215,6 +14981,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must have required property 'mint'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "mint",
+                     *           "message": "must have required property 'mint'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13268,6 +15048,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13277,6 +15064,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13289,6 +15083,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13303,6 +15105,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13423,6 +15232,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must have required property 'mint'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "mint",
+                     *           "message": "must have required property 'mint'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13476,6 +15299,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13485,6 +15315,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13497,6 +15334,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13511,6 +15356,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13645,6 +15497,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must have required property 'mint'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "mint",
+                     *           "message": "must have required property 'mint'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13698,6 +15564,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13707,6 +15580,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13719,6 +15599,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13733,6 +15621,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13861,6 +15756,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must match pattern \"^[1-9A-HJ-NP-Za-km-z]{32,44}$\"",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "mint",
+                     *           "message": "must match pattern \"^[1-9A-HJ-NP-Za-km-z]{32,44}$\""
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13913,6 +15822,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13922,6 +15838,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13934,6 +15857,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13948,6 +15879,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14098,6 +16036,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "from_chain: must be equal to one of the allowed values: ethereum, solana, base, arbitrum, optimism, polygon",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "from_chain",
+                     *           "message": "must be equal to one of the allowed values: ethereum, solana, base, arbitrum, optimism, polygon"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14150,6 +16102,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown from_token: USDC.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14159,6 +16118,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14171,6 +16137,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider lifi failed; retry later.",
+                     *       "provider": "lifi",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14185,6 +16159,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14320,6 +16301,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "token: must NOT have more than 16 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "token",
+                     *           "message": "must NOT have more than 16 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14372,6 +16367,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown amount_usd: 20000.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14381,6 +16383,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14393,6 +16402,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14407,6 +16424,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14537,6 +16561,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must NOT have more than 64 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "chain",
+                     *           "message": "must NOT have more than 64 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14588,6 +16626,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14597,6 +16642,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14609,6 +16661,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14623,6 +16683,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14758,6 +16825,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must NOT have more than 64 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must NOT have more than 64 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14810,6 +16891,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14819,6 +16907,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14831,6 +16926,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14845,6 +16948,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14992,6 +17102,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must NOT have more than 64 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "chain",
+                     *           "message": "must NOT have more than 64 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15043,6 +17167,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15052,6 +17183,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15064,6 +17202,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15078,6 +17224,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15228,6 +17381,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must NOT have more than 64 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must NOT have more than 64 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15280,6 +17447,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15289,6 +17463,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15301,6 +17482,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15315,6 +17504,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+        };
+    };
+    Free_docsPage: {
+        parameters: {
+            query?: {
+                /** @description Show only this prefix's paid operations (and the free ones). */
+                network?: components["schemas"]["PrefixName"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An HTML page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Bad request: a parameter, body field or header is invalid. The body names every invalid field. Never charged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "network: must be equal to one of the allowed values: solana, base, skale",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "network",
+                     *           "message": "must be equal to one of the allowed values: solana, base, skale"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /** @description Unexpected server failure; the body carries no internals. Never charged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15497,6 +17755,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "address: must have required property 'address'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "address",
+                     *           "message": "must have required property 'address'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15549,6 +17821,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 5rCf1DM8LjKTw4YqhnoLcngyZYeNnQqztScTogYHAS6.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15558,6 +17837,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15570,6 +17856,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15584,6 +17878,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15733,6 +18034,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "sort: must be equal to one of the allowed values: apr, volume, tvl",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "sort",
+                     *           "message": "must be equal to one of the allowed values: apr, volume, tvl"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15785,6 +18100,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15794,6 +18116,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15806,6 +18135,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15820,6 +18157,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15963,6 +18307,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "base: must NOT have more than 16 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "base",
+                     *           "message": "must NOT have more than 16 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16015,6 +18373,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16024,6 +18389,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16036,6 +18408,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16050,6 +18430,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16240,6 +18627,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "capital_usd: must be <= 100000000",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "capital_usd",
+                     *           "message": "must be <= 100000000"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16292,6 +18693,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 5rCf1DM8LjKTw4YqhnoLcngyZYeNnQqztScTogYHAS6.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16301,6 +18709,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16313,6 +18728,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16327,6 +18750,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16471,6 +18901,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "strategy: must be equal to one of the allowed values: spot, curve, bidask",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "strategy",
+                     *           "message": "must be equal to one of the allowed values: spot, curve, bidask"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16523,6 +18967,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown position: 3xYpNe9Rk7Ew4ZuQmT2vHc8LbW6sDfGa1JoKqP5nMhUr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16532,6 +18983,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16544,6 +19002,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16558,6 +19024,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16690,6 +19163,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "wallet: must have required property 'wallet'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "wallet",
+                     *           "message": "must have required property 'wallet'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16742,6 +19229,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown wallet: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16751,6 +19245,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16763,6 +19264,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16777,6 +19286,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16922,6 +19438,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "venue: must be equal to one of the allowed values: meteora",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "venue",
+                     *           "message": "must be equal to one of the allowed values: meteora"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16973,6 +19503,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16982,6 +19519,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16994,6 +19538,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17008,6 +19560,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17186,6 +19745,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "venue: must be equal to one of the allowed values: meteora",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "venue",
+                     *           "message": "must be equal to one of the allowed values: meteora"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17237,6 +19810,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 5rCf1DM8LjKTw4YqhnoLcngyZYeNnQqztScTogYHAS6.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17246,6 +19826,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17258,6 +19845,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17272,6 +19867,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17279,7 +19881,10 @@ export interface operations {
     };
     Free_openApiDocument: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Only this prefix's paid operations (and the free ones); absent: every prefix. */
+                network?: components["schemas"]["PrefixName"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -17301,6 +19906,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "network: must be equal to one of the allowed values: solana, base, skale",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "network",
+                     *           "message": "must be equal to one of the allowed values: solana, base, skale"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17310,6 +19929,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17452,6 +20078,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "query: must NOT have more than 500 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "query",
+                     *           "message": "must NOT have more than 500 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17505,6 +20145,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown query: Where can I earn the best yield on SOL right now?.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17514,6 +20161,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17526,6 +20180,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17540,6 +20202,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17690,6 +20359,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "from_chain: must be equal to one of the allowed values: ethereum, solana, base, arbitrum, optimism, polygon",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "from_chain",
+                     *           "message": "must be equal to one of the allowed values: ethereum, solana, base, arbitrum, optimism, polygon"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17743,6 +20426,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown from_token: USDC.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17752,6 +20442,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17764,6 +20461,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider lifi failed; retry later.",
+                     *       "provider": "lifi",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17778,6 +20483,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17913,6 +20625,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "token: must NOT have more than 16 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "token",
+                     *           "message": "must NOT have more than 16 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17966,6 +20692,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown amount_usd: 20000.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17975,6 +20708,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17987,6 +20727,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18001,6 +20749,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18131,6 +20886,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must NOT have more than 64 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "chain",
+                     *           "message": "must NOT have more than 64 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18183,6 +20952,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18192,6 +20968,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18204,6 +20987,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18218,6 +21009,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18353,6 +21151,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must NOT have more than 64 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must NOT have more than 64 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18406,6 +21218,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18415,6 +21234,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18427,6 +21253,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18441,6 +21275,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18588,6 +21429,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must NOT have more than 64 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "chain",
+                     *           "message": "must NOT have more than 64 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18640,6 +21495,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18649,6 +21511,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18661,6 +21530,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18675,6 +21552,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18825,6 +21709,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must NOT have more than 64 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must NOT have more than 64 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18878,6 +21776,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18887,6 +21792,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18899,6 +21811,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider defillama failed; retry later.",
+                     *       "provider": "defillama",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18913,6 +21833,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19095,6 +22022,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "address: must have required property 'address'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "address",
+                     *           "message": "must have required property 'address'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19148,6 +22089,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 5rCf1DM8LjKTw4YqhnoLcngyZYeNnQqztScTogYHAS6.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19157,6 +22105,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19169,6 +22124,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19183,6 +22146,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19332,6 +22302,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "sort: must be equal to one of the allowed values: apr, volume, tvl",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "sort",
+                     *           "message": "must be equal to one of the allowed values: apr, volume, tvl"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19385,6 +22369,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19394,6 +22385,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19406,6 +22404,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19420,6 +22426,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19563,6 +22576,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "base: must NOT have more than 16 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "base",
+                     *           "message": "must NOT have more than 16 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19616,6 +22643,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19625,6 +22659,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19637,6 +22678,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19651,6 +22700,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19841,6 +22897,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "capital_usd: must be <= 100000000",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "capital_usd",
+                     *           "message": "must be <= 100000000"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19894,6 +22964,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 5rCf1DM8LjKTw4YqhnoLcngyZYeNnQqztScTogYHAS6.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19903,6 +22980,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19915,6 +22999,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19929,6 +23021,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20073,6 +23172,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "strategy: must be equal to one of the allowed values: spot, curve, bidask",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "strategy",
+                     *           "message": "must be equal to one of the allowed values: spot, curve, bidask"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20126,6 +23239,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown position: 3xYpNe9Rk7Ew4ZuQmT2vHc8LbW6sDfGa1JoKqP5nMhUr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20135,6 +23255,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20147,6 +23274,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20161,6 +23296,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20293,6 +23435,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "wallet: must have required property 'wallet'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "wallet",
+                     *           "message": "must have required property 'wallet'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20346,6 +23502,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown wallet: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20355,6 +23518,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20367,6 +23537,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20381,6 +23559,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20526,6 +23711,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "venue: must be equal to one of the allowed values: meteora",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "venue",
+                     *           "message": "must be equal to one of the allowed values: meteora"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20578,6 +23777,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20587,6 +23793,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20599,6 +23812,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20613,6 +23834,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20791,6 +24019,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "venue: must be equal to one of the allowed values: meteora",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "venue",
+                     *           "message": "must be equal to one of the allowed values: meteora"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20843,6 +24085,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 5rCf1DM8LjKTw4YqhnoLcngyZYeNnQqztScTogYHAS6.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20852,6 +24101,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20864,6 +24120,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider meteora failed; retry later.",
+                     *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20878,6 +24142,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21018,6 +24289,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must be equal to one of the allowed values: ethereum, solana, base, arbitrum",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must be equal to one of the allowed values: ethereum, solana, base, arbitrum"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21071,6 +24356,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown token_address: JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21080,6 +24372,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21092,6 +24391,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider nansen failed; retry later.",
+                     *       "provider": "nansen",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21106,6 +24413,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21232,6 +24546,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must be equal to one of the allowed values: ethereum, solana, base, arbitrum",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must be equal to one of the allowed values: ethereum, solana, base, arbitrum"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21285,6 +24613,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21294,6 +24629,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21306,6 +24648,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider nansen failed; retry later.",
+                     *       "provider": "nansen",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21320,6 +24670,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21459,6 +24816,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "token_age_days: must be <= 36500",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "token_age_days",
+                     *           "message": "must be <= 36500"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21512,6 +24883,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21521,6 +24899,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21533,6 +24918,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider nansen failed; retry later.",
+                     *       "provider": "nansen",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21547,6 +24940,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21688,6 +25088,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must be equal to one of the allowed values: ethereum, solana, base, arbitrum",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must be equal to one of the allowed values: ethereum, solana, base, arbitrum"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21741,6 +25155,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 0x28C6c06298d514Db089934071355E5743bf21d60.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21750,6 +25171,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21762,6 +25190,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider nansen failed; retry later.",
+                     *       "provider": "nansen",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21776,6 +25212,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21910,6 +25353,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "interval: must be equal to one of the allowed values: 1m, 5m, 15m, 1h, 4h, 1d",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "interval",
+                     *           "message": "must be equal to one of the allowed values: 1m, 5m, 15m, 1h, 4h, 1d"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21963,6 +25420,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21972,6 +25436,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21984,6 +25455,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21998,6 +25477,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22113,6 +25599,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 20",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "limit",
+                     *           "message": "must be <= 20"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22166,6 +25666,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22175,6 +25682,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22187,6 +25701,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22201,6 +25723,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22321,6 +25850,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "period: must be equal to one of the allowed values: 1d, 7d, 30d",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "period",
+                     *           "message": "must be equal to one of the allowed values: 1d, 7d, 30d"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22374,6 +25917,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22383,6 +25933,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22395,6 +25952,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22409,6 +25974,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22525,6 +26097,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "address: must have required property 'address'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "address",
+                     *           "message": "must have required property 'address'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22578,6 +26164,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22587,6 +26180,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22599,6 +26199,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22613,6 +26221,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22744,6 +26359,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "period: must be equal to one of the allowed values: 1d, 7d, 30d",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "period",
+                     *           "message": "must be equal to one of the allowed values: 1d, 7d, 30d"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22797,6 +26426,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22806,6 +26442,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22818,6 +26461,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22832,6 +26483,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22952,6 +26610,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "address: must have required property 'address'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "address",
+                     *           "message": "must have required property 'address'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23005,6 +26677,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23014,6 +26693,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23026,6 +26712,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23040,6 +26734,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23150,6 +26851,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "address: must match pattern \"^[1-9A-HJ-NP-Za-km-z]{32,44}$\"",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "address",
+                     *           "message": "must match pattern \"^[1-9A-HJ-NP-Za-km-z]{32,44}$\""
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23202,6 +26917,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23211,6 +26933,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23223,6 +26952,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23237,6 +26974,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23353,6 +27097,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 100",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "limit",
+                     *           "message": "must be <= 100"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23406,6 +27164,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23415,6 +27180,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23427,6 +27199,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider launchlab failed; retry later.",
+                     *       "provider": "launchlab",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23441,6 +27221,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23563,6 +27350,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must have required property 'mint'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "mint",
+                     *           "message": "must have required property 'mint'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23616,6 +27417,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23625,6 +27433,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23637,6 +27452,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23651,6 +27474,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23763,6 +27593,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 50",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "limit",
+                     *           "message": "must be <= 50"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23815,6 +27659,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23824,6 +27675,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23836,6 +27694,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider pumpportal failed; retry later.",
+                     *       "provider": "pumpportal",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23850,6 +27716,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23968,6 +27841,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 50",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "limit",
+                     *           "message": "must be <= 50"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24021,6 +27908,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24030,6 +27924,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24042,6 +27943,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider pumpportal failed; retry later.",
+                     *       "provider": "pumpportal",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24056,6 +27965,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24166,6 +28082,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 100",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "limit",
+                     *           "message": "must be <= 100"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24218,6 +28148,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24227,6 +28164,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24239,6 +28183,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider pumpportal failed; retry later.",
+                     *       "provider": "pumpportal",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24253,6 +28205,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24369,6 +28328,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 100",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "limit",
+                     *           "message": "must be <= 100"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24422,6 +28395,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24431,6 +28411,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24443,6 +28430,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider pumpportal failed; retry later.",
+                     *       "provider": "pumpportal",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24457,6 +28452,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24569,6 +28571,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must have required property 'mint'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "mint",
+                     *           "message": "must have required property 'mint'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24622,6 +28638,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24631,6 +28654,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24643,6 +28673,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24657,6 +28695,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24777,6 +28822,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must have required property 'mint'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "mint",
+                     *           "message": "must have required property 'mint'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24830,6 +28889,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24839,6 +28905,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24851,6 +28924,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24865,6 +28946,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24999,6 +29087,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must have required property 'mint'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "mint",
+                     *           "message": "must have required property 'mint'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25052,6 +29154,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25061,6 +29170,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25073,6 +29189,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25087,6 +29211,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25215,6 +29346,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must match pattern \"^[1-9A-HJ-NP-Za-km-z]{32,44}$\"",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "mint",
+                     *           "message": "must match pattern \"^[1-9A-HJ-NP-Za-km-z]{32,44}$\""
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25267,6 +29412,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25276,6 +29428,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25288,6 +29447,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25302,6 +29469,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25442,6 +29616,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must be equal to one of the allowed values: ethereum, solana, base, arbitrum",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must be equal to one of the allowed values: ethereum, solana, base, arbitrum"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25494,6 +29682,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown token_address: JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25503,6 +29698,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25515,6 +29717,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider nansen failed; retry later.",
+                     *       "provider": "nansen",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25529,6 +29739,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25655,6 +29872,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must be equal to one of the allowed values: ethereum, solana, base, arbitrum",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must be equal to one of the allowed values: ethereum, solana, base, arbitrum"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25707,6 +29938,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25716,6 +29954,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25728,6 +29973,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider nansen failed; retry later.",
+                     *       "provider": "nansen",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25742,6 +29995,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25881,6 +30141,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "token_age_days: must be <= 36500",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "token_age_days",
+                     *           "message": "must be <= 36500"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25933,6 +30207,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25942,6 +30223,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25954,6 +30242,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider nansen failed; retry later.",
+                     *       "provider": "nansen",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -25968,6 +30264,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26109,6 +30412,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "chain: must be equal to one of the allowed values: ethereum, solana, base, arbitrum",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "chain",
+                     *           "message": "must be equal to one of the allowed values: ethereum, solana, base, arbitrum"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26161,6 +30478,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 0x28C6c06298d514Db089934071355E5743bf21d60.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26170,6 +30494,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26182,6 +30513,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider nansen failed; retry later.",
+                     *       "provider": "nansen",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26196,6 +30535,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26330,6 +30676,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "interval: must be equal to one of the allowed values: 1m, 5m, 15m, 1h, 4h, 1d",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "interval",
+                     *           "message": "must be equal to one of the allowed values: 1m, 5m, 15m, 1h, 4h, 1d"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26382,6 +30742,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26391,6 +30758,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26403,6 +30777,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26417,6 +30799,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26532,6 +30921,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 20",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "limit",
+                     *           "message": "must be <= 20"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26584,6 +30987,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26593,6 +31003,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26605,6 +31022,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26619,6 +31044,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26739,6 +31171,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "period: must be equal to one of the allowed values: 1d, 7d, 30d",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "period",
+                     *           "message": "must be equal to one of the allowed values: 1d, 7d, 30d"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26791,6 +31237,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26800,6 +31253,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26812,6 +31272,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26826,6 +31294,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26942,6 +31417,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "address: must have required property 'address'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "address",
+                     *           "message": "must have required property 'address'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26994,6 +31483,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27003,6 +31499,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27015,6 +31518,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27029,6 +31540,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27160,6 +31678,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "period: must be equal to one of the allowed values: 1d, 7d, 30d",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "period",
+                     *           "message": "must be equal to one of the allowed values: 1d, 7d, 30d"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27212,6 +31744,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27221,6 +31760,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27233,6 +31779,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27247,6 +31801,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27367,6 +31928,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "address: must have required property 'address'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "address",
+                     *           "message": "must have required property 'address'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27419,6 +31994,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27428,6 +32010,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27440,6 +32029,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27454,6 +32051,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27564,6 +32168,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "address: must match pattern \"^[1-9A-HJ-NP-Za-km-z]{32,44}$\"",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "address",
+                     *           "message": "must match pattern \"^[1-9A-HJ-NP-Za-km-z]{32,44}$\""
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27615,6 +32233,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown address: 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27624,6 +32249,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27636,6 +32268,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27650,6 +32290,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27766,6 +32413,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 100",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "limit",
+                     *           "message": "must be <= 100"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27818,6 +32479,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27827,6 +32495,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27839,6 +32514,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider launchlab failed; retry later.",
+                     *       "provider": "launchlab",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27853,6 +32536,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27975,6 +32665,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must have required property 'mint'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "mint",
+                     *           "message": "must have required property 'mint'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28027,6 +32731,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28036,6 +32747,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28048,6 +32766,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28062,6 +32788,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28174,6 +32907,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 50",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "limit",
+                     *           "message": "must be <= 50"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28225,6 +32972,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28234,6 +32988,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28246,6 +33007,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider pumpportal failed; retry later.",
+                     *       "provider": "pumpportal",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28260,6 +33029,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28378,6 +33154,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 50",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "limit",
+                     *           "message": "must be <= 50"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28430,6 +33220,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28439,6 +33236,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28451,6 +33255,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider pumpportal failed; retry later.",
+                     *       "provider": "pumpportal",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28465,6 +33277,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28575,6 +33394,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 100",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "limit",
+                     *           "message": "must be <= 100"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28626,6 +33459,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28635,6 +33475,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28647,6 +33494,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider pumpportal failed; retry later.",
+                     *       "provider": "pumpportal",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28661,6 +33516,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28777,6 +33639,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 100",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "limit",
+                     *           "message": "must be <= 100"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28829,6 +33705,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28838,6 +33721,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28850,6 +33740,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider pumpportal failed; retry later.",
+                     *       "provider": "pumpportal",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28864,6 +33762,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28976,6 +33881,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must have required property 'mint'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "mint",
+                     *           "message": "must have required property 'mint'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -29028,6 +33947,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -29037,6 +33963,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -29049,6 +33982,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -29063,6 +34004,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -29183,6 +34131,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must have required property 'mint'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "mint",
+                     *           "message": "must have required property 'mint'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -29235,6 +34197,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -29244,6 +34213,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -29256,6 +34232,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -29270,6 +34254,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -29404,6 +34395,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must have required property 'mint'",
+                     *       "errors": [
+                     *         {
+                     *           "location": "body",
+                     *           "field": "mint",
+                     *           "message": "must have required property 'mint'"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -29456,6 +34461,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -29465,6 +34477,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -29477,6 +34496,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -29491,6 +34518,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -29619,6 +34653,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "mint: must match pattern \"^[1-9A-HJ-NP-Za-km-z]{32,44}$\"",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "mint",
+                     *           "message": "must match pattern \"^[1-9A-HJ-NP-Za-km-z]{32,44}$\""
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -29670,6 +34718,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown mint: 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -29679,6 +34734,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -29691,6 +34753,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "upstream_error",
+                     *       "message": "The upstream provider solana-rpc failed; retry later.",
+                     *       "provider": "solana-rpc",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -29705,6 +34775,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };

@@ -1,4 +1,24 @@
 export interface paths {
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Service info
+         * @description What this service is: its version and every operation with its path.
+         */
+        get: operations["Service_serviceInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/agent/primary-alias/{name}": {
         parameters: {
             query?: never;
@@ -99,6 +119,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * API reference (HTML)
+         * @description Interactive API reference of this document: every operation with its parameters, answers and
+         *     examples, and a client to try calls against this deployment. Its script and styles are served
+         *     by the service itself.
+         */
+        get: operations["Service_docsPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/manifest/{name}": {
         parameters: {
             query?: never;
@@ -111,6 +153,29 @@ export interface paths {
          * @description The agent's current ERC-8004 registration document. Unknown name: 404.
          */
         get: operations["Agents_getManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OpenAPI document
+         * @description This OpenAPI 3.1 document, with `servers` set to the deployment's public origin:
+         *     `REGISTRY_PUBLIC_BASE_URL` when configured, otherwise the request's own scheme and `Host`
+         *     (`X-Forwarded-*` only from proxies named in `TRUST_PROXY`); a `Host` that is not a valid
+         *     host[:port] is a 400.
+         */
+        get: operations["Service_openApiDocument"];
         put?: never;
         post?: never;
         delete?: never;
@@ -317,15 +382,48 @@ export interface components {
             card?: Record<string, never>;
         };
         /**
-         * @description An import file: `npm run registry:import -- file.json [--db path]`; the built-in seed has the
-         *     same shape. The whole file is checked first (this schema, then the rules of `PassportRecord`) and
-         *     then written in one transaction, so a bad file writes nothing and the command names the record
-         *     and field at fault. Skill families merge by id: a known family's name and description are
-         *     replaced and new options added; nothing is removed, so every stored capability keeps resolving.
+         * @description An import file: `npm run registry:import -- file.json [--db path] [--upsert]`; the built-in seed
+         *     has the same shape. The whole file is checked first and then written in one transaction, so a
+         *     bad file writes nothing. The check reports every problem of the file in one pass, each with its
+         *     place (`agents[3].ownerWallet`): this schema, the rules of `PassportRecord`, values given twice in
+         *     the file, and values another passport already holds. Skill families merge by id: a known
+         *     family's name and description are replaced and new options added; nothing is removed, so every
+         *     stored capability keeps resolving.
+         *
+         *     With `--upsert`, a record naming a passport the store holds updates it: it may give only `name`
+         *     and the fields to change (`{"name": "orbit-scout", "description": "..."}`); the others keep their
+         *     stored values, a given `manifest` or `card` replaces the whole document, and the merged passport
+         *     must pass every rule above.
          */
         RegistryImport: {
             agents: components["schemas"]["PassportRecord"][];
             skills?: components["schemas"]["SkillFamily"][];
+        };
+        /** @description `GET /` answer: what this service is and what it serves. */
+        RegistryInfo: {
+            /** @enum {string} */
+            service: "agent-registry";
+            version: string;
+            /** @enum {string} */
+            status: "ok";
+            /** @description Every operation of this document. */
+            operations: components["schemas"]["RegistryOperation"][];
+            /** @description Where this document and its API reference page are served. */
+            documents: {
+                /** @enum {string} */
+                openapi: "/openapi.json";
+                /** @enum {string} */
+                docs: "/docs";
+            };
+        };
+        /** @description One operation of this service, as `GET /` lists it. */
+        RegistryOperation: {
+            operationId: string;
+            /** @enum {string} */
+            method: "GET";
+            /** @description OpenAPI path, e.g. `/manifest/{name}`. */
+            path: string;
+            summary: string;
         };
         /**
          * @description Normalized names the registry keeps for itself (routes, roles, protocol words and JSON
@@ -368,6 +466,76 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    Service_serviceInfo: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag of a copy the caller holds. */
+                "If-None-Match"?: components["parameters"]["Conditional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cacheable read. */
+            200: {
+                headers: {
+                    /** @description Strong validator of the body. */
+                    ETag: string;
+                    /** @description `public, max-age=<seconds>`; 30 s for lists and existence, 300 s for documents, 3600 s for the catalog. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "service": "agent-registry",
+                     *       "version": "1.0.0",
+                     *       "status": "ok",
+                     *       "operations": [
+                     *         {
+                     *           "operationId": "Agents_listAgents",
+                     *           "method": "GET",
+                     *           "path": "/api/agents",
+                     *           "summary": "List agents"
+                     *         }
+                     *       ],
+                     *       "documents": {
+                     *         "openapi": "/openapi.json",
+                     *         "docs": "/docs"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RegistryInfo"];
+                };
+            };
+            /** @description Not modified: the `If-None-Match` validator still matches. */
+            304: {
+                headers: {
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected server failure; the body carries no internals. Never charged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+        };
+    };
     Agents_primaryAlias: {
         parameters: {
             query?: never;
@@ -420,6 +588,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "name: must NOT have more than 128 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "name",
+                     *           "message": "must NOT have more than 128 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -429,6 +611,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown name: orbit-scout.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -438,6 +627,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -507,6 +703,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "limit: must be <= 100",
+                     *       "errors": [
+                     *         {
+                     *           "location": "query",
+                     *           "field": "limit",
+                     *           "message": "must be <= 100"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -516,6 +726,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -576,6 +793,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "name: must NOT have more than 128 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "name",
+                     *           "message": "must NOT have more than 128 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -585,6 +816,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -643,6 +881,20 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "name: must NOT have more than 128 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "name",
+                     *           "message": "must NOT have more than 128 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -652,6 +904,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown name: orbit-scout.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -661,6 +920,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -723,6 +989,64 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+        };
+    };
+    Service_docsPage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag of a copy the caller holds. */
+                "If-None-Match"?: components["parameters"]["Conditional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cacheable HTML page. */
+            200: {
+                headers: {
+                    /** @description Strong validator of the page. */
+                    ETag: string;
+                    /** @description `public, max-age=300`. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not modified: the `If-None-Match` validator still matches. */
+            304: {
+                headers: {
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unexpected server failure; the body carries no internals. Never charged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -807,11 +1131,92 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "name: must NOT have more than 128 characters",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "name",
+                     *           "message": "must NOT have more than 128 characters"
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
             /** @description Not found: unknown path, or the pool, token or agent named in the request does not exist. Never charged. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown name: orbit-scout.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /** @description Unexpected server failure; the body carries no internals. Never charged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+        };
+    };
+    Service_openApiDocument: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description ETag of a copy the caller holds. */
+                "If-None-Match"?: components["parameters"]["Conditional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A cacheable read. */
+            200: {
+                headers: {
+                    /** @description Strong validator of the body. */
+                    ETag: string;
+                    /** @description `public, max-age=<seconds>`; 30 s for lists and existence, 300 s for documents, 3600 s for the catalog. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description Not modified: the `If-None-Match` validator still matches. */
+            304: {
+                headers: {
+                    ETag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad request: a parameter, body field or header is invalid. The body names every invalid field. Never charged. */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -825,6 +1230,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };

@@ -91,6 +91,8 @@ describe("the 402 challenge", () => {
         expect(accept[field], `${route.operationId} ${field}`).toEqual(example.accepts[0]?.[field]);
       }
       expect(accept.outputSchema.input.method).toBe(route.method.toUpperCase());
+      // self-contained: a client reading the 402 alone can resolve every schema in it
+      expect(JSON.stringify(accept.outputSchema), route.operationId).not.toContain("$ref");
     }
   });
 });
@@ -285,6 +287,65 @@ describe("free endpoints", () => {
       ["/base", "base-sepolia"],
       ["/skale", "skale-base-sepolia"],
     ]);
+  });
+
+  it("list each paid operation with its price and its path under each prefix", async () => {
+    const res = await request(app).get("/");
+    expect(res.body.operations.map((o: { name: string }) => o.name)).toEqual(contract.operations);
+    for (const operation of res.body.operations) {
+      const routes = contract.paid.filter((route) => route.name === operation.name);
+      expect(operation.price_micro_usdc, operation.name).toBe(routes[0]?.payment.maxAmountRequired);
+      expect(operation.price_usd, operation.name).toBe(routes[0]?.payment.price.amount);
+      expect(operation.routes.map((r: { method: string; path: string }) => `${r.method} ${r.path}`).sort(), operation.name).toEqual(
+        routes.map((route) => `${route.method.toUpperCase()} ${route.path}`).sort(),
+      );
+    }
+    const tvl = res.body.operations.find((o: { name: string }) => o.name === "defiTvl");
+    expect(tvl.routes.slice(0, 3)).toEqual([
+      { prefix: "", network: "solana-devnet", method: "POST", path: "/defi/tvl" },
+      { prefix: "/base", network: "base-sepolia", method: "POST", path: "/base/defi/tvl" },
+      { prefix: "/skale", network: "skale-base-sepolia", method: "POST", path: "/skale/defi/tvl" },
+    ]);
+  });
+
+  it("serve one network's document: its prefix's paid operations and the free ones, as generated", async () => {
+    for (const [network, prefix] of [
+      ["solana", ""],
+      ["base", "/base"],
+      ["skale", "/skale"],
+    ] as const) {
+      const res = await request(app).get(`/openapi.json?network=${network}`);
+      expect(res.status).toBe(200);
+      const operations = Object.values(
+        res.body.paths as Record<
+          string,
+          Record<string, { operationId: string; "x-payment-info"?: { network: { prefix: string }; deployment?: unknown } }>
+        >,
+      ).flatMap((item) => Object.values(item));
+      const paid = operations.filter((op) => op["x-payment-info"]);
+      expect(paid.length, network).toBe(contract.paid.filter((route) => route.payment.network.prefix === prefix).length);
+      expect(paid.every((op) => op["x-payment-info"]?.network.prefix === prefix && op["x-payment-info"]?.deployment)).toBe(true);
+      expect(operations.filter((op) => !op["x-payment-info"]).length).toBe(contract.free.length);
+      expect(res.body.servers[0].url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      const { servers: _served, ...rest } = res.body;
+      const { servers: _generated, ...generated } = loadDoc("3.1", `analytics-${network}`);
+      for (const op of paid) delete op["x-payment-info"]?.deployment;
+      expect(rest).toEqual(generated);
+    }
+    const bad = await request(app).get("/openapi.json?network=ethereum");
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0]).toMatchObject({ location: "query", field: "network" });
+  });
+
+  it("serve the API reference page of the whole document or of one network, and its script", async () => {
+    const page = await request(app).get("/docs");
+    expect(page.status).toBe(200);
+    expect(page.headers["content-type"]).toMatch(/^text\/html/);
+    expect(page.text).toContain('"url":"/openapi.json"');
+    expect((await request(app).get("/docs?network=skale")).text).toContain('"url":"/openapi.json?network=skale"');
+    const script = await request(app).get("/docs/assets/standalone.js");
+    expect(script.status).toBe(200);
+    expect(script.headers["content-type"]).toMatch(/javascript/);
   });
 
   it("serve the OpenAPI document with the caller's origin and this deployment's payment details", async () => {

@@ -5,6 +5,7 @@
  */
 import express from "express";
 import type { Logger } from "pino";
+import { DOCS_ASSETS_PATH, docsAssets } from "../docs/reference-page.js";
 import { cors } from "../http/cors.js";
 import { errorHandler, notFound } from "../http/errors.js";
 import { refuseAmbiguousQuery, refuseNonFiniteNumbers } from "../http/input-guard.js";
@@ -48,6 +49,8 @@ export function createAnalyticsApp(deps: AnalyticsDeps): express.Express {
   app.use(
     cors({ methods: "GET, POST, OPTIONS", requestHeaders: "Content-Type, X-PAYMENT", exposedHeaders: "X-PAYMENT-RESPONSE, X-Request-Id" }),
   );
+  // The /docs page's script and styles: files of the installed package, outside the contract's operations.
+  app.use(DOCS_ASSETS_PATH, docsAssets());
   app.use(express.json({ limit: "100kb" }));
   // A POST without a body means "all defaults": hand the validator an empty JSON object to apply them to.
   app.use((req, _res, next) => {

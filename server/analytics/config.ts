@@ -3,7 +3,10 @@
  * `npm start` needs no key and no network; the recipient addresses default to the contract's
  * clearly marked development addresses, which the mainnet profile refuses.
  */
+import { ConfigError, positiveInt, publicBaseUrl, trustProxy } from "../config/env.js";
 import type { DevelopmentDefaults } from "./contract.js";
+
+export { ConfigError };
 
 export type Profile = "testnet" | "mainnet";
 
@@ -40,44 +43,6 @@ export interface AnalyticsConfig {
   insight: InsightConfig;
 }
 
-export class ConfigError extends Error {}
-
-function positiveInt(env: Record<string, string | undefined>, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new ConfigError(`${name} must be a positive integer, got "${raw}"`);
-  return value;
-}
-
-function publicBaseUrl(raw: string | undefined): string | undefined {
-  if (!raw) return undefined;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ConfigError(`PUBLIC_BASE_URL must be an absolute http(s) URL, got "${raw}"`);
-  }
-  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.search || url.hash || url.username || url.password)
-    throw new ConfigError(`PUBLIC_BASE_URL must be an http(s) origin with an optional path, got "${raw}"`);
-  return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
-}
-
-/**
- * `TRUST_PROXY`: unset = trust no proxy (X-Forwarded-* ignored); a hop count; or a comma-separated
- * list of addresses, subnets and Express's names (`loopback`, `linklocal`, `uniquelocal`).
- */
-function trustProxy(raw: string | undefined): string | number | false {
-  if (!raw || raw === "false") return false;
-  if (/^[0-9]+$/.test(raw)) return Number(raw);
-  const entries = raw.split(",").map((entry) => entry.trim());
-  const valid = /^(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/[0-9]{1,3})?)$/;
-  const bad = entries.find((entry) => !valid.test(entry));
-  if (bad !== undefined)
-    throw new ConfigError(`TRUST_PROXY must be a hop count or addresses, subnets, loopback, linklocal or uniquelocal; "${bad}" is none`);
-  return entries.join(",");
-}
-
 export function loadAnalyticsConfig(env: Record<string, string | undefined>, defaults: DevelopmentDefaults): AnalyticsConfig {
   const profile = (env.X402_PROFILE ?? "testnet") as Profile;
   if (profile !== "testnet" && profile !== "mainnet") throw new ConfigError(`X402_PROFILE must be testnet or mainnet, got "${profile}"`);
@@ -87,8 +52,8 @@ export function loadAnalyticsConfig(env: Record<string, string | undefined>, def
     treasury: { evm: env.TREASURY_EVM ?? defaults.evm.treasury, svm: env.TREASURY_SOLANA ?? defaults.svm.treasury },
     feePayer: env.SOLANA_FEE_PAYER ?? defaults.svm.feePayer,
     maxTimeoutSeconds: positiveInt(env, "X402_MAX_TIMEOUT_SECONDS", defaults.maxTimeoutSeconds),
-    publicBaseUrl: publicBaseUrl(env.PUBLIC_BASE_URL),
-    trustProxy: trustProxy(env.TRUST_PROXY),
+    publicBaseUrl: publicBaseUrl(env, "PUBLIC_BASE_URL"),
+    trustProxy: trustProxy(env),
     payments: {
       answerTimeoutMs: positiveInt(env, "PAID_ANSWER_TIMEOUT_MS", 30_000),
       recoveryIntervalMs: positiveInt(env, "RECOVERY_INTERVAL_MS", 5_000),

@@ -4,6 +4,7 @@
  * no hand-kept list of paths that could drift from the spec.
  */
 import { readFileSync } from "node:fs";
+import { inlineRefs } from "./inline-refs.js";
 import type { OperationName } from "./operation-types.js";
 
 export type Family = "svm" | "evm";
@@ -40,7 +41,7 @@ export interface PaidRoute {
   payment: PaymentInfo;
   /** The operation's signal words (from the 200 envelope schema). */
   signals: readonly string[];
-  /** JSON Schema properties of the body (POST) or query (legacy GET), for discovery. */
+  /** JSON Schema properties of the body (POST) or query (legacy GET), for discovery; self-contained (no `$ref`). */
   inputFields: Record<string, unknown>;
   /**
    * Defaults of the operation's POST body. A legacy GET carries only some of the body's fields, and
@@ -72,6 +73,11 @@ export interface OpenApiDocument {
 
 export interface AnalyticsContract {
   document: OpenApiDocument;
+  /**
+   * The document restricted to one prefix's paid operations and the free ones, by prefix name
+   * (`solana`, `base`, `skale`: the operation ids' first part), as `npm run generate` writes them.
+   */
+  byNetwork: Record<string, OpenApiDocument>;
   paid: PaidRoute[];
   free: FreeRoute[];
   /** Operation names in declaration order (28). */
@@ -90,6 +96,9 @@ type RawOperation = {
   responses: Record<string, { content?: Record<string, { schema: RawSchema }> }>;
   "x-payment-info"?: PaymentInfo;
 };
+
+/** The name of a route's prefix, as its operation id starts (`Base_defiTvl` → `base`). */
+export const prefixNameOf = (route: Pick<PaidRoute, "operationId">) => (route.operationId.split("_")[0] as string).toLowerCase();
 
 export function loadAnalyticsContract(file = new URL("../../generated/openapi/3.1/analytics.json", import.meta.url)): AnalyticsContract {
   const document = JSON.parse(readFileSync(file, "utf8"));
@@ -128,7 +137,7 @@ export function loadAnalyticsContract(file = new URL("../../generated/openapi/3.
         tags: op.tags ?? [],
         payment,
         signals,
-        inputFields: legacy ? query : (body?.properties ?? {}),
+        inputFields: inlineRefs(legacy ? query : (body?.properties ?? {}), schemas) as Record<string, unknown>,
         bodyDefaults: {},
       });
     }
@@ -145,5 +154,9 @@ export function loadAnalyticsContract(file = new URL("../../generated/openapi/3.
     route.bodyDefaults = defaultsOf(resolve(op?.requestBody?.content["application/json"]?.schema));
   }
   const operations = [...new Set(paid.filter((r) => !r.legacy).map((r) => r.name))];
-  return { document, paid, free, operations, developmentDefaults: document["x-x402-development-defaults"] };
+  const names = new Set(paid.map((route) => prefixNameOf(route)));
+  const byNetwork = Object.fromEntries(
+    [...names].map((name) => [name, JSON.parse(readFileSync(new URL(`analytics-${name}.json`, file), "utf8"))]),
+  );
+  return { document, byNetwork, paid, free, operations, developmentDefaults: document["x-x402-development-defaults"] };
 }

@@ -1,6 +1,8 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import type { Operation } from "../../conformance/openapi-doc.js";
+import { createLogger } from "../http/logger.js";
+import { createRegistryApp } from "./app.js";
 import { registryDocument } from "./document.js";
 import { MAX_AGE } from "./handlers.js";
 import type { RegistryStore } from "./store.js";
@@ -23,6 +25,9 @@ describe("every documented operation", () => {
       "Agents_listAgents",
       "Agents_listSkills",
       "Agents_primaryAlias",
+      "Service_docsPage",
+      "Service_openApiDocument",
+      "Service_serviceInfo",
     ]);
     for (const { path, op } of operations) {
       const response = await getChecked(app, path, exampleParams(op));
@@ -45,6 +50,49 @@ describe("every documented operation", () => {
     expect(await maxAge("/api/agent/primary-alias/{name}")).toBe("public, max-age=300");
     expect(await maxAge("/api/said-card/{name}")).toBe("public, max-age=300");
     expect(await maxAge("/api/skills")).toBe("public, max-age=3600");
+  });
+});
+
+describe("the service's description of itself", () => {
+  it("lists every operation of its document at GET /", async () => {
+    const { body } = await getChecked(app, "/");
+    expect(body.operations.map((o: { method: string; path: string }) => `${o.method} ${o.path}`).sort()).toEqual(
+      operations.map(({ path }) => `GET ${path}`).sort(),
+    );
+    expect(body.documents).toEqual({ openapi: "/openapi.json", docs: "/docs" });
+  });
+
+  it("serves its document with the caller's origin as the server", async () => {
+    const response = await request(app).get("/openapi.json").set("Host", "registry.example.test");
+    expect(response.status).toBe(200);
+    expect(response.body.paths).toEqual(registryDocument.paths);
+    expect(response.body.servers).toEqual([{ url: "http://registry.example.test", description: "This deployment" }]);
+  });
+
+  it("refuses a Host that is not a host name, ignores X-Forwarded-* from an untrusted peer, and prefers its configured origin", async () => {
+    const bad = await request(app).get("/openapi.json").set("Host", "evil.example/x?y=");
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0]).toMatchObject({ location: "header", field: "Host" });
+    const forwarded = await request(app).get("/openapi.json").set("Host", "registry.example.test").set("X-Forwarded-Proto", "javascript");
+    expect(forwarded.body.servers[0].url).toBe("http://registry.example.test");
+    const configured = createRegistryApp({
+      store,
+      logger: createLogger("silent"),
+      validateResponses: true,
+      publicBaseUrl: "https://registry.example.com",
+    });
+    const res = await request(configured).get("/openapi.json").set("Host", "evil.example");
+    expect(res.body.servers[0].url).toBe("https://registry.example.com");
+  });
+
+  it("serves its API reference page and the page's script from the installed package", async () => {
+    const page = await getChecked(app, "/docs");
+    expect(page.text).toContain('<script src="/docs/assets/standalone.js"></script>');
+    expect(page.text).toContain('"url":"/openapi.json"');
+    const script = await request(app).get("/docs/assets/standalone.js");
+    expect(script.status).toBe(200);
+    expect(script.headers["content-type"]).toMatch(/javascript/);
+    expect((await request(app).get("/docs/assets/no-such-file.js")).status).toBe(404);
   });
 });
 
@@ -215,9 +263,11 @@ describe("manifests and the skill catalog", () => {
 
 describe("conditional requests", () => {
   it("answer a matching If-None-Match with a bodiless 304 carrying the same ETag", async () => {
+    // one Host for both calls: /openapi.json names the caller's origin, and supertest listens on a new port per request
+    const host = { Host: "registry.example.test" };
     for (const { path, op } of operations) {
-      const first = await getChecked(app, path, exampleParams(op));
-      const again = await getChecked(app, path, exampleParams(op), { "If-None-Match": String(first.headers.etag) });
+      const first = await getChecked(app, path, exampleParams(op), host);
+      const again = await getChecked(app, path, exampleParams(op), { ...host, "If-None-Match": String(first.headers.etag) });
       expect(again.status, path).toBe(304);
       expect(again.headers.etag).toBe(first.headers.etag);
     }

@@ -8,6 +8,7 @@
  */
 import express, { type Express, type RequestHandler } from "express";
 import type { Logger } from "pino";
+import { DOCS_ASSETS_PATH, docsAssets } from "../docs/reference-page.js";
 import { cors } from "../http/cors.js";
 import { errorHandler, notFound } from "../http/errors.js";
 import { refuseAmbiguousQuery, refuseNonFiniteNumbers } from "../http/input-guard.js";
@@ -16,6 +17,7 @@ import { openApiValidation } from "../http/validator.js";
 import type { RegistryDocument } from "./document.js";
 import { registryDocument } from "./document.js";
 import { type Handler, handlers, type Input, type OperationId } from "./handlers.js";
+import { serviceDocumentHandlers } from "./service-documents.js";
 import type { RegistryStore } from "./store.js";
 
 export interface RegistryAppOptions {
@@ -23,20 +25,29 @@ export interface RegistryAppOptions {
   logger: Logger;
   /** Validate every answer against the contract (tests, development); a violation becomes a 500. */
   validateResponses: boolean;
+  /** The origin `/openapi.json` names as its server; unset = the request's own (validated). */
+  publicBaseUrl?: string;
+  /** Express `trust proxy`: whose X-Forwarded-* headers count (none by default). */
+  trustProxy?: string | number | false;
 }
 
-export function createRegistryApp({ store, logger, validateResponses }: RegistryAppOptions): Express {
+export function createRegistryApp({ store, logger, validateResponses, publicBaseUrl, trustProxy = false }: RegistryAppOptions): Express {
   const app = express();
   app.disable("x-powered-by");
+  app.set("trust proxy", trustProxy);
   app.set("etag", "strong");
   app.use(requestContext(logger));
   app.use(cors({ methods: "GET, HEAD, OPTIONS", requestHeaders: "If-None-Match, X-Request-Id", exposedHeaders: "ETag, X-Request-Id" }));
+  // The /docs page's script and styles: files of the installed package, outside the contract's operations.
+  app.use(DOCS_ASSETS_PATH, docsAssets());
   // Any other method on a documented path is the validator's 405 with `Allow`.
   app.use(refuseAmbiguousQuery);
   app.use(openApiValidation(withHead(registryDocument), { validateResponses }));
   app.use(refuseNonFiniteNumbers);
-  for (const { path, operationId } of getOperations(registryDocument)) {
-    app.get(path.replace(/\{(\w+)\}/g, ":$1"), route(handlers[operationId] as Handler<typeof operationId>, store));
+  const described = serviceDocumentHandlers(registryDocument, publicBaseUrl);
+  for (const { path, operationId } of getOperations(registryDocument, described)) {
+    const handler = described[operationId] ?? route(handlers[operationId as OperationId] as Handler<OperationId>, store);
+    app.get(path.replace(/\{(\w+)\}/g, ":$1"), handler);
   }
   app.use(notFound);
   app.use(errorHandler(logger));
@@ -51,14 +62,15 @@ function route<Id extends OperationId>(handler: Handler<Id>, store: RegistryStor
 }
 
 /** Every operation of the read-only document; a non-GET operation or one without a handler fails at start. */
-function getOperations(document: RegistryDocument): { path: string; operationId: OperationId }[] {
+function getOperations(document: RegistryDocument, described: Record<string, RequestHandler>): { path: string; operationId: string }[] {
   return Object.entries(document.paths).map(([path, item]) => {
     const methods = Object.keys(item);
     if (methods.length !== 1 || !item.get)
       throw new Error(`${path}: the registry serves GET only, the document lists ${methods.join(", ")}`);
     const { operationId } = item.get;
-    if (!Object.hasOwn(handlers, operationId)) throw new Error(`${path}: no handler for operation ${operationId}`);
-    return { path, operationId: operationId as OperationId };
+    if (!Object.hasOwn(handlers, operationId) && !Object.hasOwn(described, operationId))
+      throw new Error(`${path}: no handler for operation ${operationId}`);
+    return { path, operationId };
   });
 }
 

@@ -1,4 +1,6 @@
 /** The registry's settings from the environment; nothing else in server/registry reads it. */
+import { ConfigError, type Env, publicBaseUrl, trustProxy } from "../config/env.js";
+
 export interface RegistryConfig {
   /** `REGISTRY_PORT`, default 4022. */
   port: number;
@@ -6,11 +8,21 @@ export interface RegistryConfig {
   dbPath: string;
   /** Off only when `NODE_ENV` is `production`: there a contract slip should not cost an answer. */
   validateResponses: boolean;
+  /** `REGISTRY_PUBLIC_BASE_URL`: the origin written into `/openapi.json`'s `servers`; unset = the request's own (validated). */
+  publicBaseUrl?: string;
+  /** `TRUST_PROXY`, shared with the analytics service. */
+  trustProxy: string | number | false;
 }
 
-export function registryConfig(env: NodeJS.ProcessEnv = process.env): RegistryConfig {
+export function registryConfig(env: Env = process.env): RegistryConfig {
   const port = Number(env.REGISTRY_PORT ?? 4022);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new Error(`REGISTRY_PORT must be a port number, got "${env.REGISTRY_PORT}"`);
-  return { port, dbPath: env.REGISTRY_DB || "data/registry.db", validateResponses: env.NODE_ENV !== "production" };
+    throw new ConfigError(`REGISTRY_PORT must be a port number, got "${env.REGISTRY_PORT}"`);
+  return {
+    port,
+    dbPath: env.REGISTRY_DB || "data/registry.db",
+    validateResponses: env.NODE_ENV !== "production",
+    publicBaseUrl: publicBaseUrl(env, "REGISTRY_PUBLIC_BASE_URL"),
+    trustProxy: trustProxy(env),
+  };
 }

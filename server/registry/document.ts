@@ -5,7 +5,8 @@
 import { readFileSync } from "node:fs";
 
 export interface RegistryDocument {
-  paths: Record<string, Record<string, { operationId: string; [key: string]: unknown }>>;
+  info: { title: string; version: string };
+  paths: Record<string, Record<string, { operationId: string; summary?: string; [key: string]: unknown }>>;
   components: { schemas: Record<string, { enum?: unknown[]; [key: string]: unknown }> };
   [key: string]: unknown;
 }

@@ -8,7 +8,8 @@ import { entityNotFound, invalidField } from "../http/errors.js";
 import { checkName } from "./names.js";
 import type { RegistryStore } from "./store.js";
 
-export type OperationId = keyof operations;
+/** The read operations over the store; the `Service_` ones (info, document, docs page) are in service-documents.ts. */
+export type OperationId = Extract<keyof operations, `Agents_${string}`>;
 type Params<Id extends OperationId> = operations[Id]["parameters"];
 type Ok<Id extends OperationId> = operations[Id]["responses"][200]["content"]["application/json"];
 

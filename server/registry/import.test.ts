@@ -124,6 +124,57 @@ describe("runImport", () => {
     expect(runImport([file, "--dbx", db])).toMatchObject({ code: 2 });
   });
 
+  it("reports every problem of a file at once, each with its place", () => {
+    const bad = withBad({
+      ownerWallet: 7,
+      name: "orbit-scout",
+      displayName: "Other",
+      manifest: { ...orbitManifest, capabilities: ["ops:teleport"] },
+    });
+    const { file, db } = workspace({ ...bad, agents: [...bad.agents, { ...good.agents[0] }] });
+    const result = runImport([file, "--db", db]);
+    expect(result.code).toBe(1);
+    for (const line of [
+      "agents[1].ownerWallet: must be string",
+      'agents[1].displayName: must normalize to the name "orbit-scout"',
+      'agents[1].manifest.capabilities[0]: "ops:teleport" does not resolve in the skill catalog',
+      'agents[1].name: "orbit-scout" is already held by the native passport "orbit-scout" (--upsert updates it)',
+      'agents[2].name: "night-watch" is also given by agents[0].name',
+      'agents[2].assetAddress: "Gm8ZBzyKYoy8NaEp6D8WBHmu7i7HGeBGtZYNDmU8KZu5" is also given by agents[0].assetAddress',
+    ])
+      expect(result.err).toContain(line);
+  });
+
+  it("updates existing passports with --upsert: only the fields given, all in one transaction", () => {
+    const orbit = snapshot(workspace({}).db).passports.find((p) => p?.name === "orbit-scout");
+    const update = { agents: [{ name: "orbit-scout", description: "Now also watches graduations." }, good.agents[0]], skills: good.skills };
+    const { file, db } = workspace(update);
+    expect(runImport([file, "--db", db, "--upsert"])).toEqual({
+      code: 0,
+      out: `imported 2 passports (1 updated) and 1 skill family from ${file} into ${db}`,
+    });
+    const after = snapshot(db);
+    expect(after.passports.find((p) => p?.name === "orbit-scout")).toEqual({ ...orbit, description: "Now also watches graduations." });
+    expect(after.manifests.find((m) => m?.name === "orbit-scout")).toEqual(orbitManifest);
+    expect(after.agents.map((a) => a.name)).toContain("night-watch");
+
+    // one bad record refuses the whole file: the good update is not written either
+    const again = workspace({
+      agents: [
+        { name: "orbit-scout", description: "Changed." },
+        { name: "rug-radar", assetAddress: orbit?.assetAddress },
+      ],
+    });
+    const refused = runImport([again.file, "--db", db, "--upsert"]);
+    expect(refused.code).toBe(1);
+    expect(refused.err).toContain(`agents[1].assetAddress: "${orbit?.assetAddress}" is already held by the native passport "orbit-scout"`);
+    expect(snapshot(db)).toEqual(after);
+  });
+
+  it("prints its usage on --help", () => {
+    expect(runImport(["--help"])).toMatchObject({ code: 0, out: expect.stringContaining("--upsert") });
+  });
+
   it("reads the database path from REGISTRY_DB when --db is absent", () => {
     const { file, db } = workspace(good);
     expect(runImport([file], { REGISTRY_DB: db }).code).toBe(0);

@@ -18,6 +18,9 @@ function record(overrides: Record<string, unknown> = {}): Record<string, unknown
   };
 }
 
+/** A valid asset address other than `record()`'s (the seed's, which no check here compares with a store). */
+const asset = (index: number) => seed.agents[index]?.assetAddress as string;
+
 function problemsOf(data: unknown, known: SkillFamily[] = catalog): Problem[] {
   const check = checkImport(data, known);
   return check.ok ? [] : check.problems;
@@ -80,7 +83,13 @@ describe("checkImport", () => {
   });
 
   it("refuses a name that breaks the rule, is reserved, or is not normalized", () => {
-    const file = { agents: [record({ name: "ab" }), record({ name: "support" }), record({ name: "New_Agent" })] };
+    const file = {
+      agents: [
+        record({ name: "ab" }),
+        record({ name: "support", assetAddress: asset(1) }),
+        record({ name: "New_Agent", assetAddress: asset(2) }),
+      ],
+    };
     expect(problemsOf(file)).toEqual([
       { at: "agents[0].name", message: "must be 3 to 32 characters" },
       { at: "agents[1].name", message: '"support" is a reserved name' },
@@ -90,11 +99,17 @@ describe("checkImport", () => {
 
   it("refuses casing that spells another name, and a bring-your-own-agent passport without one", () => {
     const manifest = { ...(seed.agents[0]?.manifest as object), name: "other-agent", capabilities: [] };
-    const file = { agents: [record({ displayName: "Old-Agent" }), record({ kind: "byoa" }), record({ manifest })] };
+    const file = {
+      agents: [
+        record({ displayName: "Old-Agent" }),
+        record({ name: "byoa-agent", assetAddress: asset(1), kind: "byoa" }),
+        record({ name: "third-agent", assetAddress: asset(2), manifest }),
+      ],
+    };
     expect(problemsOf(file)).toEqual([
       { at: "agents[0].displayName", message: 'must normalize to the name "new-agent"' },
       { at: "agents[1].displayName", message: "is required on a byoa passport (its original casing)" },
-      { at: "agents[2].manifest.name", message: 'must normalize to the name "new-agent"' },
+      { at: "agents[2].manifest.name", message: 'must normalize to the name "third-agent"' },
     ]);
   });
 
@@ -114,5 +129,45 @@ describe("checkImport", () => {
     expect(problemsOf({ ...file, skills: [ops] }, [])).toEqual([
       { at: "agents[0].manifest.capabilities[0]", message: '"trading:sniping" does not resolve in the skill catalog' },
     ]);
+  });
+
+  it("reports every problem of a file in one pass: schema, name rule, capabilities and duplicates together", () => {
+    const manifest = { ...(seed.agents[0]?.manifest as object), name: "new-agent", capabilities: ["ops:paging"] };
+    const file = {
+      agents: [
+        record({ manifest, ownerWallet: 42 }),
+        record({ name: "New_Agent", description: undefined }),
+        "not a record",
+        record({ name: "ab", assetAddress: asset(1), primarySol: "twice.sol" }),
+        record({ name: "fourth-agent", assetAddress: asset(2), primarySol: "twice.sol" }),
+      ],
+    };
+    expect(problemsOf(file)).toEqual([
+      { at: "agents[0].manifest.capabilities[0]", message: '"ops:paging" does not resolve in the skill catalog' },
+      { at: "agents[0].ownerWallet", message: "must be string" },
+      { at: "agents[1]", message: "must have required property 'description'" },
+      { at: "agents[1].assetAddress", message: `"${record().assetAddress}" is also given by agents[0].assetAddress` },
+      { at: "agents[1].name", message: 'must be normalized: use "new-agent" (keep the original casing in displayName)' },
+      { at: "agents[1].name", message: '"New_Agent" is also given by agents[0].name' },
+      { at: "agents[2]", message: "must be object" },
+      { at: "agents[3].name", message: "must be 3 to 32 characters" },
+      { at: "agents[4].primarySol", message: '"twice.sol" is also given by agents[3].primarySol' },
+    ]);
+  });
+
+  it("names the passport that already holds a value, and lets an update keep its own", () => {
+    const holders = {
+      holderOf: (field: string, value: string) => (value === record()[field] ? { name: "new-agent", kind: "native" } : undefined),
+    };
+    const file = { agents: [record(), record({ name: "other-agent", assetAddress: record().assetAddress })] };
+    const check = checkImport(file, catalog, { holders });
+    expect(check.ok ? [] : check.problems).toEqual([
+      { at: "agents[0].assetAddress", message: `"${record().assetAddress}" is already held by the native passport "new-agent"` },
+      { at: "agents[0].name", message: '"new-agent" is already held by the native passport "new-agent" (--upsert updates it)' },
+      { at: "agents[1].assetAddress", message: `"${record().assetAddress}" is also given by agents[0].assetAddress` },
+      { at: "agents[1].assetAddress", message: `"${record().assetAddress}" is already held by the native passport "new-agent"` },
+    ]);
+    const update = checkImport({ agents: [record()] }, catalog, { holders, upsert: true });
+    expect(update.ok).toBe(true);
   });
 });

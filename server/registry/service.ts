@@ -21,8 +21,9 @@ export interface RegistryService {
 export function createRegistryService({
   dbPath,
   logger,
-  validateResponses,
-}: Pick<RegistryConfig, "dbPath" | "validateResponses"> & { logger: Logger }): RegistryService {
+  ...options
+}: Pick<RegistryConfig, "dbPath" | "validateResponses"> &
+  Partial<Pick<RegistryConfig, "publicBaseUrl" | "trustProxy">> & { logger: Logger }): RegistryService {
   const store = openRegistryStore(dbPath);
-  return { app: createRegistryApp({ store, logger, validateResponses }), store, close: () => store.close() };
+  return { app: createRegistryApp({ store, logger, ...options }), store, close: () => store.close() };
 }

@@ -26,6 +26,22 @@ function passport(name: string, overrides: Partial<PassportRecord> = {}): Passpo
   };
 }
 
+/** A manifest for `name` naming `capabilities`. */
+function manifestOf(name: string, capabilities: string[]): NonNullable<PassportRecord["manifest"]> {
+  return {
+    type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1",
+    name,
+    description: "d",
+    image: `https://registry.example.com/images/${name}.png`,
+    services: [],
+    capabilities,
+    tags: [],
+    registrations: [],
+    x402Support: false,
+    active: true,
+  };
+}
+
 const opened: RegistryStore[] = [];
 const folders: string[] = [];
 function memoryStore(): RegistryStore {
@@ -120,18 +136,7 @@ describe("one namespace", () => {
 describe("the catalog", () => {
   it("refuses a manifest capability missing from the catalog, even unchecked", () => {
     const store = memoryStore();
-    const manifest = {
-      type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1" as const,
-      name: "new-agent",
-      description: "d",
-      image: "https://registry.example.com/images/new-agent.png",
-      services: [],
-      capabilities: ["trading:token-screening", "trading:teleportation"],
-      tags: [],
-      registrations: [],
-      x402Support: false,
-      active: true,
-    };
+    const manifest = manifestOf("new-agent", ["trading:token-screening", "trading:teleportation"]);
     const conflict = conflictOf(() => store.write({ agents: [passport("new-agent", { manifest })] }));
     expect(conflict.at).toBe("agents[0].manifest.capabilities[1]");
     expect(store.findPassport("new-agent")).toBeUndefined();
@@ -169,5 +174,28 @@ describe("reads", () => {
     expect(store.listAgents(1)[0]).not.toHaveProperty("displayName");
     expect(store.manifest("orbit-scout")).toBeUndefined();
     expect(store.card("orbit-scout")).toBeUndefined();
+  });
+});
+
+describe("updates", () => {
+  it("hands back a passport exactly as written, and who holds each unique value", () => {
+    const store = memoryStore();
+    expect(store.record("orbit-scout")).toEqual(passport("orbit-scout", { displayName: "Orbit-Scout", primarySol: "orbit-scout.sol" }));
+    expect(store.record("nobody-here")).toBeUndefined();
+    expect(store.holderOf("primarySol", "orbit-scout.sol")).toEqual({ name: "orbit-scout", kind: "native" });
+    expect(store.holderOf("assetAddress", "nothing")).toBeUndefined();
+  });
+
+  it("replaces a passport and its capabilities with upsert, and refuses the same write without it", () => {
+    const store = memoryStore();
+    const updated = passport("orbit-scout", {
+      description: "Now with a manifest.",
+      manifest: manifestOf("orbit-scout", ["trading:token-screening"]),
+    });
+    expect(conflictOf(() => store.write({ agents: [updated] })).at).toBe("agents[0].name");
+    store.write({ agents: [updated] }, { upsert: true });
+    expect(store.record("orbit-scout")).toEqual(updated);
+    store.write({ agents: [updated] }, { upsert: true });
+    expect(store.manifest("orbit-scout")?.capabilities).toEqual(["trading:token-screening"]);
   });
 });

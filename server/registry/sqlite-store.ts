@@ -130,15 +130,28 @@ function sqliteStore(db: Db): RegistryStore {
        ON CONFLICT (family_id, id) DO UPDATE SET name = excluded.name, description = excluded.description`,
     ),
     insertPassport: db.prepare(`INSERT INTO passports (${PASSPORT_COLUMNS}, manifest, card) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    replacePassport: db.prepare(
+      `INSERT INTO passports (${PASSPORT_COLUMNS}, manifest, card) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (name) DO UPDATE SET ${PASSPORT_COLUMNS.split(", ")
+         .slice(1)
+         .concat("manifest", "card")
+         .map((column) => `${column} = excluded.${column}`)
+         .join(", ")}`,
+    ),
+    dropCapabilities: db.prepare("DELETE FROM capabilities WHERE agent = ?"),
+    holders: new Map(
+      [...UNIQUE_FIELDS].map(([column, field]) => [field, db.prepare(`SELECT name, kind FROM passports WHERE ${column} = ?`)] as const),
+    ),
     // A capability listed twice in one manifest is one capability.
     insertCapability: db.prepare("INSERT OR IGNORE INTO capabilities (agent, family_id, option_id) VALUES (?, ?, ?)"),
   };
 
   const documents = (name: string) => sql.documents.get(name) as { manifest: string | null; card: string | null } | undefined;
 
-  function insertPassport(record: PassportRecord, at: string): void {
+  function insertPassport(record: PassportRecord, at: string, upsert: boolean): void {
     try {
-      sql.insertPassport.run(
+      if (upsert) sql.dropCapabilities.run(record.name);
+      (upsert ? sql.replacePassport : sql.insertPassport).run(
         record.name,
         record.kind ?? "native",
         record.displayName ?? null,
@@ -153,7 +166,7 @@ function sqliteStore(db: Db): RegistryStore {
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code !== "SQLITE_CONSTRAINT_PRIMARYKEY" && code !== "SQLITE_CONSTRAINT_UNIQUE") throw error;
-      throw heldBy(record, at) ?? error;
+      throw heldBy(record, at, upsert) ?? error;
     }
     for (const [index, id] of (record.manifest?.capabilities ?? []).entries()) {
       const [family, option] = id.split(":");
@@ -166,13 +179,18 @@ function sqliteStore(db: Db): RegistryStore {
     }
   }
 
-  /** The first unique field of `record` another passport already holds, as a conflict. */
-  function heldBy(record: PassportRecord, at: string): StoreConflict | undefined {
-    for (const [column, field] of UNIQUE_FIELDS) {
+  const holderOf: RegistryStore["holderOf"] = (field, value) => {
+    const row = sql.holders.get(field)?.get(value) as { name: string; kind: string } | undefined;
+    return row && { name: row.name, kind: row.kind };
+  };
+
+  /** The first unique field of `record` another passport already holds (or, without upsert, its name), as a conflict. */
+  function heldBy(record: PassportRecord, at: string, upsert: boolean): StoreConflict | undefined {
+    for (const field of UNIQUE_FIELDS.values()) {
       const value = record[field];
-      const holder =
-        value == null ? undefined : (db.prepare(`SELECT name, kind FROM passports WHERE ${column} = ?`).get(value) as PassportRow);
-      if (holder) return new StoreConflict(`${at}.${field}`, `"${value}" is already held by the ${holder.kind} passport "${holder.name}"`);
+      const holder = value == null ? undefined : holderOf(field, value);
+      if (holder && !(upsert && holder.name === record.name))
+        return new StoreConflict(`${at}.${field}`, `"${value}" is already held by the ${holder.kind} passport "${holder.name}"`);
     }
     return undefined;
   }
@@ -210,10 +228,23 @@ function sqliteStore(db: Db): RegistryStore {
     isEmpty() {
       return (sql.counts.get() as { n: number }).n === 0;
     },
-    write(batch) {
+    holderOf,
+    record(name) {
+      const row = sql.passport.get(name) as PassportRow | undefined;
+      if (!row) return undefined;
+      const { manifest, card } = documents(name) ?? {};
+      return {
+        ...listItem(row),
+        ...(row.kind === "native" && row.display_name !== null ? { displayName: row.display_name } : {}),
+        ...(row.primary_sol !== null ? { primarySol: row.primary_sol } : {}),
+        ...(manifest ? { manifest: JSON.parse(manifest) } : {}),
+        ...(card ? { card: JSON.parse(card) } : {}),
+      };
+    },
+    write(batch, { upsert = false } = {}) {
       db.transaction(() => {
         for (const family of batch.skills ?? []) writeFamily(family);
-        for (const [index, record] of batch.agents.entries()) insertPassport(record, `agents[${index}]`);
+        for (const [index, record] of batch.agents.entries()) insertPassport(record, `agents[${index}]`, upsert);
       }).immediate();
     },
     close() {

@@ -29,11 +29,16 @@ export interface RegistryStore {
   skills(): SkillFamily[];
   /** True when the store holds neither passports nor skills. */
   isEmpty(): boolean;
+  /** The passport holding a unique value (`name` normalized, `assetAddress`, `primarySol`), if any. */
+  holderOf(field: "name" | "assetAddress" | "primarySol", value: string): { name: string; kind: string } | undefined;
+  /** The passport of a normalized name exactly as it was written (the import format's record). */
+  record(name: string): PassportRecord | undefined;
   /**
    * Writes a batch that already passed `checkImport`: skill families merge by id, passports are
-   * inserted. All or nothing; a uniqueness or catalog violation throws `StoreConflict`.
+   * inserted, or with `upsert` replace the passport of the same name (its capabilities too). All or
+   * nothing; a uniqueness or catalog violation throws `StoreConflict`.
    */
-  write(batch: RegistryImport): void;
+  write(batch: RegistryImport, options?: { upsert?: boolean }): void;
   close(): void;
 }
 

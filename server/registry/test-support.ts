@@ -10,7 +10,8 @@ import { openRegistryStore } from "./seed.js";
 import type { RegistryStore } from "./store.js";
 
 // the independent validator reads the document on its own
-const contract = createResponseValidator(loadDoc("3.1", "registry"));
+const document = loadDoc("3.1", "registry");
+const contract = createResponseValidator(document);
 
 /** The app over `store` (default: a fresh seeded in-memory store), validating its own answers too. */
 export function testApp(store: RegistryStore = openRegistryStore(":memory:")): { app: Express; store: RegistryStore } {
@@ -38,6 +39,11 @@ export async function getChecked(
     .set(headers);
   if (response.status === 304) {
     expect(response.text, "a 304 has no body").toBe("");
+  } else if (response.headers["content-type"]?.startsWith("text/html")) {
+    expect(
+      document.paths[path as string]?.get?.responses[String(response.status)]?.content?.["text/html"],
+      `${template} is an HTML page`,
+    ).toBeDefined();
   } else {
     expect(response.headers["content-type"]).toMatch(/^application\/json/);
     expect(contract.validate("get", path as string, response.status, response.body), `${template} ${response.status}`).toEqual([]);

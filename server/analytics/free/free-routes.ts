@@ -1,19 +1,22 @@
 /**
- * The four free endpoints: service info, the OpenAPI document (with the caller's origin as its
- * server and this deployment's payment details), the A2A / ERC-8004 agent card, and the x402
- * discovery document. All are derived from the contract and the configuration at start-up; only
- * the origin varies per request.
+ * The free endpoints: service info (every paid operation with its price and its path per prefix),
+ * the OpenAPI document (whole or for one network, with the caller's origin as its server and this
+ * deployment's payment details), its API reference page, the A2A / ERC-8004 agent card, and the
+ * x402 discovery document. All are derived from the contract and the configuration at start-up;
+ * only the origin varies per request.
  */
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler } from "express";
 import type { components } from "../../../generated/types/analytics.js";
+import { referencePage } from "../../docs/reference-page.js";
 import { requestOrigin } from "../../http/origin.js";
 import type { AnalyticsConfig } from "../config.js";
-import type { AnalyticsContract, PaidRoute } from "../contract.js";
+import type { AnalyticsContract, OpenApiDocument, PaidRoute } from "../contract.js";
 import { concretePath, networkOf, requirementTemplate } from "../payments/requirements.js";
 
 type ServiceInfo = components["schemas"]["ServiceInfo"];
 type AgentCard = components["schemas"]["AgentCard"];
 type X402Discovery = components["schemas"]["X402Discovery"];
+type ServiceOperation = components["schemas"]["ServiceOperation"];
 
 export interface FreeRouteDeps {
   contract: AnalyticsContract;
@@ -58,6 +61,29 @@ export function freeRouteHandlers({
     };
   });
 
+  // One entry per operation: its POST routes in prefix order, then its legacy GETs.
+  const byName = new Map<string, PaidRoute[]>();
+  for (const route of contract.paid) byName.set(route.name, [...(byName.get(route.name) ?? []), route]);
+  const order = (route: PaidRoute) =>
+    (route.legacy ? prefixes.length : 0) + prefixes.findIndex((p) => p.payment.network.prefix === route.payment.network.prefix);
+  const operations: ServiceOperation[] = contract.operations.map((name) => {
+    const routes = (byName.get(name) ?? []).toSorted((a, b) => order(a) - order(b));
+    const first = routes[0] as PaidRoute;
+    return {
+      name,
+      summary: first.summary,
+      tags: first.tags,
+      price_usd: first.payment.price.amount,
+      price_micro_usdc: first.payment.maxAmountRequired,
+      routes: routes.map((route) => ({
+        prefix: route.payment.network.prefix,
+        network: networkOf(route, config).network as ServiceOperation["routes"][number]["network"],
+        method: route.method.toUpperCase() as "GET" | "POST",
+        path: route.path,
+      })),
+    };
+  });
+
   const info: ServiceInfo = {
     service: SERVICE,
     version: contract.document.info.version,
@@ -65,6 +91,7 @@ export function freeRouteHandlers({
     profile: config.profile,
     networks,
     endpoints: contract.operations.length,
+    operations,
     providers,
     insight_model: insightModel,
     settlement,
@@ -82,11 +109,37 @@ export function freeRouteHandlers({
       ...(target.family === "svm" ? { feePayer: config.feePayer } : {}),
     };
   };
-  const withDeployment = JSON.parse(JSON.stringify(contract.document));
-  for (const route of contract.paid) withDeployment.paths[route.path][route.method]["x-payment-info"].deployment = deployment(route);
-  const openApiJson = perOrigin((origin) =>
-    JSON.stringify({ ...withDeployment, servers: [{ url: origin, description: "This deployment" }] }),
+  /** A copy of `document` whose paid operations carry this deployment's details. */
+  const withDeployment = (document: OpenApiDocument) => {
+    const copy = structuredClone(document);
+    for (const route of contract.paid) {
+      const info = copy.paths[route.path]?.[route.method]?.["x-payment-info"] as Record<string, unknown> | undefined;
+      if (info) info.deployment = deployment(route);
+    }
+    return copy;
+  };
+  const documents = new Map<string | undefined, OpenApiDocument>([
+    [undefined, withDeployment(contract.document)],
+    ...Object.entries(contract.byNetwork).map(([name, document]) => [name, withDeployment(document)] as const),
+  ]);
+  const openApiJsonOf = new Map(
+    [...documents].map(([network, document]) => [
+      network,
+      perOrigin((origin) => JSON.stringify({ ...document, servers: [{ url: origin, description: "This deployment" }] })),
+    ]),
   );
+  const pages = new Map(
+    [...documents].map(([network, document]) => [
+      network,
+      referencePage({ title: document.info.title, documentUrl: network ? `/openapi.json?network=${network}` : "/openapi.json" }),
+    ]),
+  );
+  // The validator admits only the spec's network names; an unknown one here means the generated files disagree with the spec.
+  const chosen = <T>(byNetwork: Map<string | undefined, T>, req: Request): T => {
+    const value = byNetwork.get(req.query.network as string | undefined);
+    if (value === undefined) throw new Error(`no generated document for network ${String(req.query.network)}`);
+    return value;
+  };
 
   const agentCard = perOrigin(
     (origin): AgentCard => ({
@@ -141,7 +194,10 @@ export function freeRouteHandlers({
       res.json(info);
     },
     Free_openApiDocument: (req, res) => {
-      res.type("application/json").send(openApiJson(requestOrigin(req, config.publicBaseUrl)));
+      res.type("application/json").send(chosen(openApiJsonOf, req)(requestOrigin(req, config.publicBaseUrl)));
+    },
+    Free_docsPage: (req, res) => {
+      res.type("text/html").send(chosen(pages, req));
     },
     Free_agentCard: (req, res) => {
       res.json(agentCard(requestOrigin(req, config.publicBaseUrl)));

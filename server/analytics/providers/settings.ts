@@ -6,7 +6,7 @@
  * error messages can be scrubbed of it, and none reaches a response or a log line.
  */
 import type { components } from "../../../generated/types/analytics.js";
-import { ConfigError } from "../config.js";
+import { ConfigError, type Env, positiveInt, present, url } from "../../config/env.js";
 import { DEFILLAMA_API_URL, DEFILLAMA_YIELDS_URL } from "./live/defillama.js";
 import type { HttpPolicy } from "./live/http.js";
 import { JUPITER_URL, LIFI_URL } from "./live/lifi-jupiter.js";
@@ -27,8 +27,6 @@ const ROLE_VARIABLES: Record<Role, string> = {
   swap_bridge: "SWAP_BRIDGE_PROVIDER",
 };
 
-type Env = Record<string, string | undefined>;
-
 /** One upstream: its base URL, optional key, and client policy (timeout and concurrency differ per provider). */
 export interface Upstream {
   url: string;
@@ -46,33 +44,6 @@ export interface ProviderSettings {
   nansen: Upstream;
   lifi: Upstream;
   jupiter: Upstream;
-}
-
-const present = (env: Env, name: string) => {
-  const value = env[name]?.trim();
-  return value ? value : undefined;
-};
-
-function positiveInt(env: Env, name: string, fallback: number): number {
-  const raw = present(env, name);
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new ConfigError(`${name} must be a positive integer`);
-  return value;
-}
-
-/** A base URL without its trailing slash; the value is not echoed (RPC URLs carry keys). */
-function url(env: Env, name: string, fallback: string | undefined, protocols: string[]): string | undefined {
-  const raw = present(env, name) ?? fallback;
-  if (raw === undefined) return undefined;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new ConfigError(`${name} is not a valid URL`);
-  }
-  if (!protocols.includes(parsed.protocol)) throw new ConfigError(`${name} must be a ${protocols.join(" or ")} URL`);
-  return raw.replace(/\/+$/, "");
 }
 
 const HTTP = ["https:", "http:"];

@@ -1,0 +1,75 @@
+/**
+ * Reading the environment: one parser per kind of value, each refusing a bad value with a
+ * `ConfigError` that names the variable (never its value: URLs may carry keys). Both services build
+ * their configuration from these and from nothing else.
+ */
+export class ConfigError extends Error {}
+
+export type Env = Record<string, string | undefined>;
+
+/** The trimmed value, or undefined when unset or empty. */
+export function present(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+export function positiveInt(env: Env, name: string, fallback: number): number {
+  const raw = present(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!/^[0-9]+$/.test(raw) || !Number.isSafeInteger(value) || value <= 0)
+    throw new ConfigError(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+/** One of `values`; the message lists them. */
+export function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = present(env, name) ?? fallback;
+  if (!values.includes(raw as T)) throw new ConfigError(`${name} must be ${values.join(", ")}; got "${raw}"`);
+  return raw as T;
+}
+
+/** A URL of one of `protocols`, without its trailing slash; the value is not echoed (it may carry a key). */
+export function url(env: Env, name: string, fallback: string | undefined, protocols: readonly string[]): string | undefined {
+  const raw = present(env, name) ?? fallback;
+  if (raw === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} is not a valid URL`);
+  }
+  if (!protocols.includes(parsed.protocol)) throw new ConfigError(`${name} must be a ${protocols.join(" or ")} URL`);
+  return raw.replace(/\/+$/, "");
+}
+
+/** The public origin of a service (`https://api.example.com`, or with a path prefix): no query, fragment or credentials. */
+export function publicBaseUrl(env: Env, name: string): string | undefined {
+  const raw = present(env, name);
+  if (!raw) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if ((parsed.protocol !== "http:" && parsed.protocol !== "https:") || parsed.search || parsed.hash || parsed.username || parsed.password)
+    throw new ConfigError(`${name} must be an http(s) origin with an optional path, got "${raw}"`);
+  return `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, "");
+}
+
+/**
+ * `TRUST_PROXY`, Express's `trust proxy`: unset = trust no proxy (X-Forwarded-* ignored); a hop
+ * count; or a comma-separated list of addresses, subnets and `loopback`, `linklocal`, `uniquelocal`.
+ */
+export function trustProxy(env: Env): string | number | false {
+  const raw = present(env, "TRUST_PROXY");
+  if (!raw || raw === "false") return false;
+  if (/^[0-9]+$/.test(raw)) return Number(raw);
+  const entries = raw.split(",").map((entry) => entry.trim());
+  const valid = /^(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/[0-9]{1,3})?)$/;
+  const bad = entries.find((entry) => !valid.test(entry));
+  if (bad !== undefined)
+    throw new ConfigError(`TRUST_PROXY must be a hop count or addresses, subnets, loopback, linklocal or uniquelocal; "${bad}" is none`);
+  return entries.join(",");
+}
