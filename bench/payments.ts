@@ -7,14 +7,14 @@ import { randomBytes } from "node:crypto";
 import { type Address, getAddressDecoder, type TransactionSigner } from "@solana/kit";
 import secp256k1 from "secp256k1";
 import { privateKeyToAccount } from "viem/accounts";
-import { CHAIN_IDS } from "../client/x402/evm.js";
+import { chainIdOf } from "../client/x402/evm.js";
 import { signSvmPayment } from "../client/x402/svm.js";
 import { encodePaymentHeader, type PaymentRequirements } from "../client/x402/types.js";
 import { authorizationDigest, domainSeparator } from "../server/analytics/payments/exact/evm/eip3009.js";
 
 export function evmPaymentPool(requirement: PaymentRequirements, count: number, privateKey: `0x${string}`): string[] {
   const domain = requirement.extra as { name: string; version: string };
-  const separator = domainSeparator({ ...domain, chainId: CHAIN_IDS[requirement.network] as number, verifyingContract: requirement.asset });
+  const separator = domainSeparator({ ...domain, chainId: chainIdOf(requirement.network) as number, verifyingContract: requirement.asset });
   const from = privateKeyToAccount(privateKey).address;
   const key = Buffer.from(privateKey.slice(2), "hex");
   const now = Math.floor(Date.now() / 1000);

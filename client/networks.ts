@@ -1,17 +1,16 @@
 /**
  * The three payment networks a client can choose, as URL prefixes of the analytics service: Solana
- * at the root, Base under `/base`, SKALE under `/skale`. Each accepts the x402 v1 names of its
- * mainnet and testnet, and only the USDC assets the contract lists for them (checked against the
- * generated document by `networks.test.ts`).
+ * at the root, Base under `/base`, SKALE under `/skale`, read from the contract's network table
+ * (lib/networks.ts). Each accepts the x402 v1 names of its mainnet and testnet, and only the USDC
+ * assets the table lists for them.
  */
-import type { components } from "../generated/types/analytics.js";
+import { type Family, type NetworkName, NETWORKS as TABLE, type X402Network } from "../lib/networks.js";
 
-export type X402Network = components["schemas"]["X402.Network"];
-export type NetworkChoice = "solana" | "base" | "skale";
-export type Family = "svm" | "evm";
+export type { Family, X402Network };
+export type NetworkChoice = NetworkName;
 
 export interface NetworkInfo {
-  prefix: "" | "/base" | "/skale";
+  prefix: string;
   family: Family;
   /** x402 v1 names accepted from a challenge: mainnet, then testnet. */
   networks: readonly X402Network[];
@@ -19,26 +18,15 @@ export interface NetworkInfo {
   assets: readonly string[];
 }
 
-export const NETWORKS: Readonly<Record<NetworkChoice, NetworkInfo>> = {
-  solana: {
-    prefix: "",
-    family: "svm",
-    networks: ["solana", "solana-devnet"],
-    assets: ["EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU"],
-  },
-  base: {
-    prefix: "/base",
-    family: "evm",
-    networks: ["base", "base-sepolia"],
-    assets: ["0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", "0x036CbD53842c5426634e7929541eC2318f3dCF7e"],
-  },
-  skale: {
-    prefix: "/skale",
-    family: "evm",
-    networks: ["skale-base", "skale-base-sepolia"],
-    assets: ["0x85889c8c714505E0c94b30fcfcF64fE3Ac8FCb20", "0x2e08028E3C4c2356572E096d8EF835cD5C6030bD"],
-  },
-};
+const byName = {} as Record<NetworkChoice, NetworkInfo>;
+for (const network of TABLE)
+  byName[network.name] = {
+    prefix: network.prefix,
+    family: network.family,
+    networks: [network.mainnet.network, network.testnet.network],
+    assets: [network.mainnet.asset, network.testnet.asset],
+  };
+export const NETWORKS: Readonly<Record<NetworkChoice, NetworkInfo>> = byName;
 
 export function isNetworkChoice(value: string): value is NetworkChoice {
   return Object.hasOwn(NETWORKS, value);

@@ -15,7 +15,7 @@
  * Prism finds invalid gets the service's 400 body naming each field (from Prism's `sl-violations`).
  */
 import express, { type Request, type Response } from "express";
-import { prefixNameOf } from "../server/analytics/contract.js";
+import { NETWORKS } from "../lib/networks.js";
 import { DOCS_ASSETS_PATH, docsAssets, referencePage } from "../server/docs/reference-page.js";
 import { type Asked, challengeAnswer, type MockAnswer, malformedAnswer, readPayment, receiptHeader } from "./mock-payments.js";
 import { loadDoc, type OpenApiDoc, operations } from "./openapi-doc.js";
@@ -51,12 +51,7 @@ function paidOperations(document: OpenApiDoc): PaidOperation[] {
 /** The documents the front serves: the whole one, and for the analytics service one per network. */
 function servedDocuments(service: "analytics" | "registry"): Map<string | undefined, OpenApiDoc> {
   const whole = loadDoc("3.1", service);
-  const names = new Set(
-    operations(whole)
-      .filter(({ op }) => op["x-payment-info"])
-      .map(({ op }) => prefixNameOf(op)),
-  );
-  return new Map([[undefined, whole], ...[...names].map((name) => [name, loadDoc("3.1", `analytics-${name}`)] as const)]);
+  return new Map([[undefined, whole], ...NETWORKS.map(({ name }) => [name, loadDoc("3.1", `analytics-${name}`)] as const)]);
 }
 
 const LOCATIONS = new Set(["body", "query", "path", "header"]);

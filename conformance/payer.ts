@@ -9,6 +9,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { signEvmPayment } from "../client/x402/evm.js";
 import { signSvmPayment } from "../client/x402/svm.js";
 import type { PaymentRequirements } from "../client/x402/types.js";
+import { familyOf } from "../lib/networks.js";
 import type { PaidCase } from "./cases.js";
 import { checkChallenge, type Findings } from "./checks.js";
 import { type Answer, type CaseRequest, send, withHeaders } from "./http.js";
@@ -19,7 +20,7 @@ export async function createPayer(): Promise<Pay> {
   const account = privateKeyToAccount(generatePrivateKey());
   let signer: KeyPairSigner | undefined;
   return async (requirement) => {
-    if (requirement.network.startsWith("solana")) {
+    if (familyOf(requirement.network) === "svm") {
       signer ??= await generateKeyPairSigner();
       return signSvmPayment(signer, requirement, { blockhash: getAddressDecoder().decode(randomBytes(32)) });
     }

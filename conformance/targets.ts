@@ -16,18 +16,30 @@ import type { Server } from "node:http";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type Family, NETWORKS, type NetworkName } from "../lib/networks.js";
 import { createAnalyticsService } from "../server/analytics/service.js";
 import { createLogger } from "../server/http/logger.js";
 import { createRegistryService } from "../server/registry/service.js";
-import { PREFIXES } from "./interface.js";
 import { MOCK_PORTS } from "./mock.js";
 
 export type TargetKind = "server" | "prism" | "url";
-export type PrefixName = "solana" | "base" | "skale";
-export type Prefix = (typeof PREFIXES)[number] & { name: PrefixName };
+export type PrefixName = NetworkName;
+/** A prefix to test, from the contract's network table: its name, family and v1 network names. */
+export interface Prefix {
+  name: PrefixName;
+  prefix: string;
+  family: Family;
+  mainnet: string;
+  testnet: string;
+}
 
-export const PREFIX_NAMES: Record<string, PrefixName> = { "": "solana", "/base": "base", "/skale": "skale" };
-export const ALL_PREFIXES: Prefix[] = PREFIXES.map((p) => ({ ...p, name: PREFIX_NAMES[p.prefix] as PrefixName }));
+export const ALL_PREFIXES: Prefix[] = NETWORKS.map(({ name, prefix, family, mainnet, testnet }) => ({
+  name,
+  prefix,
+  family,
+  mainnet: mainnet.network,
+  testnet: testnet.network,
+}));
 
 export interface TargetSettings {
   kind: TargetKind;

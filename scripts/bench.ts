@@ -20,7 +20,7 @@ import { type ServerProcess, startBare, startPrism, startService } from "../benc
 import { topEntries } from "../bench/profile.js";
 import { printTable, type Row, summarize, writeResults } from "../bench/report.js";
 import { verificationRates } from "../bench/verification.js";
-import { CHAIN_IDS } from "../client/x402/evm.js";
+import { chainIdOf } from "../client/x402/evm.js";
 import type { PaymentRequirements } from "../client/x402/types.js";
 import { openSqliteLedger } from "../server/analytics/payments/ledger/sqlite-ledger.js";
 import { commandLine } from "./command-line.mjs";
@@ -160,7 +160,7 @@ log("verification alone");
 const ata = (owner: string, mint: string, program: string) =>
   findAssociatedTokenPda({ owner: owner as Address, mint: mint as Address, tokenProgram: program as Address }).then(([a]) => a as string);
 const verification = await verificationRates({
-  evm: { requirement: base, chainId: CHAIN_IDS[base.network] as number, headers: evmPaymentPool(base, 2000, evmKey) },
+  evm: { requirement: base, chainId: chainIdOf(base.network) as number, headers: evmPaymentPool(base, 2000, evmKey) },
   svm: {
     requirement: solana,
     feePayer: (solana.extra as { feePayer: string }).feePayer,

@@ -121,6 +121,15 @@ async function build() {
     if (key === "3.1/analytics") for (const name of prefixNames(doc)) write(`${key}-${name}`, networkDocument(doc, name));
     write(key, doc);
   }
+  // The network table alone, for the readers that need nothing else of the contract (lib/networks.ts).
+  files["networks.json"] = `${JSON.stringify(
+    {
+      $comment: "The payment networks of spec/analytics/x402.tsp, written by npm run generate; do not edit.",
+      networks: docs["3.1/analytics"]["x-x402-networks"],
+    },
+    null,
+    2,
+  )}\n`;
   for (const name of Object.values(services)) {
     // Optional stays optional even with a default: the types describe what a caller may send.
     const ast = await openapiTS(structuredClone(docs[`3.1/${name}`]), { defaultNonNullable: false });
@@ -139,7 +148,7 @@ function listFiles(dir) {
 const USAGE = `usage: npm run generate [-- --check]   (npm run generate:check is the same with --check)
 
 Builds generated/ from spec/: OpenAPI 3.1 and 3.0 of both services (JSON and YAML), the analytics 3.1 document
-per network (analytics-solana, -base, -skale), and the openapi-typescript types.
+per network (analytics-solana, -base, -skale), the network table (networks.json) and the openapi-typescript types.
 
   --check   build in memory and fail (exit 1) when generated/ differs, writing nothing
   --help    this text`;

@@ -5,15 +5,11 @@
  */
 import { randomBytes } from "node:crypto";
 import type { LocalAccount } from "viem";
+import { findNetwork } from "../../lib/networks.js";
 import { encodePaymentHeader, type PaymentRequirements } from "./types.js";
 
-/** Chain ids of the x402 v1 EVM network names this service settles on. */
-export const CHAIN_IDS: Record<string, number> = {
-  base: 8453,
-  "base-sepolia": 84532,
-  "skale-base": 1187947933,
-  "skale-base-sepolia": 324705682,
-};
+/** The chain id of an EVM network of the contract, by its v1 name or CAIP-2 id; undefined for any other. */
+export const chainIdOf = (network: string): number | undefined => findNetwork(network)?.details.chainId;
 
 export const TRANSFER_WITH_AUTHORIZATION = {
   TransferWithAuthorization: [
@@ -32,7 +28,7 @@ export interface EvmAuthorizationOptions {
   nonce?: `0x${string}`;
   /** Overrides for tests of a verifier's rejections. */
   overrides?: Partial<{ to: string; value: string; validAfter: string; validBefore: string }>;
-  /** Chain id of the network; defaults to the known x402 v1 networks. */
+  /** Chain id of the network; defaults to the contract's network table. */
   chainId?: number;
 }
 
@@ -41,7 +37,7 @@ export async function signEvmPayment(
   requirement: PaymentRequirements,
   options: EvmAuthorizationOptions = {},
 ): Promise<string> {
-  const chainId = options.chainId ?? CHAIN_IDS[requirement.network];
+  const chainId = options.chainId ?? chainIdOf(requirement.network);
   const domain = requirement.extra as { name?: string; version?: string } | undefined;
   if (chainId === undefined || !domain?.name || !domain.version)
     throw new Error(`cannot sign for ${requirement.network}: unknown chain or missing EIP-712 domain`);

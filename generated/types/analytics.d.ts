@@ -5572,6 +5572,8 @@ export interface components {
         "X402.NetworkDetails": {
             /** @description x402 v1 network name. */
             network: string;
+            /** @description CAIP-2 chain id, the network's name in x402 v2 (`eip155:<chain id>`, `solana:<genesis hash prefix>`). */
+            caip2: string;
             /**
              * Format: int64
              * @description EVM chain id; absent on Solana.
@@ -5591,9 +5593,14 @@ export interface components {
         };
         /**
          * @description How one URL prefix settles. The profile (`testnet`, the default, or `mainnet`) is chosen by
-         *     the deployment; both are listed so that a reader of the document knows either one.
+         *     the deployment; both are listed so that a reader of the document knows either one. The three
+         *     profiles together are the network table (`x-x402-networks` at the top of the document) that the
+         *     server, the clients, the conformance suite and the scripts read: a new network is a new entry
+         *     here and an interface of its paid operations in main.tsp.
          */
         "X402.NetworkProfile": {
+            /** @description The prefix's name, as clients choose it and operation ids start with it. */
+            name: components["schemas"]["PrefixName"];
             /** @description URL prefix of the routes that settle here: `` (root), `/base`, `/skale`. */
             prefix: string;
             /**

@@ -4,24 +4,15 @@
  * no hand-kept list of paths that could drift from the spec.
  */
 import { readFileSync } from "node:fs";
+import { NETWORKS, type PaymentNetwork } from "../../lib/networks.js";
 import { inlineRefs } from "./inline-refs.js";
 import type { OperationName } from "./operation-types.js";
-
-export type Family = "svm" | "evm";
-
-export interface NetworkDetails {
-  network: string;
-  asset: string;
-  chainId?: number;
-  eip712?: { name: string; version: string };
-  /** Public JSON-RPC endpoint, where recovery reads settlement state by default. */
-  rpc: string;
-}
 
 export interface PaymentInfo {
   price: { amount: string };
   maxAmountRequired: string;
-  network: { prefix: string; family: Family; gas: string; mainnet: NetworkDetails; testnet: NetworkDetails };
+  /** The entry of the network table this route's prefix settles on. */
+  network: PaymentNetwork;
   split: { serviceBps: number; treasuryBps: number };
 }
 
@@ -97,9 +88,6 @@ type RawOperation = {
   "x-payment-info"?: PaymentInfo;
 };
 
-/** The name of a route's prefix, as its operation id starts (`Base_defiTvl` → `base`). */
-export const prefixNameOf = (route: Pick<PaidRoute, "operationId">) => (route.operationId.split("_")[0] as string).toLowerCase();
-
 export function loadAnalyticsContract(file = new URL("../../generated/openapi/3.1/analytics.json", import.meta.url)): AnalyticsContract {
   const document = JSON.parse(readFileSync(file, "utf8"));
   const schemas: Record<string, RawSchema> = document.components.schemas;
@@ -154,9 +142,8 @@ export function loadAnalyticsContract(file = new URL("../../generated/openapi/3.
     route.bodyDefaults = defaultsOf(resolve(op?.requestBody?.content["application/json"]?.schema));
   }
   const operations = [...new Set(paid.filter((r) => !r.legacy).map((r) => r.name))];
-  const names = new Set(paid.map((route) => prefixNameOf(route)));
   const byNetwork = Object.fromEntries(
-    [...names].map((name) => [name, JSON.parse(readFileSync(new URL(`analytics-${name}.json`, file), "utf8"))]),
+    NETWORKS.map(({ name }) => [name, JSON.parse(readFileSync(new URL(`analytics-${name}.json`, file), "utf8"))]),
   );
   return { document, byNetwork, paid, free, operations, developmentDefaults: document["x-x402-development-defaults"] };
 }

@@ -3,6 +3,7 @@
  * verifier, ledger and settlement. Everything defaults to the embedded, offline implementations.
  */
 import type { Logger } from "pino";
+import { familyOf } from "../../lib/networks.js";
 import { createAnalyticsApp } from "./app.js";
 import { createCache } from "./cache.js";
 import { type Clock, systemClock } from "./clock.js";
@@ -47,9 +48,8 @@ export async function createAnalyticsService(
     ? chatCompletionsWriter({ ...config.insight, baseUrl: config.insight.baseUrl })
     : embeddedInsightWriter;
   const treasuryBps = contract.paid[0]?.payment.split.treasuryBps ?? 1000;
-  const familyOf = new Map(contract.paid.map((r) => [r.payment.network[config.profile].network, r.payment.network.family]));
   const split = (network: string, amount: bigint) => {
-    const family = familyOf.get(network) ?? "evm";
+    const family = familyOf(network);
     const parts = splitPayment(amount, treasuryBps);
     return {
       service: { address: config.payTo[family], amount: parts.service },
@@ -71,7 +71,7 @@ export async function createAnalyticsService(
     settlementMode: backend.mode,
     insight,
     gate: createPaymentGate({
-      verifier: createExactVerifier({ contract, config, clock }),
+      verifier: createExactVerifier({ config, clock }),
       ledger,
       backend,
       clock,

@@ -37,7 +37,7 @@ let evmPayer: LocalAccount;
 let svmPayer: KeyPairSigner;
 
 beforeAll(async () => {
-  chains = await startLocalChains({ contract, config, rpc: true });
+  chains = await startLocalChains({ config, rpc: true });
   facilitator = await startStandinFacilitator(chains, { delayMs: 600 });
   evmPayer = privateKeyToAccount(generatePrivateKey());
   svmPayer = await generateKeyPairSigner();

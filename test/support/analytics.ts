@@ -4,6 +4,7 @@
  * writers that fail, and handlers that answer the contract's own examples.
  */
 import { randomUUID } from "node:crypto";
+import { familyOf } from "../../lib/networks.js";
 import type { Clock } from "../../server/analytics/clock.js";
 import type { AnalyticsContract } from "../../server/analytics/contract.js";
 import type { InsightWriter } from "../../server/analytics/insight/types.js";
@@ -36,7 +37,7 @@ export function acceptingVerifier(clock: Clock): PaymentVerifier {
         ok: true,
         payment: {
           key: `${requirement.network}:${decoded.payer}:${decoded.nonce}`,
-          family: requirement.network.startsWith("solana") ? "svm" : "evm",
+          family: familyOf(requirement.network),
           network: requirement.network,
           payer: decoded.payer,
           amount: requirement.maxAmountRequired,

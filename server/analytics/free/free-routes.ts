@@ -11,7 +11,7 @@ import { referencePage } from "../../docs/reference-page.js";
 import { requestOrigin } from "../../http/origin.js";
 import type { AnalyticsConfig } from "../config.js";
 import type { AnalyticsContract, OpenApiDocument, PaidRoute } from "../contract.js";
-import { concretePath, networkOf, requirementTemplate } from "../payments/requirements.js";
+import { concretePath, deployedNetworks, networkOf, requirementTemplate } from "../payments/requirements.js";
 
 type ServiceInfo = components["schemas"]["ServiceInfo"];
 type AgentCard = components["schemas"]["AgentCard"];
@@ -50,22 +50,14 @@ export function freeRouteHandlers({
   settlement,
 }: FreeRouteDeps): Record<string, RequestHandler> {
   const rootPost = contract.paid.filter((r) => !r.legacy && r.payment.network.prefix === "");
-  const prefixes = [...new Map(contract.paid.map((r) => [r.payment.network.prefix, r])).values()];
-  const networks = prefixes.map((route) => {
-    const target = networkOf(route, config);
-    return {
-      prefix: target.prefix,
-      network: target.network as ServiceInfo["networks"][number]["network"],
-      asset: target.asset,
-      payTo: target.payTo,
-    };
-  });
+  const deployed = deployedNetworks(config);
+  const networks = deployed.map((target) => ({ prefix: target.prefix, network: target.network, asset: target.asset, payTo: target.payTo }));
 
   // One entry per operation: its POST routes in prefix order, then its legacy GETs.
   const byName = new Map<string, PaidRoute[]>();
   for (const route of contract.paid) byName.set(route.name, [...(byName.get(route.name) ?? []), route]);
   const order = (route: PaidRoute) =>
-    (route.legacy ? prefixes.length : 0) + prefixes.findIndex((p) => p.payment.network.prefix === route.payment.network.prefix);
+    (route.legacy ? deployed.length : 0) + deployed.findIndex((network) => network.prefix === route.payment.network.prefix);
   const operations: ServiceOperation[] = contract.operations.map((name) => {
     const routes = (byName.get(name) ?? []).toSorted((a, b) => order(a) - order(b));
     const first = routes[0] as PaidRoute;

@@ -9,6 +9,7 @@ import { generateKeyPairSigner } from "@solana/kit";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { wrapFetchWithPayment } from "x402-fetch";
+import { familyOf } from "../../../lib/networks.js";
 import { createLogger } from "../../http/logger.js";
 import { createAnalyticsApp } from "../app.js";
 import { createCache } from "../cache.js";
@@ -37,7 +38,7 @@ const PRICE = BigInt(contract.paid.find((r) => r.name === "defiTvl")?.payment.ma
 
 let chains: LocalChains;
 beforeAll(async () => {
-  chains = await startLocalChains({ contract, config: configured, rpc: true });
+  chains = await startLocalChains({ config: configured, rpc: true });
   // x402's Solana client simulates with the announced fee payer, so the development one needs SOL too.
   chains.svm.fundSol(configured.feePayer, 10n ** 9n);
 });
@@ -82,12 +83,12 @@ async function startOnLocalChains(): Promise<Running> {
     settlementMode: "local-chain",
     insight: embeddedInsightWriter,
     gate: createPaymentGate({
-      verifier: createExactVerifier({ contract, config, clock }),
+      verifier: createExactVerifier({ config, clock }),
       ledger,
       backend: chains.backend,
       clock,
       split: (network, amount) => {
-        const family = network.startsWith("solana") ? "svm" : "evm";
+        const family = familyOf(network);
         const { service, treasury } = splitPayment(amount, 1000);
         return {
           service: { address: config.payTo[family], amount: service },

@@ -3,27 +3,34 @@
  * is verified against. Built from the contract's `x-payment-info` and the deployment's
  * configuration, never from anything the client sends (except the origin of the resource URL).
  */
+
+import { NETWORKS, type NetworkDetails, type PaymentNetwork } from "../../../lib/networks.js";
 import type { AnalyticsConfig } from "../config.js";
-import type { NetworkDetails, PaidRoute } from "../contract.js";
+import type { PaidRoute } from "../contract.js";
 import type { PaymentRequirements } from "./types.js";
 
 export interface NetworkTarget extends NetworkDetails {
+  name: PaymentNetwork["name"];
   family: "svm" | "evm";
   prefix: string;
   payTo: string;
   treasury: string;
 }
 
+/** A network of the table as this deployment settles on it: its profile's details and its recipients. */
+function targetOf(network: PaymentNetwork, config: AnalyticsConfig): NetworkTarget {
+  const { name, family, prefix } = network;
+  return { ...network[config.profile], name, family, prefix, payTo: config.payTo[family], treasury: config.treasury[family] };
+}
+
 /** The network a route settles on in the configured profile, with its recipients. */
 export function networkOf(route: PaidRoute, config: AnalyticsConfig): NetworkTarget {
-  const { family, prefix } = route.payment.network;
-  return {
-    ...route.payment.network[config.profile],
-    family,
-    prefix,
-    payTo: config.payTo[family],
-    treasury: config.treasury[family],
-  };
+  return targetOf(route.payment.network, config);
+}
+
+/** Every network of the table in the configured profile, with its recipients. */
+export function deployedNetworks(config: AnalyticsConfig): NetworkTarget[] {
+  return NETWORKS.map((network) => targetOf(network, config));
 }
 
 /** `/lp/{venue}/pools/{address}` with `{venue: "meteora"}` → `/lp/meteora/pools/{address}` (missing ones stay templated). */

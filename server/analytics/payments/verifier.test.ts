@@ -48,7 +48,7 @@ let gate: PaymentGate;
 beforeEach(() => {
   const clock = manualClock(NOW * 1000);
   ledger = openSqliteLedger(":memory:", { now: () => clock.now() });
-  verifier = createExactVerifier({ contract, config, clock });
+  verifier = createExactVerifier({ config, clock });
   const split = (_network: string, amount: bigint) => ({
     service: { address: "s", amount: amount - amount / 10n },
     treasury: { address: "t", amount: amount / 10n },

@@ -7,13 +7,14 @@
 
 import type { Address } from "@solana/kit";
 import { findAssociatedTokenPda } from "@solana-program/token";
+import { familyOf } from "../../../lib/networks.js";
 import type { Clock } from "../clock.js";
 import type { AnalyticsConfig } from "../config.js";
-import type { AnalyticsContract } from "../contract.js";
 import { domainSeparator } from "./exact/evm/eip3009.js";
 import { verifyExactEvm } from "./exact/evm/verify.js";
 import { type AtaResolver, verifyExactSvm } from "./exact/svm/verify.js";
 import { decodePaymentHeader } from "./header.js";
+import { deployedNetworks } from "./requirements.js";
 import type { PaymentVerifier, Verification } from "./types.js";
 
 /** Associated token accounts are derived once per (owner, mint, program). */
@@ -32,21 +33,14 @@ function cachedAta(): AtaResolver {
   };
 }
 
-export function createExactVerifier({
-  contract,
-  config,
-  clock,
-}: {
-  contract: AnalyticsContract;
-  config: AnalyticsConfig;
-  clock: Clock;
-}): PaymentVerifier {
+export function createExactVerifier({ config, clock }: { config: AnalyticsConfig; clock: Clock }): PaymentVerifier {
+  // The EIP-712 domain of every EVM network's USDC, hashed once: a payment signed under any other domain does not recover its payer.
   const separators = new Map<string, Uint8Array>();
-  for (const route of contract.paid) {
-    const details = route.payment.network[config.profile];
-    if (route.payment.network.family === "evm" && details.eip712 && details.chainId !== undefined && !separators.has(details.network)) {
-      separators.set(details.network, domainSeparator({ ...details.eip712, chainId: details.chainId, verifyingContract: details.asset }));
-    }
+  for (const target of deployedNetworks(config)) {
+    if (target.family !== "evm") continue;
+    if (!target.eip712 || target.chainId === undefined)
+      throw new Error(`the network table gives ${target.network} no chain id or EIP-712 domain`);
+    separators.set(target.network, domainSeparator({ ...target.eip712, chainId: target.chainId, verifyingContract: target.asset }));
   }
   const ata = cachedAta();
 
@@ -55,9 +49,9 @@ export function createExactVerifier({
       const decoded = decodePaymentHeader(header);
       if (!decoded.ok) return { ok: false, status: 400, reason: "invalid_payload", message: decoded.message };
       const now = clock.now();
-      const separator = separators.get(requirement.network);
       const base = { network: requirement.network, amount: requirement.maxAmountRequired, requirement, payload: decoded.value.payload };
-      if (separator) {
+      if (familyOf(requirement.network) === "evm") {
+        const separator = separators.get(requirement.network) as Uint8Array;
         const checked = verifyExactEvm(decoded.value, requirement, { separator, nowSeconds: Math.floor(now / 1000) });
         if (!checked.ok) return { ok: false, status: 402, reason: checked.reason, message: checked.message, payer: checked.payer };
         return {

@@ -23,7 +23,7 @@ let state: ReturnType<typeof rpcSettlementState>;
 
 const routeOf = (prefix: string) => contract.paid.find((r) => r.payment.network.prefix === prefix && r.name === "defiTvl" && !r.legacy);
 beforeAll(async () => {
-  chains = await startLocalChains({ contract, config: baseConfig, rpc: true });
+  chains = await startLocalChains({ config: baseConfig, rpc: true });
   config = { ...baseConfig, feePayer: chains.feePayer };
   const networks = ["", "/base"].map((prefix) => networkOf(routeOf(prefix) ?? (undefined as never), config));
   // the deployment's own endpoints, named as an operator would
@@ -39,7 +39,7 @@ const requirementFor = (prefix: string): PaymentRequirements => ({
   resource: "http://127.0.0.1/defi/tvl",
 });
 async function verified(header: string, requirement: PaymentRequirements): Promise<VerifiedPayment> {
-  const result = await createExactVerifier({ contract, config, clock: systemClock }).verify(header, requirement);
+  const result = await createExactVerifier({ config, clock: systemClock }).verify(header, requirement);
   if (!result.ok) throw new Error(`verification failed: ${result.reason}`);
   return result.payment;
 }

@@ -6,7 +6,7 @@
  */
 import { type AnalyticsConfig, ConfigError } from "../../config.js";
 import type { AnalyticsContract } from "../../contract.js";
-import { networkOf } from "../requirements.js";
+import { deployedNetworks } from "../requirements.js";
 import { ledgerBackend, type SettlementBackend } from "../settlement.js";
 import { rpcSettlementState } from "./chain-status.js";
 import { facilitatorBackend, supportedFeePayer } from "./facilitator.js";
@@ -54,7 +54,7 @@ export async function createSettlementBackend(
     case "ledger":
       return { backend: ledgerBackend, close: none };
     case "facilitator": {
-      const networks = [...new Map(contract.paid.map((route) => [route.payment.network.prefix, networkOf(route, config)])).values()];
+      const networks = deployedNetworks(config);
       const options = {
         ...facilitatorOptions(env, config),
         reasons: contractReasons(contract),
@@ -66,7 +66,7 @@ export async function createSettlementBackend(
     case "local-chain": {
       // Loaded on demand: hardhat and litesvm are development dependencies.
       const { startLocalChains } = await import("./local-chain/index.js");
-      const chains = await startLocalChains({ contract, config });
+      const chains = await startLocalChains({ config });
       return { backend: chains.backend, feePayer: chains.feePayer, close: () => chains.close() };
     }
     default:

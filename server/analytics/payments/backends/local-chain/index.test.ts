@@ -27,7 +27,7 @@ let chains: LocalChains;
 let config: typeof baseConfig;
 
 beforeAll(async () => {
-  chains = await startLocalChains({ contract, config: baseConfig, rpc: true });
+  chains = await startLocalChains({ config: baseConfig, rpc: true });
   config = { ...baseConfig, feePayer: chains.feePayer };
 });
 afterAll(() => chains?.close());
@@ -40,7 +40,7 @@ const requirementFor = (prefix: string): PaymentRequirements => {
 
 /** Runs the service's own verifier, as the gate does before settlement. */
 async function verified(header: string, requirement: PaymentRequirements): Promise<VerifiedPayment> {
-  const verifier = createExactVerifier({ contract, config, clock: systemClock });
+  const verifier = createExactVerifier({ config, clock: systemClock });
   const result = await verifier.verify(header, requirement);
   if (!result.ok) throw new Error(`verification failed: ${result.reason} (${result.message})`);
   return result.payment;

@@ -4,9 +4,10 @@
  * chain hosts the Solana mint at its real address. Payments signed for the profile's real networks
  * therefore verify and settle unchanged, and balances can be read back.
  */
+
+import { familyOf } from "../../../../../lib/networks.js";
 import type { AnalyticsConfig } from "../../../config.js";
-import type { AnalyticsContract } from "../../../contract.js";
-import { type NetworkTarget, networkOf } from "../../requirements.js";
+import { deployedNetworks } from "../../requirements.js";
 import type { SettlementBackend } from "../../settlement.js";
 import { type EvmChain, startEvmChain } from "./evm.js";
 import { serveEvmRpc, serveSolanaRpc } from "./rpc.js";
@@ -31,27 +32,15 @@ export interface LocalChains {
   close(): Promise<void>;
 }
 
-/** Each network the contract's paid routes settle on in the configured profile, once. */
-function targetsOf(contract: AnalyticsContract, config: AnalyticsConfig): NetworkTarget[] {
-  const byNetwork = new Map<string, NetworkTarget>();
-  for (const route of contract.paid) {
-    const target = networkOf(route, config);
-    byNetwork.set(target.network, target);
-  }
-  return [...byNetwork.values()];
-}
-
 export async function startLocalChains({
-  contract,
   config,
   rpc = false,
 }: {
-  contract: AnalyticsContract;
   config: AnalyticsConfig;
   /** Serve JSON-RPC endpoints of both chains on 127.0.0.1 (for clients and readers that take an RPC URL). */
   rpc?: boolean;
 }): Promise<LocalChains> {
-  const targets = targetsOf(contract, config);
+  const targets = deployedNetworks(config);
   const solana = targets.find((t) => t.family === "svm");
   if (!solana) throw new Error("the contract names no Solana network");
   const evmTokens = targets
@@ -65,7 +54,7 @@ export async function startLocalChains({
     startSvmChain({ network: solana.network, mint: solana.asset, recipients: [solana.payTo, solana.treasury] }),
   ]);
   const servers = rpc ? await Promise.all([serveSolanaRpc(svm), serveEvmRpc(evm.provider)]) : undefined;
-  const isSolana = (network: string) => network === svm.network;
+  const isSolana = (network: string) => familyOf(network) === "svm";
 
   return {
     backend: {
