@@ -17,6 +17,7 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Family, NETWORKS, type NetworkName } from "../lib/networks.js";
+import { loadAnalyticsConfig } from "../server/analytics/config.js";
 import { createAnalyticsService } from "../server/analytics/service.js";
 import { createLogger } from "../server/http/logger.js";
 import { createRegistryService } from "../server/registry/service.js";
@@ -123,7 +124,7 @@ export async function startServices(choice: ServiceChoice = { analytics: true, r
   try {
     if (choice.analytics) {
       target.ledgerDb = join(mkdtempSync(join(tmpdir(), "conformance-")), "ledger.db");
-      const service = await createAnalyticsService({ ...SERVICE_ENV, LEDGER_DB: target.ledgerDb }, { logger });
+      const service = await createAnalyticsService(loadAnalyticsConfig({ ...SERVICE_ENV, LEDGER_DB: target.ledgerDb }), { logger });
       const { url, server } = await listen(service.app);
       target.analyticsUrl = url;
       stops.push(() => close(server).then(() => service.close()));
@@ -131,7 +132,7 @@ export async function startServices(choice: ServiceChoice = { analytics: true, r
     if (choice.degraded) {
       const model = await failingModel();
       const env = { ...SERVICE_ENV, INSIGHT_BASE_URL: model.url, INSIGHT_ATTEMPTS: "1", INSIGHT_TIMEOUT_MS: "2000" };
-      const service = await createAnalyticsService(env, { logger });
+      const service = await createAnalyticsService(loadAnalyticsConfig(env), { logger });
       const { url, server } = await listen(service.app);
       target.degradedUrl = url;
       stops.push(() =>

@@ -3,8 +3,9 @@
  * (the 90/10 split) and status, in USDC, and what recovery did to payments a crash, a failed
  * settlement or a late answer had left unresolved.
  */
+
+import { DEFAULT_LEDGER_DB } from "../server/analytics/config.js";
 import { openSqliteLedger } from "../server/analytics/payments/ledger/sqlite-ledger.js";
-import { DEFAULT_LEDGER_DB } from "../server/analytics/service.js";
 import { commandLine } from "./command-line.mjs";
 
 const USAGE = `usage: npm run ledger [-- --db path]

@@ -3,6 +3,7 @@
  * demo and the client tests. `close()` stops the listeners, then the stores.
  */
 import type { AddressInfo } from "node:net";
+import { loadAnalyticsConfig } from "../server/analytics/config.js";
 import type { LedgerStore } from "../server/analytics/payments/ledger/store.js";
 import { createAnalyticsService } from "../server/analytics/service.js";
 import { createLogger } from "../server/http/logger.js";
@@ -40,7 +41,7 @@ function listen(app: { listen(port: number, host: string, cb: () => void): impor
 export async function startLocalServices(env: Record<string, string | undefined> = {}): Promise<LocalServices> {
   const settings = { LEDGER_DB: ":memory:", REGISTRY_DB: ":memory:", ...env };
   const logger = createLogger("silent");
-  const analytics = await createAnalyticsService(settings, { logger });
+  const analytics = await createAnalyticsService(loadAnalyticsConfig(settings), { logger });
   const registry = createRegistryService({ ...registryConfig(settings), logger });
   const [a, r] = await Promise.all([listen(analytics.app), listen(registry.app)]);
   return {

@@ -1,32 +1,55 @@
 /**
  * `npm start`: the analytics service on PORT (default 4021) and the registry on REGISTRY_PORT
- * (default 4022), on embedded defaults. SIGTERM and SIGINT stop accepting connections, let
- * requests in flight finish, then close the stores.
+ * (default 4022), on embedded defaults. The configuration is read once, first: a value that cannot
+ * work, or a port already taken, stops the process with one plain line naming the variable and exit
+ * code 2. SIGTERM and SIGINT stop accepting connections, let requests in flight finish, then close
+ * the stores.
  */
 import type { Server } from "node:http";
 import { createAnalyticsService } from "./analytics/service.js";
+import { ConfigError, loadServiceConfig, type ServiceConfig } from "./config/index.js";
 import { createLogger } from "./http/logger.js";
-import { createRegistryService, registryConfig } from "./registry/service.js";
+import { createRegistryService } from "./registry/service.js";
 
-const logger = createLogger();
+/** A refusal to start: one line on stderr, exit code 2 (never a JSON log line with a stack). */
+function refuse(line: string): never {
+  process.stderr.write(`${line}\n`);
+  process.exit(2);
+}
 
-function listen(app: { listen(port: number, cb: () => void): Server }, port: number, name: string): Promise<Server> {
-  return new Promise((resolve) => {
-    const server = app.listen(port, () => {
-      logger.info({ port }, `${name} listening on http://localhost:${port}`);
-      resolve(server);
+function listen(app: { listen(port: number): Server }, port: number, variable: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port);
+    server.once("listening", () => resolve(server));
+    server.once("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "EADDRINUSE")
+        reject(new ConfigError(`${variable} ${port} is already in use; stop what holds it or set ${variable} to a free port`));
+      else if (error.code === "EACCES")
+        reject(new ConfigError(`${variable} ${port} needs privileges this process lacks; set ${variable} above 1023`));
+      else reject(error);
     });
   });
 }
 
-async function main() {
-  const analytics = await createAnalyticsService(process.env, { logger });
-  const registrySettings = registryConfig(process.env);
-  const registry = createRegistryService({ ...registrySettings, logger });
+async function main(config: ServiceConfig) {
+  const logger = createLogger(config.logLevel);
+  const analytics = await createAnalyticsService(config.analytics, { logger });
+  const registry = createRegistryService({ ...config.registry, logger });
+  const closeStores = () => Promise.all([analytics.close(), registry.close()]);
   const servers = await Promise.all([
-    listen(analytics.app, Number(process.env.PORT ?? 4021), "analytics"),
-    listen(registry.app, registrySettings.port, "registry"),
-  ]);
+    listen(analytics.app, config.analytics.port, "PORT"),
+    listen(registry.app, config.registry.port, "REGISTRY_PORT"),
+  ]).catch(async (error) => {
+    await closeStores();
+    throw error;
+  });
+  for (const [name, server] of [
+    ["analytics", servers[0]],
+    ["registry", servers[1]],
+  ] as const) {
+    const address = server.address();
+    logger.info({ port: typeof address === "object" && address ? address.port : address }, `${name} listening`);
+  }
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -35,7 +58,7 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))))
-      .then(() => Promise.all([analytics.close(), registry.close()]))
+      .then(closeStores)
       .then(() => {
         logger.flush();
         process.exit(0);
@@ -45,8 +68,16 @@ async function main() {
   process.on("SIGINT", () => stop("SIGINT"));
 }
 
-main().catch((error) => {
-  logger.fatal({ err: error }, "failed to start");
-  logger.flush();
+let config: ServiceConfig;
+try {
+  config = loadServiceConfig(process.env);
+} catch (error) {
+  if (error instanceof ConfigError) refuse(error.message);
+  throw error;
+}
+main(config).catch((error) => {
+  if (error instanceof ConfigError) refuse(error.message);
+  // Anything else that stops the start (a facilitator that does not answer, a store that cannot open): one line too.
+  process.stderr.write(`failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(1);
 });

@@ -4531,6 +4531,12 @@ export interface components {
             /** @description Model that writes insights (`embedded-insight-v1` unless a chat-completions model is configured). */
             insight_model: string;
             settlement: components["schemas"]["SettlementMode"];
+            /**
+             * @description What an operator must know about this deployment, e.g. that its settlement is simulated on the
+             *     mainnet profile (`ALLOW_SIMULATED_SETTLEMENT=true`): paid answers are then given away. Empty
+             *     when there is nothing to say.
+             */
+            warnings: string[];
         };
         /** @description One paid operation as `GET /` lists it: its price, and its path under each prefix. */
         ServiceOperation: {
@@ -5875,7 +5881,8 @@ export interface operations {
                      *         "swap_bridge": "embedded"
                      *       },
                      *       "insight_model": "embedded-insight-v1",
-                     *       "settlement": "ledger"
+                     *       "settlement": "ledger",
+                     *       "warnings": []
                      *     }
                      */
                     "application/json": components["schemas"]["ServiceInfo"];

@@ -5,11 +5,12 @@ import { loadAnalyticsContract } from "./contract.js";
 const defaults = loadAnalyticsContract().developmentDefaults;
 const real = {
   PAY_TO_EVM: "0x1111111111111111111111111111111111111111",
-  PAY_TO_SOLANA: "So1ana11111111111111111111111111111111111111",
+  PAY_TO_SOLANA: "So11111111111111111111111111111111111111112",
   TREASURY_EVM: "0x2222222222222222222222222222222222222222",
-  TREASURY_SOLANA: "Treasury1111111111111111111111111111111111",
-  SOLANA_FEE_PAYER: "FeePayer11111111111111111111111111111111111",
+  TREASURY_SOLANA: "9Lxm71TpvpQEiQy3TekLZM98ukgPHYMmVuyqr9vMuRp8",
+  SOLANA_FEE_PAYER: "J9Pd8fXB12ipb8dqRuQPpPXbd3V8mrLJwrN54HARLa6g",
   PUBLIC_BASE_URL: "https://api.example.com",
+  ALLOW_SIMULATED_SETTLEMENT: "true",
 };
 
 describe("loadAnalyticsConfig", () => {
@@ -39,7 +40,8 @@ describe("loadAnalyticsConfig", () => {
 
   it("does not ask for a fee payer on mainnet when a facilitator supplies it", () => {
     const { SOLANA_FEE_PAYER: _, ...rest } = real;
-    expect(() => loadAnalyticsConfig({ X402_PROFILE: "mainnet", SETTLEMENT: "facilitator", ...rest }, defaults)).not.toThrow();
+    const facilitator = { SETTLEMENT: "facilitator", FACILITATOR_URL: "https://facilitator.example.com" };
+    expect(() => loadAnalyticsConfig({ X402_PROFILE: "mainnet", ...facilitator, ...rest }, defaults)).not.toThrow();
     expect(() => loadAnalyticsConfig({ X402_PROFILE: "mainnet", ...rest }, defaults)).toThrow(/SOLANA_FEE_PAYER/);
   });
 
@@ -78,6 +80,24 @@ describe("loadAnalyticsConfig", () => {
     expect(loadAnalyticsConfig({ TRUST_PROXY: "loopback, 10.0.0.0/8" }, defaults).trustProxy).toBe("loopback,10.0.0.0/8");
     expect(() => loadAnalyticsConfig({ TRUST_PROXY: "true" }, defaults)).toThrow(/TRUST_PROXY/);
     expect(() => loadAnalyticsConfig({ TRUST_PROXY: "everyone" }, defaults)).toThrow(/TRUST_PROXY/);
+  });
+
+  it("refuses simulated settlement on mainnet unless allowed, and then carries a warning", () => {
+    const { ALLOW_SIMULATED_SETTLEMENT: _, ...rest } = real;
+    expect(() => loadAnalyticsConfig({ X402_PROFILE: "mainnet", ...rest }, defaults)).toThrow(/ALLOW_SIMULATED_SETTLEMENT=true/);
+    expect(loadAnalyticsConfig({ X402_PROFILE: "mainnet", ...real }, defaults).warnings).toEqual([
+      "settlement is simulated (SETTLEMENT=ledger) on the mainnet profile: paid answers are given away",
+    ]);
+    expect(loadAnalyticsConfig({}, defaults).warnings).toEqual([]);
+  });
+
+  it("checks every address by format: EVM hex with a valid checksum when mixed case, Solana base58 of 32 bytes", () => {
+    expect(loadAnalyticsConfig({ PAY_TO_EVM: "0xbab484b2daafab4bf6ed642a847517d33d106535" }, defaults).payTo.evm).toBe(
+      "0xbab484b2daafab4bf6ed642a847517d33d106535",
+    );
+    expect(() => loadAnalyticsConfig({ PAY_TO_EVM: "0x123" }, defaults)).toThrow(/PAY_TO_EVM must be an EVM address/);
+    expect(() => loadAnalyticsConfig({ TREASURY_EVM: "0xBAb484B2daAFAb4BF6eD642A847517d33d106535" }, defaults)).toThrow(/EIP-55/);
+    expect(() => loadAnalyticsConfig({ SOLANA_FEE_PAYER: "not-base58!" }, defaults)).toThrow(/SOLANA_FEE_PAYER must be a Solana address/);
   });
 
   it("reads the paid answer's deadline and the recovery interval", () => {

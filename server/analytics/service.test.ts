@@ -6,9 +6,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { signEvmPayment } from "../../client/x402/evm.js";
 import type { PaymentRequirements } from "../../client/x402/types.js";
 import { createLogger } from "../http/logger.js";
+import { loadAnalyticsConfig } from "./config.js";
 import { createAnalyticsService } from "./service.js";
 
-const service = await createAnalyticsService({ LEDGER_DB: ":memory:" }, { logger: createLogger("silent") });
+const service = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:" }), { logger: createLogger("silent") });
 afterAll(() => service.close());
 const account = privateKeyToAccount(generatePrivateKey());
 

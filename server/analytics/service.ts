@@ -1,14 +1,15 @@
 /**
- * Wires the analytics service from its configuration: contract, providers, insight writer,
- * verifier, ledger and settlement. Everything defaults to the embedded, offline implementations.
+ * Wires the analytics service from its configuration (read once, server/config/): contract,
+ * providers, insight writer, verifier, ledger, settlement and recovery. Everything defaults to the
+ * embedded, offline implementations.
  */
 import type { Logger } from "pino";
 import { familyOf } from "../../lib/networks.js";
 import { createAnalyticsApp } from "./app.js";
 import { createCache } from "./cache.js";
 import { type Clock, systemClock } from "./clock.js";
-import { loadAnalyticsConfig } from "./config.js";
-import { loadAnalyticsContract } from "./contract.js";
+import type { AnalyticsConfig } from "./config.js";
+import { type AnalyticsContract, loadAnalyticsContract } from "./contract.js";
 import { chatCompletionsWriter } from "./insight/chat-completions.js";
 import { embeddedInsightWriter } from "./insight/embedded.js";
 import { createSettlementBackend } from "./payments/backends/index.js";
@@ -19,7 +20,6 @@ import type { LedgerStore } from "./payments/ledger/store.js";
 import { createRecovery } from "./payments/recovery.js";
 import { createExactVerifier } from "./payments/verifier.js";
 import { createProviders } from "./providers/index.js";
-import { parseProviderSettings } from "./providers/settings.js";
 import { handlers } from "./segments/index.js";
 
 export interface AnalyticsService {
@@ -28,22 +28,16 @@ export interface AnalyticsService {
   close(): Promise<void>;
 }
 
-export const DEFAULT_LEDGER_DB = "data/ledger.db";
-
 export async function createAnalyticsService(
-  env: Record<string, string | undefined>,
-  { logger, clock = systemClock }: { logger: Logger; clock?: Clock },
+  configured: AnalyticsConfig,
+  { logger, clock = systemClock, contract = loadAnalyticsContract() }: { logger: Logger; clock?: Clock; contract?: AnalyticsContract },
 ): Promise<AnalyticsService> {
-  const contract = loadAnalyticsContract();
-  const configured = loadAnalyticsConfig(env, contract.developmentDefaults);
-  const settlement = await createSettlementBackend(env.SETTLEMENT ?? "ledger", env, { contract, config: configured });
+  for (const warning of configured.warnings) logger.warn(warning);
+  const settlement = await createSettlementBackend({ contract, config: configured });
   // A backend that pays Solana fees itself (local chain, facilitator) dictates the fee payer to announce.
   const config = settlement.feePayer ? { ...configured, feePayer: settlement.feePayer } : configured;
   const { backend } = settlement;
-  const ledger = openSqliteLedger(env.LEDGER_DB ?? DEFAULT_LEDGER_DB, {
-    now: () => clock.now(),
-    synchronous: env.LEDGER_SYNCHRONOUS === "full" ? "full" : "normal",
-  });
+  const ledger = openSqliteLedger(config.ledger.path, { now: () => clock.now(), synchronous: config.ledger.synchronous });
   const insight = config.insight.baseUrl
     ? chatCompletionsWriter({ ...config.insight, baseUrl: config.insight.baseUrl })
     : embeddedInsightWriter;
@@ -61,7 +55,7 @@ export async function createAnalyticsService(
   await recovery.run();
   recovery.start(config.payments.recoveryIntervalMs);
   const cache = createCache(clock);
-  const upstream = createProviders(parseProviderSettings(env), { seed: config.seed, clock, cache });
+  const upstream = createProviders(config.providers, { seed: config.seed, clock, cache });
   const app = createAnalyticsApp({
     contract,
     config,

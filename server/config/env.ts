@@ -1,8 +1,13 @@
 /**
  * Reading the environment: one parser per kind of value, each refusing a bad value with a
- * `ConfigError` that names the variable (never its value: URLs may carry keys). Both services build
- * their configuration from these and from nothing else.
+ * `ConfigError` whose message is one plain line naming the variable and what it must be (never the
+ * value of a URL or a key, which may carry a secret). Both services build their configuration from
+ * these and from nothing else (server/config/index.ts).
  */
+
+import { isAddress as isSolanaAddress } from "@solana/kit";
+import { getAddress, isAddress as isEvmAddress } from "viem";
+
 export class ConfigError extends Error {}
 
 export type Env = Record<string, string | undefined>;
@@ -20,6 +25,39 @@ export function positiveInt(env: Env, name: string, fallback: number): number {
   if (!/^[0-9]+$/.test(raw) || !Number.isSafeInteger(value) || value <= 0)
     throw new ConfigError(`${name} must be a positive integer, got "${raw}"`);
   return value;
+}
+
+/** A TCP port, 1 to 65535 (0 lets the system choose: tests). */
+export function port(env: Env, name: string, fallback: number): number {
+  const raw = present(env, name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!/^[0-9]+$/.test(raw) || value > 65_535) throw new ConfigError(`${name} must be a port number from 1 to 65535, got "${raw}"`);
+  return value;
+}
+
+/** `true` or `false`. */
+export function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = present(env, name);
+  if (raw === undefined) return fallback;
+  if (raw !== "true" && raw !== "false") throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+  return raw === "true";
+}
+
+/** An EVM address: 20 bytes of hex; mixed case only with a valid EIP-55 checksum. Returned as given. */
+export function evmAddress(env: Env, name: string, fallback: string): string {
+  const raw = present(env, name) ?? fallback;
+  if (!/^0x[0-9a-fA-F]{40}$/.test(raw)) throw new ConfigError(`${name} must be an EVM address (0x and 40 hex digits), got "${raw}"`);
+  if (!isEvmAddress(raw, { strict: true }))
+    throw new ConfigError(`${name} has mixed case but not a valid EIP-55 checksum (${getAddress(raw)} is); write it so or in lowercase`);
+  return raw;
+}
+
+/** A Solana address: base58 of 32 bytes. */
+export function solanaAddress(env: Env, name: string, fallback: string): string {
+  const raw = present(env, name) ?? fallback;
+  if (!isSolanaAddress(raw)) throw new ConfigError(`${name} must be a Solana address (base58 of 32 bytes), got "${raw}"`);
+  return raw;
 }
 
 /** One of `values`; the message lists them. */

@@ -11,6 +11,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import type { Server } from "node:http";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadAnalyticsConfig } from "../analytics/config.js";
 import { createAnalyticsService } from "../analytics/service.js";
 import { createLogger } from "../http/logger.js";
 import { createRegistryService } from "../registry/service.js";
@@ -75,7 +76,7 @@ describe.runIf(hasChromium || process.env.CI === "true")("the /docs page in Chro
   beforeAll(async () => {
     if (!hasChromium) throw new Error(`CI=true and no ${CHROMIUM}: install Debian's chromium (.ci/run does when it is missing)`);
     mkdirSync(ARTIFACTS, { recursive: true });
-    analytics = await createAnalyticsService({ LEDGER_DB: ":memory:", NODE_ENV: "test" }, { logger });
+    analytics = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:", NODE_ENV: "test" }), { logger });
     registry = createRegistryService({ dbPath: ":memory:", validateResponses: true, logger });
     for (const [name, app] of [
       ["analytics", analytics.app],

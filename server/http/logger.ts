@@ -3,7 +3,7 @@
  * request. No credential reaches a log line: secret-named fields are censored by path, and an
  * error's message and stack (which may quote an upstream's or a facilitator's answer) are scrubbed.
  */
-import pino, { type DestinationStream, type Logger } from "pino";
+import pino, { type DestinationStream, type LevelWithSilent, type Logger } from "pino";
 import { redactSecrets } from "./redact.js";
 
 const SECRET_NAMES = ["apiKey", "authorization", "password", "secret", "token"];
@@ -15,7 +15,7 @@ function scrubbedError(error: Error): Record<string, unknown> {
   return serialized;
 }
 
-export function createLogger(level = process.env.LOG_LEVEL ?? "info", destination?: DestinationStream): Logger {
+export function createLogger(level: LevelWithSilent = "info", destination?: DestinationStream): Logger {
   if (level === "silent") return pino({ level });
   return pino({ level, redact: SECRET_PATHS, serializers: { err: scrubbedError } }, destination ?? pino.destination({ sync: false }));
 }

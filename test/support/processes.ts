@@ -33,6 +33,26 @@ export function freePort(): Promise<number> {
   });
 }
 
+/** Runs `server/main.ts` with `env` until it exits (it is killed after `timeoutMs`): its exit code and stderr. */
+export async function runUntilExit(
+  env: Record<string, string | undefined>,
+  timeoutMs = 60_000,
+): Promise<{ code: number | null; stderr: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: "warn", ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk) => {
+    stderr += String(chunk);
+  });
+  const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+  const code = await new Promise<number | null>((resolve) => child.once("exit", (exitCode) => resolve(exitCode)));
+  clearTimeout(timer);
+  return { code, stderr };
+}
+
 export interface ServiceProcess {
   /** The analytics service's base URL. */
   url: string;
@@ -40,7 +60,8 @@ export interface ServiceProcess {
   child: ChildProcess;
   /** Resolves with the exit code (null after a signal) and the signal. */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  /** What the process wrote to stderr so far. */
+  /** What the process wrote to stdout (its log lines) and stderr so far. */
+  stdout(): string;
   stderr(): string;
   kill(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
@@ -51,9 +72,13 @@ export async function startService(env: Record<string, string | undefined>, read
   const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: "warn", ...env, PORT: String(port), REGISTRY_PORT: String(registryPort) },
-    stdio: ["ignore", "ignore", "pipe"],
+    stdio: ["ignore", "pipe", "pipe"],
   });
+  let stdout = "";
   let stderr = "";
+  child.stdout?.on("data", (chunk) => {
+    stdout += String(chunk);
+  });
   child.stderr?.on("data", (chunk) => {
     stderr += String(chunk);
   });
@@ -66,6 +91,7 @@ export async function startService(env: Record<string, string | undefined>, read
     registryUrl: `http://127.0.0.1:${registryPort}`,
     child,
     exited,
+    stdout: () => stdout,
     stderr: () => stderr,
     kill: (signal = "SIGTERM") => {
       child.kill(signal);

@@ -87,6 +87,7 @@ export function freeRouteHandlers({
     providers,
     insight_model: insightModel,
     settlement,
+    warnings: config.warnings,
   };
 
   const deployment = (route: PaidRoute) => {

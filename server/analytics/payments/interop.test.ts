@@ -63,7 +63,7 @@ async function listen(app: ReturnType<typeof createAnalyticsApp>, ledger: Ledger
 
 /** `npm start`'s service, on its defaults (embedded ledger settlement) but an in-memory ledger. */
 async function startDefaults(): Promise<Running> {
-  const service = await createAnalyticsService({ LEDGER_DB: ":memory:" }, { logger: createLogger("silent") });
+  const service = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:" }), { logger: createLogger("silent") });
   return listen(service.app, service.ledger, service.close);
 }
 

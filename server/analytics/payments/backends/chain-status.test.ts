@@ -26,11 +26,9 @@ beforeAll(async () => {
   chains = await startLocalChains({ config: baseConfig, rpc: true });
   config = { ...baseConfig, feePayer: chains.feePayer };
   const networks = ["", "/base"].map((prefix) => networkOf(routeOf(prefix) ?? (undefined as never), config));
-  // the deployment's own endpoints, named as an operator would
-  state = rpcSettlementState(networks, {
-    SETTLEMENT_RPC_BASE_SEPOLIA: chains.evmRpcUrl,
-    SETTLEMENT_RPC_SOLANA_DEVNET: chains.rpcUrl,
-  });
+  // the deployment's own endpoints, as SETTLEMENT_RPC_<NETWORK> names them
+  const rpc: Record<string, string> = { "base-sepolia": chains.evmRpcUrl as string, "solana-devnet": chains.rpcUrl as string };
+  state = rpcSettlementState(networks.map((target) => ({ ...target, rpc: rpc[target.network] as string })));
 });
 afterAll(() => chains?.close());
 

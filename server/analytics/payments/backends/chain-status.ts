@@ -86,17 +86,15 @@ export async function solanaSettlementState(rpcUrl: string, payment: Interrupted
   return { state: "open", why: "the transaction has not landed and its blockhash is still valid" };
 }
 
-/** One reader per network of the deployment, over its RPC endpoint: `SETTLEMENT_RPC_<NETWORK>` or the contract's public one. */
+/** One reader per network of the deployment, over its RPC endpoint (`SETTLEMENT_RPC_<NETWORK>`, else the contract's public one). */
 export function rpcSettlementState(
   networks: { network: string; family: "evm" | "svm"; asset: string; rpc: string }[],
-  env: Record<string, string | undefined>,
 ): (payment: InterruptedPayment) => Promise<SettlementState> {
   const readers = new Map<string, (payment: InterruptedPayment) => Promise<SettlementState>>();
   for (const target of networks) {
-    const url = env[`SETTLEMENT_RPC_${target.network.toUpperCase().replaceAll("-", "_")}`] || target.rpc;
-    if (target.family === "svm") readers.set(target.network, (payment) => solanaSettlementState(url, payment));
+    if (target.family === "svm") readers.set(target.network, (payment) => solanaSettlementState(target.rpc, payment));
     else {
-      const client = createPublicClient({ transport: http(url, { timeout: 10_000, retryCount: 1 }) });
+      const client = createPublicClient({ transport: http(target.rpc, { timeout: 10_000, retryCount: 1 }) });
       readers.set(target.network, (payment) => evmSettlementState(client, target.asset as Address, payment));
     }
   }

@@ -8,6 +8,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { signEvmPayment } from "../../../../client/x402/evm.js";
 import { createLogger } from "../../../http/logger.js";
+import { loadAnalyticsConfig } from "../../config.js";
 import { type AnalyticsService, createAnalyticsService } from "../../service.js";
 import type { PaymentRequirements, VerifiedPayment } from "../types.js";
 import { FacilitatorError, facilitatorBackend, supportedFeePayer } from "./facilitator.js";
@@ -152,7 +153,7 @@ describe("the service with SETTLEMENT=facilitator", () => {
   beforeAll(async () => {
     // Response validation off: compiling its schemas on the first request would only add seconds here.
     const env = { SETTLEMENT: "facilitator", FACILITATOR_URL: url, LEDGER_DB: ":memory:", VALIDATE_RESPONSES: "false" };
-    service = await createAnalyticsService(env, { logger: createLogger("silent") });
+    service = await createAnalyticsService(loadAnalyticsConfig(env), { logger: createLogger("silent") });
   });
   afterAll(() => service?.close());
 
