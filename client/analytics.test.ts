@@ -6,10 +6,10 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { components } from "../generated/types/analytics.js";
 import { startLocalServices } from "../scripts/local-services.js";
+import { useLocalServices } from "../test/support/local-services.js";
 import { type AnalyticsClientOptions, createAnalyticsClient } from "./analytics.js";
 import { HttpError, PaymentRefusedError, PaymentRejectedError } from "./errors.js";
 import { evmPayer, offlineBlockhash, type Payer, solanaPayer } from "./payers.js";
-import { useLocalServices } from "./test-services.js";
 import { signEvmPayment } from "./x402/evm.js";
 import type { PaymentRequiredBody, PaymentRequirements } from "./x402/types.js";
 

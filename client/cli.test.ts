@@ -8,7 +8,7 @@ import { generateKeyPairSigner } from "@solana/kit";
 import { generatePrivateKey } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { main } from "../scripts/cli.js";
-import { useLocalServices } from "./test-services.js";
+import { useLocalServices } from "../test/support/local-services.js";
 
 const services = useLocalServices();
 

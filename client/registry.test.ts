@@ -1,9 +1,9 @@
 // The typed registry client against the real registry service (in-process, seeded store).
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { components } from "../generated/types/registry.js";
+import { useLocalServices } from "../test/support/local-services.js";
 import { HttpError } from "./errors.js";
 import { createRegistryClient } from "./registry.js";
-import { useLocalServices } from "./test-services.js";
 
 const services = useLocalServices();
 

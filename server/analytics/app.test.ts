@@ -9,7 +9,6 @@ import { TEST_NOW } from "../../test/support/segments.js";
 import { ApiError } from "../http/errors.js";
 import { createLogger } from "../http/logger.js";
 import { type AnalyticsDeps, createAnalyticsApp } from "./app.js";
-import { createCache } from "./cache.js";
 import { manualClock } from "./clock.js";
 import { loadAnalyticsConfig } from "./config.js";
 import { loadAnalyticsContract } from "./contract.js";
@@ -43,7 +42,6 @@ function build(overrides: Partial<AnalyticsDeps> = {}, backend?: SettlementBacke
     settlementMode: "ledger",
     insight: embeddedInsightWriter,
     gate,
-    cache: createCache(clock),
     clock,
     logger: createLogger("silent"),
     ...overrides,

@@ -11,7 +11,6 @@ import { errorHandler, notFound } from "../http/errors.js";
 import { refuseAmbiguousQuery, refuseNonFiniteNumbers } from "../http/input-guard.js";
 import { requestContext } from "../http/request-context.js";
 import { openApiValidation } from "../http/validator.js";
-import type { Cache } from "./cache.js";
 import type { Clock } from "./clock.js";
 import type { AnalyticsConfig } from "./config.js";
 import type { AnalyticsContract } from "./contract.js";
@@ -21,7 +20,7 @@ import type { InsightWriter } from "./insight/types.js";
 import { paidRouteHandler } from "./paid-route.js";
 import type { PaymentGate } from "./payments/gate.js";
 import type { Providers } from "./providers/index.js";
-import type { Handler, HandlerMap } from "./segments/types.js";
+import type { HandlerMap } from "./segments/types.js";
 
 export interface AnalyticsDeps {
   contract: AnalyticsContract;
@@ -32,15 +31,12 @@ export interface AnalyticsDeps {
   settlementMode: FreeRouteDeps["settlement"];
   insight: InsightWriter;
   gate: PaymentGate;
-  cache: Cache;
   clock: Clock;
   logger: Logger;
 }
 
 export function createAnalyticsApp(deps: AnalyticsDeps): express.Express {
   const { contract, config, logger } = deps;
-  const missing = contract.operations.filter((name) => !deps.handlers[name]);
-  if (missing.length) throw new Error(`no handler for: ${missing.join(", ")}`);
 
   const app = express();
   app.disable("x-powered-by");
@@ -83,11 +79,11 @@ export function createAnalyticsApp(deps: AnalyticsDeps): express.Express {
     insight: deps.insight,
     clock: deps.clock,
     logger,
-    segment: { providers: deps.providers, cache: deps.cache, clock: deps.clock },
+    segment: { providers: deps.providers, clock: deps.clock },
     checkEnvelope: envelopeChecker(contract),
   };
   for (const route of contract.paid) {
-    app[route.method](route.expressPath, paidRouteHandler(route, deps.handlers[route.name] as unknown as Handler<never>, routeDeps));
+    app[route.method](route.expressPath, paidRouteHandler(route, deps.handlers[route.name], routeDeps));
   }
 
   app.use(notFound);

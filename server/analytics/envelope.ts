@@ -4,6 +4,7 @@
  */
 import type { Clock } from "./clock.js";
 import type { InsightWriter } from "./insight/types.js";
+import type { OperationName } from "./operation-types.js";
 import type { Outcome } from "./segments/types.js";
 
 export interface Envelope {
@@ -18,7 +19,7 @@ export interface Envelope {
 }
 
 export async function assembleEnvelope(
-  outcome: Outcome<never>,
+  outcome: Outcome<OperationName>,
   {
     writer,
     clock,

@@ -8,7 +8,6 @@ import { exampleHandlers, failingInsightWriter, testGate, testPayment } from "..
 import { TEST_NOW } from "../../test/support/segments.js";
 import { createLogger } from "../http/logger.js";
 import { type AnalyticsDeps, createAnalyticsApp } from "./app.js";
-import { createCache } from "./cache.js";
 import { manualClock } from "./clock.js";
 import { type AnalyticsConfig, loadAnalyticsConfig } from "./config.js";
 import { loadAnalyticsContract } from "./contract.js";
@@ -47,7 +46,6 @@ function build({
     settlementMode: backend?.mode ?? "ledger",
     insight: embeddedInsightWriter,
     gate,
-    cache: createCache(clock),
     clock,
     logger: silent,
     ...overrides,

@@ -20,7 +20,7 @@ import type { PaymentGate } from "./payments/gate.js";
 import type { StoredAnswer } from "./payments/ledger/store.js";
 import { requirementTemplate } from "./payments/requirements.js";
 import type { PaymentErrorReason, PaymentRequiredBody, PaymentRequirements, SettlementReceipt } from "./payments/types.js";
-import type { Handler, SegmentContext } from "./segments/types.js";
+import type { OperationHandler, SegmentContext } from "./segments/types.js";
 
 export interface PaidRouteDeps {
   config: AnalyticsConfig;
@@ -71,7 +71,7 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
-export function paidRouteHandler(route: PaidRoute, handler: Handler<never>, deps: PaidRouteDeps): RequestHandler {
+export function paidRouteHandler(route: PaidRoute, handler: OperationHandler, deps: PaidRouteDeps): RequestHandler {
   const template = requirementTemplate(route, deps.config);
   const priceText = `${route.payment.price.amount} USD in USDC on ${template.network}`;
   const prefix = route.payment.network.prefix;
@@ -80,6 +80,7 @@ export function paidRouteHandler(route: PaidRoute, handler: Handler<never>, deps
   /** The answer as it will be sent: envelope checked against the contract, then serialized. */
   async function answer(input: unknown): Promise<StoredAnswer> {
     const startedAt = performance.now();
+    // The validator checked `input` against this route's request schema: it is the operation's request, at run time.
     const outcome = await handler(input as never, deps.segment);
     const { status, body } = await assembleEnvelope(outcome, {
       writer: deps.insight,

@@ -72,7 +72,6 @@ export async function createAnalyticsService(
       split,
       answerTimeoutMs: config.payments.answerTimeoutMs,
     }),
-    cache,
     clock,
     logger,
   });

@@ -1,12 +1,12 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import type { Operation } from "../../conformance/openapi-doc.js";
+import { getChecked, pathOf, testApp } from "../../test/support/registry.js";
 import { createLogger } from "../http/logger.js";
 import { createRegistryApp } from "./app.js";
 import { registryDocument } from "./document.js";
 import { MAX_AGE } from "./handlers.js";
 import type { RegistryStore } from "./store.js";
-import { getChecked, pathOf, testApp } from "./test-support.js";
 
 const { app, store } = testApp();
 const operations = Object.entries(registryDocument.paths).map(([path, item]) => ({ path, op: item.get as Operation }));

@@ -14,7 +14,7 @@ import { openSqliteLedger } from "../../server/analytics/payments/ledger/sqlite-
 import type { LedgerStore } from "../../server/analytics/payments/ledger/store.js";
 import { ledgerBackend, type SettlementBackend } from "../../server/analytics/payments/settlement.js";
 import type { PaymentVerifier } from "../../server/analytics/payments/types.js";
-import type { Handler, HandlerMap } from "../../server/analytics/segments/types.js";
+import type { HandlerMap, OperationHandler } from "../../server/analytics/segments/types.js";
 
 /** An `X-PAYMENT` value the accepting verifier takes: base64 JSON `{test: true, payer, nonce}`. */
 export function testPayment(payer = "TestPayer1111111111111111111111111111111111", nonce = randomUUID()): string {
@@ -73,13 +73,14 @@ export const failingInsightWriter: InsightWriter = {
 
 /** Handlers that answer each operation's 200 example from the contract: plumbing tests need no market. */
 export function exampleHandlers(contract: AnalyticsContract): HandlerMap {
-  const handlers: Record<string, Handler<never>> = {};
+  const handlers: Record<string, OperationHandler> = {};
   for (const route of contract.paid.filter((r) => !r.legacy && r.payment.network.prefix === "")) {
     const content = contract.document.paths[route.path]?.[route.method]?.responses["200"]?.content?.["application/json"] as unknown as {
       example: { data: unknown; sources: string[]; signal: string; confidence: number; insight: string };
     };
     const { data, sources, signal, confidence, insight } = content.example;
-    handlers[route.name] = (async () => ({ data, sources, baseline: { signal, confidence }, brief: insight })) as unknown as Handler<never>;
+    handlers[route.name] = async () => ({ data, sources, baseline: { signal, confidence } as never, brief: insight }) as never;
   }
-  return handlers;
+  // the contract lists every operation, so the map is complete (checked by the app's binding tests)
+  return handlers as HandlerMap;
 }

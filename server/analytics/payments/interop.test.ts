@@ -12,7 +12,6 @@ import { wrapFetchWithPayment } from "x402-fetch";
 import { familyOf } from "../../../lib/networks.js";
 import { createLogger } from "../../http/logger.js";
 import { createAnalyticsApp } from "../app.js";
-import { createCache } from "../cache.js";
 import { systemClock } from "../clock.js";
 import { loadAnalyticsConfig } from "../config.js";
 import { loadAnalyticsContract } from "../contract.js";
@@ -97,7 +96,6 @@ async function startOnLocalChains(): Promise<Running> {
       },
       answerTimeoutMs: 30_000,
     }),
-    cache: createCache(clock),
     clock,
     logger: createLogger("silent"),
   });

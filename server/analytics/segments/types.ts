@@ -36,5 +36,12 @@ export type Handler<N extends OperationName> = (input: RequestOf<N>, ctx: Segmen
 /** A segment's handlers, keyed by operation name. */
 export type SegmentHandlers<N extends OperationName> = { [K in N]: Handler<K> };
 
-/** Handlers of any set of operations (the app requires one for each operation of the contract). */
-export type HandlerMap = Partial<{ [N in OperationName]: Handler<N> }>;
+/** One handler for every operation of the contract: a missing one is a type error, not a start-up failure. */
+export type HandlerMap = { [N in OperationName]: Handler<N> };
+
+/**
+ * A handler of some operation, as the paid route calls it: with the input the validator let
+ * through (typed by the route's operation only at run time), answering that operation's outcome.
+ * Every `Handler<N>` is one.
+ */
+export type OperationHandler = (input: never, ctx: SegmentContext) => Promise<Outcome<OperationName>>;

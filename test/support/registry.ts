@@ -4,10 +4,10 @@ import request from "supertest";
 import { expect } from "vitest";
 import { loadDoc } from "../../conformance/openapi-doc.js";
 import { createResponseValidator } from "../../conformance/schema-validator.js";
-import { createLogger } from "../http/logger.js";
-import { createRegistryApp } from "./app.js";
-import { openRegistryStore } from "./seed.js";
-import type { RegistryStore } from "./store.js";
+import { createLogger } from "../../server/http/logger.js";
+import { createRegistryApp } from "../../server/registry/app.js";
+import { openRegistryStore } from "../../server/registry/seed.js";
+import type { RegistryStore } from "../../server/registry/store.js";
 
 // the independent validator reads the document on its own
 const document = loadDoc("3.1", "registry");
