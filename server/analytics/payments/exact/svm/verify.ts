@@ -57,16 +57,21 @@ function publicKey(raw: Uint8Array): KeyObject {
 const same = (a: Uint8Array | undefined, address: string) => a !== undefined && bytesOf(address).equals(a);
 const u64 = (data: Uint8Array, offset: number) => Buffer.from(data.buffer, data.byteOffset, data.byteLength).readBigUInt64LE(offset);
 
-export async function verifyExactSvm(
-  payment: Record<string, unknown>,
-  requirement: PaymentRequirements,
-  { feePayer, ata }: { feePayer: string; ata: AtaResolver },
-): Promise<SvmVerified | Rejection> {
-  const envelope = checkEnvelope(payment, requirement);
-  if (envelope) return envelope;
-  const wire = (payment.payload as Record<string, unknown>).transaction;
-  if (typeof wire !== "string" || wire.length === 0) return reject("invalid_payload", "payload.transaction must be a base64 transaction");
+type Instruction = WireTransaction["instructions"][number];
 
+/** The instructions of a transaction that passed the structure check, by role. */
+interface Layout {
+  transfer: Instruction;
+  /** The token program the transfer runs under (the ATA depends on it). */
+  tokenProgram: string;
+}
+
+const programOf = (tx: WireTransaction, ix: Instruction) => tx.accountKeys[ix.programIndex];
+
+/** The payload's transaction: base64 of a serialized version-0 transaction without address lookup tables. */
+function decodeTransaction(payload: Record<string, unknown>): WireTransaction | Rejection {
+  const wire = payload.transaction;
+  if (typeof wire !== "string" || wire.length === 0) return reject("invalid_payload", "payload.transaction must be a base64 transaction");
   let tx: WireTransaction;
   try {
     tx = parseTransaction(Buffer.from(wire, "base64"));
@@ -75,102 +80,127 @@ export async function verifyExactSvm(
   }
   if (tx.version !== 0) return reject("invalid_exact_svm_payload_transaction", "the transaction must be version 0");
   if (tx.addressTableLookups) return reject("invalid_exact_svm_payload_transaction", "address lookup tables are not accepted");
+  return tx;
+}
+
+/** The server's fee payer signs first; 3 to 6 instructions: compute limit, compute price (capped), TransferChecked, then only Memo or Lighthouse. */
+function checkLayout(tx: WireTransaction, feePayer: string): Layout | Rejection {
   if (!same(tx.accountKeys[0], feePayer))
     return reject("invalid_exact_svm_payload_transaction_fee_payer_mismatch", `the fee payer must be ${feePayer}`);
-
-  const keys = tx.accountKeys;
-  const instructions = tx.instructions;
-  if (instructions.length < 3 || instructions.length > 6) {
+  const { instructions } = tx;
+  if (instructions.length < 3 || instructions.length > 6)
     return reject("invalid_exact_svm_payload_transaction_instructions_length", `expected 3 to 6 instructions, got ${instructions.length}`);
-  }
-  const [limit, price, transfer, ...extras] = instructions as [
-    (typeof instructions)[0],
-    (typeof instructions)[0],
-    (typeof instructions)[0],
-  ];
-  const program = (ix: (typeof instructions)[0]) => keys[ix.programIndex];
-  if (!same(program(limit), COMPUTE_BUDGET_PROGRAM) || limit.data[0] !== 2 || limit.data.length !== 5) {
+  const [limit, price, transfer, ...extras] = instructions as [Instruction, Instruction, Instruction, ...Instruction[]];
+  if (!same(programOf(tx, limit), COMPUTE_BUDGET_PROGRAM) || limit.data[0] !== 2 || limit.data.length !== 5)
     return reject(
       "invalid_exact_svm_payload_transaction_instructions_compute_limit_instruction",
       "instruction 1 must set the compute-unit limit",
     );
-  }
-  if (!same(program(price), COMPUTE_BUDGET_PROGRAM) || price.data[0] !== 3 || price.data.length !== 9) {
+  if (!same(programOf(tx, price), COMPUTE_BUDGET_PROGRAM) || price.data[0] !== 3 || price.data.length !== 9)
     return reject(
       "invalid_exact_svm_payload_transaction_instructions_compute_price_instruction",
       "instruction 2 must set the compute-unit price",
     );
-  }
-  if (u64(price.data, 1) > MAX_COMPUTE_UNIT_PRICE_MICROLAMPORTS) {
+  if (u64(price.data, 1) > MAX_COMPUTE_UNIT_PRICE_MICROLAMPORTS)
     return reject(
       "invalid_exact_svm_payload_transaction_instructions_compute_price_instruction_too_high",
       "compute-unit price above 5 lamports per unit",
     );
-  }
-  const tokenProgram = same(program(transfer), TOKEN_PROGRAM)
-    ? TOKEN_PROGRAM
-    : same(program(transfer), TOKEN_2022_PROGRAM)
-      ? TOKEN_2022_PROGRAM
-      : undefined;
-  if (!tokenProgram || transfer.data[0] !== 12 || transfer.data.length !== 10) {
+  const program = programOf(tx, transfer);
+  const tokenProgram = same(program, TOKEN_PROGRAM) ? TOKEN_PROGRAM : same(program, TOKEN_2022_PROGRAM) ? TOKEN_2022_PROGRAM : undefined;
+  if (!tokenProgram || transfer.data[0] !== 12 || transfer.data.length !== 10)
     return reject(
       "invalid_exact_svm_payload_transaction_instruction_not_spl_token_transfer_checked",
       "instruction 3 must be a TransferChecked",
     );
-  }
-  if (extras.some((ix) => !same(program(ix), MEMO_PROGRAM) && !same(program(ix), LIGHTHOUSE_PROGRAM))) {
+  if (extras.some((ix) => !same(programOf(tx, ix), MEMO_PROGRAM) && !same(programOf(tx, ix), LIGHTHOUSE_PROGRAM)))
     return reject(
       "invalid_exact_svm_payload_transaction_instructions_length",
       "only Memo or Lighthouse instructions may follow the transfer",
     );
-  }
   if (transfer.accounts.length < 4) return reject("invalid_exact_svm_payload_transaction", "TransferChecked lacks accounts");
-  const [, mintIndex, destinationIndex, authorityIndex] = transfer.accounts as [number, number, number, number];
-  const authorityKey = keys[authorityIndex] as Uint8Array;
-  const authority = addressDecoder.decode(authorityKey);
-  // compared by key, not index: a crafted message could list the fee payer's key twice
+  return { transfer, tokenProgram };
+}
+
+/** The fee payer moves nothing: it is not the transfer's authority and appears in no instruction (compared by key, not index). */
+function checkFeePayerIsolated(tx: WireTransaction, authorityKey: Uint8Array, feePayer: string, authority: string): Rejection | undefined {
   if (same(authorityKey, feePayer))
     return reject(
       "invalid_exact_svm_payload_transaction_fee_payer_transferring_funds",
       "the fee payer may not be the transfer authority",
       authority,
     );
-  if (instructions.some((ix) => ix.accounts.some((i) => same(keys[i], feePayer)))) {
+  if (tx.instructions.some((ix) => ix.accounts.some((i) => same(tx.accountKeys[i], feePayer))))
     return reject(
       "invalid_exact_svm_payload_transaction_fee_payer_included_in_instruction_accounts",
       "the fee payer may not appear in any instruction",
       authority,
     );
-  }
-  if (!same(keys[mintIndex], requirement.asset))
+  return undefined;
+}
+
+/** The transfer pays exactly the requirement: its mint, 6 decimals, the exact amount, to payTo's associated token account. */
+async function checkTerms(
+  tx: WireTransaction,
+  { transfer, tokenProgram }: Layout,
+  requirement: PaymentRequirements,
+  ata: AtaResolver,
+  authority: string,
+): Promise<Rejection | undefined> {
+  const [, mintIndex, destinationIndex] = transfer.accounts as [number, number, number, number];
+  if (!same(tx.accountKeys[mintIndex], requirement.asset))
     return reject("invalid_exact_svm_payload_transaction_mint_mismatch", `the mint must be ${requirement.asset}`, authority);
   if (transfer.data[9] !== USDC_DECIMALS)
     return reject("invalid_exact_svm_payload_transaction_amount_mismatch", "decimals must be 6", authority);
-  if (u64(transfer.data, 1) !== BigInt(requirement.maxAmountRequired)) {
+  if (u64(transfer.data, 1) !== BigInt(requirement.maxAmountRequired))
     return reject(
       "invalid_exact_svm_payload_transaction_amount_mismatch",
       `amount must be exactly ${requirement.maxAmountRequired}`,
       authority,
     );
-  }
-  if (!same(keys[destinationIndex], await ata(requirement.payTo, requirement.asset, tokenProgram))) {
+  if (!same(tx.accountKeys[destinationIndex], await ata(requirement.payTo, requirement.asset, tokenProgram)))
     return reject(
       "invalid_exact_svm_payload_transaction_transfer_to_incorrect_ata",
       "the destination is not payTo's associated token account",
       authority,
     );
-  }
+  return undefined;
+}
+
+/** The authority signed, and every signer but the fee payer (who signs at settlement) signed this message. */
+function checkSignatures(tx: WireTransaction, authorityIndex: number, authority: string): Rejection | undefined {
   if (authorityIndex >= tx.numRequiredSignatures)
     return reject("invalid_exact_svm_payload_transaction_signature", "the transfer authority did not sign", authority);
   for (let i = 1; i < tx.numRequiredSignatures; i++) {
-    const signature = tx.signatures[i] as Uint8Array;
-    if (!verify(null, tx.messageBytes, publicKey(keys[i] as Uint8Array), signature)) {
+    if (!verify(null, tx.messageBytes, publicKey(tx.accountKeys[i] as Uint8Array), tx.signatures[i] as Uint8Array))
       return reject(
         "invalid_exact_svm_payload_transaction_signature",
-        `missing or invalid signature of ${addressDecoder.decode(keys[i] as Uint8Array)}`,
+        `missing or invalid signature of ${addressDecoder.decode(tx.accountKeys[i] as Uint8Array)}`,
         authority,
       );
-    }
   }
+  return undefined;
+}
+
+export async function verifyExactSvm(
+  payment: Record<string, unknown>,
+  requirement: PaymentRequirements,
+  { feePayer, ata }: { feePayer: string; ata: AtaResolver },
+): Promise<SvmVerified | Rejection> {
+  const envelope = checkEnvelope(payment, requirement);
+  if (envelope) return envelope;
+  const tx = decodeTransaction(payment.payload as Record<string, unknown>);
+  if ("ok" in tx) return tx;
+  const layout = checkLayout(tx, feePayer);
+  if ("ok" in layout) return layout;
+  const authorityIndex = layout.transfer.accounts[3] as number;
+  const authorityKey = tx.accountKeys[authorityIndex] as Uint8Array;
+  const authority = addressDecoder.decode(authorityKey);
+  const refused =
+    checkFeePayerIsolated(tx, authorityKey, feePayer, authority) ??
+    (await checkTerms(tx, layout, requirement, ata, authority)) ??
+    checkSignatures(tx, authorityIndex, authority);
+  if (refused) return refused;
+  const wire = (payment.payload as { transaction: string }).transaction;
   return { ok: true, payer: authority, messageHash: createHash("sha256").update(tx.messageBytes).digest("hex"), transaction: wire };
 }
