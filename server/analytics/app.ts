@@ -5,6 +5,7 @@
  */
 import express from "express";
 import type { Logger } from "pino";
+import { NETWORKS } from "../../lib/networks.js";
 import { DOCS_ASSETS_PATH, docsAssets } from "../docs/reference-page.js";
 import { cors } from "../http/cors.js";
 import { errorHandler, notFound } from "../http/errors.js";
@@ -57,8 +58,13 @@ export function createAnalyticsApp(deps: AnalyticsDeps): express.Express {
     next();
   });
   app.use(refuseAmbiguousQuery);
-  app.use(openApiValidation(contract.document, { validateResponses: config.validateResponses }));
-  app.use(refuseNonFiniteNumbers);
+  // Each documented path is validated by its own validator (see validator.ts) before its handlers run.
+  const validatorFor = openApiValidation(contract.document, {
+    validateResponses: config.validateResponses,
+    prefixes: NETWORKS.map((network) => network.prefix),
+  });
+  for (const path of Object.keys(contract.document.paths))
+    app.all(path.replace(/\{([^}]+)\}/g, ":$1"), validatorFor(path), refuseNonFiniteNumbers);
 
   const free = freeRouteHandlers({
     contract,

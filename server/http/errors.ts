@@ -49,8 +49,8 @@ type ValidatorError = {
   headers?: Record<string, string>;
 };
 
-/** Maps any thrown error to a status, headers and error body. */
-export function toErrorResponse(error: unknown): { status: number; body: ErrorBody; headers: Record<string, string> } {
+/** Maps any thrown error (of a request for `path`) to a status, headers and error body. */
+export function toErrorResponse(error: unknown, path = ""): { status: number; body: ErrorBody; headers: Record<string, string> } {
   if (error instanceof ApiError) {
     return { status: error.status, body: { error: error.code, message: error.message, ...error.details }, headers: error.headers };
   }
@@ -69,6 +69,8 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
       headers: e.headers?.Allow ? { Allow: e.headers.Allow } : {},
     };
   }
+  // The router could not percent-decode a path parameter.
+  if (error instanceof URIError) return bad([{ location: "path", field: path, message: "is not valid percent-encoding" }]);
   if (e.type === "entity.parse.failed") {
     return bad([{ location: "body", field: "body", message: "is not valid JSON" }]);
   }
@@ -93,7 +95,7 @@ function bad(errors: FieldError[]) {
 /** Final error handler: the JSON error body, the request id, and a log line for server faults. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return function errorHandler(error, req, res, _next) {
-    const { status, body, headers } = toErrorResponse(error);
+    const { status, body, headers } = toErrorResponse(error, req.path);
     if (status >= 500) logger.error({ err: error, requestId: req.requestId, path: req.path }, "request failed");
     if (res.headersSent) return;
     // Sent as bytes, not through res.json: response validation (which wraps res.json) must never turn

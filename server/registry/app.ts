@@ -40,10 +40,10 @@ export function createRegistryApp({ store, logger, validateResponses, publicBase
   app.use(cors({ methods: "GET, HEAD, OPTIONS", requestHeaders: "If-None-Match, X-Request-Id", exposedHeaders: "ETag, X-Request-Id" }));
   // The /docs page's script and styles: files of the installed package, outside the contract's operations.
   app.use(DOCS_ASSETS_PATH, docsAssets());
-  // Any other method on a documented path is the validator's 405 with `Allow`.
   app.use(refuseAmbiguousQuery);
-  app.use(openApiValidation(withHead(registryDocument), { validateResponses }));
-  app.use(refuseNonFiniteNumbers);
+  // Each documented path is validated by its own validator (see validator.ts); any other method on it is its 405 with `Allow`.
+  const validatorFor = openApiValidation(SERVED, { validateResponses });
+  for (const path of Object.keys(SERVED.paths)) app.all(path.replace(/\{(\w+)\}/g, ":$1"), validatorFor(path), refuseNonFiniteNumbers);
   const described = serviceDocumentHandlers(registryDocument, publicBaseUrl);
   for (const { path, operationId } of getOperations(registryDocument, described)) {
     const handler = described[operationId] ?? route(handlers[operationId as OperationId] as Handler<OperationId>, store);
@@ -87,3 +87,6 @@ function withHead(document: RegistryDocument): RegistryDocument {
   );
   return { ...document, paths };
 }
+
+/** The document as the validators see it: HEAD beside every GET. */
+const SERVED = withHead(registryDocument);

@@ -51,8 +51,9 @@ beforeAll(async () => {
     SETTLEMENT_RPC_BASE_SEPOLIA: chains.evmRpcUrl as string,
     SETTLEMENT_RPC_SKALE_BASE_SEPOLIA: chains.evmRpcUrl as string,
     SETTLEMENT_RPC_SOLANA_DEVNET: chains.rpcUrl as string,
-    // authorizations valid for 20 s: those the facilitator never received expire within the test
-    X402_MAX_TIMEOUT_SECONDS: "20",
+    // authorizations valid for 2 minutes, so that a slow machine still retries within the window; those the
+    // facilitator never received are expired later by moving the chain's clock past them
+    X402_MAX_TIMEOUT_SECONDS: "120",
     PAID_ANSWER_TIMEOUT_MS: "3000",
     RECOVERY_INTERVAL_MS: "250",
     LEDGER_DB: join(dir, "ledger.db"),
@@ -156,6 +157,7 @@ describe("SIGKILL while a slow facilitator settles (SETTLEMENT=facilitator)", ()
       for (const answer of retried) if (!delivered(answer)) expect(answer?.status, answer?.text).toBe(402);
 
       // the rest (their authorization or blockhash expires unused, by the chain's clock) end released; their payers pay again
+      await chains.evm.provider.request({ method: "evm_mine", params: [Math.floor(Date.now() / 1000) + 121] });
       await until(
         async () => {
           const left = await stuck();

@@ -34,6 +34,8 @@ const env = {
   INSIGHT_ATTEMPTS: "1",
   // short enough that recovery releases a crashed process's unanswered payments within the test
   PAID_ANSWER_TIMEOUT_MS: "3000",
+  // payments stay valid long enough for their retries, however slow the machine
+  X402_MAX_TIMEOUT_SECONDS: "300",
   RECOVERY_INTERVAL_MS: "250",
   LOG_LEVEL: "silent",
 };
