@@ -9,6 +9,7 @@ import { TEST_NOW } from "../../test/support/segments.js";
 import { ApiError } from "../http/errors.js";
 import { createLogger } from "../http/logger.js";
 import { type AnalyticsDeps, createAnalyticsApp } from "./app.js";
+import { createCache } from "./cache.js";
 import { manualClock } from "./clock.js";
 import { loadAnalyticsConfig } from "./config.js";
 import { loadAnalyticsContract } from "./contract.js";
@@ -16,6 +17,7 @@ import { embeddedInsightWriter } from "./insight/embedded.js";
 import type { SettlementBackend } from "./payments/settlement.js";
 import { createEmbeddedProviders } from "./providers/index.js";
 import { defiHandlers } from "./segments/defi.js";
+import { createSegmentContext } from "./segments/derived.js";
 
 const contract = loadAnalyticsContract();
 const config = loadAnalyticsConfig({}, contract.developmentDefaults);
@@ -37,7 +39,7 @@ function build(overrides: Partial<AnalyticsDeps> = {}, backend?: SettlementBacke
     contract,
     config,
     handlers: { ...exampleHandlers(contract), ...defiHandlers },
-    providers: createEmbeddedProviders({ seed: "app-test", clock }),
+    segment: createSegmentContext({ providers: createEmbeddedProviders({ seed: "app-test", clock }), clock, cache: createCache(clock) }),
     providerModes: allEmbedded,
     settlementMode: "ledger",
     insight: embeddedInsightWriter,

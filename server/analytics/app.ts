@@ -20,14 +20,14 @@ import { type FreeRouteDeps, freeRouteHandlers } from "./free/free-routes.js";
 import type { InsightWriter } from "./insight/types.js";
 import { paidRouteHandler } from "./paid-route.js";
 import type { PaymentGate } from "./payments/gate.js";
-import type { Providers } from "./providers/index.js";
-import type { HandlerMap } from "./segments/types.js";
+import type { HandlerMap, SegmentContext } from "./segments/types.js";
 
 export interface AnalyticsDeps {
   contract: AnalyticsContract;
   config: AnalyticsConfig;
   handlers: HandlerMap;
-  providers: Providers;
+  /** What handlers run in: the cached providers, the derived reads, the clock (segments/derived.ts). */
+  segment: SegmentContext;
   providerModes: FreeRouteDeps["providers"];
   settlementMode: FreeRouteDeps["settlement"];
   insight: InsightWriter;
@@ -85,7 +85,7 @@ export function createAnalyticsApp(deps: AnalyticsDeps): express.Express {
     insight: deps.insight,
     clock: deps.clock,
     logger,
-    segment: { providers: deps.providers, clock: deps.clock },
+    segment: deps.segment,
     checkEnvelope: envelopeChecker(contract),
   };
   for (const route of contract.paid) {

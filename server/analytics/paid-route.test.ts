@@ -8,6 +8,7 @@ import { exampleHandlers, failingInsightWriter, testGate, testPayment } from "..
 import { TEST_NOW } from "../../test/support/segments.js";
 import { createLogger } from "../http/logger.js";
 import { type AnalyticsDeps, createAnalyticsApp } from "./app.js";
+import { createCache } from "./cache.js";
 import { manualClock } from "./clock.js";
 import { type AnalyticsConfig, loadAnalyticsConfig } from "./config.js";
 import { loadAnalyticsContract } from "./contract.js";
@@ -17,6 +18,7 @@ import { createRecovery } from "./payments/recovery.js";
 import type { SettlementBackend, SettlementState } from "./payments/settlement.js";
 import { createEmbeddedProviders } from "./providers/index.js";
 import { defiHandlers } from "./segments/defi.js";
+import { createSegmentContext } from "./segments/derived.js";
 
 const contract = loadAnalyticsContract();
 const baseConfig = loadAnalyticsConfig({}, contract.developmentDefaults);
@@ -41,7 +43,11 @@ function build({
     contract,
     config: { ...baseConfig, ...config },
     handlers: { ...exampleHandlers(contract), ...defiHandlers },
-    providers: createEmbeddedProviders({ seed: "paid-route-test", clock }),
+    segment: createSegmentContext({
+      providers: createEmbeddedProviders({ seed: "paid-route-test", clock }),
+      clock,
+      cache: createCache(clock),
+    }),
     providerModes: modes,
     settlementMode: backend?.mode ?? "ledger",
     insight: embeddedInsightWriter,

@@ -20,6 +20,7 @@ import type { LedgerStore } from "./payments/ledger/store.js";
 import { createRecovery } from "./payments/recovery.js";
 import { createExactVerifier } from "./payments/verifier.js";
 import { createProviders } from "./providers/index.js";
+import { createSegmentContext } from "./segments/derived.js";
 import { handlers } from "./segments/index.js";
 
 export interface AnalyticsService {
@@ -60,7 +61,7 @@ export async function createAnalyticsService(
     contract,
     config,
     handlers,
-    providers: upstream.providers,
+    segment: createSegmentContext({ providers: upstream.providers, clock, cache }),
     providerModes: upstream.modes,
     settlementMode: backend.mode,
     insight,

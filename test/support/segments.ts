@@ -7,6 +7,7 @@ import { manualClock } from "../../server/analytics/clock.js";
 import type { OperationName } from "../../server/analytics/operation-types.js";
 import { cachedProviders } from "../../server/analytics/providers/cached.js";
 import { createEmbeddedProviders, type Providers } from "../../server/analytics/providers/index.js";
+import { createSegmentContext } from "../../server/analytics/segments/derived.js";
 import type { Outcome, SegmentContext } from "../../server/analytics/segments/types.js";
 import { jsonStore } from "./cache.js";
 
@@ -24,7 +25,8 @@ export function testContext(
 ): SegmentContext & { clock: ReturnType<typeof manualClock>; upstream: Providers } {
   const clock = manualClock(now);
   const upstream = createEmbeddedProviders({ seed, clock });
-  return { clock, upstream, providers: cachedProviders(upstream, singleFlight(jsonStore(clock)), clock) };
+  const cache = singleFlight(jsonStore(clock));
+  return { upstream, ...createSegmentContext({ providers: cachedProviders(upstream, cache, clock), clock, cache }), clock };
 }
 
 const doc = loadDoc("3.1", "analytics");

@@ -12,11 +12,13 @@ import { wrapFetchWithPayment } from "x402-fetch";
 import { familyOf } from "../../../lib/networks.js";
 import { createLogger } from "../../http/logger.js";
 import { createAnalyticsApp } from "../app.js";
+import { createCache } from "../cache.js";
 import { systemClock } from "../clock.js";
 import { loadAnalyticsConfig } from "../config.js";
 import { loadAnalyticsContract } from "../contract.js";
 import { embeddedInsightWriter } from "../insight/embedded.js";
 import { createEmbeddedProviders } from "../providers/index.js";
+import { createSegmentContext } from "../segments/derived.js";
 import { handlers } from "../segments/index.js";
 import { createAnalyticsService } from "../service.js";
 import { type LocalChains, startLocalChains } from "./backends/local-chain/index.js";
@@ -75,7 +77,7 @@ async function startOnLocalChains(): Promise<Running> {
     contract,
     config,
     handlers,
-    providers: createEmbeddedProviders({ seed: "interop", clock }),
+    segment: createSegmentContext({ providers: createEmbeddedProviders({ seed: "interop", clock }), clock, cache: createCache(clock) }),
     providerModes: Object.fromEntries(
       ["tvl", "pools", "launches", "chain_rpc", "wallet_labels", "swap_bridge"].map((role) => [role, "embedded"]),
     ) as Parameters<typeof createAnalyticsApp>[0]["providerModes"],

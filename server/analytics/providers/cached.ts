@@ -10,7 +10,8 @@ import type { Providers } from "./roles.js";
 
 type Method = (...args: unknown[]) => Promise<unknown>;
 
-function cachedRole<T extends object>(name: string, upstream: T, policy: RolePolicy<T>, cache: Cache): T {
+/** `upstream` with each read of `policy` answered from `cache` under the key `<name>:<method>:<params>`. */
+export function cachedRole<T extends object>(name: string, upstream: T, policy: RolePolicy<T>, cache: Cache): T {
   const target = upstream as unknown as Record<string, Method>;
   const methods = Object.entries(policy as Record<string, MethodPolicy<unknown[], unknown>>).map(([method, p]) => {
     const read = (...args: unknown[]) => {

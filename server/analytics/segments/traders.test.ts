@@ -120,6 +120,26 @@ describe("tradersTopWallets", () => {
     },
     SLOW.timeout,
   );
+
+  it(
+    "computes the ranking once per period for 5 minutes, whatever the sort and limit (a derived read, cached)",
+    async () => {
+      const ctx = testContext();
+      const candidates = countCalls(ctx.upstream.chain_rpc, "activeTraders");
+      const byPnl = await R.tradersTopWallets({ period: "7d", sort: "pnl", limit: 5 }, ctx);
+      const byVolume = await R.tradersTopWallets({ period: "7d", sort: "volume", limit: 10 }, ctx);
+      expect(candidates.count).toBe(1);
+      // the same rows, ranked another way
+      const rows = new Map(byVolume.data.wallets.map((w) => [w.address, w.net_pnl_usd]));
+      for (const w of byPnl.data.wallets) if (rows.has(w.address)) expect(rows.get(w.address)).toBe(w.net_pnl_usd);
+      await R.tradersTopWallets({ period: "1d", sort: "pnl", limit: 5 }, ctx);
+      expect(candidates.count).toBe(2);
+      ctx.clock.advance(5 * 60_000 + 1);
+      await R.tradersTopWallets({ period: "7d", sort: "pnl", limit: 5 }, ctx);
+      expect(candidates.count).toBe(3);
+    },
+    SLOW.timeout,
+  );
 });
 
 describe("tradersTokenWhales", () => {

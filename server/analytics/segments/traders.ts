@@ -12,7 +12,7 @@ import type { DataOf, OperationName, RequestOf, Validated } from "../operation-t
 import { type TokenBalance, WSOL_MINT } from "../providers/chain-rpc.js";
 import { archetype, candleSignal, copySignal, copyWorthiness, FOLLOW_ABOVE, flowSignal, specialty, walletStats } from "../rules/traders.js";
 import { pct, usd } from "./format.js";
-import type { SegmentContext, SegmentHandlers } from "./types.js";
+import type { SegmentContext, SegmentHandlers, TraderPeriod, TraderRow } from "./types.js";
 
 const PERIOD_MS = { "1d": DAY, "7d": 7 * DAY, "30d": 30 * DAY } as const;
 /** History read per wallet: the 30-day window plus 30 days so that exits in it find their entries. */
@@ -28,26 +28,29 @@ type Holding = DataOf<"tradersWalletPositions">["positions"][number];
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
+/** What the wallet reads need: the providers and the clock (also the derived reads, which compute from them). */
+type Reads = Pick<SegmentContext, "providers" | "clock">;
+
 interface History {
   trades: WalletTrade[];
   closed: ClosedTrade[];
   open: Map<string, OpenLot[]>;
 }
 
-async function history(ctx: SegmentContext, address: string): Promise<History> {
+async function history(ctx: Reads, address: string): Promise<History> {
   const trades = await ctx.providers.chain_rpc.walletTrades(address, ctx.clock.now() - HISTORY_MS);
   return { trades, ...ledger(trades) };
 }
 
 /** Launch times of the launchpad tokens the wallet bought: what tells a sniper. */
-async function launchTimes(ctx: SegmentContext, trades: readonly WalletTrade[]): Promise<Map<string, number>> {
+async function launchTimes(ctx: Reads, trades: readonly WalletTrade[]): Promise<Map<string, number>> {
   const mints = [...new Set(trades.filter((t) => t.type === "buy" && (t.venue === "pump" || t.venue === "launchlab")).map((t) => t.mint))];
   const created = await Promise.all(mints.map((mint) => ctx.providers.chain_rpc.mintCreation(mint)));
   return new Map(created.flatMap((c, i) => (c ? [[mints[i] as string, c.blockTime] as const] : [])));
 }
 
 /** The wallet's 30-day profile: statistics, archetype and copy score. */
-async function profile(ctx: SegmentContext, address: string) {
+async function profile(ctx: Reads, address: string) {
   const h = await history(ctx, address);
   const now = ctx.clock.now();
   const stats = walletStats(h, now - PERIOD_MS["30d"], now, await launchTimes(ctx, h.trades));
@@ -100,6 +103,32 @@ const signed = (value: number) => `${value >= 0 ? "+" : ""}${value.toFixed(1)}%`
 
 /** Every Traders operation of the contract: a new one fails type-checking until it has a handler. */
 type TradersOps = Extract<OperationName, `traders${string}`>;
+
+/**
+ * Every active trader of `period`, ranked on what the window's closed trades realized (what a copier
+ * could have captured); archetype and copy score stay the wallet's 30-day ones. Hundreds of wallet
+ * histories: a derived read, cached (derived.ts).
+ */
+export async function traderRows(ctx: Reads, period: TraderPeriod): Promise<TraderRow[]> {
+  const now = ctx.clock.now();
+  const from = now - PERIOD_MS[period];
+  const candidates = await ctx.providers.chain_rpc.activeTraders(from, CANDIDATES);
+  return Promise.all(
+    candidates.map(async (address) => {
+      const p = await profile(ctx, address);
+      const s = period === "30d" ? p.stats : walletStats(p.history, from, now, new Map());
+      return {
+        address,
+        archetype: p.archetype,
+        net_pnl_usd: round(s.realizedUsd),
+        win_rate_pct: round(s.winRatePct, 1),
+        total_trades: s.trades,
+        volume_usd: round(s.volumeUsd),
+        copy_worthiness: p.copy,
+      };
+    }),
+  );
+}
 
 export const tradersHandlers: SegmentHandlers<TradersOps> = {
   async tradersWalletPnl(request, ctx) {
@@ -173,26 +202,7 @@ export const tradersHandlers: SegmentHandlers<TradersOps> = {
 
   async tradersTopWallets(request, ctx) {
     const { period, sort, limit } = request as Validated<RequestOf<"tradersTopWallets">, "period" | "sort" | "limit">;
-    const now = ctx.clock.now();
-    const from = now - PERIOD_MS[period];
-    // Ranked on what the window's closed trades realized (what a copier could have captured);
-    // archetype and copy score stay the wallet's 30-day ones.
-    const candidates = await ctx.providers.chain_rpc.activeTraders(from, CANDIDATES);
-    const rows = await Promise.all(
-      candidates.map(async (address) => {
-        const p = await profile(ctx, address);
-        const s = period === "30d" ? p.stats : walletStats(p.history, from, now, new Map());
-        return {
-          address,
-          archetype: p.archetype,
-          net_pnl_usd: round(s.realizedUsd),
-          win_rate_pct: round(s.winRatePct, 1),
-          total_trades: s.trades,
-          volume_usd: round(s.volumeUsd),
-          copy_worthiness: p.copy,
-        };
-      }),
-    );
+    const rows = await ctx.derived.traderRows(period);
     const key = { pnl: "net_pnl_usd", win_rate: "win_rate_pct", volume: "volume_usd" } as const;
     const wallets = rows
       .filter((r) => r.total_trades > 0)

@@ -10,7 +10,22 @@ import type { Providers } from "../providers/index.js";
 export interface SegmentContext {
   /** Every role behind the cache: handlers read without knowing how long a read is kept. */
   providers: Providers;
+  /** Figures computed from many provider reads, behind the same cache (derived.ts). */
+  derived: DerivedReads;
   clock: Clock;
+}
+
+/** One ranked candidate of the top-wallets list, before sorting. */
+export type TraderRow = Omit<DataOf<"tradersTopWallets">["wallets"][number], "rank">;
+export type TraderPeriod = DataOf<"tradersTopWallets">["period"];
+
+/**
+ * Reads computed from many provider reads, too costly to compute per request: each has its cache
+ * key and lifetime beside the providers' (derived.ts), and handlers call them as they call providers.
+ */
+export interface DerivedReads {
+  /** Every active trader of the period with its realized figures and its 30-day archetype and copy score. */
+  traderRows(period: TraderPeriod): Promise<TraderRow[]>;
 }
 
 /** What a handler produces. */
