@@ -28,6 +28,8 @@ export interface NetworkDetails {
 /** One URL prefix and the network it settles on, in both profiles. */
 export interface PaymentNetwork {
   name: NetworkName;
+  /** How people write it, e.g. `SKALE`. */
+  title: string;
   prefix: string;
   family: Family;
   gas: "sponsored" | "free" | "payer";

@@ -18,12 +18,12 @@ import type { NetworkChoice } from "../client/networks.js";
 import { evmPayer, offlineBlockhash, type Payer, solanaPayer } from "../client/payers.js";
 import { createRegistryClient } from "../client/registry.js";
 import type { PaymentRequiredBody } from "../client/x402/types.js";
+import { NETWORKS, networkNamed } from "../lib/networks.js";
 import { commandLine } from "./command-line.mjs";
 import { type LocalServices, startLocalServices } from "./local-services.js";
 
 const DEADLINE_MS = 55_000;
 const TREASURY_BPS = 1000n;
-const LABEL: Record<NetworkChoice, string> = { solana: "Solana", base: "Base", skale: "SKALE" };
 
 /** A paid result of any operation. */
 type Paid = PaymentOutcome & { status: number; envelope: { signal: string; confidence: number; insight: string | null } };
@@ -81,11 +81,16 @@ async function main(): Promise<void> {
       `  throwaway wallets: EVM ${evm.address} · Solana ${solana.address}`,
       "",
     );
-    const payers: Record<NetworkChoice, Payer> = { solana, base: evm, skale: evm };
     const clients = Object.fromEntries(
-      (["solana", "base", "skale"] as const).map((network) => [
-        network,
-        createAnalyticsClient({ baseUrl, network, payer: payers[network], maxPerCallUsd: "0.05", maxPerSessionUsd: "0.25" }),
+      NETWORKS.map(({ name, family }) => [
+        name,
+        createAnalyticsClient({
+          baseUrl,
+          network: name,
+          payer: family === "svm" ? solana : evm,
+          maxPerCallUsd: "0.05",
+          maxPerSessionUsd: "0.25",
+        }),
       ]),
     ) as Record<NetworkChoice, AnalyticsClient>;
     const paid: { network: NetworkChoice; path: string; result: Paid }[] = [];
@@ -124,7 +129,7 @@ async function main(): Promise<void> {
     });
 
     const payStep = (network: NetworkChoice, path: string, call: () => Promise<Paid>) =>
-      step(`${LABEL[network].padEnd(6)} POST ${clients[network].url.slice(baseUrl.length)}${path}`, async () => {
+      step(`${(networkNamed(network)?.title ?? network).padEnd(6)} POST ${clients[network].url.slice(baseUrl.length)}${path}`, async () => {
         const result = await call();
         const { envelope } = result;
         check(result.receipt?.success, "a successful receipt");
@@ -147,7 +152,7 @@ async function main(): Promise<void> {
     );
 
     const replay = (network: NetworkChoice, expected: string) =>
-      step(`${LABEL[network].padEnd(6)} replay of an already used X-PAYMENT header`, async () => {
+      step(`${(networkNamed(network)?.title ?? network).padEnd(6)} replay of an already used X-PAYMENT header`, async () => {
         const used = paid.find((p) => p.network === network);
         check(used?.result.paymentHeader, `an earlier payment on ${network}`);
         const response = await fetch(used.result.response.url, {

@@ -5607,6 +5607,8 @@ export interface components {
         "X402.NetworkProfile": {
             /** @description The prefix's name, as clients choose it and operation ids start with it. */
             name: components["schemas"]["PrefixName"];
+            /** @description How people write the network's name, e.g. `SKALE`. */
+            title: string;
             /** @description URL prefix of the routes that settle here: `` (root), `/base`, `/skale`. */
             prefix: string;
             /**
