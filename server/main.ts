@@ -22,7 +22,7 @@ function listen(app: { listen(port: number, cb: () => void): Server }, port: num
 async function main() {
   const analytics = await createAnalyticsService(process.env, { logger });
   const registrySettings = registryConfig(process.env);
-  const registry = createRegistryService({ ...registrySettings, logger });
+  const registry = await createRegistryService({ ...registrySettings, logger });
   const servers = await Promise.all([
     listen(analytics.app, Number(process.env.PORT ?? 4021), "analytics"),
     listen(registry.app, registrySettings.port, "registry"),

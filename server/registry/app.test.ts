@@ -8,7 +8,7 @@ import { MAX_AGE } from "./handlers.js";
 import type { RegistryStore } from "./store.js";
 import { getChecked, pathOf, testApp } from "./test-support.js";
 
-const { app, store } = testApp();
+const { app, store } = await testApp();
 const operations = Object.entries(registryDocument.paths).map(([path, item]) => ({ path, op: item.get as Operation }));
 
 /** The operation's documented example parameters, e.g. `{name: "orbit-scout"}`. */
@@ -274,9 +274,9 @@ describe("conditional requests", () => {
   });
 
   it("answer a stale ETag with the new body once the store changes", async () => {
-    const own = testApp();
+    const own = await testApp();
     const before = await getChecked(own.app, "/api/agents");
-    own.store.write({ agents: [fresh("late-comer", 1795000000000)] });
+    await own.store.write({ agents: [fresh("late-comer", 1795000000000)] });
     const after = await getChecked(own.app, "/api/agents", {}, { "If-None-Match": String(before.headers.etag) });
     expect(after.status).toBe(200);
     expect(after.headers.etag).not.toBe(before.headers.etag);
@@ -341,8 +341,8 @@ describe("CORS", () => {
 
 describe("response validation", () => {
   it("turns an answer that breaks the contract into a 500 without internals", async () => {
-    const broken: RegistryStore = { ...store, manifest: () => ({ name: "orbit-scout" }) as never };
-    const response = await request(testApp(broken).app).get("/manifest/orbit-scout");
+    const broken: RegistryStore = { ...store, manifest: async () => ({ name: "orbit-scout" }) as never };
+    const response = await request((await testApp(broken)).app).get("/manifest/orbit-scout");
     expect(response.status).toBe(500);
     expect(response.body).toMatchObject({ error: "internal_error", message: "The service failed to produce a valid answer." });
   });
