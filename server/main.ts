@@ -1,10 +1,14 @@
 /**
  * `npm start`: the analytics service on PORT (default 4021) and the registry on REGISTRY_PORT
- * (default 4022), on embedded defaults. SIGTERM and SIGINT stop accepting connections, let
- * requests in flight finish, then close the stores.
+ * (default 4022), on embedded defaults; with `DATABASE_URL` both keep their state in PostgreSQL
+ * (one pool per process), and with `WORKERS` (cluster.ts) N processes serve them. SIGTERM and SIGINT
+ * stop accepting connections, let requests in flight finish, then close the stores.
  */
 import type { Server } from "node:http";
 import { createAnalyticsService } from "./analytics/service.js";
+import { announceServing, isPrimaryOfCluster, runWorkers } from "./cluster.js";
+import { type StoreSettings, storeSettings } from "./config/stores.js";
+import { openDatabase } from "./db/database.js";
 import { createLogger } from "./http/logger.js";
 import { createRegistryService, registryConfig } from "./registry/service.js";
 
@@ -19,14 +23,16 @@ function listen(app: { listen(port: number, cb: () => void): Server }, port: num
   });
 }
 
-async function main() {
-  const analytics = await createAnalyticsService(process.env, { logger });
+async function main(stores: StoreSettings) {
+  const database = stores.database && openDatabase(stores.database, logger);
+  const analytics = await createAnalyticsService(process.env, { logger, database });
   const registrySettings = registryConfig(process.env);
-  const registry = await createRegistryService({ ...registrySettings, logger });
+  const registry = await createRegistryService({ ...registrySettings, database, logger });
   const servers = await Promise.all([
     listen(analytics.app, Number(process.env.PORT ?? 4021), "analytics"),
     listen(registry.app, registrySettings.port, "registry"),
   ]);
+  announceServing();
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -36,6 +42,7 @@ async function main() {
     force.unref();
     Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))))
       .then(() => Promise.all([analytics.close(), registry.close()]))
+      .then(() => database?.close())
       .then(() => {
         logger.flush();
         process.exit(0);
@@ -45,8 +52,16 @@ async function main() {
   process.on("SIGINT", () => stop("SIGINT"));
 }
 
-main().catch((error) => {
-  logger.fatal({ err: error }, "failed to start");
-  logger.flush();
-  process.exit(1);
-});
+function start() {
+  const stores = storeSettings(process.env);
+  if (isPrimaryOfCluster(stores.workers)) runWorkers(stores.workers, logger);
+  else return main(stores);
+}
+
+Promise.resolve()
+  .then(start)
+  .catch((error) => {
+    logger.fatal({ err: error }, "failed to start");
+    logger.flush();
+    process.exit(1);
+  });

@@ -3,8 +3,9 @@
  * verifier, ledger and settlement. Everything defaults to the embedded, offline implementations.
  */
 import type { Logger } from "pino";
+import { storeSettings } from "../config/stores.js";
+import type { Database } from "../db/database.js";
 import { createAnalyticsApp } from "./app.js";
-import { createCache } from "./cache.js";
 import { type Clock, systemClock } from "./clock.js";
 import { loadAnalyticsConfig } from "./config.js";
 import { loadAnalyticsContract } from "./contract.js";
@@ -13,13 +14,13 @@ import { embeddedInsightWriter } from "./insight/embedded.js";
 import { createSettlementBackend } from "./payments/backends/index.js";
 import { createPaymentGate } from "./payments/gate.js";
 import { splitPayment } from "./payments/ledger/split.js";
-import { openSqliteLedger } from "./payments/ledger/sqlite-ledger.js";
 import type { LedgerStore } from "./payments/ledger/store.js";
 import { createRecovery } from "./payments/recovery.js";
 import { createExactVerifier } from "./payments/verifier.js";
 import { createProviders } from "./providers/index.js";
 import { parseProviderSettings } from "./providers/settings.js";
 import { handlers } from "./segments/index.js";
+import { openAnalyticsStores } from "./stores.js";
 
 export interface AnalyticsService {
   app: ReturnType<typeof createAnalyticsApp>;
@@ -31,7 +32,7 @@ export const DEFAULT_LEDGER_DB = "data/ledger.db";
 
 export async function createAnalyticsService(
   env: Record<string, string | undefined>,
-  { logger, clock = systemClock }: { logger: Logger; clock?: Clock },
+  { logger, clock = systemClock, database }: { logger: Logger; clock?: Clock; database?: Database },
 ): Promise<AnalyticsService> {
   const contract = loadAnalyticsContract();
   const configured = loadAnalyticsConfig(env, contract.developmentDefaults);
@@ -39,10 +40,13 @@ export async function createAnalyticsService(
   // A backend that pays Solana fees itself (local chain, facilitator) dictates the fee payer to announce.
   const config = settlement.feePayer ? { ...configured, feePayer: settlement.feePayer } : configured;
   const { backend } = settlement;
-  const ledger = openSqliteLedger(env.LEDGER_DB ?? DEFAULT_LEDGER_DB, {
-    now: () => clock.now(),
-    synchronous: env.LEDGER_SYNCHRONOUS === "full" ? "full" : "normal",
+  const stores = await openAnalyticsStores(storeSettings(env), {
+    sqlite: { file: env.LEDGER_DB ?? DEFAULT_LEDGER_DB, synchronous: env.LEDGER_SYNCHRONOUS === "full" ? "full" : "normal" },
+    database,
+    clock,
+    logger,
   });
+  const { ledger } = stores;
   const insight = config.insight.baseUrl
     ? chatCompletionsWriter({ ...config.insight, baseUrl: config.insight.baseUrl })
     : embeddedInsightWriter;
@@ -60,7 +64,7 @@ export async function createAnalyticsService(
   // Payments a previous run left unresolved are resolved before the first request is taken.
   await recovery.run();
   recovery.start(config.payments.recoveryIntervalMs);
-  const cache = createCache(clock);
+  const { cache } = stores.cache;
   const upstream = createProviders(parseProviderSettings(env), { seed: config.seed, clock, cache });
   const app = createAnalyticsApp({
     contract,
@@ -69,6 +73,7 @@ export async function createAnalyticsService(
     providers: upstream.providers,
     providerModes: upstream.modes,
     settlementMode: backend.mode,
+    cacheStatus: stores.cache.status,
     insight,
     gate: createPaymentGate({
       verifier: createExactVerifier({ contract, config, clock }),
@@ -89,7 +94,7 @@ export async function createAnalyticsService(
     close: async () => {
       await recovery.stop();
       upstream.close();
-      await ledger.close();
+      await stores.close();
       await settlement.close();
     },
   };
