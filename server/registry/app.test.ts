@@ -1,6 +1,7 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import type { Operation } from "../../conformance/openapi-doc.js";
+import { StoreUnavailable } from "../db/unavailable.js";
 import { createLogger } from "../http/logger.js";
 import { createRegistryApp } from "./app.js";
 import { registryDocument } from "./document.js";
@@ -345,6 +346,23 @@ describe("response validation", () => {
     const response = await request((await testApp(broken)).app).get("/manifest/orbit-scout");
     expect(response.status).toBe(500);
     expect(response.body).toMatchObject({ error: "internal_error", message: "The service failed to produce a valid answer." });
+  });
+});
+
+describe("a store out of reach", () => {
+  it("answers 503 service_unavailable with Retry-After, and serves again once it is back", async () => {
+    let reachable = false;
+    const flaky: RegistryStore = {
+      ...store,
+      listAgents: (limit) => (reachable ? store.listAgents(limit) : Promise.reject(new StoreUnavailable("database"))),
+    };
+    const { app: served } = await testApp(flaky);
+    const down = await getChecked(served, "/api/agents");
+    expect(down.status).toBe(503);
+    expect(down.body.error).toBe("service_unavailable");
+    expect(down.headers["retry-after"]).toBeDefined();
+    reachable = true;
+    expect((await getChecked(served, "/api/agents")).status).toBe(200);
   });
 });
 
