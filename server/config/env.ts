@@ -76,8 +76,11 @@ export function trustProxy(env: Env): string | number | false {
 
 /** `WORKERS`: a count of worker processes, or `auto` for one per core; unset = 1 (no cluster). */
 export function workers(env: Env, cores: number): number {
-  if (present(env, "WORKERS") === "auto") return cores;
-  return positiveInt(env, "WORKERS", 1);
+  const raw = present(env, "WORKERS");
+  if (raw === "auto") return cores;
+  if (raw !== undefined && !/^[1-9][0-9]{0,3}$/.test(raw))
+    throw new ConfigError(`WORKERS must be a positive integer or auto, got "${raw}"`);
+  return raw === undefined ? 1 : Number(raw);
 }
 
 /** An SQL identifier the configuration may name (a schema): lower case, digits and `_`, as PostgreSQL folds it. */
