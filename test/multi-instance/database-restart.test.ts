@@ -7,11 +7,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PaymentRequirements } from "../../client/x402/types.js";
 import { createPayer, type Pay } from "../../conformance/payer.js";
-import { ledgerRows, nothingLocked, spread, startInstances } from "../support/instances.js";
+import { ledgerRows, nothingLocked, sharedStoresEnv, spread, startInstances } from "../support/instances.js";
 import { type Answer, challenge, delivered, type PaidCall } from "../support/paid-load.js";
 import { type PostgresCluster, postgresBin, startPostgresCluster } from "../support/postgres-cluster.js";
 import { type ServiceProcess, until } from "../support/processes.js";
-import { dropKeys, hasPostgres, hasRedis, TEST_REDIS_URL, uniqueName } from "../support/services.js";
+import { dropKeys, hasPostgres, hasRedis, uniqueName } from "../support/services.js";
 
 const bin = postgresBin();
 const prefix = `${uniqueName("restart")}:`;
@@ -25,14 +25,9 @@ describe.skipIf(!hasPostgres() || !hasRedis() || !bin)("the database restarted u
     cluster = await startPostgresCluster(bin as string);
     pay = await createPayer();
     instances = await startInstances(2, {
-      DATABASE_URL: cluster.url,
+      ...sharedStoresEnv(cluster.url, "public", prefix),
       // fail fast while the database is away
       DATABASE_CONNECT_TIMEOUT_MS: "1000",
-      CACHE_URL: TEST_REDIS_URL,
-      CACHE_PREFIX: prefix,
-      PAID_ANSWER_TIMEOUT_MS: "3000",
-      RECOVERY_INTERVAL_MS: "250",
-      LOG_LEVEL: "silent",
     });
   }, 180_000);
 

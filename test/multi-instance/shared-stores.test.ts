@@ -7,10 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PaymentRequirements } from "../../client/x402/types.js";
 import { createPayer, type Pay } from "../../conformance/payer.js";
 import { startSlowModel } from "../support/fake-model.js";
-import { ledgerRows, nothingLocked, spread, startInstances } from "../support/instances.js";
+import { ledgerRows, nothingLocked, sharedStoresEnv, spread, startInstances } from "../support/instances.js";
 import { type Answer, challenge, delivered, type PaidCall, send } from "../support/paid-load.js";
 import type { ServiceProcess } from "../support/processes.js";
-import { dropKeys, dropSchema, hasPostgres, hasRedis, TEST_DATABASE_URL, TEST_REDIS_URL, uniqueName } from "../support/services.js";
+import { dropKeys, dropSchema, hasPostgres, hasRedis, TEST_DATABASE_URL, uniqueName } from "../support/services.js";
 import { fixture, type LocalServer, reply, startServer } from "../support/upstreams.js";
 
 const enabled = hasPostgres() && hasRedis();
@@ -44,18 +44,11 @@ describe.skipIf(!enabled)("two instances over one PostgreSQL and one Redis", () 
     });
     pay = await createPayer();
     instances = await startInstances(2, {
-      DATABASE_URL: TEST_DATABASE_URL,
-      DATABASE_SCHEMA: schema,
-      CACHE_URL: TEST_REDIS_URL,
-      CACHE_PREFIX: prefix,
+      ...sharedStoresEnv(TEST_DATABASE_URL, schema, prefix),
       TVL_PROVIDER: "live",
       DEFILLAMA_API_URL: upstream.url,
       INSIGHT_BASE_URL: model.url,
       INSIGHT_ATTEMPTS: "1",
-      // short, so that recovery releases a killed instance's unanswered payments within the test
-      PAID_ANSWER_TIMEOUT_MS: "3000",
-      RECOVERY_INTERVAL_MS: "250",
-      LOG_LEVEL: "silent",
     });
   }, 180_000);
 
@@ -133,13 +126,7 @@ describe.skipIf(!enabled)("two instances over one PostgreSQL and one Redis", () 
     expect(settled).toHaveLength(calls.length);
 
     // the killed instance, restarted, serves again over the same stores
-    const [restarted] = await startInstances(1, {
-      DATABASE_URL: TEST_DATABASE_URL,
-      DATABASE_SCHEMA: schema,
-      CACHE_URL: TEST_REDIS_URL,
-      CACHE_PREFIX: prefix,
-      LOG_LEVEL: "silent",
-    });
+    const [restarted] = await startInstances(1, sharedStoresEnv(TEST_DATABASE_URL, schema, prefix));
     instances[1] = restarted as ServiceProcess;
     const fresh = await call(restarted?.url as string, "POST", "/base/lp/pools", { limit: 2 });
     expect(delivered(await send(restarted?.url as string, fresh))).toBe(true);

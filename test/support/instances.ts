@@ -8,7 +8,24 @@ import type { LedgerRow } from "../../server/analytics/payments/ledger/store.js"
 import { openDatabase } from "../../server/db/database.js";
 import { type Answer, type PaidCall, send } from "./paid-load.js";
 import { type ServiceProcess, startService, until } from "./processes.js";
-import { databaseSettings } from "./services.js";
+import { databaseSettings, TEST_REDIS_URL } from "./services.js";
+
+/**
+ * The environment of instances sharing the database at `url` (in `schema`) and the test Redis
+ * (under `prefix`); answers due within 3 s and recovery every 250 ms, so that recovery releases
+ * what a killed or cut-off instance left within a test.
+ */
+export function sharedStoresEnv(url: string, schema: string, prefix: string): Record<string, string> {
+  return {
+    DATABASE_URL: url,
+    DATABASE_SCHEMA: schema,
+    CACHE_URL: TEST_REDIS_URL,
+    CACHE_PREFIX: prefix,
+    PAID_ANSWER_TIMEOUT_MS: "3000",
+    RECOVERY_INTERVAL_MS: "250",
+    LOG_LEVEL: "silent",
+  };
+}
 
 /** Starts `count` instances with `env` at once. */
 export function startInstances(count: number, env: Record<string, string>): Promise<ServiceProcess[]> {
