@@ -9,10 +9,10 @@ import { storeSettings } from "../server/config/stores.js";
 import { createLogger } from "../server/http/logger.js";
 
 const logger = createLogger(process.env.LOG_LEVEL);
-const { workers } = storeSettings(process.env);
-if (isPrimaryOfCluster(workers)) runWorkers(workers, logger);
+const stores = storeSettings(process.env);
+if (isPrimaryOfCluster(stores.workers)) runWorkers(stores.workers, logger);
 else {
-  const service = await createAnalyticsService(process.env, { logger });
+  const service = await createAnalyticsService(process.env, { logger, stores });
   const server = service.app.listen(Number(process.env.PORT), "127.0.0.1", announceServing);
   process.on("SIGTERM", () => server.close(() => service.close().then(() => process.exit(0))));
 }

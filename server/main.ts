@@ -25,7 +25,7 @@ function listen(app: { listen(port: number, cb: () => void): Server }, port: num
 
 async function main(stores: StoreSettings) {
   const database = stores.database && openDatabase(stores.database, logger);
-  const analytics = await createAnalyticsService(process.env, { logger, database });
+  const analytics = await createAnalyticsService(process.env, { logger, stores, database });
   const registrySettings = registryConfig(process.env);
   const registry = await createRegistryService({ ...registrySettings, database, logger });
   const servers = await Promise.all([

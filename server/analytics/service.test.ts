@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { signEvmPayment } from "../../client/x402/evm.js";
 import type { PaymentRequirements } from "../../client/x402/types.js";
 import { freePort } from "../../test/support/processes.js";
+import { storeSettings } from "../config/stores.js";
 import { createLogger } from "../http/logger.js";
 import { createAnalyticsService } from "./service.js";
 
@@ -69,8 +70,8 @@ describe("the analytics service with its shared cache out of reach", () => {
   it("serves paid requests from upstream and its memory, and says so in GET /", async () => {
     const port = await freePort();
     const cut = await createAnalyticsService(
-      { LEDGER_DB: ":memory:", CACHE_URL: `redis://127.0.0.1:${port}` },
-      { logger: createLogger("silent") },
+      { LEDGER_DB: ":memory:" },
+      { logger: createLogger("silent"), stores: storeSettings({ CACHE_URL: `redis://127.0.0.1:${port}` }) },
     );
     try {
       expect((await request(cut.app).get("/")).body.cache).toEqual({ store: "redis", status: "unavailable" });

@@ -3,7 +3,7 @@
  * verifier, ledger and settlement. Everything defaults to the embedded, offline implementations.
  */
 import type { Logger } from "pino";
-import { storeSettings } from "../config/stores.js";
+import type { StoreSettings } from "../config/stores.js";
 import type { Database } from "../db/database.js";
 import { createAnalyticsApp } from "./app.js";
 import { type Clock, systemClock } from "./clock.js";
@@ -32,7 +32,19 @@ export const DEFAULT_LEDGER_DB = "data/ledger.db";
 
 export async function createAnalyticsService(
   env: Record<string, string | undefined>,
-  { logger, clock = systemClock, database }: { logger: Logger; clock?: Clock; database?: Database },
+  {
+    logger,
+    clock = systemClock,
+    stores: storeSettings = { workers: 1 },
+    database,
+  }: {
+    logger: Logger;
+    clock?: Clock;
+    /** Where the ledger and the cache live (config/stores.ts); default: SQLite and this process's memory. */
+    stores?: StoreSettings;
+    /** The database of `stores`, when the caller shares one pool between services. */
+    database?: Database;
+  },
 ): Promise<AnalyticsService> {
   const contract = loadAnalyticsContract();
   const configured = loadAnalyticsConfig(env, contract.developmentDefaults);
@@ -40,7 +52,7 @@ export async function createAnalyticsService(
   // A backend that pays Solana fees itself (local chain, facilitator) dictates the fee payer to announce.
   const config = settlement.feePayer ? { ...configured, feePayer: settlement.feePayer } : configured;
   const { backend } = settlement;
-  const stores = await openAnalyticsStores(storeSettings(env), {
+  const stores = await openAnalyticsStores(storeSettings, {
     sqlite: { file: env.LEDGER_DB ?? DEFAULT_LEDGER_DB, synchronous: env.LEDGER_SYNCHRONOUS === "full" ? "full" : "normal" },
     database,
     clock,
