@@ -4,6 +4,8 @@ export default defineConfig({
   test: {
     include: ["**/*.test.ts"],
     exclude: ["node_modules/**", "generated/**"],
+    // Finds PostgreSQL and Redis for the store suites (skipped with one line when absent, fatal with CI=true).
+    globalSetup: ["test/support/services-setup.ts"],
     // Generous: the first request to each route compiles its schemas, and CI has two shared cores.
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -142,7 +142,7 @@ export async function startServices(choice: ServiceChoice = { analytics: true, r
       );
     }
     if (choice.registry) {
-      const service = createRegistryService({ dbPath: ":memory:", validateResponses: false, logger });
+      const service = await createRegistryService({ dbPath: ":memory:", validateResponses: false, logger });
       const { url, server } = await listen(service.app);
       target.registryUrl = url;
       stops.push(() => close(server).then(() => service.close()));

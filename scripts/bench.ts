@@ -3,8 +3,9 @@
  * side by side in one run on loopback, with the median of several rounds after a warm-up:
  * bare node:http and bare Express (the local limit), a free endpoint, a paid endpoint with a fresh
  * EVM payment per request and with a fresh Solana payment per request, the Prism mock, verification
- * alone, and scale figures (response size, nonce-store size). Prints a table and writes JSON under
- * bench/results/.
+ * alone, scale figures (response size, nonce-store size), and the deployment figures: the paid EVM
+ * path on PostgreSQL (with and without the Redis cache) and with two worker processes, beside
+ * SQLite in one. Prints a table and writes JSON under bench/results/.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,6 +20,7 @@ import { evmPaymentPool, svmPaymentPool } from "../bench/payments.js";
 import { type ServerProcess, startBare, startPrism, startService } from "../bench/processes.js";
 import { topEntries } from "../bench/profile.js";
 import { printTable, type Row, summarize, writeResults } from "../bench/report.js";
+import { benchStores } from "../bench/stores.js";
 import { verificationRates } from "../bench/verification.js";
 import { chainIdOf } from "../client/x402/evm.js";
 import type { PaymentRequirements } from "../client/x402/types.js";
@@ -27,9 +29,10 @@ import { commandLine } from "./command-line.mjs";
 
 const USAGE = `usage: npm run bench [-- --rounds N --seconds N --payment-rate N --quick --profile]
 
-Benchmarks on loopback (about 6 minutes): bare node:http and Express, a free endpoint, paid EVM and Solana
-endpoints with a fresh payment per request, the Prism mock, verification alone, and scale figures. Prints a
-table and writes JSON under bench/results/.
+Benchmarks on loopback (about 8 minutes): bare node:http and Express, a free endpoint, paid EVM and Solana
+endpoints with a fresh payment per request, the Prism mock, verification alone, scale figures, and the paid
+EVM path on PostgreSQL (with and without Redis) and with WORKERS=2 (TEST_DATABASE_URL and TEST_REDIS_URL,
+default this machine's; skipped when unreachable). Prints a table and writes JSON under bench/results/.
 
   --rounds N         timed rounds per scenario, medians reported (default 3; 1 with --quick)
   --seconds N        seconds per round (default 4; 2 with --quick)
@@ -186,10 +189,35 @@ for (const size of quick ? [1_000] : [1_000, 100_000, 1_000_000]) {
   running.delete(sized);
 }
 
+log("deployment: PostgreSQL, Redis, workers");
+const deployment: Row[] = [];
+const stores = await benchStores();
+const sqliteLedger = { LEDGER_DB: join(scratch, "deploy-ledger.db") };
+const shared = stores.database && stores.cache && { ...stores.database, ...stores.cache };
+const deployments: [string, Record<string, string> | undefined][] = [
+  ["paid EVM, SQLite, 1 process", sqliteLedger],
+  ["paid EVM, PostgreSQL", stores.database],
+  ["paid EVM, PostgreSQL + Redis", shared],
+  ["paid EVM, SQLite, WORKERS=2", { ...sqliteLedger, WORKERS: "2" }],
+  ["paid EVM, PostgreSQL + Redis, WORKERS=2", shared && { ...shared, WORKERS: "2" }],
+];
+for (const [name, env] of deployments) {
+  if (!env) continue;
+  const deployed = await startService(PORTS.service, env);
+  running.add(deployed);
+  deployment.push(await measure(name, deployed, { ...post, path: "/base/defi/tvl" }, async (n) => evmPaymentPool(base, n, evmKey)));
+  await deployed.stop();
+  running.delete(deployed);
+}
+await stores.drop();
+if (stores.skipped.length) log(`deployment rows skipped: ${stores.skipped.join("; ")}`);
+
 console.log(`\nPaid path vs the local limit (${ROUNDS} rounds of ${SECONDS} s after ${WARMUP_SECONDS} s of warm-up; medians)\n`);
 printTable(rows, "bare Express");
 console.log("\nScale\n");
 printTable([...scale, rows.find((r) => r.scenario === "bare Express") as Row], "bare Express");
+console.log("\nDeployment (the paid EVM path; RSS of the first process only)\n");
+printTable([...deployment, rows.find((r) => r.scenario === "bare Express") as Row], "bare Express");
 const p99Overhead = (rows[3]?.p99Ms ?? 0) - (rows[1]?.p99Ms ?? 0);
 console.log(
   `\nVerification alone: EVM ${verification.evmChecksPerSecond.toFixed(0)}/s, Solana ${verification.svmChecksPerSecond.toFixed(0)}/s, viem verifyTypedData ${verification.viemVerifyTypedDataPerSecond.toFixed(0)}/s`,
@@ -206,6 +234,7 @@ const file = writeResults({
   warmupSeconds: WARMUP_SECONDS,
   rows,
   scale,
+  deployment,
   verification,
   p99OverheadMs: p99Overhead,
   seconds: Math.round((Date.now() - started) / 1000),

@@ -1,25 +1,32 @@
 /**
  * `npm run ledger [-- --db path]`: totals of the payment ledger per network, endpoint, account
  * (the 90/10 split) and status, in USDC, and what recovery did to payments a crash, a failed
- * settlement or a late answer had left unresolved.
+ * settlement or a late answer had left unresolved. Reads the PostgreSQL ledger of `DATABASE_URL`
+ * when it is set, else the SQLite file.
  */
-
 import { DEFAULT_LEDGER_DB } from "../server/analytics/config.js";
+import { openPostgresLedger } from "../server/analytics/payments/ledger/postgres-ledger.js";
 import { openSqliteLedger } from "../server/analytics/payments/ledger/sqlite-ledger.js";
+import { storeSettings } from "../server/config/stores.js";
+import { openDatabase } from "../server/db/database.js";
 import { commandLine } from "./command-line.mjs";
 
 const USAGE = `usage: npm run ledger [-- --db path]
 
 Totals of the payment ledger in USDC: settled by network, by endpoint, by account (the 90/10 split) and by status.
 
-  --db path   the ledger database (default: LEDGER_DB, else ${DEFAULT_LEDGER_DB})
+  --db path   the SQLite ledger (default: the PostgreSQL ledger of DATABASE_URL when set, else LEDGER_DB,
+              else ${DEFAULT_LEDGER_DB})
   --help      this text`;
 
 const { values } = commandLine(USAGE, { valued: ["--db"] });
+const shared = values["--db"] === undefined ? storeSettings(process.env).database : undefined;
 const file = values["--db"] ?? process.env.LEDGER_DB ?? DEFAULT_LEDGER_DB;
-const ledger = openSqliteLedger(file);
+const database = shared && openDatabase(shared);
+const ledger = database ? await openPostgresLedger(database) : openSqliteLedger(file);
 const totals = await ledger.totals();
 await ledger.close();
+await database?.close();
 
 /** 1234567 micro-USDC → "1.234567". */
 const usdc = (micro: bigint) => `${micro / 1_000_000n}.${(micro % 1_000_000n).toString().padStart(6, "0")}`;
@@ -34,7 +41,7 @@ function table(title: string, headers: string[], rows: string[][]) {
   for (const row of rows) console.log(line(row));
 }
 
-console.log(`ledger: ${file}`);
+console.log(`ledger: ${shared ? `PostgreSQL, schema ${shared.schema}` : file}`);
 table(
   "Settled by network",
   ["network", "payments", "USDC"],

@@ -42,7 +42,7 @@ export async function startLocalServices(env: Record<string, string | undefined>
   const settings = { LEDGER_DB: ":memory:", REGISTRY_DB: ":memory:", ...env };
   const logger = createLogger("silent");
   const analytics = await createAnalyticsService(loadAnalyticsConfig(settings), { logger });
-  const registry = createRegistryService({ ...registryConfig(settings), logger });
+  const registry = await createRegistryService({ ...registryConfig(settings), logger });
   const [a, r] = await Promise.all([listen(analytics.app), listen(registry.app)]);
   return {
     analyticsUrl: a.url,
@@ -51,7 +51,7 @@ export async function startLocalServices(env: Record<string, string | undefined>
     async close() {
       await Promise.all([a.stop(), r.stop()]);
       await analytics.close();
-      registry.close();
+      await registry.close();
     },
   };
 }

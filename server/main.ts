@@ -1,13 +1,17 @@
 /**
  * `npm start`: the analytics service on PORT (default 4021) and the registry on REGISTRY_PORT
- * (default 4022), on embedded defaults. The configuration is read once, first: a value that cannot
- * work, or a port already taken, stops the process with one plain line naming the variable and exit
- * code 2. SIGTERM and SIGINT stop accepting connections, let requests in flight finish, then close
- * the stores.
+ * (default 4022), on embedded defaults; with `DATABASE_URL` both keep their state in PostgreSQL
+ * (one pool per process), and with `WORKERS` (cluster.ts) N processes serve them. The
+ * configuration is read once, first: a value that cannot work, or a port already taken, stops the
+ * process with one plain line naming the variable and exit code 2. SIGTERM and SIGINT stop
+ * accepting connections, let requests in flight finish, then close the stores.
  */
 import type { Server } from "node:http";
+import { createServer } from "node:net";
 import { createAnalyticsService } from "./analytics/service.js";
+import { announceServing, isPrimaryOfCluster, runWorkers } from "./cluster.js";
 import { ConfigError, loadServiceConfig, type ServiceConfig } from "./config/index.js";
+import { openDatabase } from "./db/database.js";
 import { createLogger } from "./http/logger.js";
 import { createRegistryService } from "./registry/service.js";
 
@@ -17,25 +21,37 @@ function refuse(line: string): never {
   process.exit(2);
 }
 
+function portError(error: NodeJS.ErrnoException, port: number, variable: string): Error {
+  if (error.code === "EADDRINUSE")
+    return new ConfigError(`${variable} ${port} is already in use; stop what holds it or set ${variable} to a free port`);
+  if (error.code === "EACCES")
+    return new ConfigError(`${variable} ${port} needs privileges this process lacks; set ${variable} above 1023`);
+  return error;
+}
+
 function listen(app: { listen(port: number): Server }, port: number, variable: string): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port);
     server.once("listening", () => resolve(server));
-    server.once("error", (error: NodeJS.ErrnoException) => {
-      if (error.code === "EADDRINUSE")
-        reject(new ConfigError(`${variable} ${port} is already in use; stop what holds it or set ${variable} to a free port`));
-      else if (error.code === "EACCES")
-        reject(new ConfigError(`${variable} ${port} needs privileges this process lacks; set ${variable} above 1023`));
-      else reject(error);
-    });
+    server.once("error", (error: NodeJS.ErrnoException) => reject(portError(error, port, variable)));
   });
 }
 
-async function main(config: ServiceConfig) {
+/** Whether a port can be listened on, tried (and let go) before workers are forked, so that one line names a taken port. */
+function probePort(port: number, variable: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", (error: NodeJS.ErrnoException) => reject(portError(error, port, variable)));
+    probe.listen(port, () => probe.close(() => resolve()));
+  });
+}
+
+async function serve(config: ServiceConfig) {
   const logger = createLogger(config.logLevel);
-  const analytics = await createAnalyticsService(config.analytics, { logger });
-  const registry = createRegistryService({ ...config.registry, logger });
-  const closeStores = () => Promise.all([analytics.close(), registry.close()]);
+  const database = config.stores.database && openDatabase(config.stores.database, logger);
+  const analytics = await createAnalyticsService(config.analytics, { logger, stores: config.stores, database });
+  const registry = await createRegistryService({ ...config.registry, database, logger });
+  const closeStores = () => Promise.all([analytics.close(), registry.close()]).then(() => database?.close());
   const servers = await Promise.all([
     listen(analytics.app, config.analytics.port, "PORT"),
     listen(registry.app, config.registry.port, "REGISTRY_PORT"),
@@ -50,6 +66,7 @@ async function main(config: ServiceConfig) {
     const address = server.address();
     logger.info({ port: typeof address === "object" && address ? address.port : address }, `${name} listening`);
   }
+  announceServing();
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -68,6 +85,13 @@ async function main(config: ServiceConfig) {
   process.on("SIGINT", () => stop("SIGINT"));
 }
 
+async function start(config: ServiceConfig) {
+  if (!isPrimaryOfCluster(config.stores.workers)) return serve(config);
+  await probePort(config.analytics.port, "PORT");
+  await probePort(config.registry.port, "REGISTRY_PORT");
+  runWorkers(config.stores.workers, createLogger(config.logLevel));
+}
+
 let config: ServiceConfig;
 try {
   config = loadServiceConfig(process.env);
@@ -75,7 +99,7 @@ try {
   if (error instanceof ConfigError) refuse(error.message);
   throw error;
 }
-main(config).catch((error) => {
+start(config).catch((error) => {
   if (error instanceof ConfigError) refuse(error.message);
   // Anything else that stops the start (a facilitator that does not answer, a store that cannot open): one line too.
   process.stderr.write(`failed to start: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -2777,6 +2777,20 @@ export interface components {
          * @enum {string}
          */
         BridgeYieldSignal: "migrate" | "stay" | "wait";
+        /** @description The upstream cache of an instance. */
+        CacheState: {
+            /**
+             * @description `memory`: this process's own; `redis`: shared by every instance of the deployment (`CACHE_URL`).
+             * @enum {string}
+             */
+            store: "memory" | "redis";
+            /**
+             * @description `unavailable` while the shared cache cannot be reached: answers then come from upstream and this
+             *     process's memory, and no request fails because of it.
+             * @enum {string}
+             */
+            status: "ok" | "unavailable";
+        };
         /** @description A calendar date, `YYYY-MM-DD`. */
         CalendarDate: string;
         /** @description One OHLCV candle; prices in USD. */
@@ -4537,6 +4551,8 @@ export interface components {
              *     when there is nothing to say.
              */
             warnings: string[];
+            /** @description The upstream cache this instance answers from. */
+            cache: components["schemas"]["CacheState"];
         };
         /** @description One paid operation as `GET /` lists it: its price, and its path under each prefix. */
         ServiceOperation: {
@@ -5884,7 +5900,11 @@ export interface operations {
                      *       },
                      *       "insight_model": "embedded-insight-v1",
                      *       "settlement": "ledger",
-                     *       "warnings": []
+                     *       "warnings": [],
+                     *       "cache": {
+                     *         "store": "memory",
+                     *         "status": "ok"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["ServiceInfo"];

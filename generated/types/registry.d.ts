@@ -637,6 +637,27 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Agents_listAgents: {
@@ -736,6 +757,27 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Agents_agentExists: {
@@ -820,6 +862,27 @@ export interface operations {
                      * @example {
                      *       "error": "internal_error",
                      *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
@@ -930,6 +993,27 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
         };
     };
     Agents_listSkills: {
@@ -993,6 +1077,27 @@ export interface operations {
                      * @example {
                      *       "error": "internal_error",
                      *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
@@ -1174,6 +1279,27 @@ export interface operations {
                      * @example {
                      *       "error": "internal_error",
                      *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */

@@ -30,6 +30,8 @@ export interface AnalyticsDeps {
   segment: SegmentContext;
   providerModes: FreeRouteDeps["providers"];
   settlementMode: FreeRouteDeps["settlement"];
+  /** The upstream cache's state for `GET /`; default: this process's memory. */
+  cacheStatus?: FreeRouteDeps["cache"];
   insight: InsightWriter;
   gate: PaymentGate;
   clock: Clock;
@@ -72,6 +74,7 @@ export function createAnalyticsApp(deps: AnalyticsDeps): express.Express {
     providers: deps.providerModes,
     insightModel: deps.insight.model,
     settlement: deps.settlementMode,
+    cache: deps.cacheStatus ?? (() => ({ store: "memory", status: "ok" })),
   });
   for (const route of contract.free) {
     const handler = free[route.operationId];

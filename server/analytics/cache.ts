@@ -1,8 +1,10 @@
 /**
  * The TTL cache for upstream data, in two parts: a store that keeps values for a lifetime (this
  * process's memory by default; any store with the same two calls can share entries between
- * instances) and single flight on top of it (concurrent misses on one key share one upstream
- * call, and a failed call is not cached, so the next caller retries).
+ * instances, see redis-cache.ts) and single flight on top of it (concurrent misses on one key share
+ * one upstream call, and a failed call is not cached, so the next caller retries). Over a shared
+ * store that can claim a key, single flight also spans instances: the one that claims it loads, the
+ * others wait for the value it stores, up to a bound after which they load themselves.
  */
 import type { Clock } from "./clock.js";
 
@@ -20,7 +22,21 @@ export interface CacheStore {
   /** The entry under `key`, or undefined when there is none or it expired. */
   get(key: string): Promise<{ value: unknown } | undefined>;
   set(key: string, value: unknown, ttlMs: number): Promise<void>;
+  /**
+   * A shared store's claim on loading `key` for at most `ms`, across instances; undefined while
+   * another instance holds it. Released once the value is stored or the load failed.
+   */
+  claim?(key: string, ms: number): Promise<{ release(): Promise<void> } | undefined>;
 }
+
+export interface SingleFlightOptions {
+  /** How long an instance may hold its claim on a key (a load that dies keeps it no longer). */
+  claimMs?: number;
+  /** How long the other instances wait for the value before loading it themselves. */
+  waitMs?: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Entries in this process's memory, the oldest dropped first beyond `maxEntries`. */
 export function memoryStore(clock: Clock, { maxEntries = 10_000 } = {}): CacheStore {
@@ -38,9 +54,40 @@ export function memoryStore(clock: Clock, { maxEntries = 10_000 } = {}): CacheSt
   };
 }
 
-/** Single flight over a store: one load per key at a time in this process; only successes are stored. */
-export function singleFlight(store: CacheStore): Cache {
+/**
+ * Single flight over a store: one load per key at a time in this process (and across instances when
+ * the store can claim keys); only successes are stored.
+ */
+export function singleFlight(store: CacheStore, { claimMs = 10_000, waitMs = 10_000 }: SingleFlightOptions = {}): Cache {
   const inflight = new Map<string, Promise<unknown>>();
+
+  async function loadAndStore<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
+    const value = await load();
+    await store.set(key, value, ttlMs);
+    return value;
+  }
+
+  /** Claims the key, or waits (polling, ever less often) for the instance that holds it to store the value. */
+  async function acrossInstances<T>(key: string, ttlMs: number, load: () => Promise<T>, claim: NonNullable<CacheStore["claim"]>) {
+    const giveUpAt = Date.now() + waitMs;
+    for (let pause = 10; Date.now() < giveUpAt; pause = Math.min(pause * 2, 200)) {
+      const held = await claim(key, claimMs);
+      if (held) {
+        try {
+          // The holder before us may have stored it between our miss and our claim.
+          const hit = await store.get(key);
+          return hit ? (hit.value as T) : await loadAndStore(key, ttlMs, load);
+        } finally {
+          await held.release();
+        }
+      }
+      await sleep(pause);
+      const hit = await store.get(key);
+      if (hit) return hit.value as T;
+    }
+    return loadAndStore(key, ttlMs, load);
+  }
+
   return {
     async wrap<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
       const pending = inflight.get(key);
@@ -50,12 +97,10 @@ export function singleFlight(store: CacheStore): Cache {
       // Another caller may have missed during the read above and started the load already.
       const started = inflight.get(key);
       if (started) return started as Promise<T>;
-      const promise = load()
-        .then(async (value) => {
-          await store.set(key, value, ttlMs);
-          return value;
-        })
-        .finally(() => inflight.delete(key));
+      const claim = store.claim?.bind(store);
+      const promise = (claim ? acrossInstances(key, ttlMs, load, claim) : loadAndStore(key, ttlMs, load)).finally(() =>
+        inflight.delete(key),
+      );
       inflight.set(key, promise);
       return promise;
     },

@@ -6,6 +6,7 @@ import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { exampleHandlers, failingInsightWriter, testGate, testPayment } from "../../test/support/analytics.js";
 import { TEST_NOW } from "../../test/support/segments.js";
+import { StoreUnavailable } from "../db/unavailable.js";
 import { createLogger } from "../http/logger.js";
 import { type AnalyticsDeps, createAnalyticsApp } from "./app.js";
 import { createCache } from "./cache.js";
@@ -197,6 +198,29 @@ describe("an answer that cannot be delivered is never charged", () => {
     expect(await statuses()).toEqual(["not_charged"]);
     hang = false;
     expect((await request(app).post("/defi/tvl").set("X-PAYMENT", header).send({})).status).toBe(200);
+  });
+});
+
+describe("a database out of reach", () => {
+  const down = () => Promise.reject(new StoreUnavailable("database"));
+  const unavailable = (res: request.Response) => {
+    expect(res.status).toBe(503);
+    expect(res.body.error).toBe("service_unavailable");
+    expect(res.headers["retry-after"]).toBeDefined();
+    expect(res.headers["x-payment-response"]).toBeUndefined();
+  };
+
+  it("answers 503 service_unavailable without receipt when the payment cannot be reserved", async () => {
+    const { app } = build({ gate: { admit: down, settle: down, release: down } });
+    unavailable(await request(app).post("/defi/tvl").set("X-PAYMENT", testPayment()).send({}));
+  });
+
+  it("answers 503 without receipt when the settlement cannot be recorded, and charges nothing", async () => {
+    const { gate, ledger } = testGate(manualClock(TEST_NOW));
+    const { app } = build({ gate: { ...gate, settle: down } });
+    unavailable(await request(app).post("/defi/tvl").set("X-PAYMENT", testPayment()).send({}));
+    // reserved, never settled: recovery releases it at its deadline
+    expect((await ledger.rows()).map((row) => row.status)).toEqual(["verified"]);
   });
 });
 

@@ -7,6 +7,7 @@
  */
 import type { Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
+import { StoreUnavailable } from "../db/unavailable.js";
 import { ApiError } from "../http/errors.js";
 import { requestOrigin } from "../http/origin.js";
 import type { Clock } from "./clock.js";
@@ -145,6 +146,8 @@ export function paidRouteHandler(route: PaidRoute, handler: OperationHandler, de
     try {
       delivery = await deps.gate.settle(payment, ready);
     } catch (error) {
+      // The ledger was out of reach before the money moved: a 503, not charged (a commit whose reply was lost is a stored answer for the retry).
+      if (error instanceof StoreUnavailable) throw error;
       deps.logger.error(
         { err: error, requestId: req.requestId, payment: payment.key },
         "settlement outcome unknown; recovery will resolve it",

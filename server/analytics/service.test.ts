@@ -5,6 +5,8 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, describe, expect, it } from "vitest";
 import { signEvmPayment } from "../../client/x402/evm.js";
 import type { PaymentRequirements } from "../../client/x402/types.js";
+import { freePort } from "../../test/support/processes.js";
+import { storeSettings } from "../config/stores.js";
 import { createLogger } from "../http/logger.js";
 import { loadAnalyticsConfig } from "./config.js";
 import { createAnalyticsService } from "./service.js";
@@ -62,5 +64,27 @@ describe("the analytics service", () => {
     // not charged, so its reservation was freed: the same authorization is verified again (a replay would be a 402)
     const retried = await request(service.app).post("/skale/lp/pool-detail").set("X-PAYMENT", failedHeader).send({ address: unknown });
     expect(retried.status).toBe(404);
+  });
+});
+
+describe("the analytics service with its shared cache out of reach", () => {
+  it("serves paid requests from upstream and its memory, and says so in GET /", async () => {
+    const port = await freePort();
+    const cut = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:" }), {
+      logger: createLogger("silent"),
+      stores: storeSettings({ CACHE_URL: `redis://127.0.0.1:${port}` }),
+    });
+    try {
+      expect((await request(cut.app).get("/")).body.cache).toEqual({ store: "redis", status: "unavailable" });
+      const requirement = (await request(cut.app).post("/base/defi/tvl").send({})).body.accepts[0];
+      const paid = await request(cut.app)
+        .post("/base/defi/tvl")
+        .set("X-PAYMENT", await signEvmPayment(account, requirement))
+        .send({});
+      expect(paid.status).toBe(200);
+      expect(paid.headers["x-payment-response"]).toBeDefined();
+    } finally {
+      await cut.close();
+    }
   });
 });

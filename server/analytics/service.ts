@@ -5,8 +5,9 @@
  */
 import type { Logger } from "pino";
 import { familyOf } from "../../lib/networks.js";
+import type { StoreSettings } from "../config/stores.js";
+import type { Database } from "../db/database.js";
 import { createAnalyticsApp } from "./app.js";
-import { createCache } from "./cache.js";
 import { type Clock, systemClock } from "./clock.js";
 import type { AnalyticsConfig } from "./config.js";
 import { type AnalyticsContract, loadAnalyticsContract } from "./contract.js";
@@ -15,13 +16,13 @@ import { embeddedInsightWriter } from "./insight/embedded.js";
 import { createSettlementBackend } from "./payments/backends/index.js";
 import { createPaymentGate } from "./payments/gate.js";
 import { splitPayment } from "./payments/ledger/split.js";
-import { openSqliteLedger } from "./payments/ledger/sqlite-ledger.js";
 import type { LedgerStore } from "./payments/ledger/store.js";
 import { createRecovery } from "./payments/recovery.js";
 import { createExactVerifier } from "./payments/verifier.js";
 import { createProviders } from "./providers/index.js";
 import { createSegmentContext } from "./segments/derived.js";
 import { handlers } from "./segments/index.js";
+import { openAnalyticsStores } from "./stores.js";
 
 export interface AnalyticsService {
   app: ReturnType<typeof createAnalyticsApp>;
@@ -31,14 +32,34 @@ export interface AnalyticsService {
 
 export async function createAnalyticsService(
   configured: AnalyticsConfig,
-  { logger, clock = systemClock, contract = loadAnalyticsContract() }: { logger: Logger; clock?: Clock; contract?: AnalyticsContract },
+  {
+    logger,
+    clock = systemClock,
+    contract = loadAnalyticsContract(),
+    stores: storeSettings = { workers: 1 },
+    database,
+  }: {
+    logger: Logger;
+    clock?: Clock;
+    contract?: AnalyticsContract;
+    /** Where the ledger and the cache live (config/stores.ts); default: SQLite and this process's memory. */
+    stores?: StoreSettings;
+    /** The database of `stores`, when the caller shares one pool between services. */
+    database?: Database;
+  },
 ): Promise<AnalyticsService> {
   for (const warning of configured.warnings) logger.warn(warning);
   const settlement = await createSettlementBackend({ contract, config: configured });
   // A backend that pays Solana fees itself (local chain, facilitator) dictates the fee payer to announce.
   const config = settlement.feePayer ? { ...configured, feePayer: settlement.feePayer } : configured;
   const { backend } = settlement;
-  const ledger = openSqliteLedger(config.ledger.path, { now: () => clock.now(), synchronous: config.ledger.synchronous });
+  const stores = await openAnalyticsStores(storeSettings, {
+    sqlite: { file: config.ledger.path, synchronous: config.ledger.synchronous },
+    database,
+    clock,
+    logger,
+  });
+  const { ledger } = stores;
   const insight = config.insight.baseUrl
     ? chatCompletionsWriter({ ...config.insight, baseUrl: config.insight.baseUrl })
     : embeddedInsightWriter;
@@ -55,7 +76,7 @@ export async function createAnalyticsService(
   // Payments a previous run left unresolved are resolved before the first request is taken.
   await recovery.run();
   recovery.start(config.payments.recoveryIntervalMs);
-  const cache = createCache(clock);
+  const { cache } = stores.cache;
   const upstream = createProviders(config.providers, { seed: config.seed, clock, cache });
   const app = createAnalyticsApp({
     contract,
@@ -64,6 +85,7 @@ export async function createAnalyticsService(
     segment: createSegmentContext({ providers: upstream.providers, clock, cache }),
     providerModes: upstream.modes,
     settlementMode: backend.mode,
+    cacheStatus: stores.cache.status,
     insight,
     gate: createPaymentGate({
       verifier: createExactVerifier({ config, clock }),
@@ -83,7 +105,7 @@ export async function createAnalyticsService(
     close: async () => {
       await recovery.stop();
       upstream.close();
-      await ledger.close();
+      await stores.close();
       await settlement.close();
     },
   };

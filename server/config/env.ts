@@ -111,3 +111,20 @@ export function trustProxy(env: Env): string | number | false {
     throw new ConfigError(`TRUST_PROXY must be a hop count or addresses, subnets, loopback, linklocal or uniquelocal; "${bad}" is none`);
   return entries.join(",");
 }
+
+/** `WORKERS`: a count of worker processes, or `auto` for one per core; unset = 1 (no cluster). */
+export function workers(env: Env, cores: number): number {
+  const raw = present(env, "WORKERS");
+  if (raw === "auto") return cores;
+  if (raw !== undefined && !/^[1-9][0-9]{0,3}$/.test(raw))
+    throw new ConfigError(`WORKERS must be a positive integer or auto, got "${raw}"`);
+  return raw === undefined ? 1 : Number(raw);
+}
+
+/** An SQL identifier the configuration may name (a schema): lower case, digits and `_`, as PostgreSQL folds it. */
+export function identifier(env: Env, name: string, fallback: string): string {
+  const raw = present(env, name) ?? fallback;
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(raw))
+    throw new ConfigError(`${name} must be a lower-case SQL identifier (a-z, 0-9, _), got "${raw}"`);
+  return raw;
+}

@@ -7,6 +7,7 @@ import type { LevelWithSilent } from "pino";
 import { type AnalyticsConfig, loadAnalyticsConfig } from "../analytics/config.js";
 import { type RegistryConfig, registryConfig } from "../registry/config.js";
 import { type Env, oneOf } from "./env.js";
+import { type StoreSettings, storeSettings } from "./stores.js";
 
 export { ConfigError } from "./env.js";
 
@@ -14,10 +15,17 @@ export interface ServiceConfig {
   logLevel: LevelWithSilent;
   analytics: AnalyticsConfig;
   registry: RegistryConfig;
+  /** Where the ledger, the registry and the cache live, and how many worker processes serve. */
+  stores: StoreSettings;
 }
 
 const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 export function loadServiceConfig(env: Env): ServiceConfig {
-  return { logLevel: oneOf(env, "LOG_LEVEL", LEVELS, "info"), analytics: loadAnalyticsConfig(env), registry: registryConfig(env) };
+  return {
+    logLevel: oneOf(env, "LOG_LEVEL", LEVELS, "info"),
+    analytics: loadAnalyticsConfig(env),
+    registry: registryConfig(env),
+    stores: storeSettings(env),
+  };
 }

@@ -69,7 +69,7 @@ describe.runIf(hasChromium || process.env.CI === "true")("the /docs page in Chro
   const logger = createLogger("silent");
   let browser: Browser;
   let analytics: Awaited<ReturnType<typeof createAnalyticsService>>;
-  let registry: ReturnType<typeof createRegistryService>;
+  let registry: Awaited<ReturnType<typeof createRegistryService>>;
   const servers: Server[] = [];
   const urls = { analytics: "", registry: "" };
 
@@ -77,7 +77,7 @@ describe.runIf(hasChromium || process.env.CI === "true")("the /docs page in Chro
     if (!hasChromium) throw new Error(`CI=true and no ${CHROMIUM}: install Debian's chromium (.ci/run does when it is missing)`);
     mkdirSync(ARTIFACTS, { recursive: true });
     analytics = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:", NODE_ENV: "test" }), { logger });
-    registry = createRegistryService({ dbPath: ":memory:", validateResponses: true, logger });
+    registry = await createRegistryService({ dbPath: ":memory:", validateResponses: true, logger });
     for (const [name, app] of [
       ["analytics", analytics.app],
       ["registry", registry.app],
@@ -94,7 +94,7 @@ describe.runIf(hasChromium || process.env.CI === "true")("the /docs page in Chro
     await browser?.close();
     await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
     await analytics?.close();
-    registry?.close();
+    await registry?.close();
   });
 
   it("shows the analytics API, its operations, and the price of an operation once opened", async () => {

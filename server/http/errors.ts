@@ -6,6 +6,7 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { Logger } from "pino";
 import type { components } from "../../generated/types/analytics.js";
+import { StoreUnavailable } from "../db/unavailable.js";
 
 export type ErrorBody = components["schemas"]["Common.ErrorBody"];
 export type ErrorCode = ErrorBody["error"];
@@ -53,6 +54,18 @@ type ValidatorError = {
 export function toErrorResponse(error: unknown, path = ""): { status: number; body: ErrorBody; headers: Record<string, string> } {
   if (error instanceof ApiError) {
     return { status: error.status, body: { error: error.code, message: error.message, ...error.details }, headers: error.headers };
+  }
+  // The database is out of reach: nothing was done, nothing charged; the service serves again once it is back.
+  if (error instanceof StoreUnavailable) {
+    return {
+      status: 503,
+      body: {
+        error: "service_unavailable",
+        message:
+          "The service's database cannot be reached right now; nothing was charged. Repeat the request (with the same payment) in a few seconds.",
+      },
+      headers: { "Retry-After": "2" },
+    };
   }
   const e = (error ?? {}) as ValidatorError;
   const status = e.status ?? e.statusCode ?? 500;

@@ -2,13 +2,14 @@ import request from "supertest";
 import { describe, expect, it } from "vitest";
 import type { Operation } from "../../conformance/openapi-doc.js";
 import { getChecked, pathOf, testApp } from "../../test/support/registry.js";
+import { StoreUnavailable } from "../db/unavailable.js";
 import { createLogger } from "../http/logger.js";
 import { createRegistryApp } from "./app.js";
 import { registryDocument } from "./document.js";
 import { MAX_AGE } from "./handlers.js";
 import type { RegistryStore } from "./store.js";
 
-const { app, store } = testApp();
+const { app, store } = await testApp();
 const operations = Object.entries(registryDocument.paths).map(([path, item]) => ({ path, op: item.get as Operation }));
 
 /** The operation's documented example parameters, e.g. `{name: "orbit-scout"}`. */
@@ -274,9 +275,9 @@ describe("conditional requests", () => {
   });
 
   it("answer a stale ETag with the new body once the store changes", async () => {
-    const own = testApp();
+    const own = await testApp();
     const before = await getChecked(own.app, "/api/agents");
-    own.store.write({ agents: [fresh("late-comer", 1795000000000)] });
+    await own.store.write({ agents: [fresh("late-comer", 1795000000000)] });
     const after = await getChecked(own.app, "/api/agents", {}, { "If-None-Match": String(before.headers.etag) });
     expect(after.status).toBe(200);
     expect(after.headers.etag).not.toBe(before.headers.etag);
@@ -341,10 +342,27 @@ describe("CORS", () => {
 
 describe("response validation", () => {
   it("turns an answer that breaks the contract into a 500 without internals", async () => {
-    const broken: RegistryStore = { ...store, manifest: () => ({ name: "orbit-scout" }) as never };
-    const response = await request(testApp(broken).app).get("/manifest/orbit-scout");
+    const broken: RegistryStore = { ...store, manifest: async () => ({ name: "orbit-scout" }) as never };
+    const response = await request((await testApp(broken)).app).get("/manifest/orbit-scout");
     expect(response.status).toBe(500);
     expect(response.body).toMatchObject({ error: "internal_error", message: "The service failed to produce a valid answer." });
+  });
+});
+
+describe("a store out of reach", () => {
+  it("answers 503 service_unavailable with Retry-After, and serves again once it is back", async () => {
+    let reachable = false;
+    const flaky: RegistryStore = {
+      ...store,
+      listAgents: (limit) => (reachable ? store.listAgents(limit) : Promise.reject(new StoreUnavailable("database"))),
+    };
+    const { app: served } = await testApp(flaky);
+    const down = await getChecked(served, "/api/agents");
+    expect(down.status).toBe(503);
+    expect(down.body.error).toBe("service_unavailable");
+    expect(down.headers["retry-after"]).toBeDefined();
+    reachable = true;
+    expect((await getChecked(served, "/api/agents")).status).toBe(200);
   });
 });
 

@@ -55,8 +55,8 @@ export function createRegistryApp({ store, logger, validateResponses, publicBase
 }
 
 function route<Id extends OperationId>(handler: Handler<Id>, store: RegistryStore): RequestHandler {
-  return function registryRoute(req, res) {
-    const { body, maxAge } = handler({ path: req.params, query: req.query } as unknown as Input<Id>, store);
+  return async function registryRoute(req, res) {
+    const { body, maxAge } = await handler({ path: req.params, query: req.query } as unknown as Input<Id>, store);
     res.set("Cache-Control", `public, max-age=${maxAge}`).json(body);
   };
 }

@@ -22,17 +22,17 @@ export type Input<Id extends OperationId> = { path: NonNullable<Params<Id>["path
 /** A 200 body and its `max-age` in seconds. */
 export type Answer<Id extends OperationId> = { body: Ok<Id>; maxAge: number };
 
-export type Handler<Id extends OperationId> = (input: Input<Id>, store: RegistryStore) => Answer<Id>;
+export type Handler<Id extends OperationId> = (input: Input<Id>, store: RegistryStore) => Promise<Answer<Id>>;
 
 /** Cache lifetimes documented on the spec's `Cached` response. */
 export const MAX_AGE = { list: 30, document: 300, catalog: 3600 } as const;
 
 export const handlers: { [Id in OperationId]: Handler<Id> } = {
-  Agents_listAgents: ({ query }, store) => ({ body: { agents: store.listAgents(query.limit) }, maxAge: MAX_AGE.list }),
+  Agents_listAgents: async ({ query }, store) => ({ body: { agents: await store.listAgents(query.limit) }, maxAge: MAX_AGE.list }),
 
-  Agents_agentExists: ({ path }, store) => {
+  Agents_agentExists: async ({ path }, store) => {
     const name = wellFormed(path.name);
-    const holder = store.findPassport(name.normalized);
+    const holder = await store.findPassport(name.normalized);
     const free = name.status === "reserved" ? "reserved" : "none";
     return {
       body: {
@@ -47,8 +47,8 @@ export const handlers: { [Id in OperationId]: Handler<Id> } = {
     };
   },
 
-  Agents_primaryAlias: ({ path }, store) => {
-    const passport = found((name) => store.findPassport(name), "agent", path.name);
+  Agents_primaryAlias: async ({ path }, store) => {
+    const passport = await found((name) => store.findPassport(name), "agent", path.name);
     const displayName = passport.displayName ?? passport.name;
     return {
       body: {
@@ -63,18 +63,18 @@ export const handlers: { [Id in OperationId]: Handler<Id> } = {
     };
   },
 
-  Agents_getManifest: ({ path }, store) => ({
-    body: found((name) => store.manifest(name), "agent manifest", path.name),
+  Agents_getManifest: async ({ path }, store) => ({
+    body: await found((name) => store.manifest(name), "agent manifest", path.name),
     maxAge: MAX_AGE.document,
   }),
 
   // openapi-typescript types the open card object (`unevaluatedProperties: {}`) as Record<string, never>.
-  Agents_identityCard: ({ path }, store) => ({
-    body: found((name) => store.card(name), "identity card", path.name) as Ok<"Agents_identityCard">,
+  Agents_identityCard: async ({ path }, store) => ({
+    body: (await found((name) => store.card(name), "identity card", path.name)) as Ok<"Agents_identityCard">,
     maxAge: MAX_AGE.document,
   }),
 
-  Agents_listSkills: (_input, store) => ({ body: { families: store.skills() }, maxAge: MAX_AGE.catalog }),
+  Agents_listSkills: async (_input, store) => ({ body: { families: await store.skills() }, maxAge: MAX_AGE.catalog }),
 };
 
 /** The name's verdict, or the 400 naming the rule it breaks. */
@@ -85,9 +85,9 @@ function wellFormed(raw: string): { status: "valid" | "reserved"; normalized: st
 }
 
 /** What `lookup` holds under the normalized name, or a 404 naming the agent. */
-function found<T>(lookup: (name: string) => T | undefined, what: string, raw: string): T {
+async function found<T>(lookup: (name: string) => Promise<T | undefined>, what: string, raw: string): Promise<T> {
   const { normalized } = wellFormed(raw);
-  const value = lookup(normalized);
+  const value = await lookup(normalized);
   if (value === undefined) throw entityNotFound(what, normalized);
   return value;
 }

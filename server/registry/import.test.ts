@@ -26,18 +26,18 @@ function workspace(data: unknown): { file: string; db: string } {
 }
 
 /** Everything a reader can see in the store at `db`. */
-function snapshot(db: string) {
-  const store = openRegistryStore(db);
+async function snapshot(db: string) {
+  const store = await openRegistryStore(db);
   try {
-    const agents = store.listAgents(100);
+    const agents = await store.listAgents(100);
     return {
       agents,
-      skills: store.skills(),
-      passports: agents.map((a) => store.findPassport(a.name)),
-      manifests: agents.map((a) => store.manifest(a.name)),
+      skills: await store.skills(),
+      passports: await Promise.all(agents.map((a) => store.findPassport(a.name))),
+      manifests: await Promise.all(agents.map((a) => store.manifest(a.name))),
     };
   } finally {
-    store.close();
+    await store.close();
   }
 }
 
@@ -79,13 +79,13 @@ function withBad(overrides: Record<string, unknown>) {
 }
 
 describe("runImport", () => {
-  it("writes a good file on top of the seed", () => {
+  it("writes a good file on top of the seed", async () => {
     const { file, db } = workspace(good);
-    expect(runImport([file, "--db", db])).toEqual({
+    expect(await runImport([file, "--db", db])).toEqual({
       code: 0,
       out: `imported 1 passport and 1 skill family from ${file} into ${db}`,
     });
-    const after = snapshot(db);
+    const after = await snapshot(db);
     expect(after.agents).toHaveLength(seed.agents.length + 1);
     expect(after.agents[0]).toMatchObject({ name: "night-watch", kind: "byoa", displayName: "Night_Watch" });
     expect(after.skills.map((f) => f.id)).toContain("ops");
@@ -104,27 +104,27 @@ describe("runImport", () => {
       { name: "orbit-scout", displayName: "ORBIT_SCOUT", manifest: { ...orbitManifest } },
       'agents[1].name: "orbit-scout" is already held by the native passport "orbit-scout"',
     ],
-  ])("refuses a file with %s as a whole, writing nothing", (_case, overrides, message) => {
+  ])("refuses a file with %s as a whole, writing nothing", async (_case, overrides, message) => {
     const { file, db } = workspace(withBad(overrides));
-    const before = snapshot(db);
-    const result = runImport([file, "--db", db]);
+    const before = await snapshot(db);
+    const result = await runImport([file, "--db", db]);
     expect(result.code).toBe(1);
     expect(result.err).toContain(`${file} was refused, nothing was written`);
     expect(result.err).toContain(message);
-    expect(snapshot(db)).toEqual(before);
+    expect(await snapshot(db)).toEqual(before);
     expect(before.agents.map((a) => a.name)).not.toContain("night-watch");
   });
 
-  it("refuses a file that is not JSON, and explains its usage", () => {
+  it("refuses a file that is not JSON, and explains its usage", async () => {
     const { file, db } = workspace("{ agents: [");
-    const result = runImport([file, "--db", db]);
+    const result = await runImport([file, "--db", db]);
     expect(result.code).toBe(1);
     expect(result.err).toMatch(/was refused, nothing was written: .*JSON/);
-    expect(runImport([])).toMatchObject({ code: 2, err: expect.stringContaining("usage:") });
-    expect(runImport([file, "--dbx", db])).toMatchObject({ code: 2 });
+    expect(await runImport([])).toMatchObject({ code: 2, err: expect.stringContaining("usage:") });
+    expect(await runImport([file, "--dbx", db])).toMatchObject({ code: 2 });
   });
 
-  it("reports every problem of a file at once, each with its place", () => {
+  it("reports every problem of a file at once, each with its place", async () => {
     const bad = withBad({
       ownerWallet: 7,
       name: "orbit-scout",
@@ -132,7 +132,7 @@ describe("runImport", () => {
       manifest: { ...orbitManifest, capabilities: ["ops:teleport"] },
     });
     const { file, db } = workspace({ ...bad, agents: [...bad.agents, { ...good.agents[0] }] });
-    const result = runImport([file, "--db", db]);
+    const result = await runImport([file, "--db", db]);
     expect(result.code).toBe(1);
     for (const line of [
       "agents[1].ownerWallet: must be string",
@@ -145,15 +145,15 @@ describe("runImport", () => {
       expect(result.err).toContain(line);
   });
 
-  it("updates existing passports with --upsert: only the fields given, all in one transaction", () => {
-    const orbit = snapshot(workspace({}).db).passports.find((p) => p?.name === "orbit-scout");
+  it("updates existing passports with --upsert: only the fields given, all in one transaction", async () => {
+    const orbit = (await snapshot(workspace({}).db)).passports.find((p) => p?.name === "orbit-scout");
     const update = { agents: [{ name: "orbit-scout", description: "Now also watches graduations." }, good.agents[0]], skills: good.skills };
     const { file, db } = workspace(update);
-    expect(runImport([file, "--db", db, "--upsert"])).toEqual({
+    expect(await runImport([file, "--db", db, "--upsert"])).toEqual({
       code: 0,
       out: `imported 2 passports (1 updated) and 1 skill family from ${file} into ${db}`,
     });
-    const after = snapshot(db);
+    const after = await snapshot(db);
     expect(after.passports.find((p) => p?.name === "orbit-scout")).toEqual({ ...orbit, description: "Now also watches graduations." });
     expect(after.manifests.find((m) => m?.name === "orbit-scout")).toEqual(orbitManifest);
     expect(after.agents.map((a) => a.name)).toContain("night-watch");
@@ -165,28 +165,28 @@ describe("runImport", () => {
         { name: "rug-radar", assetAddress: orbit?.assetAddress },
       ],
     });
-    const refused = runImport([again.file, "--db", db, "--upsert"]);
+    const refused = await runImport([again.file, "--db", db, "--upsert"]);
     expect(refused.code).toBe(1);
     expect(refused.err).toContain(`agents[1].assetAddress: "${orbit?.assetAddress}" is already held by the native passport "orbit-scout"`);
-    expect(snapshot(db)).toEqual(after);
+    expect(await snapshot(db)).toEqual(after);
   });
 
-  it("prints its usage on --help", () => {
-    expect(runImport(["--help"])).toMatchObject({ code: 0, out: expect.stringContaining("--upsert") });
+  it("prints its usage on --help", async () => {
+    expect(await runImport(["--help"])).toMatchObject({ code: 0, out: expect.stringContaining("--upsert") });
   });
 
-  it("reads the database path from REGISTRY_DB when --db is absent", () => {
+  it("reads the database path from REGISTRY_DB when --db is absent", async () => {
     const { file, db } = workspace(good);
-    expect(runImport([file], { REGISTRY_DB: db }).code).toBe(0);
-    expect(snapshot(db).agents[0]?.name).toBe("night-watch");
+    expect((await runImport([file], { REGISTRY_DB: db })).code).toBe(0);
+    expect((await snapshot(db)).agents[0]?.name).toBe("night-watch");
   });
 });
 
-describe("the import command", () => {
+describe("the import command", async () => {
   const script = fileURLToPath(new URL("./import.ts", import.meta.url));
   const run = (...args: string[]) => spawnSync(process.execPath, ["--import", "tsx", script, ...args], { encoding: "utf8" });
 
-  it("exits 0 on a good file and 1 on a bad one, naming the record and field", { timeout: 60_000 }, () => {
+  it("exits 0 on a good file and 1 on a bad one, naming the record and field", { timeout: 60_000 }, async () => {
     const ok = workspace(good);
     const imported = run(ok.file, "--db", ok.db);
     expect(imported.stderr).toBe("");
@@ -198,6 +198,6 @@ describe("the import command", () => {
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain("agents[1].createdAt: must be integer");
     expect(refused.stdout).toBe("");
-    expect(snapshot(bad.db).agents).toHaveLength(seed.agents.length);
+    expect((await snapshot(bad.db)).agents).toHaveLength(seed.agents.length);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * `npm run registry:import -- file.json [--db path] [--upsert]`: loads passports and skill families
- * into the registry store (default: `REGISTRY_DB`, else `data/registry.db`).
+ * into the registry store (default: the PostgreSQL database of `DATABASE_URL` when set, else the
+ * SQLite file of `REGISTRY_DB`, else `data/registry.db`).
  *
  * The file has the contract's `RegistryImport` shape (spec/registry/import.tsp):
  * `{ "agents": [PassportRecord, ...], "skills"?: [SkillFamily, ...] }`, where a PassportRecord is an
@@ -13,6 +14,8 @@
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
+import { storeSettings } from "../config/stores.js";
+import { type Database, openDatabase } from "../db/database.js";
 import { registryConfig } from "./config.js";
 import { loadRecords } from "./load.js";
 import { formatProblem } from "./records.js";
@@ -26,7 +29,8 @@ is a full example). Every problem of the file is reported at once, each with its
 the schema, the name rule, capabilities that do not resolve in the catalog, values given twice in the file, and
 values another passport already holds.
 
-  --db <path>   the registry database (default: REGISTRY_DB, else data/registry.db)
+  --db <path>   the SQLite registry database (default: the PostgreSQL database of DATABASE_URL when set,
+                else REGISTRY_DB, else data/registry.db)
   --upsert      a record naming a passport that exists updates it: only the fields it gives change
                 (e.g. { "agents": [{ "name": "orbit-scout", "description": "New text." }] })
   --help        this text
@@ -34,9 +38,12 @@ values another passport already holds.
 Exit: 0 imported, 1 refused (nothing written), 2 wrong usage.`;
 
 /** Runs the command; returns the exit code and what to print on stdout or stderr. */
-export function runImport(args: string[], env: NodeJS.ProcessEnv = process.env): { code: number; out?: string; err?: string } {
+export async function runImport(
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ code: number; out?: string; err?: string }> {
   let file: string;
-  let dbPath: string;
+  let dbPath: string | undefined;
   let upsert: boolean;
   try {
     const { values, positionals } = parseArgs({
@@ -47,7 +54,7 @@ export function runImport(args: string[], env: NodeJS.ProcessEnv = process.env):
     if (values.help) return { code: 0, out: USAGE };
     if (positionals.length !== 1) return { code: 2, err: USAGE };
     file = positionals[0] as string;
-    dbPath = values.db ?? registryConfig(env).dbPath;
+    dbPath = values.db;
     upsert = values.upsert ?? false;
   } catch (error) {
     return { code: 2, err: `${(error as Error).message}\n${USAGE}` };
@@ -58,9 +65,16 @@ export function runImport(args: string[], env: NodeJS.ProcessEnv = process.env):
   } catch (error) {
     return { code: 1, err: `${file} was refused, nothing was written: ${(error as Error).message}` };
   }
-  const store = openRegistryStore(dbPath);
+  const settings = dbPath === undefined ? storeSettings(env).database : undefined;
+  const database: Database | undefined = settings && openDatabase(settings);
+  const target = database ?? dbPath ?? registryConfig(env).dbPath;
+  const where = settings ? `the PostgreSQL schema ${settings.schema}` : (target as string);
+  const store = await openRegistryStore(target).catch(async (error) => {
+    await database?.close();
+    throw error;
+  });
   try {
-    const result = loadRecords(store, data, { upsert });
+    const result = await loadRecords(store, data, { upsert });
     if (!result.ok) {
       const lines = result.problems.map((problem) => `  ${formatProblem(problem)}`);
       return {
@@ -70,10 +84,11 @@ export function runImport(args: string[], env: NodeJS.ProcessEnv = process.env):
     }
     return {
       code: 0,
-      out: `imported ${plural(result.agents, "passport")}${upsert ? ` (${result.updated} updated)` : ""} and ${plural(result.skillFamilies, "skill family", "skill families")} from ${file} into ${dbPath}`,
+      out: `imported ${plural(result.agents, "passport")}${upsert ? ` (${result.updated} updated)` : ""} and ${plural(result.skillFamilies, "skill family", "skill families")} from ${file} into ${where}`,
     };
   } finally {
-    store.close();
+    await store.close();
+    await database?.close();
   }
 }
 
@@ -82,7 +97,7 @@ function plural(count: number, one: string, many = `${one}s`): string {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { code, out, err } = runImport(process.argv.slice(2));
+  const { code, out, err } = await runImport(process.argv.slice(2));
   if (out) console.log(out);
   if (err) console.error(err);
   process.exitCode = code;

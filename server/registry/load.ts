@@ -7,32 +7,49 @@
  * the stored ones, the others are kept (a given `manifest` or `card` replaces the whole document),
  * and the merged passport is checked like any other.
  */
-import { checkImport, type Problem } from "./records.js";
+import { checkImport, type Holders, type Problem, UNIQUE_FIELDS } from "./records.js";
 import { type RegistryStore, StoreConflict } from "./store.js";
 
 export type LoadResult = { ok: true; agents: number; updated: number; skillFamilies: number } | { ok: false; problems: Problem[] };
 
 /** `data` with each record that names a held passport merged over the stored one (only the fields it gives change). */
-function mergedWithStored(data: unknown, store: RegistryStore): { data: unknown; updated: number } {
+async function mergedWithStored(data: unknown, store: RegistryStore): Promise<{ data: unknown; updated: number }> {
   const file = data as { agents?: unknown };
   if (typeof data !== "object" || data === null || !Array.isArray(file.agents)) return { data, updated: 0 };
   let updated = 0;
-  const agents = file.agents.map((record: unknown) => {
-    const name = (record as { name?: unknown } | null)?.name;
-    const stored = typeof name === "string" ? store.record(name) : undefined;
-    if (!stored || typeof record !== "object") return record;
-    updated += 1;
-    return { ...stored, ...record };
-  });
+  const agents = await Promise.all(
+    file.agents.map(async (record: unknown) => {
+      const name = (record as { name?: unknown } | null)?.name;
+      const stored = typeof name === "string" ? await store.record(name) : undefined;
+      if (!stored || typeof record !== "object") return record;
+      updated += 1;
+      return { ...stored, ...record };
+    }),
+  );
   return { data: { ...data, agents }, updated };
 }
 
-export function loadRecords(store: RegistryStore, data: unknown, { upsert = false }: { upsert?: boolean } = {}): LoadResult {
-  const merged = upsert ? mergedWithStored(data, store) : { data, updated: 0 };
-  const check = checkImport(merged.data, store.skills(), { holders: store, upsert });
+/** The store's holders of every unique value the file gives, read before the (synchronous) check. */
+async function heldValues(data: unknown, store: RegistryStore): Promise<Holders> {
+  const agents = (data as { agents?: unknown } | null)?.agents;
+  const asked = (Array.isArray(agents) ? agents : []).flatMap((record) =>
+    UNIQUE_FIELDS.flatMap((field) => {
+      const value = (record as Record<string, unknown> | null)?.[field];
+      return typeof value === "string" ? [[field, value] as const] : [];
+    }),
+  );
+  const held = new Map(
+    await Promise.all(asked.map(async ([field, value]) => [`${field}:${value}`, await store.holderOf(field, value)] as const)),
+  );
+  return { holderOf: (field, value) => held.get(`${field}:${value}`) };
+}
+
+export async function loadRecords(store: RegistryStore, data: unknown, { upsert = false }: { upsert?: boolean } = {}): Promise<LoadResult> {
+  const merged = upsert ? await mergedWithStored(data, store) : { data, updated: 0 };
+  const check = checkImport(merged.data, await store.skills(), { holders: await heldValues(merged.data, store), upsert });
   if (!check.ok) return check;
   try {
-    store.write(check.batch, { upsert });
+    await store.write(check.batch, { upsert });
   } catch (error) {
     if (error instanceof StoreConflict) return { ok: false, problems: [{ at: error.at, message: error.message }] };
     throw error;

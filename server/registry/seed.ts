@@ -4,7 +4,9 @@
  * whichever runs first. The seed goes through the same checks as any import.
  */
 import { readFileSync } from "node:fs";
+import type { Database } from "../db/database.js";
 import { loadRecords } from "./load.js";
+import { openPostgresStore } from "./postgres-store.js";
 import { formatProblem } from "./records.js";
 import { openSqliteStore } from "./sqlite-store.js";
 import type { RegistryStore } from "./store.js";
@@ -13,11 +15,13 @@ export function readSeed(): unknown {
   return JSON.parse(readFileSync(new URL("./seed.json", import.meta.url), "utf8"));
 }
 
-export function openRegistryStore(path: string): RegistryStore {
-  const store = openSqliteStore(path);
-  if (!store.isEmpty()) return store;
-  const result = loadRecords(store, readSeed());
-  if (result.ok) return store;
-  store.close();
+/** The store in a SQLite file (`:memory:` for tests) or in a PostgreSQL database. */
+export async function openRegistryStore(location: string | Database): Promise<RegistryStore> {
+  const store = typeof location === "string" ? openSqliteStore(location) : await openPostgresStore(location);
+  if (!(await store.isEmpty())) return store;
+  const result = await loadRecords(store, readSeed());
+  // Instances starting together on one database: one seeds, the others' batch conflicts and finds the seed written.
+  if (result.ok || !(await store.isEmpty())) return store;
+  await store.close();
   throw new Error(`the registry seed is invalid: ${result.problems.map(formatProblem).join("; ")}`);
 }

@@ -18,11 +18,11 @@ describe("createRegistryService", () => {
     const dbPath = join(folder, "state", "registry.db");
     const options = { dbPath, logger: createLogger("silent"), validateResponses: true };
 
-    const first = createRegistryService(options);
+    const first = await createRegistryService(options);
     expect(existsSync(dbPath)).toBe(true);
-    const seeded = first.store.listAgents(100).length;
+    const seeded = (await first.store.listAgents(100)).length;
     expect(seeded).toBeGreaterThanOrEqual(10);
-    first.store.write({
+    await first.store.write({
       agents: [
         {
           name: "late-comer",
@@ -33,11 +33,11 @@ describe("createRegistryService", () => {
         },
       ],
     });
-    first.close();
+    await first.close();
 
-    const second = createRegistryService(options);
+    const second = await createRegistryService(options);
     const response = await request(second.app).get("/api/agents?limit=100");
-    second.close();
+    await second.close();
     expect(response.status).toBe(200);
     expect(response.body.agents).toHaveLength(seeded + 1);
     expect(response.body.agents[0].name).toBe("late-comer");

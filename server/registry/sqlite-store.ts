@@ -7,15 +7,24 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "libsql";
+import type { UniqueField } from "./records.js";
+import type { PassportRecord, RegistryStore, SkillFamily } from "./store.js";
 import {
-  type AgentListItem,
-  type IdentityCard,
-  type Manifest,
-  type PassportRecord,
-  type RegistryStore,
-  type SkillFamily,
-  StoreConflict,
-} from "./store.js";
+  cardOf,
+  catalogOf,
+  type DocumentsRow,
+  heldBy,
+  listItem,
+  manifestOf,
+  PASSPORT_COLUMNS,
+  type PassportRow,
+  passportOf,
+  passportValues,
+  REPLACE_COLUMNS,
+  recordOf,
+  UNIQUE_COLUMNS,
+  unknownCapability,
+} from "./store-rows.js";
 
 type Db = InstanceType<typeof Database>;
 
@@ -91,26 +100,6 @@ function schemaVersion(db: Db): number {
   return row.version;
 }
 
-type PassportRow = {
-  name: string;
-  kind: "native" | "byoa";
-  display_name: string | null;
-  asset_address: string;
-  owner_wallet: string;
-  description: string;
-  created_at: number;
-  primary_sol: string | null;
-};
-
-const PASSPORT_COLUMNS = "name, kind, display_name, asset_address, owner_wallet, description, created_at, primary_sol";
-
-/** Unique `passports` columns a write can collide on, with the record field that fills each, in report order. */
-const UNIQUE_FIELDS = new Map<string, "name" | "assetAddress" | "primarySol">([
-  ["name", "name"],
-  ["asset_address", "assetAddress"],
-  ["primary_sol", "primarySol"],
-]);
-
 function sqliteStore(db: Db): RegistryStore {
   const sql = {
     list: db.prepare(`SELECT ${PASSPORT_COLUMNS} FROM passports ORDER BY created_at DESC, name LIMIT ?`),
@@ -132,41 +121,31 @@ function sqliteStore(db: Db): RegistryStore {
     insertPassport: db.prepare(`INSERT INTO passports (${PASSPORT_COLUMNS}, manifest, card) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
     replacePassport: db.prepare(
       `INSERT INTO passports (${PASSPORT_COLUMNS}, manifest, card) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (name) DO UPDATE SET ${PASSPORT_COLUMNS.split(", ")
-         .slice(1)
-         .concat("manifest", "card")
-         .map((column) => `${column} = excluded.${column}`)
-         .join(", ")}`,
+       ON CONFLICT (name) DO UPDATE SET ${REPLACE_COLUMNS}`,
     ),
     dropCapabilities: db.prepare("DELETE FROM capabilities WHERE agent = ?"),
     holders: new Map(
-      [...UNIQUE_FIELDS].map(([column, field]) => [field, db.prepare(`SELECT name, kind FROM passports WHERE ${column} = ?`)] as const),
+      [...UNIQUE_COLUMNS].map(([column, field]) => [field, db.prepare(`SELECT name, kind FROM passports WHERE ${column} = ?`)] as const),
     ),
     // A capability listed twice in one manifest is one capability.
     insertCapability: db.prepare("INSERT OR IGNORE INTO capabilities (agent, family_id, option_id) VALUES (?, ?, ?)"),
   };
 
-  const documents = (name: string) => sql.documents.get(name) as { manifest: string | null; card: string | null } | undefined;
+  const documents = (name: string) => sql.documents.get(name) as DocumentsRow | undefined;
+
+  const holderOf = (field: UniqueField, value: string) => {
+    const row = sql.holders.get(field)?.get(value) as { name: string; kind: string } | undefined;
+    return row && { name: row.name, kind: row.kind };
+  };
 
   function insertPassport(record: PassportRecord, at: string, upsert: boolean): void {
     try {
       if (upsert) sql.dropCapabilities.run(record.name);
-      (upsert ? sql.replacePassport : sql.insertPassport).run(
-        record.name,
-        record.kind ?? "native",
-        record.displayName ?? null,
-        record.assetAddress,
-        record.ownerWallet,
-        record.description,
-        record.createdAt,
-        record.primarySol ?? null,
-        record.manifest ? JSON.stringify(record.manifest) : null,
-        record.card ? JSON.stringify(record.card) : null,
-      );
+      (upsert ? sql.replacePassport : sql.insertPassport).run(...passportValues(record));
     } catch (error) {
       const code = (error as { code?: string }).code;
       if (code !== "SQLITE_CONSTRAINT_PRIMARYKEY" && code !== "SQLITE_CONSTRAINT_UNIQUE") throw error;
-      throw heldBy(record, at, upsert) ?? error;
+      throw heldBy(record, at, upsert, holderOf) ?? error;
     }
     for (const [index, id] of (record.manifest?.capabilities ?? []).entries()) {
       const [family, option] = id.split(":");
@@ -174,25 +153,9 @@ function sqliteStore(db: Db): RegistryStore {
         sql.insertCapability.run(record.name, family, option);
       } catch (error) {
         if ((error as { code?: string }).code !== "SQLITE_CONSTRAINT_FOREIGNKEY") throw error;
-        throw new StoreConflict(`${at}.manifest.capabilities[${index}]`, `"${id}" does not resolve in the skill catalog`);
+        throw unknownCapability(at, index, id);
       }
     }
-  }
-
-  const holderOf: RegistryStore["holderOf"] = (field, value) => {
-    const row = sql.holders.get(field)?.get(value) as { name: string; kind: string } | undefined;
-    return row && { name: row.name, kind: row.kind };
-  };
-
-  /** The first unique field of `record` another passport already holds (or, without upsert, its name), as a conflict. */
-  function heldBy(record: PassportRecord, at: string, upsert: boolean): StoreConflict | undefined {
-    for (const field of UNIQUE_FIELDS.values()) {
-      const value = record[field];
-      const holder = value == null ? undefined : holderOf(field, value);
-      if (holder && !(upsert && holder.name === record.name))
-        return new StoreConflict(`${at}.${field}`, `"${value}" is already held by the ${holder.kind} passport "${holder.name}"`);
-    }
-    return undefined;
   }
 
   function writeFamily(family: SkillFamily): void {
@@ -201,68 +164,42 @@ function sqliteStore(db: Db): RegistryStore {
   }
 
   return {
-    listAgents(limit) {
+    async listAgents(limit) {
       return (sql.list.all(limit) as PassportRow[]).map(listItem);
     },
-    findPassport(name) {
+    async findPassport(name) {
       const row = sql.passport.get(name) as PassportRow | undefined;
-      return row && { ...listItem(row), displayName: row.display_name ?? row.name, primarySol: row.primary_sol };
+      return row && passportOf(row);
     },
-    manifest(name) {
-      const json = documents(name)?.manifest;
-      return json ? (JSON.parse(json) as Manifest) : undefined;
+    async manifest(name) {
+      return manifestOf(documents(name));
     },
-    card(name) {
-      const json = documents(name)?.card;
-      return json ? (JSON.parse(json) as IdentityCard) : undefined;
+    async card(name) {
+      return cardOf(documents(name));
     },
-    skills() {
-      const options = sql.options.all() as { family_id: string; id: string; name: string; description: string }[];
-      return (sql.families.all() as Omit<SkillFamily, "options">[]).map((family) => ({
-        id: family.id,
-        name: family.name,
-        description: family.description,
-        options: options.filter((o) => o.family_id === family.id).map(({ id, name, description }) => ({ id, name, description })),
-      }));
+    async skills() {
+      return catalogOf(sql.families.all() as Omit<SkillFamily, "options">[], sql.options.all() as Parameters<typeof catalogOf>[1]);
     },
-    isEmpty() {
+    async isEmpty() {
       return (sql.counts.get() as { n: number }).n === 0;
     },
-    holderOf,
-    record(name) {
-      const row = sql.passport.get(name) as PassportRow | undefined;
-      if (!row) return undefined;
-      const { manifest, card } = documents(name) ?? {};
-      return {
-        ...listItem(row),
-        ...(row.kind === "native" && row.display_name !== null ? { displayName: row.display_name } : {}),
-        ...(row.primary_sol !== null ? { primarySol: row.primary_sol } : {}),
-        ...(manifest ? { manifest: JSON.parse(manifest) } : {}),
-        ...(card ? { card: JSON.parse(card) } : {}),
-      };
+    async holderOf(field, value) {
+      return holderOf(field, value);
     },
-    write(batch, { upsert = false } = {}) {
+    async record(name) {
+      const row = sql.passport.get(name) as PassportRow | undefined;
+      return row && recordOf(row, documents(name) ?? {});
+    },
+    async write(batch, { upsert = false } = {}) {
       db.transaction(() => {
         for (const family of batch.skills ?? []) writeFamily(family);
         for (const [index, record] of batch.agents.entries()) insertPassport(record, `agents[${index}]`, upsert);
       }).immediate();
     },
-    close() {
+    async close() {
       // Fold the WAL into the main file, so the .db file alone holds everything once closed.
       db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
       db.close();
     },
   };
-}
-
-/** The list shape: only bring-your-own-agent passports carry their kind and original casing. */
-function listItem(row: PassportRow): AgentListItem {
-  const item: AgentListItem = {
-    name: row.name,
-    assetAddress: row.asset_address,
-    ownerWallet: row.owner_wallet,
-    description: row.description,
-    createdAt: row.created_at,
-  };
-  return row.kind === "byoa" ? { ...item, kind: "byoa", displayName: row.display_name ?? row.name } : item;
 }

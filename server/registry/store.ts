@@ -1,6 +1,7 @@
 /**
  * The registry store: what the read endpoints need, and one write path (seed and import) that
- * applies a whole batch in one transaction. Record types come from the contract
+ * applies a whole batch in one transaction. Asynchronous, so that it can live in a shared database
+ * (PostgreSQL) as well as in an embedded file (SQLite). Record types come from the contract
  * (spec/registry/import.tsp); the store never decides name rules, it enforces uniqueness.
  */
 import type { components } from "../../generated/types/registry.js";
@@ -20,26 +21,26 @@ export type IdentityCard = Record<string, unknown>;
 
 export interface RegistryStore {
   /** Passports, newest first (ties by name). */
-  listAgents(limit: number): AgentListItem[];
+  listAgents(limit: number): Promise<AgentListItem[]>;
   /** The passport holding a normalized name. */
-  findPassport(name: string): Passport | undefined;
-  manifest(name: string): Manifest | undefined;
-  card(name: string): IdentityCard | undefined;
+  findPassport(name: string): Promise<Passport | undefined>;
+  manifest(name: string): Promise<Manifest | undefined>;
+  card(name: string): Promise<IdentityCard | undefined>;
   /** Families and options in the order they were first written. */
-  skills(): SkillFamily[];
+  skills(): Promise<SkillFamily[]>;
   /** True when the store holds neither passports nor skills. */
-  isEmpty(): boolean;
+  isEmpty(): Promise<boolean>;
   /** The passport holding a unique value (`name` normalized, `assetAddress`, `primarySol`), if any. */
-  holderOf(field: "name" | "assetAddress" | "primarySol", value: string): { name: string; kind: string } | undefined;
+  holderOf(field: "name" | "assetAddress" | "primarySol", value: string): Promise<{ name: string; kind: string } | undefined>;
   /** The passport of a normalized name exactly as it was written (the import format's record). */
-  record(name: string): PassportRecord | undefined;
+  record(name: string): Promise<PassportRecord | undefined>;
   /**
    * Writes a batch that already passed `checkImport`: skill families merge by id, passports are
    * inserted, or with `upsert` replace the passport of the same name (its capabilities too). All or
    * nothing; a uniqueness or catalog violation throws `StoreConflict`.
    */
-  write(batch: RegistryImport, options?: { upsert?: boolean }): void;
-  close(): void;
+  write(batch: RegistryImport, options?: { upsert?: boolean }): Promise<void>;
+  close(): Promise<void>;
 }
 
 /** A batch the store refused, naming the record and field (`agents[3].assetAddress`). */

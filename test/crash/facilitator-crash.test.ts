@@ -157,7 +157,9 @@ describe("SIGKILL while a slow facilitator settles (SETTLEMENT=facilitator)", ()
       for (const answer of retried) if (!delivered(answer)) expect(answer?.status, answer?.text).toBe(402);
 
       // the rest (their authorization or blockhash expires unused, by the chain's clock) end released; their payers pay again
-      await chains.evm.provider.request({ method: "evm_mine", params: [Math.floor(Date.now() / 1000) + 121] });
+      const validBefore = (call: PaidCall) =>
+        Number(JSON.parse(Buffer.from(call.header, "base64").toString()).payload.authorization?.validBefore ?? 0);
+      await chains.evm.provider.request({ method: "evm_mine", params: [Math.max(...pending.map(validBefore)) + 1] });
       await until(
         async () => {
           const left = await stuck();

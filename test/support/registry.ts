@@ -14,8 +14,9 @@ const document = loadDoc("3.1", "registry");
 const contract = createResponseValidator(document);
 
 /** The app over `store` (default: a fresh seeded in-memory store), validating its own answers too. */
-export function testApp(store: RegistryStore = openRegistryStore(":memory:")): { app: Express; store: RegistryStore } {
-  return { app: createRegistryApp({ store, logger: createLogger("silent"), validateResponses: true }), store };
+export async function testApp(store?: RegistryStore): Promise<{ app: Express; store: RegistryStore }> {
+  const over = store ?? (await openRegistryStore(":memory:"));
+  return { app: createRegistryApp({ store: over, logger: createLogger("silent"), validateResponses: true }), store: over };
 }
 
 /** The path of a documented operation with its parameters filled in (URL-encoded). */

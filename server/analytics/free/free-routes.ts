@@ -24,6 +24,8 @@ export interface FreeRouteDeps {
   providers: ServiceInfo["providers"];
   insightModel: string;
   settlement: ServiceInfo["settlement"];
+  /** The upstream cache's state now (a shared one can come and go). */
+  cache: () => ServiceInfo["cache"];
 }
 
 const SERVICE = "defi-intel";
@@ -48,6 +50,7 @@ export function freeRouteHandlers({
   providers,
   insightModel,
   settlement,
+  cache,
 }: FreeRouteDeps): Record<string, RequestHandler> {
   const rootPost = contract.paid.filter((r) => !r.legacy && r.payment.network.prefix === "");
   const deployed = deployedNetworks(config);
@@ -76,7 +79,7 @@ export function freeRouteHandlers({
     };
   });
 
-  const info: ServiceInfo = {
+  const info: Omit<ServiceInfo, "cache"> = {
     service: SERVICE,
     version: contract.document.info.version,
     status: "ok",
@@ -184,7 +187,7 @@ export function freeRouteHandlers({
 
   return {
     Free_serviceInfo: (_req, res) => {
-      res.json(info);
+      res.json({ ...info, cache: cache() });
     },
     Free_openApiDocument: (req, res) => {
       res.type("application/json").send(chosen(openApiJsonOf, req)(requestOrigin(req, config.publicBaseUrl)));

@@ -143,8 +143,9 @@ export function createPaymentGate(options: GateOptions): PaymentGate {
         await ledger.release(payment.key, "failed", `${result.reason}: ${result.message}`);
         return { ok: false, status: 402, reason: result.reason, message: result.message };
       }
-      // False only when recovery already resolved it (as settled: the chain shows the same money moved).
-      await ledger.settle(payment.key, { ...result, split: splitOf(payment) });
+      // False only when recovery already resolved it (as settled: the chain shows the same money moved). The money has
+      // moved and the answer is stored: it is delivered even if the ledger is out of reach now, and recovery settles the row.
+      await ledger.settle(payment.key, { ...result, split: splitOf(payment) }).catch(() => false);
       return { ok: true, receipt: receiptOf(payment, result) };
     },
 

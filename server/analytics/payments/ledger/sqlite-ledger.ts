@@ -7,18 +7,8 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "libsql";
-import type {
-  ExistingPayment,
-  LedgerRow,
-  LedgerStore,
-  LedgerTotals,
-  PaymentStatus,
-  PendingPayment,
-  Reservation,
-  ReservationRequest,
-  SettledPayment,
-  StoredAnswer,
-} from "./store.js";
+import { existingPayment, ledgerRow, ledgerTotals, pendingPayment, type Row, totalsQueries } from "./rows.js";
+import type { ExistingPayment, LedgerStore, Reservation, ReservationRequest, SettledPayment, StoredAnswer } from "./store.js";
 
 const MIGRATIONS = [
   `CREATE TABLE payments (
@@ -86,7 +76,7 @@ const MIGRATIONS = [
   "CREATE INDEX answers_expiry ON answers(expires_at)",
 ];
 
-type Row = Record<string, unknown>;
+const TOTALS = totalsQueries("");
 
 export interface SqliteLedgerOptions {
   now?: () => number;
@@ -156,18 +146,7 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
 
   const existing = (key: string): ExistingPayment | undefined => {
     const row = holder.get(key) as Row | undefined;
-    if (!row) return undefined;
-    return {
-      status: row.status as ExistingPayment["status"],
-      fingerprint: row.fingerprint as string,
-      expiresAt: Number(row.expires_at),
-      payer: row.payer as string,
-      network: row.network as string,
-      ...(row.answer_body == null ? {} : { answer: { status: Number(row.answer_status), body: row.answer_body as string } }),
-      ...(row.settlement_tx == null
-        ? {}
-        : { settlement: { transaction: row.settlement_tx as string, simulated: Number(row.simulated) === 1 } }),
-    };
+    return row && existingPayment(row);
   };
 
   const reserveTx = db.transaction((r: ReservationRequest): Reservation => {
@@ -252,18 +231,7 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
         )
         .safeIntegers(true)
         .all(at, limit) as Row[];
-      return rows.map(
-        (r): PendingPayment => ({
-          key: r.payment_key as string,
-          status: r.status as PendingPayment["status"],
-          network: r.network as string,
-          payer: r.payer as string,
-          amount: r.amount as bigint,
-          payload: r.payload as string,
-          expiresAt: Number(r.expires_at),
-          createdAt: Number(r.created_at),
-        }),
-      );
+      return rows.map(pendingPayment);
     },
     async resolve(key, from, outcome, recovery) {
       if (outcome.status === "settled") return resolveSettledTx.immediate(key, from, outcome.settlement, recovery);
@@ -280,55 +248,17 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
     async dropExpiredAnswers(at) {
       return db.prepare("DELETE FROM answers WHERE expires_at < ?").run(at).changes;
     },
-    async rows(): Promise<LedgerRow[]> {
+    async rows() {
       const rows = db
         .prepare(
           "SELECT p.*, a.payment_id IS NOT NULL AS has_answer FROM payments p LEFT JOIN answers a ON a.payment_id = p.id ORDER BY p.id",
         )
         .safeIntegers(true)
         .all() as Row[];
-      return rows.map((r) => ({
-        id: Number(r.id),
-        key: r.payment_key as string,
-        network: r.network as string,
-        payer: r.payer as string,
-        amount: r.amount as bigint,
-        endpoint: r.endpoint as string,
-        requestId: r.request_id as string,
-        status: r.status as PaymentStatus,
-        transaction: (r.settlement_tx as string | null) ?? null,
-        simulated: Number(r.simulated) === 1,
-        reason: (r.reason as string | null) ?? null,
-        recovery: (r.recovery as string | null) ?? null,
-        hasAnswer: Number(r.has_answer) === 1,
-      }));
+      return rows.map(ledgerRow);
     },
-    async totals(): Promise<LedgerTotals> {
-      const all = (sql: string) => db.prepare(sql).safeIntegers(true).all() as Row[];
-      return {
-        byNetwork: all(
-          "SELECT network, COUNT(*) AS n, SUM(amount) AS total FROM payments WHERE status = 'settled' GROUP BY network ORDER BY network",
-        ).map((r) => ({ network: r.network as string, payments: Number(r.n), amount: r.total as bigint })),
-        byEndpoint: all(
-          "SELECT endpoint, COUNT(*) AS n, SUM(amount) AS total FROM payments WHERE status = 'settled' GROUP BY endpoint ORDER BY total DESC, endpoint",
-        ).map((r) => ({ endpoint: r.endpoint as string, payments: Number(r.n), amount: r.total as bigint })),
-        byAccount: all(
-          `SELECT s.account, p.network, s.address, SUM(s.amount) AS total FROM splits s JOIN payments p ON p.id = s.payment_id
-           GROUP BY s.account, p.network, s.address ORDER BY s.account, p.network`,
-        ).map((r) => ({
-          account: r.account as "service" | "treasury",
-          network: r.network as string,
-          address: r.address as string,
-          amount: r.total as bigint,
-        })),
-        byStatus: all("SELECT status, COUNT(*) AS n FROM payments GROUP BY status ORDER BY status").map((r) => ({
-          status: r.status as PaymentStatus,
-          payments: Number(r.n),
-        })),
-        byRecovery: all(
-          "SELECT recovery, status, COUNT(*) AS n FROM payments WHERE recovery IS NOT NULL GROUP BY recovery, status ORDER BY recovery, status",
-        ).map((r) => ({ recovery: r.recovery as string, status: r.status as PaymentStatus, payments: Number(r.n) })),
-      };
+    async totals() {
+      return ledgerTotals(TOTALS, async (sql) => db.prepare(sql).safeIntegers(true).all() as Row[]);
     },
     async close() {
       db.close();

@@ -1,0 +1,172 @@
+/**
+ * The ledger on PostgreSQL, shared by every instance of the service. The same rules as on SQLite,
+ * enforced by the database: a payment's key is reserved by a UNIQUE column (released payments set
+ * it to NULL), and every stage change is one statement, a conditional UPDATE whose data-modifying
+ * CTEs write the split and the stored answer in the same statement, so it is atomic on its own and
+ * two instances (or an instance and recovery) can never both move one payment. Times come from the
+ * caller's clock, as on SQLite, so that deadlines mean the same in both stores.
+ */
+import type { Database } from "../../../db/database.js";
+import { StoreUnavailable } from "../../../db/unavailable.js";
+import { existingPayment, ledgerRow, ledgerTotals, pendingPayment, totalsQueries } from "./rows.js";
+import type { LedgerStore, Reservation, SettledPayment, StoredAnswer } from "./store.js";
+
+/** Append only: each entry is one statement, applied once under the migration lock. */
+export const LEDGER_MIGRATIONS: readonly string[] = [
+  `CREATE TABLE payments (
+     id BIGSERIAL PRIMARY KEY,
+     payment_key TEXT NOT NULL,
+     reservation_key TEXT UNIQUE,
+     network TEXT NOT NULL,
+     payer TEXT NOT NULL,
+     amount BIGINT NOT NULL CHECK (amount >= 0),
+     endpoint TEXT NOT NULL,
+     request_id TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('verified', 'settling', 'settled', 'failed', 'not_charged')),
+     fingerprint TEXT NOT NULL,
+     payload TEXT NOT NULL,
+     deadline_at BIGINT NOT NULL,
+     expires_at BIGINT NOT NULL,
+     settlement_tx TEXT,
+     simulated BOOLEAN NOT NULL DEFAULT false,
+     reason TEXT,
+     recovery TEXT,
+     created_at BIGINT NOT NULL,
+     updated_at BIGINT NOT NULL
+   )`,
+  "CREATE INDEX payments_key ON payments (payment_key)",
+  "CREATE INDEX payments_pending ON payments (deadline_at) WHERE status IN ('verified', 'settling')",
+  `CREATE TABLE splits (
+     payment_id BIGINT NOT NULL REFERENCES payments (id),
+     account TEXT NOT NULL CHECK (account IN ('service', 'treasury')),
+     address TEXT NOT NULL,
+     amount BIGINT NOT NULL CHECK (amount >= 0),
+     PRIMARY KEY (payment_id, account)
+   )`,
+  `CREATE TABLE answers (
+     payment_id BIGINT PRIMARY KEY REFERENCES payments (id),
+     status INTEGER NOT NULL,
+     body TEXT NOT NULL,
+     expires_at BIGINT NOT NULL
+   )`,
+  "CREATE INDEX answers_expiry ON answers (expires_at)",
+];
+
+const SQL = {
+  reserve: `INSERT INTO payments (payment_key, reservation_key, network, payer, amount, endpoint, request_id, status, fingerprint,
+                                  payload, deadline_at, expires_at, created_at, updated_at)
+            VALUES ($1, $1, $2, $3, $4, $5, $6, 'verified', $7, $8, $9, $10, $11, $11)
+            ON CONFLICT (reservation_key) DO NOTHING RETURNING id`,
+  // A statement of its own, after the insert: it sees the holder that made the insert conflict once that one committed.
+  holder: `SELECT p.status, p.fingerprint, p.expires_at, p.payer, p.network, p.settlement_tx, p.simulated,
+                  a.status AS answer_status, a.body AS answer_body
+           FROM payments p LEFT JOIN answers a ON a.payment_id = p.id WHERE p.reservation_key = $1`,
+  beginSettling: `WITH moved AS (
+                    UPDATE payments SET status = 'settling', deadline_at = $2, updated_at = $3
+                    WHERE reservation_key = $1 AND status = 'verified' AND deadline_at > $3 RETURNING id, expires_at)
+                  INSERT INTO answers (payment_id, status, body, expires_at) SELECT id, $4::int, $5::text, expires_at FROM moved
+                  RETURNING payment_id`,
+  // From `verified` within its deadline with the answer ($9 not null), or from `$8` (settling, or recovery's stage) without.
+  settle: `WITH moved AS (
+             UPDATE payments SET status = 'settled', settlement_tx = $2, simulated = $3, updated_at = $4, recovery = COALESCE($10, recovery)
+             WHERE reservation_key = $1
+               AND ((($9::text) IS NOT NULL AND status = 'verified' AND deadline_at > $4) OR (($9::text) IS NULL AND status = $8))
+             RETURNING id, expires_at),
+           split AS (
+             INSERT INTO splits (payment_id, account, address, amount)
+             SELECT id, 'service', $5::text, $6::bigint FROM moved UNION ALL SELECT id, 'treasury', $7::text, $11::bigint FROM moved),
+           answer AS (
+             INSERT INTO answers (payment_id, status, body, expires_at) SELECT id, $12::int, $9::text, expires_at FROM moved WHERE $9::text IS NOT NULL)
+           SELECT id FROM moved`,
+  release: `WITH moved AS (
+              UPDATE payments SET status = $2, reservation_key = NULL, reason = $3, updated_at = $4, recovery = COALESCE($6, recovery)
+              WHERE reservation_key = $1 AND status = ANY($5::text[]) RETURNING id),
+            dropped AS (DELETE FROM answers WHERE payment_id IN (SELECT id FROM moved))
+            SELECT id FROM moved`,
+  pending: `SELECT payment_key, status, network, payer, amount, payload, expires_at, created_at FROM payments
+            WHERE status IN ('verified', 'settling') AND deadline_at <= $1 ORDER BY deadline_at LIMIT $2`,
+  postpone: "UPDATE payments SET deadline_at = $2, recovery = $3, updated_at = $4 WHERE reservation_key = $1 AND status = 'settling'",
+  dropExpired: "WITH dropped AS (DELETE FROM answers WHERE expires_at < $1 RETURNING 1) SELECT count(*) AS n FROM dropped",
+  rows: `SELECT p.*, a.payment_id IS NOT NULL AS has_answer FROM payments p LEFT JOIN answers a ON a.payment_id = p.id ORDER BY p.id`,
+};
+
+const TOTALS = totalsQueries('COLLATE "C"');
+
+export interface PostgresLedgerOptions {
+  now?: () => number;
+}
+
+/** The ledger in `database` (migrated first). Closing it leaves the database open: its owner closes that. */
+export async function openPostgresLedger(database: Database, { now = Date.now }: PostgresLedgerOptions = {}): Promise<LedgerStore> {
+  await database.migrate("ledger", LEDGER_MIGRATIONS);
+  const { query } = database;
+
+  const settleRow = (key: string, s: SettledPayment, from: string, answer?: StoredAnswer, recovery: string | null = null) =>
+    query(SQL.settle, [
+      key,
+      s.transaction,
+      s.simulated,
+      now(),
+      s.split.service.address,
+      s.split.service.amount.toString(),
+      s.split.treasury.address,
+      from,
+      answer?.body ?? null,
+      recovery,
+      s.split.treasury.amount.toString(),
+      answer?.status ?? null,
+    ]).then((rows) => rows.length === 1);
+
+  const release = (key: string, status: string, reason: string, from: string[], recovery: string | null) =>
+    query(SQL.release, [key, status, reason.slice(0, 500), now(), from, recovery]).then((rows) => rows.length === 1);
+
+  return {
+    async reserve(r): Promise<Reservation> {
+      // A holder released between the conflict and the read leaves nothing to report: reserve again.
+      for (let attempt = 0; attempt < 3; attempt++) {
+        const at = now();
+        const inserted = await query(SQL.reserve, [
+          r.key,
+          r.network,
+          r.payer,
+          r.amount.toString(),
+          r.endpoint,
+          r.requestId,
+          r.fingerprint,
+          r.payload,
+          r.deadlineAt,
+          r.expiresAt,
+          at,
+        ]);
+        if (inserted.length === 1) return { reserved: true };
+        const [held] = await query(SQL.holder, [r.key]);
+        if (held) return { reserved: false, existing: existingPayment(held) };
+      }
+      throw new StoreUnavailable("ledger (a payment key changed hands three times during one reservation)");
+    },
+    async beginSettling(key, answer, settleBy) {
+      return (await query(SQL.beginSettling, [key, settleBy, now(), answer.status, answer.body])).length === 1;
+    },
+    settle: (key, settlement, answer) => settleRow(key, settlement, "settling", answer),
+    release: (key, status, reason) => release(key, status, reason, ["verified", "settling"], null),
+    async pending(at, limit) {
+      return (await query(SQL.pending, [at, limit])).map(pendingPayment);
+    },
+    resolve(key, from, outcome, recovery) {
+      if (outcome.status === "settled") return settleRow(key, outcome.settlement, from, undefined, recovery);
+      return release(key, outcome.status, outcome.reason, [from], recovery);
+    },
+    async postpone(key, retryAt, why) {
+      await query(SQL.postpone, [key, retryAt, why, now()]);
+    },
+    async dropExpiredAnswers(at) {
+      const [row] = await query(SQL.dropExpired, [at]);
+      return Number(row?.n ?? 0);
+    },
+    async rows() {
+      return (await query(SQL.rows)).map(ledgerRow);
+    },
+    totals: () => ledgerTotals(TOTALS, (sql) => query(sql)),
+    async close() {},
+  };
+}

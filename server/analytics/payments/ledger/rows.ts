@@ -1,0 +1,91 @@
+/**
+ * Rows as both ledger stores read them, into the store's types. SQLite hands back numbers or
+ * bigints and 0/1, PostgreSQL strings for BIGINT and NUMERIC and booleans: every field goes through
+ * `BigInt`, `Number` or `truthy`, which read either.
+ */
+import type { ExistingPayment, LedgerRow, LedgerTotals, PaymentStatus, PendingPayment } from "./store.js";
+
+export type Row = Record<string, unknown>;
+
+const truthy = (value: unknown) => value === true || Number(value) === 1;
+
+/** A held reservation with its answer and settlement (columns of `payments` and the answer's `answer_status`, `answer_body`). */
+export function existingPayment(row: Row): ExistingPayment {
+  return {
+    status: row.status as ExistingPayment["status"],
+    fingerprint: row.fingerprint as string,
+    expiresAt: Number(row.expires_at),
+    payer: row.payer as string,
+    network: row.network as string,
+    ...(row.answer_body == null ? {} : { answer: { status: Number(row.answer_status), body: row.answer_body as string } }),
+    ...(row.settlement_tx == null ? {} : { settlement: { transaction: row.settlement_tx as string, simulated: truthy(row.simulated) } }),
+  };
+}
+
+export function pendingPayment(r: Row): PendingPayment {
+  return {
+    key: r.payment_key as string,
+    status: r.status as PendingPayment["status"],
+    network: r.network as string,
+    payer: r.payer as string,
+    amount: BigInt(r.amount as bigint),
+    payload: r.payload as string,
+    expiresAt: Number(r.expires_at),
+    createdAt: Number(r.created_at),
+  };
+}
+
+export function ledgerRow(r: Row): LedgerRow {
+  return {
+    id: Number(r.id),
+    key: r.payment_key as string,
+    network: r.network as string,
+    payer: r.payer as string,
+    amount: BigInt(r.amount as bigint),
+    endpoint: r.endpoint as string,
+    requestId: r.request_id as string,
+    status: r.status as PaymentStatus,
+    transaction: (r.settlement_tx as string | null) ?? null,
+    simulated: truthy(r.simulated),
+    reason: (r.reason as string | null) ?? null,
+    recovery: (r.recovery as string | null) ?? null,
+    hasAnswer: truthy(r.has_answer),
+  };
+}
+
+/** The totals' queries, in each store's dialect; `order` is how text sorts bytewise there. */
+export function totalsQueries(order: string) {
+  return {
+    byNetwork: `SELECT network, COUNT(*) AS n, SUM(amount) AS total FROM payments WHERE status = 'settled' GROUP BY network ORDER BY network ${order}`,
+    byEndpoint: `SELECT endpoint, COUNT(*) AS n, SUM(amount) AS total FROM payments WHERE status = 'settled'
+                 GROUP BY endpoint ORDER BY total DESC, endpoint ${order}`,
+    byAccount: `SELECT s.account, p.network, s.address, SUM(s.amount) AS total FROM splits s JOIN payments p ON p.id = s.payment_id
+                GROUP BY s.account, p.network, s.address ORDER BY s.account ${order}, p.network ${order}`,
+    byStatus: `SELECT status, COUNT(*) AS n FROM payments GROUP BY status ORDER BY status ${order}`,
+    byRecovery: `SELECT recovery, status, COUNT(*) AS n FROM payments WHERE recovery IS NOT NULL
+                 GROUP BY recovery, status ORDER BY recovery ${order}, status ${order}`,
+  } as const;
+}
+
+/** The totals from the rows of `totalsQueries`, run by `all`. */
+export async function ledgerTotals(queries: ReturnType<typeof totalsQueries>, all: (sql: string) => Promise<Row[]>): Promise<LedgerTotals> {
+  const [byNetwork, byEndpoint, byAccount, byStatus, byRecovery] = await Promise.all([
+    all(queries.byNetwork),
+    all(queries.byEndpoint),
+    all(queries.byAccount),
+    all(queries.byStatus),
+    all(queries.byRecovery),
+  ]);
+  return {
+    byNetwork: byNetwork.map((r) => ({ network: r.network as string, payments: Number(r.n), amount: BigInt(r.total as bigint) })),
+    byEndpoint: byEndpoint.map((r) => ({ endpoint: r.endpoint as string, payments: Number(r.n), amount: BigInt(r.total as bigint) })),
+    byAccount: byAccount.map((r) => ({
+      account: r.account as "service" | "treasury",
+      network: r.network as string,
+      address: r.address as string,
+      amount: BigInt(r.total as bigint),
+    })),
+    byStatus: byStatus.map((r) => ({ status: r.status as PaymentStatus, payments: Number(r.n) })),
+    byRecovery: byRecovery.map((r) => ({ recovery: r.recovery as string, status: r.status as PaymentStatus, payments: Number(r.n) })),
+  };
+}

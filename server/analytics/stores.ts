@@ -1,0 +1,56 @@
+/**
+ * Where the analytics service keeps its state, as configured: the ledger on PostgreSQL when a
+ * database is configured (shared by every instance), else on its SQLite file; the upstream cache on
+ * Redis when `CACHE_URL` is set, else in this process's memory.
+ */
+import type { Logger } from "pino";
+import type { StoreSettings } from "../config/stores.js";
+import { type Database, openDatabase } from "../db/database.js";
+import type { Clock } from "./clock.js";
+import { openPostgresLedger } from "./payments/ledger/postgres-ledger.js";
+import { openSqliteLedger, type SqliteLedgerOptions } from "./payments/ledger/sqlite-ledger.js";
+import type { LedgerStore } from "./payments/ledger/store.js";
+import { memoryCache, openRedisCache, type UpstreamCache } from "./redis-cache.js";
+
+export interface AnalyticsStores {
+  ledger: LedgerStore;
+  cache: UpstreamCache;
+  /** Closes the ledger, the cache, and the database when it was opened here. */
+  close(): Promise<void>;
+}
+
+export interface StoreOptions {
+  /** The SQLite ledger, when no database is configured. */
+  sqlite: { file: string; synchronous: SqliteLedgerOptions["synchronous"] };
+  /** A database the caller opened (and closes); otherwise one is opened from `settings` when configured. */
+  database?: Database;
+  clock: Clock;
+  logger: Logger;
+}
+
+export async function openAnalyticsStores(
+  settings: StoreSettings,
+  { sqlite, database, clock, logger }: StoreOptions,
+): Promise<AnalyticsStores> {
+  const owned = !database && settings.database ? openDatabase(settings.database, logger) : undefined;
+  const shared = database ?? owned;
+  const now = () => clock.now();
+  try {
+    const ledger = shared
+      ? await openPostgresLedger(shared, { now })
+      : openSqliteLedger(sqlite.file, { now, synchronous: sqlite.synchronous });
+    const cache = settings.cache ? await openRedisCache(settings.cache, { clock, logger }) : memoryCache(clock);
+    return {
+      ledger,
+      cache,
+      async close() {
+        await ledger.close();
+        await cache.close();
+        await owned?.close();
+      },
+    };
+  } catch (error) {
+    await owned?.close();
+    throw error;
+  }
+}

