@@ -7,6 +7,8 @@ export interface LoadResult {
   p99Ms: number;
   errors: number;
   requests: number;
+  /** CPU time the server spent per request, in µs, where the server reports its CPU. */
+  cpuMicrosPerRequest?: number;
 }
 
 export interface LoadSpec {

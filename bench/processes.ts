@@ -12,6 +12,8 @@ export interface ServerProcess {
   pid: number;
   /** Peak resident set size so far, in MiB (VmHWM). */
   peakRssMiB(): number;
+  /** CPU seconds the process has used (its own `process.cpuUsage`, read from its /metrics); the service only. */
+  cpuSeconds?(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -56,7 +58,15 @@ export function startService(port: number, env: Record<string, string>, profileD
     [...profile, "--import", "tsx", "bench/service-process.ts"],
     { PORT: String(port), NODE_ENV: "production", LOG_LEVEL: "info", ...env },
     port,
-  );
+  ).then((service) => (env.WORKERS ? service : { ...service, cpuSeconds: () => cpuSecondsOf(service.url) }));
+}
+
+/** prom-client's `process_cpu_seconds_total` (user + system, from `process.cpuUsage`) in the service's /metrics. */
+async function cpuSecondsOf(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const sample = /^process_cpu_seconds_total (\S+)$/m.exec(text);
+  if (!sample) throw new Error(`${url}/metrics has no process_cpu_seconds_total`);
+  return Number(sample[1]);
 }
 
 export function startBare(kind: "http" | "express", port: number, bodyFile: string): Promise<ServerProcess> {

@@ -1,6 +1,6 @@
 /** Medians over rounds, the printed table, and the JSON written for comparison between commits. */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import type { LoadResult } from "./load.js";
 
@@ -17,9 +17,11 @@ const median = (values: number[]) => {
 };
 
 export function summarize(scenario: string, results: LoadResult[], peakRssMiB: number): Row {
+  const cpu = results.flatMap((r) => (r.cpuMicrosPerRequest === undefined ? [] : [r.cpuMicrosPerRequest]));
   return {
     scenario,
     requestsPerSecond: median(results.map((r) => r.requestsPerSecond)),
+    ...(cpu.length ? { cpuMicrosPerRequest: median(cpu) } : {}),
     p50Ms: median(results.map((r) => r.p50Ms)),
     p99Ms: median(results.map((r) => r.p99Ms)),
     errors: results.reduce((sum, r) => sum + r.errors, 0),
@@ -29,18 +31,38 @@ export function summarize(scenario: string, results: LoadResult[], peakRssMiB: n
   };
 }
 
-export function printTable(rows: Row[], baseline: string): void {
+/** The newest results file before this run, by scenario: what the table compares against. */
+export function previousResults(dir = "bench/results"): { file: string; byScenario: Map<string, Row> } | undefined {
+  let files: string[];
+  try {
+    files = readdirSync(dir).filter((f) => f.endsWith(".json"));
+  } catch {
+    return undefined;
+  }
+  const file = files.sort().at(-1);
+  if (!file) return undefined;
+  const saved = JSON.parse(readFileSync(`${dir}/${file}`, "utf8")) as { rows?: Row[]; scale?: Row[]; deployment?: Row[] };
+  const rows = [...(saved.rows ?? []), ...(saved.scale ?? []), ...(saved.deployment ?? [])];
+  return { file: `${dir}/${file}`, byScenario: new Map(rows.map((row) => [row.scenario, row])) };
+}
+
+export function printTable(rows: Row[], baseline: string, previous?: ReturnType<typeof previousResults>): void {
   const base = rows.find((r) => r.scenario === baseline)?.requestsPerSecond ?? Number.NaN;
-  const header = ["scenario", "req/s", "p50 ms", "p99 ms", "errors", "peak RSS MiB", `× ${baseline}`];
-  const lines = rows.map((r) => [
-    r.scenario,
-    r.requestsPerSecond.toFixed(0),
-    r.p50Ms.toFixed(1),
-    r.p99Ms.toFixed(1),
-    String(r.errors),
-    r.peakRssMiB.toFixed(0),
-    (r.requestsPerSecond / base).toFixed(2),
-  ]);
+  const header = ["scenario", "req/s", "p50 ms", "p99 ms", "errors", "peak RSS MiB", "CPU µs/req", `× ${baseline}`, "prev req/s"];
+  const lines = rows.map((r) => {
+    const before = previous?.byScenario.get(r.scenario)?.requestsPerSecond;
+    return [
+      r.scenario,
+      r.requestsPerSecond.toFixed(0),
+      r.p50Ms.toFixed(1),
+      r.p99Ms.toFixed(1),
+      String(r.errors),
+      r.peakRssMiB.toFixed(0),
+      r.cpuMicrosPerRequest === undefined ? "–" : r.cpuMicrosPerRequest.toFixed(0),
+      (r.requestsPerSecond / base).toFixed(2),
+      before === undefined ? "–" : before.toFixed(0),
+    ];
+  });
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] as string).length)));
   const fmt = (cells: string[]) =>
     cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] as number) : c.padStart(widths[i] as number))).join("  ");

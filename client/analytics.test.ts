@@ -1,17 +1,30 @@
 // The paying analytics client against the real analytics service (in-process, embedded defaults,
-// ledger settlement): all three prefixes, caps, pinning, rejections and HTTP errors, plus
-// type-level checks that tsc verifies.
+// ledger settlement): all three prefixes over x402 v2 by default, v1 when forced or when the 402
+// offers only v1 (a transport hides the v2 challenge), the payment record and receipt of each
+// version, caps, pinning and rejections on both versions, HTTP errors, plus type-level checks that
+// tsc verifies.
 import { generateKeyPairSigner } from "@solana/kit";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, expectTypeOf, it } from "vitest";
 import type { components } from "../generated/types/analytics.js";
+import { findNetwork } from "../lib/networks.js";
 import { startLocalServices } from "../scripts/local-services.js";
+import { editing402, v1Only } from "../test/support/challenge-edits.js";
 import { useLocalServices } from "../test/support/local-services.js";
 import { type AnalyticsClientOptions, createAnalyticsClient } from "./analytics.js";
 import { HttpError, PaymentRefusedError, PaymentRejectedError } from "./errors.js";
+import type { X402Network } from "./networks.js";
 import { evmPayer, offlineBlockhash, type Payer, solanaPayer } from "./payers.js";
-import { signEvmPayment } from "./x402/evm.js";
-import type { PaymentRequiredBody, PaymentRequirements } from "./x402/types.js";
+import { challengeHeaderOf } from "./x402/challenge.js";
+import { evmExactPayload } from "./x402/evm.js";
+import {
+  decodeHeader,
+  encodePayment,
+  type PaymentPayloadV2,
+  type PaymentRequiredBody,
+  type PaymentRequiredV2,
+  termsOf,
+} from "./x402/types.js";
 
 const services = useLocalServices();
 
@@ -24,9 +37,9 @@ function counting(payer: Payer): Payer & { signed: number } {
     family: payer.family,
     address: payer.address,
     signed: 0,
-    sign(requirement: Parameters<Payer["sign"]>[0]) {
+    sign(terms: Parameters<Payer["sign"]>[0]) {
       counted.signed++;
-      return payer.sign(requirement);
+      return payer.sign(terms);
     },
   };
   return counted;
@@ -40,29 +53,57 @@ function analytics(options: Partial<AnalyticsClientOptions> & Pick<AnalyticsClie
   return createAnalyticsClient({ baseUrl: services().analyticsUrl, ...options });
 }
 
-/** A transport that patches every offer of the 402 challenges it passes on, from the `from`-th challenge. */
-function rewritingOffers(patch: Partial<PaymentRequirements>, from = 0) {
-  let count = 0;
-  return async (request: Request) => {
-    const response = await fetch(request);
-    if (response.status !== 402 || count++ < from) return response;
-    const body = (await response.json()) as PaymentRequiredBody;
-    const rewritten = { ...body, accepts: body.accepts.map((offer) => ({ ...offer, ...patch })) };
-    return new Response(JSON.stringify(rewritten), { status: 402, headers: { "content-type": "application/json" } });
-  };
+const CAIP2 = { solana: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1", base: "eip155:84532", skale: "eip155:324705682" } as const;
+
+/** Patches every offer of both challenges; `network` by its v1 name, written as CAIP-2 in the v2 challenge. */
+function rewritingOffers(patch: { payTo?: string; asset?: string; network?: X402Network }, from = 0) {
+  const { network, ...both } = patch;
+  const caip2 = network && findNetwork(network)?.details.caip2;
+  return editing402(
+    {
+      v1: (body) => ({ ...body, accepts: body.accepts.map((offer) => ({ ...offer, ...both, ...(network ? { network } : {}) })) }),
+      v2: (challenge) => ({
+        ...challenge,
+        accepts: challenge.accepts.map((offer) => ({
+          ...offer,
+          ...both,
+          ...(caip2 ? { network: caip2 } : {}),
+        })) as PaymentRequiredV2["accepts"],
+      }),
+    },
+    from,
+  );
 }
 
-describe("paying on each prefix", () => {
-  it("pays /defi/tvl at the root on Solana and returns the typed envelope, receipt and amount", async () => {
+/** A payer that signs for 1 micro-USDC whatever the price. */
+const underpaying: Payer = {
+  family: "evm",
+  address: account.address,
+  sign: (terms) => evmExactPayload(account, terms, { overrides: { value: "1" } }),
+};
+
+describe("paying on each prefix (x402 v2 by default)", () => {
+  it("pays /defi/tvl at the root on Solana and returns the typed envelope, version, receipt and amount", async () => {
     const payer = svm();
     const client = analytics({ network: "solana", payer });
     const result = await client.call("/defi/tvl", { chain: "all", limit: 3 });
     expect(result.status).toBe(200);
     expect(result.envelope.data.chains.length).toBeLessThanOrEqual(3);
     expect(["high_yield", "medium_yield", "low_yield", "risky"]).toContain(result.envelope.signal);
-    expect(result.receipt).toMatchObject({ success: true, network: "solana-devnet", payer: solanaSigner.address });
+    expect(result).toMatchObject({
+      version: 2,
+      paymentHeaderName: "PAYMENT-SIGNATURE",
+      requirement: { network: CAIP2.solana, amount: "1000" },
+    });
+    expect(result.receipt).toEqual({
+      success: true,
+      transaction: expect.any(String),
+      network: CAIP2.solana,
+      payer: solanaSigner.address,
+      amount: "1000",
+      simulated: true,
+    });
     expect(result.paid).toBe(1000n);
-    expect(result.requirement?.maxAmountRequired).toBe("1000");
     expect(client.spent()).toBe(1000n);
     expect(payer.signed).toBe(1);
   });
@@ -71,13 +112,13 @@ describe("paying on each prefix", () => {
     const base = analytics({ network: "base", payer: evm() });
     const pools = await base.call("/lp/pools", { sort: "tvl", limit: 2 });
     expect(pools.envelope.data.pools).toHaveLength(2);
-    expect(pools.receipt).toMatchObject({ success: true, network: "base-sepolia", payer: account.address });
-    expect(pools.paid).toBe(BigInt(pools.requirement?.maxAmountRequired ?? -1));
+    expect(pools.receipt).toMatchObject({ success: true, network: CAIP2.base, payer: account.address });
+    expect(pools.paid).toBe(BigInt(pools.requirement ? termsOf(pools.requirement).amount : -1));
     expect(pools.response.url).toContain("/base/lp/pools");
 
     const skale = analytics({ network: "skale", payer: evm() });
     const graduating = await skale.call("/trenches/graduating", { limit: 2 });
-    expect(graduating.receipt).toMatchObject({ success: true, network: "skale-base-sepolia" });
+    expect(graduating).toMatchObject({ version: 2, receipt: { success: true, network: CAIP2.skale } });
     expect(["graduate_soon", "watch"]).toContain(graduating.envelope.signal);
     expect(skale.spent()).toBe(graduating.paid);
   });
@@ -86,6 +127,7 @@ describe("paying on each prefix", () => {
     const client = analytics({ network: "base", payer: evm() });
     const tvl = await client.get("/defi/tvl", { query: { chain: "solana", limit: 2 } });
     expect(tvl.envelope.data.filter.chain).toBe("solana");
+    expect(tvl.version).toBe(2);
     const pools = await client.get("/lp/{venue}/pools", { path: { venue: "meteora" }, query: { sort: "tvl", limit: 1 } });
     expect(pools.envelope.data.pools).toHaveLength(1);
     expect(client.spent()).toBe(tvl.paid + pools.paid);
@@ -96,8 +138,13 @@ describe("paying on each prefix", () => {
     const { data, response } = await client.client.POST("/defi/yields", { body: { limit: 1 } });
     expect(data?.data.pools).toHaveLength(1);
     const payment = client.fetch.paymentOf(response);
-    expect(payment).toMatchObject({ paid: payment?.amount, receipt: { success: true, network: "skale-base-sepolia" } });
-    expect(payment?.amount).toBe(BigInt(payment?.requirement.maxAmountRequired ?? -1));
+    expect(payment).toMatchObject({
+      version: 2,
+      headerName: "PAYMENT-SIGNATURE",
+      paid: payment?.amount,
+      receipt: { success: true, network: CAIP2.skale },
+    });
+    expect(payment?.amount).toBe(BigInt(payment ? termsOf(payment.requirement).amount : -1));
   });
 
   it("returns 206 with a null insight, still paid, when the model fails", async () => {
@@ -121,14 +168,106 @@ describe("paying on each prefix", () => {
   });
 });
 
-describe("refusing to pay (nothing signed, nothing charged)", () => {
+describe("x402 versions", () => {
+  const challengeAt = async (url: string) =>
+    challengeHeaderOf((await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).headers);
+
+  it("pays v2 with the offer unchanged, the resource and the challenge's extensions, and reads PAYMENT-RESPONSE", async () => {
+    const client = analytics({ network: "base", payer: evm() });
+    const challenge = await challengeAt(`${client.url}/defi/tvl`);
+    const result = await client.call("/defi/tvl");
+    expect(decodeHeader(result.paymentHeader as string)).toEqual({
+      x402Version: 2,
+      resource: challenge?.resource,
+      accepted: challenge?.accepts[0],
+      payload: { signature: expect.any(String), authorization: expect.objectContaining({ from: account.address, value: "1000" }) },
+      extensions: challenge?.extensions,
+    });
+    expect(challenge?.extensions.bazaar).toBeDefined();
+    expect(result.receipt).toEqual(decodeHeader(result.response.headers.get("PAYMENT-RESPONSE") as string));
+    expect(result.response.headers.get("X-PAYMENT-RESPONSE")).toBeNull();
+  });
+
+  it("pays v1 when told to: the same payload in X-PAYMENT, the receipt from X-PAYMENT-RESPONSE, v1 names", async () => {
+    const payer = svm();
+    const client = analytics({ network: "solana", payer, protocol: "v1" });
+    const result = await client.call("/defi/tvl", { limit: 1 });
+    expect(result).toMatchObject({
+      version: 1,
+      paymentHeaderName: "X-PAYMENT",
+      requirement: { network: "solana-devnet", maxAmountRequired: "1000" },
+    });
+    expect(decodeHeader(result.paymentHeader as string)).toEqual({
+      x402Version: 1,
+      scheme: "exact",
+      network: "solana-devnet",
+      payload: { transaction: expect.any(String) },
+    });
+    expect(result.receipt).toEqual({
+      success: true,
+      transaction: expect.any(String),
+      network: "solana-devnet",
+      payer: solanaSigner.address,
+      simulated: true,
+    });
+    expect(result.response.headers.get("PAYMENT-RESPONSE")).toBeNull();
+    expect(client.fetch.paymentOf(result.response)).toMatchObject({ version: 1, headerName: "X-PAYMENT", paid: 1000n });
+    expect(payer.signed).toBe(1);
+  });
+
+  it("pays v1 to a server that offers only v1, and refuses it when told to pay v2 only", async () => {
+    const payer = evm();
+    const transport = v1Only();
+    const client = analytics({ network: "base", payer, fetch: transport });
+    const result = await client.call("/defi/tvl");
+    expect(result).toMatchObject({
+      version: 1,
+      paymentHeaderName: "X-PAYMENT",
+      paid: 1000n,
+      receipt: { success: true, network: "base-sepolia" },
+    });
+    const retry = transport.sent.at(-1);
+    expect([retry?.headers.has("X-PAYMENT"), retry?.headers.has("PAYMENT-SIGNATURE")]).toEqual([true, false]);
+
+    const v2Only = analytics({ network: "base", payer, fetch: v1Only(), protocol: "v2" });
+    await expect(v2Only.call("/defi/tvl")).rejects.toMatchObject({ name: "PaymentRefusedError", reason: "version_not_offered" });
+    expect(payer.signed).toBe(1);
+  });
+
+  it("pays v1 when the v2 challenge offers nothing on the client's network", async () => {
+    const elsewhere = editing402({
+      v2: (challenge) => ({ ...challenge, accepts: challenge.accepts.map((offer) => ({ ...offer, network: CAIP2.base })) }),
+    });
+    const client = analytics({ network: "skale", payer: evm(), fetch: elsewhere });
+    const result = await client.call("/defi/tvl");
+    expect(result).toMatchObject({ version: 1, receipt: { success: true, network: "skale-base-sepolia" } });
+  });
+
+  it("holds the recipient pinned by a v2 payment against a v1-only challenge", async () => {
+    const payer = evm();
+    const dead = "0x000000000000000000000000000000000000dEaD";
+    const changed = editing402(
+      { v2: () => undefined, v1: (body) => ({ ...body, accepts: body.accepts.map((offer) => ({ ...offer, payTo: dead })) }) },
+      1,
+    );
+    const client = analytics({ network: "base", payer, fetch: changed });
+    expect((await client.call("/defi/tvl")).version).toBe(2);
+    await expect(client.call("/defi/tvl")).rejects.toMatchObject({ reason: "pay_to_changed", requirement: { network: "base-sepolia" } });
+    expect(payer.signed).toBe(1);
+  });
+});
+
+describe.each(["auto", "v1"] as const)("refusing to pay, protocol %s (nothing signed, nothing charged)", (protocol) => {
+  const baseNetwork = protocol === "v1" ? "base-sepolia" : CAIP2.base;
+
   it("refuses a price above the per-call cap", async () => {
     const payer = evm();
     const before = await settledRows();
-    const client = analytics({ network: "base", payer, maxPerCallUsd: "0.01" });
+    const client = analytics({ protocol, network: "base", payer, maxPerCallUsd: "0.01" });
     const error = await client.call("/ask", { query: "best stable yield on solana?" }).catch((e) => e);
     expect(error).toBeInstanceOf(PaymentRefusedError);
-    expect(error).toMatchObject({ reason: "cap_per_call", requirement: { maxAmountRequired: "25000" } });
+    expect(error).toMatchObject({ reason: "cap_per_call", requirement: { network: baseNetwork } });
+    expect(termsOf(error.requirement).amount).toBe("25000");
     expect(payer.signed).toBe(0);
     expect(client.spent()).toBe(0n);
     expect(await settledRows()).toBe(before);
@@ -136,7 +275,7 @@ describe("refusing to pay (nothing signed, nothing charged)", () => {
 
   it("refuses a payment that would exceed the session cap, after paying within it", async () => {
     const payer = svm();
-    const client = analytics({ network: "solana", payer, maxPerSession: "1500" });
+    const client = analytics({ protocol, network: "solana", payer, maxPerSession: "1500" });
     await client.call("/defi/tvl", { limit: 1 });
     await expect(client.call("/defi/tvl", { limit: 2 })).rejects.toMatchObject({ name: "PaymentRefusedError", reason: "cap_per_session" });
     expect(payer.signed).toBe(1);
@@ -146,6 +285,7 @@ describe("refusing to pay (nothing signed, nothing charged)", () => {
   it("refuses a recipient that changed after the first challenge (pinning)", async () => {
     const payer = evm();
     const client = analytics({
+      protocol,
       network: "base",
       payer,
       fetch: rewritingOffers({ payTo: "0x000000000000000000000000000000000000dEaD" }, 1),
@@ -160,15 +300,17 @@ describe("refusing to pay (nothing signed, nothing charged)", () => {
 
   it("refuses a recipient or an asset other than the expected ones, and a network not offered", async () => {
     const payer = evm();
-    const otherPayTo = analytics({ network: "base", payer, expect: { payTo: "0x000000000000000000000000000000000000dEaD" } });
+    const otherPayTo = analytics({ protocol, network: "base", payer, expect: { payTo: "0x000000000000000000000000000000000000dEaD" } });
     await expect(otherPayTo.call("/defi/tvl")).rejects.toMatchObject({ reason: "pay_to_changed" });
     const foreignAsset = analytics({
+      protocol,
       network: "base",
       payer,
       fetch: rewritingOffers({ asset: account.address }),
     });
     await expect(foreignAsset.call("/defi/tvl")).rejects.toMatchObject({ reason: "asset_unexpected" });
     const wrongNetwork = analytics({
+      protocol,
       network: "base",
       payer,
       fetch: rewritingOffers({ network: "solana-devnet" }),
@@ -179,56 +321,78 @@ describe("refusing to pay (nothing signed, nothing charged)", () => {
 
   it("asks the approval callback with the quote, and a no refuses", async () => {
     const payer = evm();
-    const quotes: bigint[] = [];
+    const quotes: unknown[] = [];
     const client = analytics({
+      protocol,
       network: "skale",
       payer,
-      approve: ({ amount, url }) => {
-        quotes.push(amount);
+      approve: ({ amount, url, version, requirement }) => {
+        quotes.push({ amount, version, network: requirement.network });
         expect(url).toMatch(/\/skale\/defi\/tvl$/);
         return false;
       },
     });
     await expect(client.call("/defi/tvl")).rejects.toMatchObject({ reason: "declined" });
-    expect(quotes).toEqual([1000n]);
+    expect(quotes).toEqual([
+      protocol === "v1"
+        ? { amount: 1000n, version: 1, network: "skale-base-sepolia" }
+        : { amount: 1000n, version: 2, network: CAIP2.skale },
+    ]);
     expect(payer.signed).toBe(0);
-  });
-
-  it("refuses a payer of the wrong chain family at creation", () => {
-    expect(() => analytics({ network: "solana", payer: evm() })).toThrow(/evm payer cannot pay on solana/);
   });
 });
 
 describe("typed failures", () => {
   it("throws PaymentRejectedError with the server's reason when the paid retry answers 402, and counts nothing", async () => {
-    const underpaying: Payer = {
-      family: "evm",
-      address: account.address,
-      sign: (r) => signEvmPayment(account, r, { overrides: { value: "1" } }),
-    };
     const client = analytics({ network: "base", payer: underpaying });
     const error = await client.call("/defi/tvl").catch((e) => e);
     expect(error).toBeInstanceOf(PaymentRejectedError);
     expect(error.reason).toBe("invalid_exact_evm_payload_authorization_value");
+    expect(error.challenge.accepts[0].network).toBe(CAIP2.base);
     expect(error.body.accepts[0].network).toBe("base-sepolia");
+    expect(error.message).toContain(error.body.message);
     expect(client.spent()).toBe(0n);
   });
 
-  it("passes the caller's own X-PAYMENT through: the same request gets its answer again, another is refused", async () => {
+  it("reads a v2 rejection's reason from PAYMENT-REQUIRED, else from the body, and a v1 rejection's from the body", async () => {
+    // From the second 402 on (the answer to the payment), the header states another reason than the body, or none.
+    const otherReason = () => editing402({ v2: (challenge) => ({ ...challenge, error: "payment_expired" }) }, 1);
+    const noReason = () => editing402({ v2: ({ error: _, ...challenge }) => challenge }, 1);
+    const rejected = (protocol: "v1" | "v2", fetch: ReturnType<typeof editing402>) =>
+      analytics({ network: "base", payer: underpaying, protocol, fetch })
+        .call("/defi/tvl")
+        .catch((e) => e);
+    expect(await rejected("v2", otherReason())).toMatchObject({ name: "PaymentRejectedError", reason: "payment_expired" });
+    expect(await rejected("v2", noReason())).toMatchObject({ reason: "invalid_exact_evm_payload_authorization_value" });
+    expect(await rejected("v1", otherReason())).toMatchObject({ reason: "invalid_exact_evm_payload_authorization_value" });
+  });
+
+  it("refuses a payer of the wrong chain family at creation", () => {
+    expect(() => analytics({ network: "solana", payer: evm() })).toThrow(/evm payer cannot pay on solana/);
+  });
+
+  it("passes the caller's own payment header through: the same request gets its answer again, another is refused", async () => {
     const client = analytics({ network: "solana", payer: svm() });
     const first = await client.call("/trenches/new-tokens", { limit: 1 });
-    const again = await client.client.POST("/trenches/new-tokens", {
-      body: { limit: 1 },
-      headers: { "X-PAYMENT": first.paymentHeader as string },
-    });
+    const paid = { "PAYMENT-SIGNATURE": first.paymentHeader as string };
+    const again = await client.client.POST("/trenches/new-tokens", { body: { limit: 1 }, headers: paid });
     expect(again.response.status).toBe(first.status);
     expect(again.data).toEqual(first.envelope);
-    const replay = await client.client.POST("/trenches/new-tokens", {
-      body: { limit: 2 },
-      headers: { "X-PAYMENT": first.paymentHeader as string },
-    });
+    expect(decodeHeader(again.response.headers.get("PAYMENT-RESPONSE") as string)).toEqual(first.receipt);
+    const replay = await client.client.POST("/trenches/new-tokens", { body: { limit: 2 }, headers: paid });
     expect(replay.response.status).toBe(402);
     expect(replay.error).toMatchObject({ error: "duplicate_settlement" });
+    // The same payload in the v1 envelope, for the same request: refused too, and passed through as well.
+    const { payload } = decodeHeader(first.paymentHeader as string) as PaymentPayloadV2;
+    const challenge = await fetch(first.response.url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const [requirement] = ((await challenge.json()) as PaymentRequiredBody).accepts;
+    if (!requirement) throw new Error("no v1 offer");
+    const crossed = await client.client.POST("/trenches/new-tokens", {
+      body: { limit: 1 },
+      headers: { "X-PAYMENT": encodePayment({ version: 1, requirement }, payload) },
+    });
+    expect(crossed.response.status).toBe(402);
+    expect(crossed.error).toMatchObject({ error: "duplicate_settlement" });
     expect(client.spent()).toBe(first.paid);
   });
 

@@ -1,8 +1,9 @@
 /**
  * The typed, paying analytics client: openapi-fetch over the generated `paths`, with the network's
- * prefix in its base URL and the root paths in its types, and a paying `fetch` underneath. `call`
- * (POST) and `get` (legacy GET) return the typed envelope with the receipt and the amount paid, or
- * throw a typed error.
+ * prefix in its base URL and the root paths in its types, and a paying `fetch` underneath (x402 v2
+ * when offered, else v1, or the version forced by `protocol`). `call` (POST) and `get` (legacy GET)
+ * return the typed envelope with the x402 version, the receipt and the amount paid, or throw a
+ * typed error.
  *
  * @example
  * const analytics = createAnalyticsClient({ baseUrl, network: "base", payer: evmPayer(account), maxPerCallUsd: "0.05" });
@@ -16,7 +17,7 @@ import { NETWORKS, type NetworkChoice } from "./networks.js";
 import type { BodyArgs, HttpMethod, JsonResponse, LooseClient, OperationOf, ParamsArgs, PathsWith } from "./operation-types.js";
 import type { Payer } from "./payers.js";
 import { createPayingFetch, type PayingFetch, type PayingFetchOptions } from "./paying-fetch.js";
-import type { PaymentRequirements, SettlementReceipt } from "./x402/types.js";
+import type { PaymentHeaderName, Receipt, Requirement, X402Version } from "./x402/types.js";
 
 type RootPath = Exclude<keyof paths, `/base/${string}` | `/skale/${string}`>;
 type IsPaid<Item> = Item extends { post: { responses: { 402: unknown } } } | { get: { responses: { 402: unknown } } } ? true : false;
@@ -33,11 +34,15 @@ export type PaidOperation<P extends PaidPath, M extends HttpMethod> = OperationO
 export interface PaymentOutcome {
   /** Micro-USDC counted as spent for this call (the price, once the receipt says success). */
   paid: bigint;
-  /** The decoded `X-PAYMENT-RESPONSE`. */
-  receipt?: SettlementReceipt;
-  /** What was paid for. */
-  requirement?: PaymentRequirements;
-  /** The `X-PAYMENT` header sent (single use). */
+  /** The x402 version paid in. */
+  version?: X402Version;
+  /** The decoded `PAYMENT-RESPONSE` (v2) or `X-PAYMENT-RESPONSE` (v1). */
+  receipt?: Receipt;
+  /** What was paid for, as the version paid in offered it. */
+  requirement?: Requirement;
+  /** The header the payment was sent in: `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1). */
+  paymentHeaderName?: PaymentHeaderName;
+  /** The payment header's value (single use). */
   paymentHeader?: string;
   response: Response;
 }
@@ -62,6 +67,8 @@ export interface AnalyticsClientOptions {
   maxPerSession?: bigint | string;
   expect?: PayingFetchOptions["expect"];
   approve?: PayingFetchOptions["approve"];
+  /** The x402 version to pay in: `auto` (default: v2 when the 402 offers it, else v1), `v1` or `v2`. */
+  protocol?: PayingFetchOptions["protocol"];
   /** The transport under the paying layer (tests, proxies); default the global `fetch`. */
   fetch?: (input: Request) => Promise<Response>;
 }
@@ -98,6 +105,7 @@ export function createAnalyticsClient(options: AnalyticsClientOptions): Analytic
     ...(maxPerSession === undefined ? {} : { maxPerSession }),
     ...(options.expect ? { expect: options.expect } : {}),
     ...(options.approve ? { approve: options.approve } : {}),
+    ...(options.protocol ? { protocol: options.protocol } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const client = createClient<PaidPaths>({ baseUrl: url, fetch: payingFetch });
@@ -112,7 +120,14 @@ export function createAnalyticsClient(options: AnalyticsClientOptions): Analytic
       envelope: data,
       paid: payment?.paid ?? 0n,
       ...(payment?.receipt ? { receipt: payment.receipt } : {}),
-      ...(payment ? { requirement: payment.requirement, paymentHeader: payment.header } : {}),
+      ...(payment
+        ? {
+            version: payment.version,
+            requirement: payment.requirement,
+            paymentHeaderName: payment.headerName,
+            paymentHeader: payment.header,
+          }
+        : {}),
       response,
     } as PaidResult<Op>;
   }

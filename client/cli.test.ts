@@ -1,5 +1,7 @@
 // The command line against the real services: the confirmation flow through its input stream,
-// --json output, the operation list from the contract, and keys refused on the command line.
+// --json output, the x402 version of each payment (v2 by default, v1 when forced with --protocol or
+// when the server offers only v1), the operation list from the contract, and keys refused on the
+// command line.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,7 +9,8 @@ import { PassThrough } from "node:stream";
 import { generateKeyPairSigner } from "@solana/kit";
 import { generatePrivateKey } from "viem/accounts";
 import { describe, expect, it } from "vitest";
-import { main } from "../scripts/cli.js";
+import { type CliIo, main } from "../scripts/cli.js";
+import { v1Only } from "../test/support/challenge-edits.js";
 import { useLocalServices } from "../test/support/local-services.js";
 
 const services = useLocalServices();
@@ -24,7 +27,14 @@ function collector() {
 }
 
 /** Runs the CLI with `input` as what the user types. */
-async function run(argv: string[], { input = "", env = { X402_EVM_PRIVATE_KEY: evmKey } as Record<string, string> } = {}) {
+async function run(
+  argv: string[],
+  {
+    input = "",
+    env = { X402_EVM_PRIVATE_KEY: evmKey } as Record<string, string>,
+    fetch,
+  }: { input?: string; env?: Record<string, string>; fetch?: CliIo["fetch"] } = {},
+) {
   const stdin = new PassThrough();
   stdin.end(input);
   const stdout = collector();
@@ -35,6 +45,7 @@ async function run(argv: string[], { input = "", env = { X402_EVM_PRIVATE_KEY: e
     stdin,
     stdout: stdout.stream,
     stderr: stderr.stream,
+    ...(fetch ? { fetch } : {}),
   });
   return { code, stdout: stdout.text(), stderr: stderr.text() };
 }
@@ -48,7 +59,7 @@ describe("npm run cli", () => {
     expect(code).toBe(1);
     expect(stdout).toContain(`POST ${services().analyticsUrl}/base/defi/tvl`);
     expect(stdout).toContain("limit = 2");
-    expect(stdout).toMatch(/price: 0\.001 USDC \(1000 micro-USDC\) on base-sepolia/);
+    expect(stdout).toMatch(/price: 0\.001 USDC \(1000 micro-USDC\) on base-sepolia over x402 v2, to 0x/);
     expect(stdout).toContain("Pay 0.001 USDC on base-sepolia? [y/N]");
     expect(stdout).toContain("Not paid.");
     expect(await settled()).toBe(before);
@@ -64,7 +75,7 @@ describe("npm run cli", () => {
     expect(lines[1]).toMatch(/^signal {6}(add_liquidity|hold) {3}\(confidence \d\.\d\d\)$/);
     expect(lines[2]).toMatch(/^insight {5}\S/);
     expect(answer).toMatch(/data\.pools \(3\)\n {2}address +name +bin_step/);
-    expect(stdout).toMatch(/paid 0\.\d+ USDC on skale-base-sepolia · transaction ledger:/);
+    expect(stdout).toMatch(/paid 0\.\d+ USDC on skale-base-sepolia over x402 v2 \(PAYMENT-SIGNATURE\) · transaction ledger:/);
   });
 
   it("pays on Solana with --yes and prints only the envelope JSON on stdout with --json", async () => {
@@ -81,8 +92,23 @@ describe("npm run cli", () => {
     const envelope = JSON.parse(stdout);
     expect(envelope.data.graduating.length).toBeLessThanOrEqual(2);
     expect(stderr).toContain(`POST ${services().analyticsUrl}/trenches/graduating`);
-    expect(stderr).toMatch(/paid 0\.\d+ USDC on solana-devnet/);
+    expect(stderr).toMatch(/paid 0\.\d+ USDC on solana-devnet over x402 v2 \(PAYMENT-SIGNATURE\)/);
     expect(stderr).not.toContain("[y/N]");
+  });
+
+  it("pays over x402 v1 with --protocol v1, and by itself when the server offers only v1", async () => {
+    const before = await settled();
+    const forced = await run(["defiTvl", "--network", "base", "--protocol", "v1", "--yes"]);
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toContain("on base-sepolia over x402 v1, to 0x");
+    expect(forced.stdout).toMatch(/paid 0\.001 USDC on base-sepolia over x402 v1 \(X-PAYMENT\) · transaction ledger:/);
+    const fallback = await run(["defiTvl", "--network", "skale", "--yes"], { fetch: v1Only() });
+    expect(fallback.stdout).toMatch(/paid 0\.001 USDC on skale-base-sepolia over x402 v1 \(X-PAYMENT\)/);
+    expect(await settled()).toBe(before + 2);
+    const v2Only = await run(["defiTvl", "--network", "skale", "--protocol", "v2", "--yes"], { fetch: v1Only() });
+    expect(v2Only).toMatchObject({ code: 1, stdout: expect.stringMatching(/Not paid \(version_not_offered\)/) });
+    const unknown = await run(["defiTvl", "--protocol", "v3"]);
+    expect(unknown).toMatchObject({ code: 2, stdout: expect.stringContaining('--protocol must be v1, v2 or auto, got "v3"') });
   });
 
   it("refuses a key passed as an argument, before anything else", async () => {
@@ -110,6 +136,7 @@ describe("npm run cli", () => {
     const help = await run(["--help"]);
     expect(help.code).toBe(0);
     for (const name of ["defiTvl", "lpPools", "trenchesGraduating", "smartmoneyTokenScreener", "ask"]) expect(help.stdout).toContain(name);
+    expect(help.stdout).toMatch(/--protocol v1\|v2 +pay in this x402 version only/);
     const params = await run(["smartmoneyTokenScreener", "--help"]);
     expect(params.stdout).toMatch(/--only_smart_money +boolean/);
     const badType = await run(["defiTvl", "--limit", "many"]);

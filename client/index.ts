@@ -1,6 +1,7 @@
 /**
- * The public client API: typed, paying analytics client (Solana at the root, Base, SKALE), typed
- * registry client, payers, the paying `fetch` underneath, typed errors and amount helpers.
+ * The public client API: typed, paying analytics client (Solana at the root, Base, SKALE; x402 v2,
+ * or v1 where only v1 is offered), typed registry client, payers, the paying `fetch` underneath,
+ * typed errors and amount helpers.
  *
  * @example
  * import { createAnalyticsClient, evmPayer } from "./client/index.js";
@@ -29,8 +30,28 @@ export {
   type RefusalReason,
 } from "./errors.js";
 export { KEY_VARIABLES, KeyError, keySource, payerFromKeys } from "./keys.js";
-export { NETWORKS, type NetworkChoice, type X402Network } from "./networks.js";
+export { NETWORKS, type NetworkChoice, networkLabel, type X402Network } from "./networks.js";
 export { type BlockhashSource, evmPayer, offlineBlockhash, type Payer, solanaPayer } from "./payers.js";
-export { createPayingFetch, type PayingFetch, type PayingFetchOptions, type PaymentQuote, type PaymentRecord } from "./paying-fetch.js";
+export {
+  createPayingFetch,
+  type PayingFetch,
+  type PayingFetchOptions,
+  type PaymentQuote,
+  type PaymentRecord,
+  type ProtocolChoice,
+} from "./paying-fetch.js";
 export { createRegistryClient, type RegistryClient, type RegistryPath } from "./registry.js";
-export { decodeReceipt, type PaymentRequirements, type SettlementReceipt } from "./x402/types.js";
+export {
+  decodeReceipt,
+  type ExactPayload,
+  type PaymentHeaderName,
+  type PaymentRequirements,
+  type PaymentRequirementsV2,
+  type PaymentTerms,
+  type Receipt,
+  type Requirement,
+  type SettlementReceipt,
+  type SettlementReceiptV2,
+  termsOf,
+  type X402Version,
+} from "./x402/types.js";

@@ -1,26 +1,28 @@
 /**
- * Payers: who signs an x402 v1 `exact` payment for a requirement. An EVM payer signs an EIP-3009
- * authorization with a viem account; a Solana payer partially signs a `TransferChecked`
+ * Payers: who signs an x402 `exact` payment for a requirement's terms. An EVM payer signs an
+ * EIP-3009 authorization with a viem account; a Solana payer partially signs a `TransferChecked`
  * transaction with a kit signer, over a recent blockhash from an RPC or from an injected source.
+ * What they sign is the same in both x402 versions: the paying fetch wraps it in the envelope of
+ * the version it pays in.
  */
 import { randomBytes } from "node:crypto";
 import { createSolanaRpc, getBase58Decoder, type TransactionSigner } from "@solana/kit";
 import type { LocalAccount } from "viem";
 import type { Family } from "./networks.js";
-import { signEvmPayment } from "./x402/evm.js";
-import { signSvmPayment } from "./x402/svm.js";
-import type { PaymentRequirements } from "./x402/types.js";
+import { evmExactPayload } from "./x402/evm.js";
+import { svmExactPayload } from "./x402/svm.js";
+import type { ExactPayload, PaymentTerms } from "./x402/types.js";
 
 export interface Payer {
   readonly family: Family;
   /** The paying address (EVM address or Solana public key). */
   readonly address: string;
-  /** The `X-PAYMENT` header value paying `requirement`. */
-  sign(requirement: PaymentRequirements): Promise<string>;
+  /** The signed `exact` payload paying `terms` (a requirement of either version, `termsOf`). */
+  sign(terms: PaymentTerms): Promise<ExactPayload>;
 }
 
 export function evmPayer(account: LocalAccount): Payer {
-  return { family: "evm", address: account.address, sign: (requirement) => signEvmPayment(account, requirement) };
+  return { family: "evm", address: account.address, sign: (terms) => evmExactPayload(account, terms) };
 }
 
 export interface RecentBlockhash {
@@ -47,9 +49,9 @@ export function solanaPayer(signer: TransactionSigner, source: BlockhashSource):
   return {
     family: "svm",
     address: signer.address,
-    async sign(requirement) {
+    async sign(terms) {
       const { blockhash, lastValidBlockHeight } = await recent();
-      return signSvmPayment(signer, requirement, { blockhash, ...(lastValidBlockHeight === undefined ? {} : { lastValidBlockHeight }) });
+      return svmExactPayload(signer, terms, { blockhash, ...(lastValidBlockHeight === undefined ? {} : { lastValidBlockHeight }) });
     },
   };
 }

@@ -1,37 +1,64 @@
 /**
- * A `fetch` that pays x402 v1 challenges by itself, for one network: on a 402 it picks the
- * `accepts` entry of its network, checks it (known asset, pinned recipient and asset, caps, an
- * optional approval), signs with its payer, retries once, and records the receipt and amount of
- * that call. It never pays twice for one call; a second 402 is a `PaymentRejectedError`.
+ * A `fetch` that pays x402 challenges by itself, for one network: on a 402 it picks the offer of
+ * its network, in x402 v2 (`PAYMENT-REQUIRED`) when the 402 has one there and in v1 (the body)
+ * otherwise, or in the version it was told to use; checks it (known asset, pinned recipient and
+ * asset, caps, an optional approval), has its payer sign the payload, sends it in that version's
+ * header, retries once, and records the version, receipt and amount of that call. It never pays
+ * twice for one call; a second 402 is a `PaymentRejectedError`.
  */
 import { formatUsdc, microAmount } from "./amounts.js";
-import { HttpError, isChallenge, PaymentRefusedError, PaymentRejectedError, type RefusalReason } from "./errors.js";
+import { HttpError, PaymentRefusedError, type RefusalReason, rejectionOf } from "./errors.js";
 import { NETWORKS, type NetworkChoice, sameAddress } from "./networks.js";
 import type { Payer } from "./payers.js";
-import { decodeReceipt, type PaymentRequiredBody, type PaymentRequirements, type SettlementReceipt } from "./x402/types.js";
+import { type Challenges, offersOf, readChallenges } from "./x402/challenge.js";
+import {
+  CHALLENGE_HEADER,
+  decodeReceipt,
+  encodePayment,
+  type Offer,
+  PAYMENT_HEADERS,
+  type PaymentHeaderName,
+  type PaymentTerms,
+  RECEIPT_HEADERS,
+  type Receipt,
+  type Requirement,
+  termsOf,
+  type X402Version,
+} from "./x402/types.js";
 
 /** x402-fetch's default per-call cap: 0.10 USDC. */
 export const DEFAULT_MAX_PER_CALL = 100_000n;
 /** 1 USDC per client session unless told otherwise. */
 export const DEFAULT_MAX_PER_SESSION = 1_000_000n;
 
+/** Which x402 version to pay in: `auto` (v2 when the 402 offers it on the network, else v1), or only `v1` or `v2`. */
+export type ProtocolChoice = "auto" | "v1" | "v2";
+
 export interface PaymentQuote {
   /** The request being paid for (its body is not readable here). */
   url: string;
   method: string;
-  requirement: PaymentRequirements;
+  /** The x402 version it would be paid in. */
+  version: X402Version;
+  /** The requirement as that version offers it (`network` a v1 name or, in v2, a CAIP-2 id). */
+  requirement: Requirement;
   /** Micro-USDC. */
   amount: bigint;
 }
 
 export interface PaymentRecord {
-  requirement: PaymentRequirements;
+  /** The x402 version paid in. */
+  version: X402Version;
+  /** The request header the payment went in: `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1). */
+  headerName: PaymentHeaderName;
+  requirement: Requirement;
   /** The price signed, micro-USDC. */
   amount: bigint;
   /** What counts as spent: `amount` when the receipt says success, else 0. */
   paid: bigint;
-  receipt?: SettlementReceipt;
-  /** The `X-PAYMENT` header that was sent (single use: the server refuses it a second time). */
+  /** The decoded `PAYMENT-RESPONSE` (v2) or `X-PAYMENT-RESPONSE` (v1). */
+  receipt?: Receipt;
+  /** The header value that was sent (single use: the server refuses it a second time, and in the other version's header). */
   header: string;
 }
 
@@ -46,6 +73,8 @@ export interface PayingFetchOptions {
   expect?: { payTo?: string; asset?: string };
   /** Asked before each payment, after every check passed; false refuses it (`declined`). */
   approve?: (quote: PaymentQuote) => boolean | Promise<boolean>;
+  /** The x402 version to pay in; default `auto`. */
+  protocol?: ProtocolChoice;
   fetch?: (input: Request) => Promise<Response>;
 }
 
@@ -56,22 +85,20 @@ export interface PayingFetch {
   /** Micro-USDC spent by this fetch (settled payments, and payments whose outcome is unknown). */
   spent(): bigint;
   readonly network: NetworkChoice;
+  readonly protocol: ProtocolChoice;
   readonly maxPerCall: bigint;
   readonly maxPerSession: bigint;
 }
 
-function refuse(reason: RefusalReason, message: string, requirement?: PaymentRequirements): never {
+function refuse(reason: RefusalReason, message: string, requirement?: Requirement): never {
   throw new PaymentRefusedError(reason, message, requirement);
 }
 
-async function challengeOf(response: Response): Promise<PaymentRequiredBody> {
-  const body: unknown = await response.json().catch(() => undefined);
-  if (!isChallenge(body) || body.x402Version !== 1) refuse("invalid_challenge", `${response.url} answered 402 without an x402 v1 body`);
-  return body;
-}
+/** The versions to look at, in order of preference. */
+const VERSIONS: Record<ProtocolChoice, readonly X402Version[]> = { auto: [2, 1], v2: [2], v1: [1] };
 
-function receiptOf(response: Response): SettlementReceipt | undefined {
-  const header = response.headers.get("X-PAYMENT-RESPONSE");
+function receiptOf(response: Response, version: X402Version): Receipt | undefined {
+  const header = response.headers.get(RECEIPT_HEADERS[version]);
   if (!header) return undefined;
   try {
     return decodeReceipt(header);
@@ -84,6 +111,7 @@ export function createPayingFetch(options: PayingFetchOptions): PayingFetch {
   const info = NETWORKS[options.network];
   if (options.payer.family !== info.family) throw new TypeError(`a ${options.payer.family} payer cannot pay on ${options.network}`);
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
+  const protocol = options.protocol ?? "auto";
   const maxPerCall = options.maxPerCall ?? DEFAULT_MAX_PER_CALL;
   const maxPerSession = options.maxPerSession ?? DEFAULT_MAX_PER_SESSION;
   const records = new WeakMap<Response, PaymentRecord>();
@@ -92,14 +120,30 @@ export function createPayingFetch(options: PayingFetchOptions): PayingFetch {
   let spent = 0n;
   let pending = 0n;
 
-  /** The entry of our network, checked against the pins (pinning it if first) and the caps. */
-  function accept(challenge: PaymentRequiredBody, url: string): { requirement: PaymentRequirements; amount: bigint } {
-    const requirement = challenge.accepts.find((a) => a.scheme === "exact" && info.networks.includes(a.network));
-    if (!requirement)
+  /** The offer of our network in the first version that has one (v2 before v1 unless told otherwise). */
+  function choose(challenges: Challenges, url: string): Offer {
+    const versions = VERSIONS[protocol];
+    if (!versions.some((version) => challenges[`v${version}`])) {
+      if (protocol === "auto")
+        refuse("invalid_challenge", `${url} answered 402 without an x402 challenge (no readable ${CHALLENGE_HEADER} header, no v1 body)`);
+      refuse("version_not_offered", `${url} answered 402 without an x402 ${protocol} challenge`);
+    }
+    const offers = offersOf(challenges, versions);
+    const ours = offers.find(({ version, requirement }) => {
+      const names: readonly string[] = version === 1 ? info.networks : info.caip2;
+      return requirement.scheme === "exact" && names.includes(requirement.network);
+    });
+    if (!ours)
       refuse(
         "network_not_offered",
-        `${url} offers no exact payment on ${options.network} (${challenge.accepts.map((a) => a.network).join(", ")})`,
+        `${url} offers no exact payment on ${options.network} (${offers.map((o) => o.requirement.network).join(", ")})`,
       );
+    return ours;
+  }
+
+  /** The offer's terms, checked against the pins (pinning them if first) and the caps, and their amount. */
+  function accept({ requirement }: Offer): { terms: PaymentTerms; amount: bigint } {
+    const terms = termsOf(requirement);
     const same = (a: string, b: string) => sameAddress(info.family, a, b);
     if (pinned.asset !== undefined && !same(pinned.asset, requirement.asset))
       refuse(expected.asset ? "asset_unexpected" : "asset_changed", `asset ${requirement.asset} is not ${pinned.asset}`, requirement);
@@ -116,9 +160,9 @@ export function createPayingFetch(options: PayingFetchOptions): PayingFetch {
 
     let amount: bigint;
     try {
-      amount = microAmount(requirement.maxAmountRequired);
+      amount = microAmount(terms.amount);
     } catch {
-      refuse("invalid_challenge", `maxAmountRequired "${requirement.maxAmountRequired}" is not an integer amount`, requirement);
+      refuse("invalid_challenge", `the amount "${terms.amount}" is not an integer amount`, requirement);
     }
     if (amount > maxPerCall)
       refuse("cap_per_call", `price ${formatUsdc(amount)} USDC is above the per-call cap of ${formatUsdc(maxPerCall)} USDC`, requirement);
@@ -128,43 +172,45 @@ export function createPayingFetch(options: PayingFetchOptions): PayingFetch {
         `paying ${formatUsdc(amount)} USDC would exceed the session cap of ${formatUsdc(maxPerSession)} USDC (spent ${formatUsdc(spent)})`,
         requirement,
       );
-    return { requirement, amount };
+    return { terms, amount };
   }
 
   async function payingFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
     const request = new Request(input, init);
     // The caller brought its own payment: not ours to pay or retry.
-    if (request.headers.has("X-PAYMENT")) return send(request);
+    if (Object.values(PAYMENT_HEADERS).some((name) => request.headers.has(name))) return send(request);
     const retry = request.clone();
     const first = await send(request);
     if (first.status !== 402) return first;
 
-    const { requirement, amount } = accept(await challengeOf(first), request.url);
+    const offer = choose(await readChallenges(first), request.url);
+    const { version, requirement } = offer;
+    const headerName = PAYMENT_HEADERS[version];
+    const { terms, amount } = accept(offer);
     pending += amount; // reserved against the session cap while this call is being paid
     let counted = false;
     try {
-      if (options.approve && !(await options.approve({ url: request.url, method: request.method, requirement, amount })))
+      if (options.approve && !(await options.approve({ url: request.url, method: request.method, version, requirement, amount })))
         refuse("declined", `payment of ${formatUsdc(amount)} USDC on ${requirement.network} declined`, requirement);
-      const header = await options.payer.sign(requirement);
-      retry.headers.set("X-PAYMENT", header);
+      const header = encodePayment(offer, await options.payer.sign(terms));
+      retry.headers.set(headerName, header);
       const second = await send(retry);
       if (second.status === 402) {
         counted = true; // refused: nothing charged
-        const body: unknown = await second.json().catch(() => undefined);
-        if (isChallenge(body)) throw new PaymentRejectedError(body, requirement, request.url);
-        throw new HttpError(402, undefined, request.url, body);
+        const challenges = await readChallenges(second);
+        throw rejectionOf(challenges, requirement, request.url, version) ?? new HttpError(402, undefined, request.url, challenges.body);
       }
-      const receipt = receiptOf(second);
+      const receipt = receiptOf(second, version);
       // Settled, or delivered without a receipt (outcome unknown: counted, so the cap stays a bound).
       const paid = receipt?.success || (second.ok && !receipt) ? amount : 0n;
       spent += paid;
       counted = true;
-      records.set(second, { requirement, amount, paid, header, ...(receipt ? { receipt } : {}) });
+      records.set(second, { version, headerName, requirement, amount, paid, header, ...(receipt ? { receipt } : {}) });
       return second;
     } finally {
       pending -= amount;
       // The request failed in flight after the payment was sent: the outcome is unknown, so it counts.
-      if (!counted && retry.headers.has("X-PAYMENT")) spent += amount;
+      if (!counted && retry.headers.has(headerName)) spent += amount;
     }
   }
 
@@ -172,6 +218,7 @@ export function createPayingFetch(options: PayingFetchOptions): PayingFetch {
     paymentOf: (response: Response) => records.get(response),
     spent: () => spent,
     network: options.network,
+    protocol,
     maxPerCall,
     maxPerSession,
   });

@@ -58,6 +58,8 @@ export interface RegistryCase extends CaseBase {
   kind: "registry";
   /** The same operation for a name no agent holds (only operations that answer 404 for it). */
   unknownName?: CaseRequest;
+  /** A read with an ETag (the document gives it a 304); the operators' endpoints are never cached. */
+  cacheable: boolean;
 }
 
 export type Mutation = "missing" | "maximum" | "enum" | "type" | "pattern";
@@ -91,7 +93,10 @@ function exampleRequest(doc: OpenApiDoc, method: string, template: string, op: O
   const media = op.requestBody?.content["application/json"] as { example?: unknown } | undefined;
   const body = method === "post" ? (media?.example ?? {}) : undefined;
   const search = query.toString();
-  return { method: upper(method), path: `${path}${search ? `?${search}` : ""}`, body } satisfies CaseRequest;
+  // An answer that is not JSON (a page, the metrics text) is asked for by its own media type.
+  const answers = Object.keys(op.responses["200"]?.content ?? {});
+  const accept = answers.length && !answers.includes("application/json") ? { headers: { accept: answers[0] as string } } : {};
+  return { method: upper(method), path: `${path}${search ? `?${search}` : ""}`, body, ...accept } satisfies CaseRequest;
 }
 
 /** What every case of an operation shares; `row` is the unprefixed path, `column` the prefix's network or the service. */
@@ -152,6 +157,7 @@ export function registryCases(): RegistryCase[] {
       ...baseCase("registry", method, path, op, path, "registry"),
       kind: "registry",
       unknownName: named ? exampleRequest(DOCS.registry, method, path, op, { name: UNKNOWN_AGENT }) : undefined,
+      cacheable: "304" in op.responses,
     };
   });
 }

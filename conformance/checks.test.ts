@@ -1,12 +1,20 @@
 // The suite's judgements catch what they must, with messages naming operation, prefix and field: answers
 // built from the document's own examples, then broken the way a faulty server would break them.
 import { describe, expect, it } from "vitest";
+import { loadAnalyticsConfig } from "../server/analytics/config.js";
+import { loadAnalyticsContract, type PaidRoute } from "../server/analytics/contract.js";
+import { challengeV2, encodeHeader } from "../server/analytics/payments/protocols.js";
+import { offerAt, routeOffer } from "../server/analytics/payments/requirements.js";
 import { DOCS, type PaidCase, paidCases } from "./cases.js";
-import { checkChallenge, checkEnvelope, Findings } from "./checks.js";
+import { checkChallenge, checkChallengeV2, checkEnvelope, checkReceipt, Findings, type PaymentRequiredV2 } from "./checks.js";
 import type { Answer } from "./http.js";
 import { ALL_PREFIXES } from "./targets.js";
 
 const base = paidCases(ALL_PREFIXES).find((c) => c.operationId === "Base_defiTvl") as PaidCase;
+const contract = loadAnalyticsContract();
+const route = contract.paid.find((r) => r.operationId === base.operationId) as PaidRoute;
+/** What the service offers on the route (testnet profile, the contract's development recipients). */
+const offer = routeOffer(route, loadAnalyticsConfig({}, contract.developmentDefaults), contract.document);
 
 type Edit = [path: (string | number)[], value: unknown];
 
@@ -25,6 +33,29 @@ function exampleAnswer(c: PaidCase, status: number, ...edits: Edit[]): Answer {
   return { status, headers: new Headers(), contentType: "application/json", text: JSON.stringify(body), json: body };
 }
 
+/**
+ * The 402 example with the v2 challenge the service sends beside it (its offer for the example's
+ * resource), after `edit`, and `headers` over the challenge's own.
+ */
+function challengeAnswer(edit: (challenge: PaymentRequiredV2) => void = () => {}, headers: Record<string, string> = {}): Answer {
+  const answer = exampleAnswer(base, 402);
+  const { resource } = (answer.json as { accepts: { resource: string }[] }).accepts[0] as { resource: string };
+  const challenge = structuredClone(challengeV2(offerAt(offer, resource), offer.extensions, "Payment required"));
+  edit(challenge);
+  return { ...answer, headers: new Headers({ "PAYMENT-REQUIRED": encodeHeader(challenge), "Cache-Control": "no-store", ...headers }) };
+}
+
+/** The 200 example with these receipt headers (an object is encoded as the service encodes it). */
+const receiptAnswer = (headers: Record<string, unknown>): Answer => ({
+  ...exampleAnswer(base, 200),
+  headers: new Headers(Object.entries(headers).map(([name, value]) => [name, typeof value === "string" ? value : encodeHeader(value)])),
+});
+
+/** Each of `findings` is in the failure `message`. */
+function expectAll(message: string, findings: string[]): void {
+  for (const finding of findings) expect(message).toContain(finding);
+}
+
 function failure(check: (f: Findings) => void): string {
   const f = new Findings(`${base.label} check`);
   check(f);
@@ -40,6 +71,7 @@ describe("checks", () => {
   it("pass the document's own examples", () => {
     expect(failure((f) => checkChallenge(f, base, exampleAnswer(base, 402)))).toBe("");
     expect(failure((f) => checkEnvelope(f, base, exampleAnswer(base, 200), [200]))).toBe("");
+    expect(failure((f) => checkChallengeV2(f, base, challengeAnswer()))).toBe("");
   });
 
   it("name the operation, prefix and field of a wrong price", () => {
@@ -65,16 +97,128 @@ describe("checks", () => {
       [["signal"], "snipe"],
     );
     const message = failure((f) => checkEnvelope(f, base, answer, [200]));
-    expect(message).toContain("Base_defiTvl [base]");
-    expect(message).toContain("/data: must have required property 'total_tvl_usd'");
-    expect(message).toContain("/data/chains/0/tvl_usd: must be number");
-    expect(message).toContain(
+    expectAll(message, [
+      "Base_defiTvl [base]",
+      "/data: must have required property 'total_tvl_usd'",
+      "/data/chains/0/tvl_usd: must be number",
       'signal: expected one of high_yield, medium_yield, low_yield, risky (the operation\'s vocabulary), got "snipe"',
-    );
+    ]);
   });
 
   it("require a 206 to carry no model output", () => {
     const answer = exampleAnswer(base, 206, [["insight"], "still written"]);
     expect(failure((f) => checkEnvelope(f, base, answer, [206]))).toContain("insight:");
+  });
+
+  it("require the v2 challenge in PAYMENT-REQUIRED as base64 JSON, and a 402 never cached", () => {
+    const missing = failure((f) => checkChallengeV2(f, base, { ...exampleAnswer(base, 402), headers: new Headers() }));
+    expectAll(missing, [
+      "Base_defiTvl [base]",
+      'Cache-Control: expected "no-store" (a challenge is never cached), got null',
+      "PAYMENT-REQUIRED: header is required on a 402",
+    ]);
+    const garbled = failure((f) => checkChallengeV2(f, base, challengeAnswer(undefined, { "PAYMENT-REQUIRED": "not base64!" })));
+    expect(garbled).toContain("PAYMENT-REQUIRED: must be base64 of a JSON object (X402.PaymentRequiredV2)");
+  });
+
+  it("name each field of a v2 challenge that differs from the v1 body, the price or the contract", () => {
+    const message = failure((f) =>
+      checkChallengeV2(
+        f,
+        base,
+        challengeAnswer((challenge) => {
+          const [offered] = challenge.accepts as unknown as [Record<string, unknown>];
+          Object.assign(offered, { network: "base-sepolia", amount: "2000", payTo: "0x0000000000000000000000000000000000000001" });
+          offered.extra = { name: "USDC" };
+          challenge.x402Version = 1 as 2;
+          challenge.resource.url = "http://localhost:4021/base/defi/yields";
+          challenge.error = "invalid_network";
+        }),
+      ),
+    );
+    expectAll(message, [
+      "PAYMENT-REQUIRED.accepts[0].network: must be equal to one of the allowed values",
+      'PAYMENT-REQUIRED.accepts[0].network: expected "eip155:84532" (the CAIP-2 id of the v1 body\'s base-sepolia)',
+      'PAYMENT-REQUIRED.accepts[0].amount: expected "1000" (0.001 USD in micro-USDC), got "2000"',
+      'PAYMENT-REQUIRED.accepts[0].payTo: expected "0xBab484B2daAFAb4BF6eD642A847517d33d106535" (the v1 body\'s)',
+      'PAYMENT-REQUIRED.accepts[0].extra: expected {"name":"USDC","version":"2"} (the v1 body\'s)',
+      "PAYMENT-REQUIRED.x402Version: expected 2, got 1",
+      'PAYMENT-REQUIRED.resource.url: expected "http://localhost:4021/base/defi/tvl" (the v1 body\'s resource)',
+      'PAYMENT-REQUIRED.error: expected "Payment required" (no payment was sent), got "invalid_network"',
+    ]);
+  });
+
+  it("require one v2 requirement, and the v1 body's reason for a refused payment", () => {
+    const answer = challengeAnswer((challenge) => {
+      challenge.accepts.push(challenge.accepts[0] as PaymentRequiredV2["accepts"][number]);
+    });
+    Object.assign(answer.json as object, { error: "invalid_exact_evm_payload_signature" });
+    const message = failure((f) => checkChallengeV2(f, base, answer));
+    expect(message).toContain("PAYMENT-REQUIRED.accepts.length: expected 1, got 2");
+    expect(message).toContain(
+      'PAYMENT-REQUIRED.error: expected "invalid_exact_evm_payload_signature" (the v1 body\'s reason), got "Payment required"',
+    );
+  });
+
+  it("hold the Bazaar extension to the operation's method and to its own JSON Schema 2020-12", () => {
+    const bazaar = (challenge: PaymentRequiredV2) =>
+      challenge.extensions.bazaar as unknown as { info: { input: Record<string, unknown> }; schema: Record<string, unknown> };
+    const wrong = failure((f) =>
+      checkChallengeV2(
+        f,
+        base,
+        challengeAnswer((challenge) => {
+          Object.assign(bazaar(challenge).info.input, { method: "GET", body: { limit: 500 } });
+        }),
+      ),
+    );
+    expectAll(wrong, [
+      'PAYMENT-REQUIRED.extensions.bazaar.info.input.method: expected "POST" (the operation\'s method), got "GET"',
+      "PAYMENT-REQUIRED.extensions.bazaar.info.input.body.limit: must be <= 50",
+      "(the extension's schema)",
+    ]);
+    const draft07 = failure((f) =>
+      checkChallengeV2(
+        f,
+        base,
+        challengeAnswer((challenge) => {
+          bazaar(challenge).schema.$schema = "http://json-schema.org/draft-07/schema#";
+        }),
+      ),
+    );
+    expect(draft07).toContain('PAYMENT-REQUIRED.extensions.bazaar.schema.$schema: expected "https://json-schema.org/draft/2020-12/schema"');
+    expect(draft07).toContain("PAYMENT-REQUIRED.extensions.bazaar.schema: is not a JSON Schema 2020-12");
+  });
+
+  it("require the receipt of the version paid in, and only that one", () => {
+    const v2 = { success: true, transaction: "0xabc", network: "eip155:84532", payer: "0x1", amount: "1000" };
+    const paidV2 = { version: 2, network: "base-sepolia", amount: "1000" } as const;
+    expect(failure((f) => checkReceipt(f, receiptAnswer({ "PAYMENT-RESPONSE": v2 }), paidV2))).toBe("");
+    const wrong = failure((f) =>
+      checkReceipt(
+        f,
+        receiptAnswer({ "PAYMENT-RESPONSE": { ...v2, success: false, network: "base-sepolia", amount: "999" }, "X-PAYMENT-RESPONSE": v2 }),
+        paidV2,
+      ),
+    );
+    expectAll(wrong, [
+      "X-PAYMENT-RESPONSE: must not come with a payment in PAYMENT-SIGNATURE (the receipt is in PAYMENT-RESPONSE)",
+      "PAYMENT-RESPONSE.success: expected true, got false",
+      'PAYMENT-RESPONSE.network: expected "eip155:84532" (the CAIP-2 id of base-sepolia), got "base-sepolia"',
+      'PAYMENT-RESPONSE.amount: expected "1000" (the price), got "999"',
+      "PAYMENT-RESPONSE.network: must be equal to one of the allowed values",
+      "(X402.SettlementReceiptV2)",
+    ]);
+    const missing = failure((f) => checkReceipt(f, receiptAnswer({ "X-PAYMENT-RESPONSE": v2 }), paidV2));
+    expect(missing).toContain("PAYMENT-RESPONSE: header is required on a paid answer");
+
+    const v1 = failure((f) =>
+      checkReceipt(f, receiptAnswer({ "X-PAYMENT-RESPONSE": { ...v2, network: "base" }, "PAYMENT-RESPONSE": v2 }), {
+        ...paidV2,
+        version: 1,
+      }),
+    );
+    expect(v1).toContain("PAYMENT-RESPONSE: must not come with a payment in X-PAYMENT (the receipt is in X-PAYMENT-RESPONSE)");
+    expect(v1).toContain('X-PAYMENT-RESPONSE.network: expected "base-sepolia", got "base"');
   });
 });

@@ -2,13 +2,21 @@
  * The judgements: every answer is held against the 3.1 document by the independent validator
  * (schema-validator.ts) and against the interface's facts (price, networks, signal vocabulary).
  * Problems are collected, not thrown one by one, and reported together under the case's label, so
- * a failure reads `Base_defiTvl [base] 402 challenge: accepts[0].maxAmountRequired: ...`.
+ * a failure reads `Base_defiTvl [base] 402 challenge: accepts[0].maxAmountRequired: ...`; a field of an
+ * x402 header is named after the header (`PAYMENT-REQUIRED.accepts[0].amount`).
  */
+import { isDeepStrictEqual } from "node:util";
 import type { PaymentRequirements } from "../client/x402/types.js";
+import type { components } from "../generated/types/analytics.js";
+import { findNetwork } from "../lib/networks.js";
 import type { NegativeCase, PaidCase, Service } from "./cases.js";
 import { DOCS } from "./cases.js";
 import type { Answer } from "./http.js";
-import { createResponseValidator, type ResponseValidator } from "./schema-validator.js";
+import { createResponseValidator, type ResponseValidator, validateWithSchema } from "./schema-validator.js";
+
+export type PaymentRequiredV2 = components["schemas"]["X402.PaymentRequiredV2"];
+export type X402Version = 1 | 2;
+export const X402_VERSIONS = [1, 2] as const;
 
 const validators: Partial<Record<Service, ResponseValidator>> = {};
 const validatorOf = (service: Service) => (validators[service] ??= createResponseValidator(DOCS[service]));
@@ -22,7 +30,7 @@ export class Findings {
   }
 
   equal(field: string, actual: unknown, expected: unknown, why = ""): void {
-    if (actual !== expected) this.add(field, `expected ${JSON.stringify(expected)}${why}, got ${JSON.stringify(actual)}`);
+    if (!isDeepStrictEqual(actual, expected)) this.add(field, `expected ${JSON.stringify(expected)}${why}, got ${JSON.stringify(actual)}`);
   }
 
   /** Throws one error naming the case and every field at fault. */
@@ -31,6 +39,19 @@ export class Findings {
     const lines = this.problems.map((p) => `  - ${p.field}: ${p.message}`);
     throw new Error(`${this.label}: ${this.problems.length} contract violation(s)\n${lines.join("\n")}`);
   }
+}
+
+const PROMETHEUS_TEXT = "text/plain; version=0.0.4";
+/** A sample line: a metric name, optional labels, a value (and optionally a timestamp). */
+const SAMPLE = /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[^}]*\})? (-?[0-9.eE+-]+|NaN|[+-]Inf)( -?[0-9]+)?$/;
+
+/** Prometheus text exposition (0.0.4): its media type, and every line a comment, blank, or a sample. */
+function checkExposition(f: Findings, answer: Answer): void {
+  if (!answer.contentType.startsWith(PROMETHEUS_TEXT)) f.add("content-type", `expected "${PROMETHEUS_TEXT}", got "${answer.contentType}"`);
+  const lines = answer.text.split("\n").filter((line) => line && !line.startsWith("#"));
+  if (!lines.length) f.add("body", "holds no sample");
+  const bad = lines.find((line) => !SAMPLE.test(line));
+  if (bad !== undefined) f.add("body", `not a Prometheus sample line: ${bad.slice(0, 120)}`);
 }
 
 /** Status, JSON media type and the body against the document's schema for that status. */
@@ -48,6 +69,10 @@ export function checkAnswer(
   if ("text/html" in documented) {
     if (!answer.contentType.startsWith("text/html") || !/<html[\s>]/i.test(answer.text))
       f.add("content-type", `expected an HTML page, got "${answer.contentType}": ${answer.text.slice(0, 120)}`);
+    return undefined;
+  }
+  if (PROMETHEUS_TEXT in documented) {
+    checkExposition(f, answer);
     return undefined;
   }
   if (answer.json === undefined) {
@@ -108,20 +133,128 @@ export function checkEnvelope(f: Findings, c: PaidCase, answer: Answer, statuses
   }
 }
 
-/** The settlement receipt of a paid answer, for the network that was paid. */
-export function checkReceipt(f: Findings, answer: Answer, network: string): void {
-  const header = answer.headers.get("x-payment-response");
-  if (!header) {
-    f.add("X-PAYMENT-RESPONSE", "header is required on a paid answer");
-    return;
+/** A JSON pointer (`/accepts/0/amount`) as the suite names fields (`.accepts[0].amount`). */
+const dotted = (pointer: string) =>
+  pointer
+    .split("/")
+    .filter(Boolean)
+    .map((step) => (/^\d+$/.test(step) ? `[${step}]` : `.${step}`))
+    .join("");
+
+/** Base64 of a JSON object, as every x402 header carries it; throws when it is not. */
+export function decodeHeader(header: string): Record<string, unknown> {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(header) || header.length % 4 !== 0) throw new Error("not base64");
+  const value = JSON.parse(Buffer.from(header, "base64").toString("utf8"));
+  if (!value || typeof value !== "object" || Array.isArray(value)) throw new Error("not a JSON object");
+  return value;
+}
+
+/** An x402 header of `answer` decoded and held against its component schema, or undefined (and a finding) when it cannot be. */
+function headerObject(f: Findings, answer: Answer, header: string, component: string, where: string): Record<string, unknown> | undefined {
+  const value = answer.headers.get(header);
+  if (value === null) {
+    f.add(header, `header is required ${where}`);
+    return undefined;
   }
+  let decoded: Record<string, unknown>;
   try {
-    const receipt = JSON.parse(Buffer.from(header, "base64").toString("utf8"));
-    f.equal("X-PAYMENT-RESPONSE.success", receipt.success, true);
-    f.equal("X-PAYMENT-RESPONSE.network", receipt.network, network);
+    decoded = decodeHeader(value);
   } catch {
-    f.add("X-PAYMENT-RESPONSE", "must be base64 of a JSON receipt");
+    f.add(header, `must be base64 of a JSON object (${component}), got ${JSON.stringify(value.slice(0, 80))}`);
+    return undefined;
   }
+  for (const v of validatorOf("analytics").validateComponent(component, decoded))
+    f.add(`${header}${dotted(v.path)}`, `${v.message} (${component})`);
+  return decoded;
+}
+
+const CHALLENGE_V2 = "PAYMENT-REQUIRED";
+/** The v1 body's reason when no payment header was sent, and the v2 challenge's. */
+const NO_PAYMENT = { 1: "X-PAYMENT header is required", 2: "Payment required" } as const;
+const BAZAAR_SCHEMA = "https://json-schema.org/draft/2020-12/schema";
+
+/**
+ * The x402 v2 challenge beside the v1 body of a 402: `PAYMENT-REQUIRED` is base64 JSON of an
+ * `X402.PaymentRequiredV2` offering exactly what the v1 body offers (one requirement, the network
+ * as its CAIP-2 id, `amount` the interface's price), for the same resource and reason, with a
+ * Bazaar extension that describes the operation and satisfies its own schema; and the 402 is never
+ * cached. Reads the v1 body's entry without judging it (`checkChallenge` does).
+ */
+export function checkChallengeV2(f: Findings, c: PaidCase, answer: Answer): PaymentRequiredV2 | undefined {
+  f.equal("Cache-Control", answer.headers.get("cache-control"), "no-store", " (a challenge is never cached)");
+  const challenge = headerObject(f, answer, CHALLENGE_V2, "X402.PaymentRequiredV2", "on a 402");
+  if (!challenge) return undefined;
+  const field = (path: string) => `${CHALLENGE_V2}.${path}`;
+  const body = (answer.json ?? {}) as { error?: unknown; accepts?: unknown };
+  const v1 = ((Array.isArray(body.accepts) ? body.accepts[0] : undefined) ?? {}) as Record<string, unknown>;
+  f.equal(field("x402Version"), challenge.x402Version, 2);
+  if (body.error === NO_PAYMENT[1]) f.equal(field("error"), challenge.error, NO_PAYMENT[2], " (no payment was sent)");
+  else f.equal(field("error"), challenge.error, body.error, " (the v1 body's reason)");
+  const resource = (challenge.resource ?? {}) as Record<string, unknown>;
+  f.equal(field("resource.url"), resource.url, v1.resource, " (the v1 body's resource)");
+  const accepts = Array.isArray(challenge.accepts) ? (challenge.accepts as Record<string, unknown>[]) : [];
+  f.equal(field("accepts.length"), accepts.length, 1);
+  const a = accepts[0];
+  if (a) {
+    const caip2 = findNetwork(String(v1.network))?.details.caip2;
+    f.equal(field("accepts[0].network"), a.network, caip2, ` (the CAIP-2 id of the v1 body's ${v1.network})`);
+    f.equal(field("accepts[0].amount"), a.amount, c.price.micro, ` (${c.price.usd} USD in micro-USDC)`);
+    for (const key of ["scheme", "asset", "payTo", "maxTimeoutSeconds", "extra"])
+      f.equal(field(`accepts[0].${key}`), a[key], v1[key], " (the v1 body's)");
+  }
+  checkBazaar(f, c, (challenge.extensions as { bazaar?: unknown } | undefined)?.bazaar);
+  return challenge as PaymentRequiredV2;
+}
+
+/** The Bazaar extension of a v2 challenge: the operation's method, and `info` valid under its own JSON Schema 2020-12. */
+function checkBazaar(f: Findings, c: PaidCase, bazaar: unknown): void {
+  if (!bazaar || typeof bazaar !== "object") return; // the component schema requires it
+  const { info, schema } = bazaar as { info?: { input?: { method?: unknown } }; schema?: unknown };
+  const field = `${CHALLENGE_V2}.extensions.bazaar`;
+  f.equal(`${field}.info.input.method`, info?.input?.method, c.method, " (the operation's method)");
+  if (!schema || typeof schema !== "object") return;
+  f.equal(`${field}.schema.$schema`, (schema as { $schema?: unknown }).$schema, BAZAAR_SCHEMA);
+  try {
+    for (const v of validateWithSchema(schema, info)) f.add(`${field}.info${dotted(v.path)}`, `${v.message} (the extension's schema)`);
+  } catch (error) {
+    f.add(`${field}.schema`, `is not a JSON Schema 2020-12: ${(error as Error).message}`);
+  }
+}
+
+/** How a payment was made: the version of its header, the v1 network paid, and the amount (the interface's price). */
+export interface Paid {
+  version: X402Version;
+  network: string;
+  amount: string;
+}
+
+const RECEIPTS = {
+  1: { header: "X-PAYMENT-RESPONSE", component: "X402.SettlementReceipt", paidIn: "X-PAYMENT" },
+  2: { header: "PAYMENT-RESPONSE", component: "X402.SettlementReceiptV2", paidIn: "PAYMENT-SIGNATURE" },
+} as const;
+
+/**
+ * The settlement receipt of a paid answer, in the header of the version paid in and in no other:
+ * successful, for the network paid (in v2 as its CAIP-2 id, with the amount settled).
+ */
+export function checkReceipt(f: Findings, answer: Answer, paid: Paid): void {
+  const { header, component, paidIn } = RECEIPTS[paid.version];
+  const other = RECEIPTS[paid.version === 1 ? 2 : 1].header;
+  if (answer.headers.get(other) !== null) f.add(other, `must not come with a payment in ${paidIn} (the receipt is in ${header})`);
+  const receipt = headerObject(f, answer, header, component, "on a paid answer");
+  if (!receipt) return;
+  f.equal(`${header}.success`, receipt.success, true);
+  if (paid.version === 1) f.equal(`${header}.network`, receipt.network, paid.network);
+  else {
+    f.equal(`${header}.network`, receipt.network, findNetwork(paid.network)?.details.caip2, ` (the CAIP-2 id of ${paid.network})`);
+    f.equal(`${header}.amount`, receipt.amount, paid.amount, " (the price)");
+  }
+}
+
+/** An answer that was not delivered carries no receipt in either version. */
+export function checkNoReceipt(f: Findings, answer: Answer): void {
+  for (const { header } of Object.values(RECEIPTS))
+    if (answer.headers.get(header) !== null) f.add(header, `must not come with a ${answer.status}`);
 }
 
 /**
@@ -163,4 +296,5 @@ export function checkClientAnswer(f: Findings, c: PaidCase, answer: Answer, paid
   }
   const component = answer.status === 402 ? "X402.PaymentRequiredBody" : "Common.ErrorBody";
   for (const v of validatorOf("analytics").validateComponent(component, answer.json)) f.add(v.path, `${v.message} (${component})`);
+  if (answer.status === 402) checkChallengeV2(f, c, answer);
 }

@@ -156,13 +156,20 @@ describe("x-payment-info", () => {
 describe("responses of paid operations", () => {
   const allPaid = operations(analytics).filter(({ op }) => op["x-payment-info"]);
 
-  it("declare 200, 206, 400, 402, 404, 500, 502 and 503, and take X-PAYMENT", () => {
+  it("declare 200, 206, 400, 402, 404, 500, 502 and 503, take X-PAYMENT (v1) or PAYMENT-SIGNATURE (v2), and name each version's headers", () => {
     for (const { path, op: operation } of allPaid) {
       expect(Object.keys(operation.responses).sort(), path).toEqual(["200", "206", "400", "402", "404", "500", "502", "503"]);
-      const header = parametersOf(analytics, operation).find((p) => p?.name === "X-PAYMENT");
-      expect(header?.in, path).toBe("header");
-      expect(header?.required, path).toBe(false);
-      for (const status of ["200", "206"]) expect(operation.responses[status]?.headers?.["X-PAYMENT-RESPONSE"]?.required, path).toBe(true);
+      for (const name of ["X-PAYMENT", "PAYMENT-SIGNATURE"]) {
+        const header = parametersOf(analytics, operation).find((p) => p?.name === name);
+        expect(header?.in, `${path} ${name}`).toBe("header");
+        expect(header?.required, `${path} ${name}`).toBe(false);
+      }
+      // the receipt comes in the header of the version paid in: each one is optional, one of them is sent
+      for (const status of ["200", "206"])
+        for (const name of ["X-PAYMENT-RESPONSE", "PAYMENT-RESPONSE"])
+          expect(operation.responses[status]?.headers?.[name]?.required, `${path} ${status} ${name}`).toBe(false);
+      expect(operation.responses["402"]?.headers?.["PAYMENT-REQUIRED"]?.required, path).toBe(true);
+      expect(operation.responses["402"]?.headers?.["Cache-Control"]?.schema, path).toMatchObject({ enum: ["no-store"] });
     }
   });
 

@@ -1,7 +1,8 @@
 /**
  * Dredd hooks for `npm run dredd` (scripts/dredd.mjs), which runs Dredd in its own process next to
  * the in-process services and hands these hooks `globalThis.conformanceDredd`:
- * `{ pay(requirement) → X-PAYMENT value, unknownAgent, skipped: Map<reason, count> }`.
+ * `{ pay(version, body, challenge) → {header: value}, unknownAgent, skipped: Map<reason, count> }`:
+ * `pay` signs a 402 (its v1 body and its `PAYMENT-REQUIRED` value) into the payment header of that x402 version.
  *
  * Dredd checks status codes, routes and media types (its OpenAPI 3 parser gives it no body schema):
  * the vitest suite is the body judge. Each transaction is made to produce its documented status, or
@@ -10,19 +11,29 @@
 const hooks = require("hooks");
 
 /** Statuses no request to a healthy, offline server can produce, by service. */
+const METRICS_TOKEN = "METRICS_TOKEN is not set on the in-process services, so /metrics is open; the vitest suite checks the 401";
 const SKIPPED = {
   analytics: {
     206: "needs every model attempt to fail; the vitest suite checks 206 against a degraded in-process service",
+    401: METRICS_TOKEN,
     404: "needs a paid request naming an entity the data does not hold; the fuzzing meets such 404s and checks their body",
     500: "an unexpected server failure cannot be provoked on purpose",
     502: "needs an upstream provider or the settlement to fail",
     503: "needs the ledger to be unreachable or an answer slower than its payment's deadline; the vitest suite provokes both",
   },
   registry: {
+    401: METRICS_TOKEN,
     500: "an unexpected server failure cannot be provoked on purpose",
-    503: "needs the store to be unreachable; the vitest suite provokes it (server/registry/app.test.ts, test/multi-instance/)",
+    503: "needs the store to be unreachable or a /readyz check failing; the vitest suite provokes both (server/registry/app.test.ts, test/multi-instance/, server/ops/)",
   },
 };
+
+/** Text answers Dredd would compare literally, by media type: what the real body must look like instead. */
+const TEXT = {
+  "text/html": { looksRight: (body) => /^<!doctype html>/i.test(body), placeholder: "<!doctype html> (an HTML page)" },
+  "text/plain; version=0.0.4": { looksRight: (body) => /^# (HELP|TYPE) /m.test(body), placeholder: "# HELP (Prometheus metrics)" },
+};
+const textOf = (service, transaction) => Object.keys(mediaOf(service, transaction)).find((type) => type in TEXT);
 
 const DOCUMENTS = {
   analytics: require("../generated/openapi/3.0/analytics.json"),
@@ -72,13 +83,26 @@ async function probe(transaction, extraHeaders = {}) {
   return fetch(`${baseOf(transaction)}${uri}`, { method, headers: { ...headers, ...extraHeaders }, body: body || undefined });
 }
 
-/** A paid request: ask for the challenge, then attach a payment for exactly what it asks (network of the prefix). */
+/** The payment request header and the receipt response header of each x402 version. */
+const X402 = {
+  1: { payment: "X-PAYMENT", receipt: "X-PAYMENT-RESPONSE" },
+  2: { payment: "PAYMENT-SIGNATURE", receipt: "PAYMENT-RESPONSE" },
+};
+
+/**
+ * A paid request: ask for the challenge, then attach a payment for exactly what it asks (network of
+ * the prefix). POSTs pay in x402 v2, legacy GETs in v1, so both versions are paid on every prefix; the
+ * document lists both receipt headers and an answer carries the one of the version paid in.
+ */
 async function attachPayment(transaction) {
-  dropHeader(transaction.request, "X-PAYMENT");
   const challenge = await probe(transaction);
   if (challenge.status !== 402) return; // a free endpoint
-  const { accepts } = await challenge.json();
-  transaction.request.headers["X-PAYMENT"] = await context().pay(accepts[0]);
+  const version = transaction.request.method === "POST" ? 2 : 1;
+  const header = await context().pay(version, await challenge.json(), challenge.headers.get("payment-required"));
+  Object.assign(transaction.request.headers, header);
+  const other = X402[version === 2 ? 1 : 2].receipt.toLowerCase();
+  for (const name of Object.keys(transaction.expected.headers ?? {}))
+    if (name.toLowerCase() === other) delete transaction.expected.headers[name];
 }
 
 /** An invalid request the service must reject with 400: malformed JSON, or an undocumented query parameter. */
@@ -110,17 +134,18 @@ async function prepare(transaction) {
     skipped.set(key, (skipped.get(key) ?? 0) + 1);
     return;
   }
-  // An HTML page (/docs) has no JSON to compare: Dredd checks its status and media type (and, below, that it
-  // is an HTML document); the browser test checks the page itself.
-  if ("text/html" in mediaOf(service, transaction)) delete transaction.expected.bodySchema;
+  // A text answer (the /docs page, the metrics) has no JSON to compare: Dredd checks its status and media type
+  // (and, below, that it looks like what it is); the browser test checks the page, the vitest suite the metrics.
+  if (textOf(service, transaction)) delete transaction.expected.bodySchema;
   else if (!bodyComparable(service, transaction)) transaction.expected.body = "{}";
-  if (status === 402) dropHeader(transaction.request, "X-PAYMENT");
-  else if (status === 400) invalidate(transaction);
+  // Dredd sends each documented payment header with an empty value: none is sent unless paid for (never for a 402).
+  for (const { payment } of Object.values(X402)) dropHeader(transaction.request, payment);
+  if (status === 400) invalidate(transaction);
   else if (status === 404) unknownAgent(transaction);
   else if (status === 304) {
     const first = await probe(transaction);
     transaction.request.headers["If-None-Match"] = first.headers.get("etag") ?? "";
-  } else if (service === "analytics") await attachPayment(transaction);
+  } else if (service === "analytics" && status !== 402) await attachPayment(transaction);
   transaction.fullPath = transaction.request.uri;
 }
 
@@ -138,9 +163,7 @@ hooks.beforeEach((transaction, done) => {
 hooks.beforeEachValidation((transaction, done) => {
   const type = transaction.real.headers["content-type"];
   if (type) transaction.real.headers["content-type"] = type.replace(/;\s*charset=utf-8/i, "");
-  if ("text/html" in mediaOf(serviceOf(transaction), transaction))
-    transaction.expected.body = /^<!doctype html>/i.test(transaction.real.body ?? "")
-      ? transaction.real.body
-      : "<!doctype html> (an HTML page)";
+  const text = TEXT[textOf(serviceOf(transaction), transaction)];
+  if (text) transaction.expected.body = text.looksRight(transaction.real.body ?? "") ? transaction.real.body : text.placeholder;
   done();
 });

@@ -1,8 +1,9 @@
 // Property-based fuzzing from the request schemas: fuzzed bodies, query and path parameters and garbage
-// X-PAYMENT headers get a 4xx JSON error; and, paid with a valid payment, schema-valid inputs with
-// adversarial numbers and strings get no 5xx, fuzzed ones a 4xx, and every answer keeps the charge
-// invariant: a receipt only with a contract-valid 200 or 206, never with a 4xx or 5xx, and (where the
-// ledger can be read: the in-process target) one settled row exactly for each answer that carries one.
+// X-PAYMENT or PAYMENT-SIGNATURE headers get a 4xx JSON error (a 402 with both versions' challenges); and,
+// paid with a valid payment in either x402 version, schema-valid inputs with adversarial numbers and strings
+// get no 5xx, fuzzed ones a 4xx, and every answer keeps the charge invariant: a receipt (of the version paid
+// in) only with a contract-valid 200 or 206, never with a 4xx or 5xx, and (where the ledger can be read: the
+// in-process target) one settled row exactly for each answer that carries one.
 // Every request runs under a timeout, so a hang fails too. Fixed seed by default (FUZZ_SEED, or
 // `random`); FUZZ_RUNS sets the runs per property (`npm run conformance -- --runs 500`).
 import fc from "fast-check";
@@ -11,10 +12,19 @@ import type { PaymentRequirements } from "../client/x402/types.js";
 import { openSqliteLedger } from "../server/analytics/payments/ledger/sqlite-ledger.js";
 import { fuzzedBody, fuzzedParameters, garbagePayment, validBody } from "./arbitraries.js";
 import { DOCS, type PaidCase, paidCases } from "./cases.js";
-import { checkClientAnswer, checkReceipt, Findings } from "./checks.js";
+import {
+  checkClientAnswer,
+  checkNoReceipt,
+  checkReceipt,
+  decodeHeader,
+  Findings,
+  type PaymentRequiredV2,
+  X402_VERSIONS,
+  type X402Version,
+} from "./checks.js";
 import { type CaseRequest, send, withHeaders } from "./http.js";
 import type { Operation, Schema } from "./openapi-doc.js";
-import { createPayer } from "./payer.js";
+import { createPayer, paymentHeader } from "./payer.js";
 import { caseTest, settings, useTarget } from "./suite.js";
 
 const url = useTarget({ analytics: true });
@@ -42,33 +52,37 @@ const byLabel = new Map(cases.map((c) => [c.label, c]));
 const caseOf = (label: string) => byLabel.get(label) as PaidCase;
 const labels = (list: PaidCase[]) => fc.constantFrom(...list.map((c) => c.label));
 
-/** Each case's payment requirement, asked once with its valid request (an invalid one is answered 400, not 402). */
-const requirements = new Map<string, PaymentRequirements>();
-async function requirementOf(c: PaidCase): Promise<PaymentRequirements> {
-  let requirement = requirements.get(c.label);
-  if (!requirement) {
-    const challenge = await send(url("analyticsUrl"), c.request, settings.timeoutMs);
-    requirement = (challenge.json as { accepts: PaymentRequirements[] }).accepts[0] as PaymentRequirements;
-    requirements.set(c.label, requirement);
+type Challenge = { requirement: PaymentRequirements; v2: PaymentRequiredV2 };
+
+/** Each case's challenge in both versions, asked once with its valid request (an invalid one is answered 400, not 402). */
+const challenges = new Map<string, Challenge>();
+async function challengeOf(c: PaidCase): Promise<Challenge> {
+  let challenge = challenges.get(c.label);
+  if (!challenge) {
+    const answer = await send(url("analyticsUrl"), c.request, settings.timeoutMs);
+    const requirement = (answer.json as { accepts: PaymentRequirements[] }).accepts[0] as PaymentRequirements;
+    challenge = { requirement, v2: decodeHeader(answer.headers.get("payment-required") ?? "") as PaymentRequiredV2 };
+    challenges.set(c.label, challenge);
   }
-  return requirement;
+  return challenge;
 }
 
 let requestIds = 0;
 /**
- * Sends `request` paid with a fresh valid payment and holds the answer against the client-answer
- * rules and the charge invariant; `expected4xx` for inputs the contract refuses.
+ * Sends `request` paid with a fresh valid payment in `version` and holds the answer against the
+ * client-answer rules and the charge invariant; `expected4xx` for inputs the contract refuses.
  */
-async function expectPaidAnswer(c: PaidCase, request: CaseRequest, expected4xx: boolean): Promise<void> {
+async function expectPaidAnswer(c: PaidCase, request: CaseRequest, expected4xx: boolean, version: X402Version): Promise<void> {
   const requestId = `fuzz-${process.pid}-${++requestIds}`;
-  const requirement = await requirementOf(c);
-  const paid = withHeaders(request, { "X-PAYMENT": await pay(requirement), "X-Request-Id": requestId });
+  const { requirement, v2 } = await challengeOf(c);
+  const paid = withHeaders(request, { ...(await paymentHeader(pay, version, requirement, v2)), "X-Request-Id": requestId });
   const answer = await send(url("analyticsUrl"), paid, settings.timeoutMs);
-  const f = new Findings(`${c.label} paid fuzz ${request.method} ${request.path} ${JSON.stringify(request.body ?? request.rawBody ?? "")}`);
+  const input = JSON.stringify(request.body ?? request.rawBody ?? "");
+  const f = new Findings(`${c.label} paid fuzz (x402 v${version}) ${request.method} ${request.path} ${input}`);
   checkClientAnswer(f, c, answer, !expected4xx);
   const delivered = answer.status === 200 || answer.status === 206;
-  if (delivered) checkReceipt(f, answer, requirement.network);
-  else if (answer.headers.get("x-payment-response")) f.add("X-PAYMENT-RESPONSE", `must not come with a ${answer.status}`);
+  if (delivered) checkReceipt(f, answer, { version, network: requirement.network, amount: c.price.micro });
+  else checkNoReceipt(f, answer);
   const ledgerDb = url.ledgerDb();
   if (ledgerDb) {
     const ledger = openSqliteLedger(ledgerDb);
@@ -122,12 +136,12 @@ describe(`fuzzing on ${settings.kind}`, () => {
   );
 
   caseTest(
-    row("garbage X-PAYMENT → 4xx"),
+    row("garbage X-PAYMENT or PAYMENT-SIGNATURE → 4xx"),
     "fuzz",
     () =>
       fc.assert(
-        fc.asyncProperty(labels(cases), garbagePayment, (op, header) =>
-          expectClientAnswer(caseOf(op), withHeaders(caseOf(op).request, { "X-PAYMENT": header })),
+        fc.asyncProperty(labels(cases), fc.constantFrom("X-PAYMENT", "PAYMENT-SIGNATURE"), garbagePayment, (op, name, header) =>
+          expectClientAnswer(caseOf(op), withHeaders(caseOf(op).request, { [name]: header })),
         ),
         OPTIONS,
       ),
@@ -147,7 +161,8 @@ describe(`fuzzing on ${settings.kind}`, () => {
               : validBody(DOCS.analytics, bodySchema(c), c.request);
             return valid.map((request) => ({ op, request }));
           }),
-          ({ op, request }) => expectPaidAnswer(caseOf(op), request, false),
+          fc.constantFrom(...X402_VERSIONS),
+          ({ op, request }, version) => expectPaidAnswer(caseOf(op), request, false, version),
         ),
         OPTIONS,
       ),
@@ -167,8 +182,9 @@ describe(`fuzzing on ${settings.kind}`, () => {
               : fuzzedBody(DOCS.analytics, bodySchema(c), c.request);
             return fuzzed.map((request) => ({ op, request }));
           }),
+          fc.constantFrom(...X402_VERSIONS),
           // a fuzzed request may happen to be valid: then it is judged as a paid answer
-          ({ op, request }) => expectPaidAnswer(caseOf(op), request, false),
+          ({ op, request }, version) => expectPaidAnswer(caseOf(op), request, false, version),
         ),
         OPTIONS,
       ),

@@ -7,18 +7,31 @@
  * A paid request that asks for an answer (no `Prefer`, or `Prefer: code=200|206`):
  * - is first sent to Prism as `Prefer: code=402`, so an invalid request gets Prism's 400 before any
  *   payment, as on the service; a valid one gets the contract's challenge;
- * - without `X-PAYMENT` answers that challenge, `resource` at the mock's own origin;
- * - with a header that is not base64 JSON answers 400 `invalid_payload`; with a payment for another
- *   version, scheme or network, or an unreadable payload, the challenge naming the reason;
- * - with a well-formed payment goes to Prism as asked, and a 2xx answer gets a mock receipt.
+ * - without `PAYMENT-SIGNATURE` or `X-PAYMENT` answers that challenge, `resource` at the mock's own
+ *   origin, with the v2 challenge of the service's own offer in `PAYMENT-REQUIRED`;
+ * - with a header that is not base64 JSON, or both headers, answers 400 `invalid_payload` naming
+ *   them; with a payment for another version, scheme or network, a v2 `accepted` that is not the
+ *   offer, or an unreadable payload, the challenge naming the reason;
+ * - with a well-formed payment goes to Prism as asked, and a 2xx answer gets a mock receipt in the
+ *   header of the version paid in (`PAYMENT-RESPONSE` or `X-PAYMENT-RESPONSE`).
+ * Prism's own x402 headers are placeholders generated from the schema: the front never relays them.
  * Any other `Prefer` status (402, 400, 404, 500, 502) is Prism's example, never charged. A request
  * Prism finds invalid gets the service's 400 body naming each field (from Prism's `sl-violations`).
  */
 import express, { type Request, type Response } from "express";
 import { NETWORKS } from "../lib/networks.js";
+import { offerAt } from "../server/analytics/payments/requirements.js";
 import { DOCS_ASSETS_PATH, docsAssets, referencePage } from "../server/docs/reference-page.js";
-import { type Asked, challengeAnswer, type MockAnswer, malformedAnswer, readPayment, receiptHeader } from "./mock-payments.js";
-import { loadDoc, type OpenApiDoc, operations } from "./openapi-doc.js";
+import {
+  challengeAnswer,
+  type MockAnswer,
+  type MockRoute,
+  malformedAnswer,
+  mockReceipt,
+  mockRoutes,
+  readPayment,
+} from "./mock-payments.js";
+import { loadDoc, type OpenApiDoc } from "./openapi-doc.js";
 
 /** Headers that belong to one hop, never forwarded either way. */
 const HOP_BY_HOP = new Set([
@@ -30,21 +43,18 @@ const HOP_BY_HOP = new Set([
   "accept-encoding",
   "content-encoding",
 ]);
+/** The x402 headers, which the front alone writes (Prism would send schema placeholders). */
+const X402_HEADERS = new Set(["payment-required", "payment-response", "x-payment-response"]);
 
-interface PaidOperation {
+interface PaidOperation extends MockRoute {
   method: string;
   pattern: RegExp;
-  asked: Asked;
 }
 
-function paidOperations(document: OpenApiDoc): PaidOperation[] {
-  const defaults = document["x-x402-development-defaults"] as { svm?: { feePayer?: string } } | undefined;
-  return operations(document).flatMap(({ method, path, op }) => {
-    const info = op["x-payment-info"];
-    if (!info) return [];
-    const pattern = new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}$`);
-    const feePayer = info.network.family === "svm" ? defaults?.svm?.feePayer : undefined;
-    return [{ method: method.toUpperCase(), pattern, asked: { network: info.network.testnet.network, ...(feePayer ? { feePayer } : {}) } }];
+function paidOperations(): PaidOperation[] {
+  return mockRoutes().map(({ route, offer }) => {
+    const pattern = new RegExp(`^${route.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}$`);
+    return { route, offer, method: route.method.toUpperCase(), pattern };
   });
 }
 
@@ -80,10 +90,12 @@ export function validationAnswer(header: string | null): MockAnswer | undefined 
 
 const preferredStatus = (req: Request) => Number(/\bcode=(\d{3})\b/.exec(req.get("prefer") ?? "")?.[1]) || undefined;
 const originOf = (req: Request) => `${req.protocol}://${req.get("host")}`;
+/** The operation's offer for the URL requested, at the mock's origin. */
+const offerFor = (req: Request, operation: PaidOperation) => offerAt(operation.offer, `${originOf(req)}${req.path}`);
 
 export function mockFront(service: "analytics" | "registry", prismUrl: string): express.Express {
   const documents = servedDocuments(service);
-  const paid = paidOperations(documents.get(undefined) as OpenApiDoc);
+  const paid = service === "analytics" ? paidOperations() : [];
   const app = express();
   app.disable("x-powered-by");
   app.use(DOCS_ASSETS_PATH, docsAssets());
@@ -103,7 +115,7 @@ export function mockFront(service: "analytics" | "registry", prismUrl: string): 
     const invalid = answer.status === 400 ? validationAnswer(answer.headers.get("sl-violations")) : undefined;
     res.status(answer.status);
     answer.headers.forEach((value, name) => {
-      if (!HOP_BY_HOP.has(name)) res.setHeader(name, value);
+      if (!HOP_BY_HOP.has(name) && !X402_HEADERS.has(name)) res.setHeader(name, value);
     });
     if (invalid) res.json(invalid.body);
     else res.set(extra).end(answer.body);
@@ -112,10 +124,10 @@ export function mockFront(service: "analytics" | "registry", prismUrl: string): 
   const send = (res: Response, answer: MockAnswer) => res.status(answer.status).set(answer.headers).json(answer.body);
 
   /** The contract's 402 for this request from Prism (or Prism's 400 when the request itself is invalid), at the mock's origin. */
-  async function challenge(req: Request, res: Response, refusal?: Parameters<typeof challengeAnswer>[2]) {
+  async function challenge(req: Request, res: Response, operation: PaidOperation, refusal?: Parameters<typeof challengeAnswer>[3]) {
     const probe = await forward(req, "code=402");
     if (probe.status !== 402) return relay(res, probe);
-    send(res, challengeAnswer(JSON.parse(probe.body.toString("utf8")), `${originOf(req)}${req.path}`, refusal));
+    send(res, challengeAnswer(JSON.parse(probe.body.toString("utf8")), offerFor(req, operation), operation.offer.extensions, refusal));
   }
 
   app.use(async (req, res, next) => {
@@ -132,18 +144,19 @@ export function mockFront(service: "analytics" | "registry", prismUrl: string): 
       const operation = paid.find((p) => p.method === req.method && p.pattern.test(req.path));
       const preferred = preferredStatus(req);
       if (!operation || (preferred !== undefined && preferred !== 200 && preferred !== 206)) {
-        if (operation && preferred === 402) return await challenge(req, res);
+        if (operation && preferred === 402) return await challenge(req, res, operation);
         return relay(res, await forward(req));
       }
-      const payment = readPayment(req.headers, operation.asked);
-      if (payment.kind === "none") return await challenge(req, res);
-      if (payment.kind === "refused") return await challenge(req, res, payment);
+      const offer = offerFor(req, operation);
+      const payment = readPayment((name) => req.get(name), offer);
+      if (payment.kind === "none") return await challenge(req, res, operation);
+      if (payment.kind === "refused") return await challenge(req, res, operation, payment);
       if (payment.kind === "malformed") {
         const probe = await forward(req, "code=402");
-        return probe.status === 402 ? send(res, malformedAnswer(payment.message)) : relay(res, probe);
+        return probe.status === 402 ? send(res, malformedAnswer(payment)) : relay(res, probe);
       }
       const answer = await forward(req);
-      relay(res, answer, answer.status < 300 ? receiptHeader(payment) : {});
+      relay(res, answer, answer.status < 300 ? mockReceipt(payment, offer) : {});
     } catch (error) {
       next(error);
     }

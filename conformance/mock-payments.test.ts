@@ -1,57 +1,120 @@
 import { describe, expect, it } from "vitest";
-import { challengeAnswer, malformedAnswer, readPayment, receiptHeader } from "./mock-payments.js";
+import { offerAt } from "../server/analytics/payments/requirements.js";
+import { DOCS, type PaidCase, paidCases } from "./cases.js";
+import { checkChallenge, checkChallengeV2, decodeHeader, Findings } from "./checks.js";
+import { challengeAnswer, malformedAnswer, mockReceipt, mockRoutes, readPayment } from "./mock-payments.js";
+import { ALL_PREFIXES } from "./targets.js";
 
-const header = (value: unknown) => ({ "x-payment": Buffer.from(JSON.stringify(value)).toString("base64") });
+const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64");
+/** A request's headers as the front reads them. */
+const headers =
+  (values: Record<string, string> = {}) =>
+  (name: string) =>
+    values[name.toLowerCase()];
+
+const route = mockRoutes().find((r) => r.route.operationId === "Base_defiTvl");
+if (!route) throw new Error("no Base_defiTvl route");
+const resource = "http://127.0.0.1:4010/base/defi/tvl";
+const offer = offerAt(route.offer, resource);
 const evm = { signature: "0xabc", authorization: { from: "0x1111111111111111111111111111111111111111" } };
-const asked = { network: "base-sepolia" };
+const v1 = { x402Version: 1, scheme: "exact", network: "base-sepolia", payload: evm };
+const v2 = { x402Version: 2, accepted: offer.v2, payload: evm, resource: { url: resource } };
 
 describe("the mock's payment reading", () => {
-  it("tells a missing header from a malformed one", () => {
-    expect(readPayment({}, asked)).toEqual({ kind: "none" });
-    expect(readPayment({ "x-payment": "not base64!" }, asked)).toEqual({ kind: "malformed", message: "is not base64" });
+  it("tells a missing header from a malformed one, in either header, and refuses both at once", () => {
+    expect(readPayment(headers(), offer)).toEqual({ kind: "none" });
+    expect(readPayment(headers({ "x-payment": "not base64!" }), offer)).toEqual({
+      kind: "malformed",
+      headers: ["X-PAYMENT"],
+      message: "is not base64",
+    });
+    expect(readPayment(headers({ "payment-signature": "" }), offer)).toMatchObject({ kind: "malformed", headers: ["PAYMENT-SIGNATURE"] });
+    expect(readPayment(headers({ "payment-signature": encode(v2), "x-payment": encode(v1) }), offer)).toMatchObject({
+      kind: "malformed",
+      headers: ["PAYMENT-SIGNATURE", "X-PAYMENT"],
+    });
   });
 
   it("refuses another version, scheme or network, and a payload that names no payer", () => {
-    const paid = { x402Version: 1, scheme: "exact", network: "base-sepolia", payload: evm };
-    expect(readPayment(header({ ...paid, x402Version: 2 }), asked)).toMatchObject({ kind: "refused", reason: "invalid_x402_version" });
-    expect(readPayment(header({ ...paid, scheme: "upto" }), asked)).toMatchObject({ kind: "refused", reason: "unsupported_scheme" });
-    expect(readPayment(header({ ...paid, network: "base" }), asked)).toMatchObject({ kind: "refused", reason: "invalid_network" });
-    expect(readPayment(header({ ...paid, payload: {} }), asked)).toMatchObject({ kind: "refused", reason: "invalid_payload" });
-    expect(readPayment(header(paid), asked)).toEqual({ kind: "paid", network: "base-sepolia", payer: evm.authorization.from });
+    const paid = (value: unknown) => readPayment(headers({ "x-payment": encode(value) }), offer);
+    expect(paid({ ...v1, x402Version: 2 })).toMatchObject({ kind: "refused", reason: "invalid_x402_version" });
+    expect(paid({ ...v1, scheme: "upto" })).toMatchObject({ kind: "refused", reason: "unsupported_scheme" });
+    expect(paid({ ...v1, network: "base" })).toMatchObject({ kind: "refused", reason: "invalid_network" });
+    expect(paid({ ...v1, payload: {} })).toMatchObject({ kind: "refused", reason: "invalid_payload" });
+    expect(paid(v1)).toEqual({ kind: "paid", version: 1, network: "base-sepolia", payer: evm.authorization.from });
+  });
+
+  it("reads a v2 payment whose accepted is the offer (extra may hold more), and refuses any other", () => {
+    const paid = (value: unknown) => readPayment(headers({ "payment-signature": encode(value) }), offer);
+    expect(paid(v2)).toEqual({ kind: "paid", version: 2, network: "base-sepolia", payer: evm.authorization.from });
+    expect(paid({ ...v2, accepted: { ...offer.v2, extra: { ...offer.v2.extra, client: "own" } } })).toMatchObject({ kind: "paid" });
+    expect(paid({ ...v2, x402Version: 1 })).toMatchObject({ kind: "refused", reason: "invalid_x402_version" });
+    const cheaper = paid({ ...v2, accepted: { ...offer.v2, amount: "1" } });
+    expect(cheaper).toMatchObject({ kind: "refused", reason: "invalid_payment_requirements" });
+    expect((cheaper as { message: string }).message).toContain("accepted.amount");
+    expect(paid({ ...v2, accepted: { ...offer.v2, network: "eip155:8453" } })).toMatchObject({ reason: "invalid_payment_requirements" });
+    expect(paid({ ...v2, payload: {} })).toMatchObject({ kind: "refused", reason: "invalid_payload" });
   });
 });
 
 describe("the mock's answers", () => {
-  const contract = {
-    x402Version: 1 as const,
-    error: "X-PAYMENT header is required" as const,
-    message: "Pay 0.001 USD",
-    accepts: [{ resource: "http://localhost:4021/base/defi/tvl", network: "base-sepolia" }],
-  } as unknown as Parameters<typeof challengeAnswer>[0];
+  const c = paidCases(ALL_PREFIXES).find((p) => p.operationId === "Base_defiTvl") as PaidCase;
+  const example = DOCS.analytics.paths[c.template]?.post?.responses["402"]?.content?.["application/json"]?.example;
+  const contract = example as Parameters<typeof challengeAnswer>[0];
 
-  it("puts the requested URL at the mock's origin in the challenge, and the refusal's reason", () => {
-    const plain = challengeAnswer(contract, "http://127.0.0.1:4010/base/defi/tvl");
-    expect(plain).toMatchObject({
-      status: 402,
-      body: { error: "X-PAYMENT header is required", accepts: [{ resource: "http://127.0.0.1:4010/base/defi/tvl" }] },
-    });
-    const refused = challengeAnswer(contract, "http://127.0.0.1:4010/base/defi/tvl", {
-      reason: "invalid_network",
-      message: "wrong network",
-    });
-    expect(refused.body).toMatchObject({ error: "invalid_network", message: "wrong network" });
+  it("answers the contract's challenge at the mock's origin in both versions, as the suite requires of the service", () => {
+    const answer = challengeAnswer(contract, offer, route.offer.extensions);
+    expect(answer.headers["Cache-Control"]).toBe("no-store");
+    const challenge = decodeHeader(answer.headers["PAYMENT-REQUIRED"] as string);
+    expect(challenge).toMatchObject({ x402Version: 2, error: "Payment required", resource: { url: resource }, accepts: [offer.v2] });
+    const f = new Findings("mock challenge");
+    const sent = {
+      status: answer.status,
+      headers: new Headers(answer.headers),
+      contentType: "application/json",
+      text: JSON.stringify(answer.body),
+      json: answer.body,
+    };
+    checkChallenge(f, c, sent, "http://127.0.0.1:4010");
+    checkChallengeV2(f, c, sent);
+    expect(f.problems).toEqual([]);
   });
 
-  it("answers a malformed header like the service, and settles with a decodable mock receipt", () => {
-    expect(malformedAnswer("is not base64").body).toEqual({
+  it("names a refusal's reason in both versions", () => {
+    const refused = challengeAnswer(contract, offer, route.offer.extensions, { reason: "invalid_network", message: "wrong network" });
+    expect(refused.body).toMatchObject({ error: "invalid_network", message: "wrong network" });
+    expect(decodeHeader(refused.headers["PAYMENT-REQUIRED"] as string).error).toBe("invalid_network");
+  });
+
+  it("answers a malformed header like the service, naming it (or both)", () => {
+    expect(malformedAnswer({ headers: ["X-PAYMENT"], message: "is not base64" }).body).toEqual({
       error: "invalid_payload",
       message: "X-PAYMENT: is not base64",
       errors: [{ location: "header", field: "X-PAYMENT", message: "is not base64" }],
     });
-    const receipt = JSON.parse(
-      Buffer.from(receiptHeader({ network: "base-sepolia", payer: "0x1" })["X-PAYMENT-RESPONSE"] as string, "base64").toString(),
-    );
+    const both = malformedAnswer({ headers: ["PAYMENT-SIGNATURE", "X-PAYMENT"], message: "one at a time" }).body as { errors: unknown[] };
+    expect(both.errors).toEqual([
+      { location: "header", field: "PAYMENT-SIGNATURE", message: "one at a time" },
+      { location: "header", field: "X-PAYMENT", message: "one at a time" },
+    ]);
+  });
+
+  it("settles with a decodable mock receipt in the header of the version paid in", () => {
+    const paid = { network: "base-sepolia", payer: "0x1" };
+    const v1Receipt = mockReceipt({ ...paid, version: 1 }, offer);
+    expect(Object.keys(v1Receipt)).toEqual(["X-PAYMENT-RESPONSE"]);
+    const receipt = decodeHeader(v1Receipt["X-PAYMENT-RESPONSE"] as string);
     expect(receipt).toMatchObject({ success: true, network: "base-sepolia", payer: "0x1", simulated: true });
     expect(receipt.transaction).toMatch(/^mock-settlement-/);
+
+    const v2Receipt = mockReceipt({ ...paid, version: 2 }, offer);
+    expect(Object.keys(v2Receipt)).toEqual(["PAYMENT-RESPONSE"]);
+    expect(decodeHeader(v2Receipt["PAYMENT-RESPONSE"] as string)).toMatchObject({
+      success: true,
+      network: "eip155:84532",
+      amount: "1000",
+      payer: "0x1",
+      simulated: true,
+    });
   });
 });

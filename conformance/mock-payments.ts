@@ -2,19 +2,34 @@
  * How the mock charges, as pure functions over the contract: what a paid request's payment header
  * says, the 402 challenge at the mock's own origin, and the mock settlement receipt. The mock checks
  * what a client can get wrong without a chain (the header's encoding, protocol version, scheme,
- * network, payload shape) and settles nothing: its receipt says `simulated` and names no real
- * transaction.
+ * network, payload shape, and a v2 payment's `accepted`) and settles nothing: its receipt says
+ * `simulated` and names no real transaction.
  *
- * Protocol versions meet here only: `readPayment` is where a v2 `PAYMENT-SIGNATURE` header would be
- * read, and `challengeAnswer` where a v2 `PAYMENT-REQUIRED` header would be added to the 402.
+ * Both x402 versions are spoken with the service's own code, so the mock cannot drift from it: each
+ * route's offer is the service's (`routeOffer`, testnet profile, the contract's development
+ * recipients); the payment header is read (`PAYMENT-SIGNATURE` before `X-PAYMENT`) and a v2 payment
+ * opened into the v1 form as the service does it (`readSubmission`, `openSubmission`); the v2
+ * challenge and both receipts are the service's (`challengeV2`, `receiptHeader`).
  */
 import { randomUUID } from "node:crypto";
 import { getBase64Encoder, getTransactionDecoder } from "@solana/kit";
 import type { components } from "../generated/types/analytics.js";
-import { decodePaymentHeader } from "../server/analytics/payments/header.js";
+import { loadAnalyticsConfig } from "../server/analytics/config.js";
+import { loadAnalyticsContract, type PaidRoute } from "../server/analytics/contract.js";
+import {
+  CHALLENGE_HEADER,
+  challengeV2,
+  encodeHeader,
+  type Offer,
+  openSubmission,
+  PAYMENT_HEADERS,
+  readSubmission,
+  receiptHeader,
+  type X402Version,
+} from "../server/analytics/payments/protocols.js";
+import { type RouteOffer, routeOffer } from "../server/analytics/payments/requirements.js";
 
 type PaymentRequiredBody = components["schemas"]["X402.PaymentRequiredBody"];
-type Receipt = components["schemas"]["X402.SettlementReceipt"];
 type Reason = PaymentRequiredBody["error"];
 
 /** An HTTP answer the front writes as it is. */
@@ -24,31 +39,49 @@ export interface MockAnswer {
   body: unknown;
 }
 
-export type PaymentRead =
-  | { kind: "none" }
-  | { kind: "malformed"; message: string }
-  | { kind: "refused"; reason: Reason; message: string }
-  | { kind: "paid"; network: string; payer: string };
-
-/** What the route asks for: its network (the mock runs the testnet profile) and, on Solana, the fee payer. */
-export interface Asked {
-  network: string;
-  feePayer?: string;
+/** A paid route of the contract and what the mock offers on it. */
+export interface MockRoute {
+  route: PaidRoute;
+  offer: RouteOffer;
 }
 
-/** The payment of a request to a paid route, judged as far as the mock can without a chain. */
-export function readPayment(headers: Record<string, string | string[] | undefined>, asked: Asked): PaymentRead {
-  const header = headers["x-payment"];
-  if (header === undefined || header === "") return { kind: "none" };
-  const decoded = decodePaymentHeader(String(header));
-  if (!decoded.ok) return { kind: "malformed", message: decoded.message };
-  const { x402Version, scheme, network, payload } = decoded.value as Record<string, unknown>;
+/** Every paid route with the service's own offer, as `npm start` makes it (testnet profile, development recipients). */
+export function mockRoutes(): MockRoute[] {
+  const contract = loadAnalyticsContract();
+  const config = loadAnalyticsConfig({ X402_PROFILE: "testnet" }, contract.developmentDefaults);
+  return contract.paid.map((route) => ({ route, offer: routeOffer(route, config, contract.document) }));
+}
+
+export type PaymentRead =
+  | { kind: "none" }
+  /** A 400 naming `headers`: a header that is not base64 JSON, or both payment headers at once. */
+  | { kind: "malformed"; headers: string[]; message: string }
+  | { kind: "refused"; reason: Reason; message: string }
+  | { kind: "paid"; version: X402Version; network: string; payer: string };
+
+/** The payment of a request to a paid route offering `offer`, judged as far as the mock can without a chain. */
+export function readPayment(get: (name: string) => string | undefined, offer: Offer): PaymentRead {
+  const read = readSubmission(get);
+  if (read.kind === "none") return read;
+  if (read.kind === "both")
+    return {
+      kind: "malformed",
+      headers: [PAYMENT_HEADERS[2], PAYMENT_HEADERS[1]],
+      message: `one payment header at a time: ${PAYMENT_HEADERS[2]} (x402 v2) or ${PAYMENT_HEADERS[1]} (x402 v1)`,
+    };
+  const opened = openSubmission(read, offer);
+  if (!opened.ok)
+    return opened.status === 400
+      ? { kind: "malformed", headers: [PAYMENT_HEADERS[read.version]], message: opened.message }
+      : { kind: "refused", reason: opened.reason, message: opened.message };
+  const { x402Version, scheme, network, payload } = opened.payment;
+  const asked = offer.v1.network;
   if (x402Version !== 1) return { kind: "refused", reason: "invalid_x402_version", message: "x402Version must be 1" };
   if (scheme !== "exact") return { kind: "refused", reason: "unsupported_scheme", message: "scheme must be exact" };
-  if (network !== asked.network) return { kind: "refused", reason: "invalid_network", message: `the route settles on ${asked.network}` };
-  const payer = payerOf(payload, asked.feePayer);
-  if (!payer) return { kind: "refused", reason: "invalid_payload", message: `not an exact payload for ${asked.network}` };
-  return { kind: "paid", network: asked.network, payer };
+  if (network !== asked) return { kind: "refused", reason: "invalid_network", message: `the route settles on ${asked}` };
+  const payer = payerOf(payload, (offer.v1.extra as { feePayer?: string } | undefined)?.feePayer);
+  if (!payer) return { kind: "refused", reason: "invalid_payload", message: `not an exact payload for ${asked}` };
+  return { kind: "paid", version: read.version, network: asked, payer };
 }
 
 /** The payer an `exact` payload names: the EIP-3009 `from`, or the Solana transaction's signer that is not the fee payer. */
@@ -65,39 +98,51 @@ function payerOf(payload: unknown, feePayer: string | undefined): string | undef
 }
 
 /**
- * The 402: the contract's challenge for the route (`contractBody`, Prism's example) with `resource`
- * naming the URL actually requested at the mock's origin, and the refusal's reason when there is one.
+ * The 402 in both versions, never cached: the contract's v1 challenge for the route (`contractBody`,
+ * Prism's example) with `resource` naming the URL actually requested at the mock's origin, and the
+ * v2 challenge of the same offer in `PAYMENT-REQUIRED`; both name the refusal's reason when there is one.
  */
 export function challengeAnswer(
   contractBody: PaymentRequiredBody,
-  resource: string,
+  offer: Offer,
+  extensions: RouteOffer["extensions"],
   refusal?: { reason: Reason; message: string },
 ): MockAnswer {
   const body: PaymentRequiredBody = {
     ...contractBody,
     ...(refusal ? { error: refusal.reason, message: refusal.message } : {}),
-    accepts: contractBody.accepts.map((requirement) => ({ ...requirement, resource })),
+    accepts: contractBody.accepts.map((requirement) => ({ ...requirement, resource: offer.v1.resource })),
   };
-  return { status: 402, headers: {}, body };
+  const v2 = challengeV2(offer, extensions, refusal?.reason ?? "Payment required");
+  return { status: 402, headers: { [CHALLENGE_HEADER]: encodeHeader(v2), "Cache-Control": "no-store" }, body };
 }
 
-/** The 400 for a header that is not base64 JSON, as the service words it. */
-export function malformedAnswer(message: string): MockAnswer {
+/** The 400 for a malformed payment header (or both at once), as the service words it. */
+export function malformedAnswer({ headers, message }: { headers: string[]; message: string }): MockAnswer {
   return {
     status: 400,
     headers: {},
-    body: { error: "invalid_payload", message: `X-PAYMENT: ${message}`, errors: [{ location: "header", field: "X-PAYMENT", message }] },
+    body: {
+      error: "invalid_payload",
+      message: headers.length === 1 ? `${headers[0]}: ${message}` : message,
+      errors: headers.map((field) => ({ location: "header", field, message })),
+    },
   };
 }
 
-/** The `X-PAYMENT-RESPONSE` of a paid answer: decodable like the service's, and plainly a mock settlement. */
-export function receiptHeader(paid: { network: string; payer: string }): Record<string, string> {
-  const receipt: Receipt = {
-    success: true,
-    transaction: `mock-settlement-${randomUUID()}`,
-    network: paid.network as Receipt["network"],
-    payer: paid.payer,
-    simulated: true,
-  };
-  return { "X-PAYMENT-RESPONSE": Buffer.from(JSON.stringify(receipt)).toString("base64") };
+/** The receipt of a paid answer, in the header of the version paid in: decodable like the service's, and plainly a mock settlement. */
+export function mockReceipt(paid: { version: X402Version; network: string; payer: string }, offer: Offer): Record<string, string> {
+  const [name, value] = receiptHeader(
+    paid.version,
+    {
+      success: true,
+      transaction: `mock-settlement-${randomUUID()}`,
+      network: paid.network as Offer["v1"]["network"],
+      payer: paid.payer,
+      simulated: true,
+      amount: offer.v2.amount,
+    },
+    offer.v2.network,
+  );
+  return { [name]: value };
 }

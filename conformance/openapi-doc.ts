@@ -26,7 +26,7 @@ export type Operation = {
   requestBody?: { required?: boolean; content: Record<string, { schema: Schema }> };
   responses: Record<
     string,
-    { headers?: Record<string, { required?: boolean }>; content?: Record<string, { schema: Schema; example?: unknown }> }
+    { headers?: Record<string, { required?: boolean; schema?: Schema }>; content?: Record<string, { schema: Schema; example?: unknown }> }
   >;
   "x-payment-info"?: PaymentInfo;
   [key: string]: unknown;

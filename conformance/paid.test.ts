@@ -1,10 +1,11 @@
-// Every paid operation (POST and legacy GET) under every selected prefix: the 402 challenge, a malformed payment
-// refused with a 400, then the paid answer with its receipt. The mock (Prism behind its front) charges like the
-// service, so the same exchange runs against every target.
+// Every paid operation (POST and legacy GET) under every selected prefix: the 402 challenge in both x402
+// versions (v1 body, v2 PAYMENT-REQUIRED), a malformed payment refused with a 400 in either payment header and
+// both headers at once, then the paid answer with its receipt, paid in each version. The mock (Prism behind its
+// front) charges like the service, so the same exchange runs against every target.
 import { describe } from "vitest";
-import { paidCases, title } from "./cases.js";
-import { checkAnswer, checkChallenge, checkEnvelope, checkReceipt, Findings } from "./checks.js";
-import { send, withHeaders } from "./http.js";
+import { type PaidCase, paidCases, title } from "./cases.js";
+import { checkAnswer, checkChallenge, checkChallengeV2, checkEnvelope, checkReceipt, Findings, X402_VERSIONS } from "./checks.js";
+import { type CaseRequest, send, withHeaders } from "./http.js";
 import { createPayer, payAndSend } from "./payer.js";
 import { skipReason } from "./skips.js";
 import { caseTest, settings, useTarget } from "./suite.js";
@@ -14,33 +15,54 @@ const pay = await createPayer();
 const checksOrigin = !skipReason(settings, "resourceOrigin");
 const checksReceipt = !skipReason(settings, "receipt");
 
+const PAYMENT_HEADERS = ["X-PAYMENT", "PAYMENT-SIGNATURE"];
+const MALFORMED = "not base64 json!";
+
+/** A 400 `invalid_payload` whose errors name each of `headers`. */
+async function expectPaymentRefused(c: PaidCase, check: string, request: CaseRequest, headers: string[]): Promise<void> {
+  const f = new Findings(`${c.label} ${check}`);
+  const body = checkAnswer(f, c, await send(url("analyticsUrl"), request, settings.timeoutMs), [400]);
+  if (body) {
+    f.equal("error", body.error, "invalid_payload");
+    const errors = Array.isArray(body.errors) ? (body.errors as { location?: string; field?: string }[]) : [];
+    for (const header of headers)
+      if (!errors.some((e) => e.location === "header" && e.field?.toLowerCase() === header.toLowerCase()))
+        f.add("errors", `must name header ${header}, got ${JSON.stringify(errors)}`);
+  }
+  f.assert();
+}
+
 describe(`paid operations on ${settings.kind}`, () => {
   for (const c of paidCases(settings.prefixes)) {
     caseTest(title(c, "402 challenge"), "challenge", async () => {
       const f = new Findings(`${c.label} 402 challenge`);
-      checkChallenge(f, c, await send(url("analyticsUrl"), c.request, settings.timeoutMs), checksOrigin ? url("analyticsUrl") : undefined);
+      const answer = await send(url("analyticsUrl"), c.request, settings.timeoutMs);
+      checkChallenge(f, c, answer, checksOrigin ? url("analyticsUrl") : undefined);
+      checkChallengeV2(f, c, answer);
       f.assert();
     });
 
-    caseTest(title(c, "400 malformed X-PAYMENT"), "challenge", async () => {
-      const f = new Findings(`${c.label} 400 malformed X-PAYMENT`);
-      const answer = await send(url("analyticsUrl"), withHeaders(c.request, { "X-PAYMENT": "not base64 json!" }), settings.timeoutMs);
-      const body = checkAnswer(f, c, answer, [400]);
-      if (body) {
-        f.equal("error", body.error, "invalid_payload");
-        const errors = Array.isArray(body.errors) ? (body.errors as { location?: string; field?: string }[]) : [];
-        if (!errors.some((e) => e.location === "header" && e.field?.toLowerCase() === "x-payment"))
-          f.add("errors", `must name header X-PAYMENT, got ${JSON.stringify(errors)}`);
-      }
-      f.assert();
-    });
+    for (const header of PAYMENT_HEADERS) {
+      const check = `400 malformed ${header}`;
+      caseTest(title(c, check), "challenge", () =>
+        expectPaymentRefused(c, check, withHeaders(c.request, { [header]: MALFORMED }), [header]),
+      );
+    }
 
-    caseTest(title(c, "paid answer"), "paid", async () => {
-      const f = new Findings(`${c.label} paid answer`);
-      const paid = await payAndSend(f, c.request, c, url("analyticsUrl"), pay, settings.timeoutMs);
-      if (paid) checkEnvelope(f, c, paid.answer, [200, 206]);
-      if (paid && checksReceipt && paid.answer.status < 300) checkReceipt(f, paid.answer, paid.network);
-      f.assert();
-    });
+    const both = Object.fromEntries(PAYMENT_HEADERS.map((header) => [header, MALFORMED]));
+    caseTest(title(c, "400 both payment headers"), "challenge", () =>
+      expectPaymentRefused(c, "400 both payment headers", withHeaders(c.request, both), PAYMENT_HEADERS),
+    );
+
+    for (const version of X402_VERSIONS) {
+      const check = `paid answer (x402 v${version})`;
+      caseTest(title(c, check), "paid", async () => {
+        const f = new Findings(`${c.label} ${check}`);
+        const paid = await payAndSend(f, c.request, c, url("analyticsUrl"), pay, settings.timeoutMs, version);
+        if (paid) checkEnvelope(f, c, paid.answer, [200, 206]);
+        if (paid && checksReceipt && paid.answer.status < 300) checkReceipt(f, paid.answer, paid.paid);
+        f.assert();
+      });
+    }
   }
 });

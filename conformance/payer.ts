@@ -1,7 +1,8 @@
 /**
  * A throwaway payer for the suite: a fresh EVM account and Solana key pair per process, signing
- * exactly what a 402 challenge asks for with the project's x402 client helpers. The default ledger
- * settlement accepts any well-formed payment (no balance is needed, any blockhash verifies).
+ * exactly what a 402 challenge asks for with the project's x402 client helpers, in either protocol
+ * version. The default ledger settlement accepts any well-formed payment (no balance is needed,
+ * any blockhash verifies).
  */
 import { randomBytes } from "node:crypto";
 import { generateKeyPairSigner, getAddressDecoder, type KeyPairSigner } from "@solana/kit";
@@ -11,9 +12,18 @@ import { signSvmPayment } from "../client/x402/svm.js";
 import type { PaymentRequirements } from "../client/x402/types.js";
 import { familyOf } from "../lib/networks.js";
 import type { PaidCase } from "./cases.js";
-import { checkChallenge, type Findings } from "./checks.js";
+import {
+  checkChallenge,
+  checkChallengeV2,
+  decodeHeader,
+  type Findings,
+  type Paid,
+  type PaymentRequiredV2,
+  type X402Version,
+} from "./checks.js";
 import { type Answer, type CaseRequest, send, withHeaders } from "./http.js";
 
+/** Signs a v1 requirement: the `X-PAYMENT` value. */
 export type Pay = (requirement: PaymentRequirements) => Promise<string>;
 
 export async function createPayer(): Promise<Pay> {
@@ -29,9 +39,28 @@ export async function createPayer(): Promise<Pay> {
 }
 
 /**
+ * The request header that pays a 402 in `version`: v1 `X-PAYMENT` with the signed payment; v2
+ * `PAYMENT-SIGNATURE` with the same `exact` payload, `accepted` the challenge's requirement
+ * unchanged, and its resource and extensions echoed as the x402 v2 client does.
+ */
+export async function paymentHeader(
+  pay: Pay,
+  version: X402Version,
+  requirement: PaymentRequirements,
+  challenge: PaymentRequiredV2 | undefined,
+): Promise<Record<string, string>> {
+  const signed = await pay(requirement);
+  if (version === 1) return { "X-PAYMENT": signed };
+  if (!challenge) throw new Error("an x402 v2 payment needs the PAYMENT-REQUIRED challenge");
+  const { resource, extensions, accepts } = challenge;
+  const payment = { x402Version: 2, accepted: accepts[0], payload: decodeHeader(signed).payload, resource, extensions };
+  return { "PAYMENT-SIGNATURE": Buffer.from(JSON.stringify(payment)).toString("base64") };
+}
+
+/**
  * A paid exchange as a client makes it: `request` (the case's, or it with more headers) without
- * payment, the 402 held against the contract (into `f`), then the same request paying exactly what
- * the challenge asks.
+ * payment, the 402 held against the contract in both versions (into `f`), then the same request
+ * paying exactly what the challenge asks, in the header of `version`.
  */
 export async function payAndSend(
   f: Findings,
@@ -40,9 +69,12 @@ export async function payAndSend(
   baseUrl: string,
   pay: Pay,
   timeoutMs: number,
-): Promise<{ answer: Answer; network: string } | undefined> {
-  const requirement = checkChallenge(f, c, await send(baseUrl, request, timeoutMs));
-  if (!requirement) return undefined;
-  const answer = await send(baseUrl, withHeaders(request, { "X-PAYMENT": await pay(requirement) }), timeoutMs);
-  return { answer, network: requirement.network };
+  version: X402Version,
+): Promise<{ answer: Answer; paid: Paid } | undefined> {
+  const challenge = await send(baseUrl, request, timeoutMs);
+  const requirement = checkChallenge(f, c, challenge);
+  const v2 = checkChallengeV2(f, c, challenge);
+  if (!requirement || (version === 2 && !v2)) return undefined;
+  const answer = await send(baseUrl, withHeaders(request, await paymentHeader(pay, version, requirement, v2)), timeoutMs);
+  return { answer, paid: { version, network: requirement.network, amount: c.price.micro } };
 }

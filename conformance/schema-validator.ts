@@ -16,6 +16,31 @@ export interface ResponseValidator {
   validateComponent(name: string, value: unknown): Violation[];
 }
 
+const run = (fn: ValidateFunction, value: unknown): Violation[] =>
+  fn(value)
+    ? []
+    : (fn.errors ?? []).map((e: ErrorObject) => ({
+        path: e.instancePath || "/",
+        message: `${e.message ?? "invalid"}${e.params ? ` ${JSON.stringify(e.params)}` : ""}`,
+      }));
+
+const standalone = new Ajv2020({ allErrors: true, strict: false });
+const compiledStandalone = new Map<string, ValidateFunction>();
+
+/**
+ * Violations of `value` against a self-contained JSON Schema 2020-12 that a target sent (a Bazaar
+ * extension's `schema`); throws when the schema does not compile.
+ */
+export function validateWithSchema(schema: object, value: unknown): Violation[] {
+  const key = JSON.stringify(schema);
+  let fn = compiledStandalone.get(key);
+  if (!fn) {
+    fn = standalone.compile(schema);
+    compiledStandalone.set(key, fn);
+  }
+  return run(fn, value);
+}
+
 export function createResponseValidator(doc: OpenApiDoc): ResponseValidator {
   const ajv = new Ajv2020({ allErrors: true, strict: false });
   (addFormats as unknown as (a: Ajv2020) => void)(ajv);
@@ -29,13 +54,6 @@ export function createResponseValidator(doc: OpenApiDoc): ResponseValidator {
     }
     return fn;
   };
-  const run = (fn: ValidateFunction, value: unknown): Violation[] =>
-    fn(value)
-      ? []
-      : (fn.errors ?? []).map((e: ErrorObject) => ({
-          path: e.instancePath || "/",
-          message: `${e.message ?? "invalid"}${e.params ? ` ${JSON.stringify(e.params)}` : ""}`,
-        }));
   return {
     validate(method, path, status, body) {
       const operation = doc.paths[path]?.[method.toLowerCase()];

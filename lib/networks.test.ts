@@ -25,6 +25,14 @@ describe("the network table", () => {
       }
   });
 
+  it("names in the contract's network unions exactly its networks: v1 names in X402.Network, CAIP-2 ids in X402.Caip2Network", () => {
+    const { schemas } = loadAnalyticsContract().document.components as { schemas: Record<string, { enum?: string[] }> };
+    const values = (name: string) => new Set(schemas[name]?.enum);
+    const profiles = NETWORKS.flatMap((n) => [n.mainnet, n.testnet]);
+    expect(values("X402.Network")).toEqual(new Set(profiles.map((d) => d.network)));
+    expect(values("X402.Caip2Network")).toEqual(new Set(profiles.map((d) => d.caip2)));
+  });
+
   it("answers the family of a v1 name or a CAIP-2 id, and refuses a network the contract does not name", () => {
     expect([familyOf("solana-devnet"), familyOf("eip155:84532"), familyOf("skale-base")]).toEqual(["svm", "evm", "evm"]);
     expect(findNetwork("eip155:324705682")).toMatchObject({ profile: "testnet", network: { name: "skale" } });

@@ -19,7 +19,7 @@ import { type LoadResult, type LoadSpec, runLoad } from "../bench/load.js";
 import { evmPaymentPool, svmPaymentPool } from "../bench/payments.js";
 import { type ServerProcess, startBare, startPrism, startService } from "../bench/processes.js";
 import { topEntries } from "../bench/profile.js";
-import { printTable, type Row, summarize, writeResults } from "../bench/report.js";
+import { previousResults, printTable, type Row, summarize, writeResults } from "../bench/report.js";
 import { benchStores } from "../bench/stores.js";
 import { verificationRates } from "../bench/verification.js";
 import { chainIdOf } from "../client/x402/evm.js";
@@ -72,13 +72,15 @@ async function measure(
   payments?: (n: number) => Promise<string[]>,
 ): Promise<Row> {
   log(name);
-  const run = async (seconds: number): Promise<LoadResult> =>
-    runLoad({
-      ...spec,
-      url: target.url,
-      durationSeconds: seconds,
-      payments: payments ? await payments(seconds * PAYMENTS_PER_SECOND) : undefined,
-    });
+  const run = async (seconds: number): Promise<LoadResult> => {
+    const signed = payments ? await payments(seconds * PAYMENTS_PER_SECOND) : undefined;
+    const cpuBefore = await target.cpuSeconds?.();
+    const result = await runLoad({ ...spec, url: target.url, durationSeconds: seconds, payments: signed });
+    const cpuAfter = await target.cpuSeconds?.();
+    // The scrape itself is a request too, but one in thousands.
+    if (cpuBefore === undefined || cpuAfter === undefined || !result.requests) return result;
+    return { ...result, cpuMicrosPerRequest: ((cpuAfter - cpuBefore) * 1e6) / result.requests };
+  };
   await run(WARMUP_SECONDS);
   const results: LoadResult[] = [];
   for (let i = 0; i < ROUNDS; i++) results.push(await run(SECONDS));
@@ -212,12 +214,14 @@ for (const [name, env] of deployments) {
 await stores.drop();
 if (stores.skipped.length) log(`deployment rows skipped: ${stores.skipped.join("; ")}`);
 
+const previous = previousResults();
 console.log(`\nPaid path vs the local limit (${ROUNDS} rounds of ${SECONDS} s after ${WARMUP_SECONDS} s of warm-up; medians)\n`);
-printTable(rows, "bare Express");
+printTable(rows, "bare Express", previous);
 console.log("\nScale\n");
-printTable([...scale, rows.find((r) => r.scenario === "bare Express") as Row], "bare Express");
+printTable([...scale, rows.find((r) => r.scenario === "bare Express") as Row], "bare Express", previous);
 console.log("\nDeployment (the paid EVM path; RSS of the first process only)\n");
-printTable([...deployment, rows.find((r) => r.scenario === "bare Express") as Row], "bare Express");
+printTable([...deployment, rows.find((r) => r.scenario === "bare Express") as Row], "bare Express", previous);
+if (previous) console.log(`\n"prev req/s": ${previous.file}`);
 const p99Overhead = (rows[3]?.p99Ms ?? 0) - (rows[1]?.p99Ms ?? 0);
 console.log(
   `\nVerification alone: EVM ${verification.evmChecksPerSecond.toFixed(0)}/s, Solana ${verification.svmChecksPerSecond.toFixed(0)}/s, viem verifyTypedData ${verification.viemVerifyTypedDataPerSecond.toFixed(0)}/s`,

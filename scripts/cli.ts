@@ -1,7 +1,8 @@
 /**
- * `npm run cli -- <operation> [--param value ...] [--network solana|base|skale] [--yes] [--json]`:
+ * `npm run cli -- <operation> [--param value ...] [--network solana|base|skale] [--protocol v1|v2] [--yes] [--json]`:
  * pays one analytics endpoint from the command line. Shows the endpoint, the parameters and the
- * price from the 402 challenge, asks before paying (unless `--yes`), pays, prints the envelope.
+ * price from the 402 challenge, asks before paying (unless `--yes`), pays (x402 v2 when offered,
+ * else v1, or the version `--protocol` names), prints the version paid in and the envelope.
  * Keys come from X402_EVM_PRIVATE_KEY / X402_SOLANA_SECRET_KEY or `--key-file`, never from argv.
  * Exit codes: 0 answered, 1 not paid or not answered, 2 usage.
  */
@@ -12,9 +13,9 @@ import { createAnalyticsClient, type PostPath } from "../client/analytics.js";
 import { HttpError, PaymentRefusedError, PaymentRejectedError } from "../client/errors.js";
 import { formatEnvelope, table } from "../client/format.js";
 import { KEY_VARIABLES, KeyError, keySource, looksLikeKey, payerFromKeys } from "../client/keys.js";
-import { isNetworkChoice, NETWORKS, type NetworkChoice } from "../client/networks.js";
+import { isNetworkChoice, NETWORKS, type NetworkChoice, networkLabel } from "../client/networks.js";
 import { type BlockhashSource, offlineBlockhash } from "../client/payers.js";
-import type { PaymentQuote } from "../client/paying-fetch.js";
+import type { PaymentQuote, ProtocolChoice } from "../client/paying-fetch.js";
 import { bodyOf, type CliOperation, cliOperations, findOperation, UsageError } from "./cli-operations.js";
 
 export interface CliIo {
@@ -29,7 +30,8 @@ export interface CliIo {
 }
 
 const DEFAULT_BASE_URL = "http://localhost:4021";
-const OPTIONS = new Set(["network", "base-url", "max-usd", "key-file", "solana-rpc"]);
+const OPTIONS = new Set(["network", "base-url", "max-usd", "key-file", "solana-rpc", "protocol"]);
+const PROTOCOLS: readonly ProtocolChoice[] = ["auto", "v1", "v2"];
 const SWITCHES = new Set(["yes", "json", "help"]);
 
 interface Args {
@@ -78,6 +80,7 @@ function usage(): string[] {
     "  --network solana|base|skale  prefix to call and pay on (default: solana, or base when only an EVM key is set)",
     `  --base-url URL               analytics service (default ${DEFAULT_BASE_URL})`,
     "  --max-usd AMOUNT             refuse to pay more than this per call (default 0.10)",
+    "  --protocol v1|v2             pay in this x402 version only (default auto: v2 when the 402 offers it, else v1)",
     "  --yes, -y                    pay without asking",
     "  --json                       print the raw envelope JSON",
     "  --key-file PATH              JSON file with X402_EVM_PRIVATE_KEY and/or X402_SOLANA_SECRET_KEY",
@@ -132,6 +135,12 @@ async function solanaBlockhash(io: CliIo, args: Args, baseUrl: string, say: (...
   return { blockhash: async () => offlineBlockhash() };
 }
 
+function protocolOf(args: Args): ProtocolChoice {
+  const chosen = args.options.get("protocol") ?? "auto";
+  if (!PROTOCOLS.includes(chosen as ProtocolChoice)) throw new UsageError(`--protocol must be v1, v2 or auto, got "${chosen}"`);
+  return chosen as ProtocolChoice;
+}
+
 function defaultNetwork(io: CliIo, args: Args): NetworkChoice {
   const chosen = args.options.get("network");
   if (chosen !== undefined) {
@@ -160,21 +169,23 @@ export async function main(io: CliIo): Promise<number> {
     }
     const body = bodyOf(operation, args.params);
     const network = defaultNetwork(io, args);
+    const protocol = protocolOf(args);
     const baseUrl = (args.options.get("base-url") ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
     const maxPerCall = usdToMicro(args.options.get("max-usd") ?? "0.10");
     const payer = await payerFromKeys(NETWORKS[network].family, keySource(io.env, args.options.get("key-file")), () =>
       solanaBlockhash(io, args, baseUrl, say),
     );
 
-    const approve = async ({ url, method, requirement, amount }: PaymentQuote) => {
+    const approve = async ({ url, method, version, requirement, amount }: PaymentQuote) => {
       const price = `${formatUsdc(amount)} USDC`;
+      const on = networkLabel(requirement.network);
       say(
         `${method} ${url}`,
         ...(Object.keys(body).length ? Object.entries(body).map(([k, v]) => `  ${k} = ${JSON.stringify(v)}`) : ["  (no parameters)"]),
-        `price: ${price} (${amount} micro-USDC) on ${requirement.network}, to ${requirement.payTo}, from ${payer.address}`,
+        `price: ${price} (${amount} micro-USDC) on ${on} over x402 v${version}, to ${requirement.payTo}, from ${payer.address}`,
       );
       if (args.switches.has("yes")) return true;
-      say(`Pay ${price} on ${requirement.network}? [y/N]`);
+      say(`Pay ${price} on ${on}? [y/N]`);
       return /^y(es)?$/i.test((await readLine(io.stdin)).trim());
     };
     const client = createAnalyticsClient({
@@ -184,12 +195,14 @@ export async function main(io: CliIo): Promise<number> {
       maxPerCall,
       maxPerSession: maxPerCall,
       approve,
+      protocol,
       ...(io.fetch ? { fetch: io.fetch } : {}),
     });
     const result = await client.call(operation.path as PostPath, body as never);
     const receipt = result.receipt;
+    const over = result.version ? ` over x402 v${result.version} (${result.paymentHeaderName})` : "";
     say(
-      `paid ${formatUsdc(result.paid)} USDC on ${receipt?.network ?? network}` +
+      `paid ${formatUsdc(result.paid)} USDC on ${networkLabel(receipt?.network ?? network)}${over}` +
         (receipt ? ` · transaction ${receipt.transaction}${receipt.simulated ? " (simulated: ledger settlement)" : ""}` : " · no receipt"),
     );
     if (json) out(JSON.stringify(result.envelope, null, 2));
@@ -203,7 +216,7 @@ export async function main(io: CliIo): Promise<number> {
     if (error instanceof PaymentRefusedError)
       say(error.reason === "declined" ? "Not paid." : `Not paid (${error.reason}): ${error.message}`);
     else if (error instanceof PaymentRejectedError)
-      say(`Payment rejected (${error.reason})${error.body.message ? `: ${error.body.message}` : ""}`);
+      say(`Payment rejected (${error.reason})${error.body?.message ? `: ${error.body.message}` : ""}`);
     else if (error instanceof HttpError)
       say(
         `HTTP ${error.status}${error.body ? ` ${error.body.error}: ${error.body.message}` : ""}`,

@@ -1,9 +1,11 @@
 /**
  * `npm run demo [-- --base-url URL --registry-url URL]`: a realistic paying session, end to end.
  * Starts both services in this process on the embedded defaults (ledgers in a temp dir) unless
- * given URLs, creates throwaway wallets, then: free endpoints, a 402 challenge, paid calls on all
- * three prefixes, replayed payments refused, a cap refusal, and the ledger's totals with the 90/10
- * split. Exits 0 only when every step behaved as expected, within 60 seconds.
+ * given URLs, creates throwaway wallets, then: free endpoints, a 402 challenge in both x402
+ * versions, paid calls on all three prefixes (v2, and v1 by a client forcing it), replayed payments
+ * refused (for another request, and in the other version's header), a cap refusal, and the
+ * ledger's totals with the 90/10 split. Exits 0 only when every step behaved as expected, within
+ * 60 seconds.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,13 +13,14 @@ import { join } from "node:path";
 import { generateKeyPairSigner } from "@solana/kit";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { formatUsdc } from "../client/amounts.js";
-import { type AnalyticsClient, createAnalyticsClient, type PaymentOutcome } from "../client/analytics.js";
-import { PaymentRefusedError } from "../client/errors.js";
+import { type AnalyticsClient, type AnalyticsClientOptions, createAnalyticsClient, type PaymentOutcome } from "../client/analytics.js";
+import { PaymentRefusedError, rejectionOf } from "../client/errors.js";
 import { table } from "../client/format.js";
-import type { NetworkChoice } from "../client/networks.js";
+import { type NetworkChoice, networkLabel } from "../client/networks.js";
 import { evmPayer, offlineBlockhash, type Payer, solanaPayer } from "../client/payers.js";
 import { createRegistryClient } from "../client/registry.js";
-import type { PaymentRequiredBody } from "../client/x402/types.js";
+import { type Challenges, offersOf, readChallenges } from "../client/x402/challenge.js";
+import { decodeHeader, type ExactPayload, encodePayment, PAYMENT_HEADERS, termsOf, type X402Version } from "../client/x402/types.js";
 import { NETWORKS, networkNamed } from "../lib/networks.js";
 import { commandLine } from "./command-line.mjs";
 import { type LocalServices, startLocalServices } from "./local-services.js";
@@ -30,9 +33,10 @@ type Paid = PaymentOutcome & { status: number; envelope: { signal: string; confi
 
 const USAGE = `usage: npm run demo [-- --base-url URL --registry-url URL]
 
-A paying session end to end: free endpoints, a 402 challenge, paid calls on all three prefixes with throwaway
-wallets, replayed payments refused, a call refused by the spending cap, and the ledger's totals with the 90/10
-split. Exits 0 only when every step behaved as expected.
+A paying session end to end: free endpoints, a 402 challenge in both x402 versions, paid calls on all three
+prefixes with throwaway wallets (over x402 v2, and v1 by a client forcing it), replayed payments refused (for
+another request, and in the other version's header), a call refused by the spending cap, and the ledger's totals
+with the 90/10 split. Exits 0 only when every step behaved as expected.
 
   --base-url URL       an analytics service to use (default: both services started in this process)
   --registry-url URL   its registry
@@ -47,6 +51,18 @@ function check(condition: unknown, message: string): asserts condition {
 
 const log = (...lines: string[]) => console.log(lines.join("\n"));
 const short = (text: string, keep = 10) => (text.length > 2 * keep + 1 ? `${text.slice(0, keep)}…${text.slice(-6)}` : text);
+const over = (result: PaymentOutcome) => `over x402 v${result.version} (${result.paymentHeaderName})`;
+const otherVersion = (version: X402Version): X402Version => (version === 1 ? 2 : 1);
+
+/** A POST with a JSON body and these headers, and the challenges of its answer when it is a 402. */
+async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number } & Challenges> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, ...(await readChallenges(response)) };
+}
 let failures = 0;
 let stepNumber = 0;
 
@@ -81,19 +97,19 @@ async function main(): Promise<void> {
       `  throwaway wallets: EVM ${evm.address} · Solana ${solana.address}`,
       "",
     );
-    const clients = Object.fromEntries(
-      NETWORKS.map(({ name, family }) => [
-        name,
-        createAnalyticsClient({
-          baseUrl,
-          network: name,
-          payer: family === "svm" ? solana : evm,
-          maxPerCallUsd: "0.05",
-          maxPerSessionUsd: "0.25",
-        }),
-      ]),
-    ) as Record<NetworkChoice, AnalyticsClient>;
-    const paid: { network: NetworkChoice; path: string; result: Paid }[] = [];
+    const session = (network: NetworkChoice, protocol: AnalyticsClientOptions["protocol"] = "auto") =>
+      createAnalyticsClient({
+        baseUrl,
+        network,
+        payer: networkNamed(network)?.family === "svm" ? solana : evm,
+        maxPerCallUsd: "0.05",
+        maxPerSessionUsd: "0.25",
+        protocol,
+      });
+    const clients = Object.fromEntries(NETWORKS.map(({ name }) => [name, session(name)])) as Record<NetworkChoice, AnalyticsClient>;
+    // A client of a wallet that speaks only x402 v1: the service still takes its payments.
+    const v1Base = session("base", "v1");
+    const paid: { network: NetworkChoice; path: string; body: unknown; result: Paid }[] = [];
     let settlement = "unknown";
 
     await step("GET /  (free service info)", async () => {
@@ -112,57 +128,71 @@ async function main(): Promise<void> {
       return [`${agents.length} agents, newest first: ${agents.map((a) => a.name).join(", ")}`];
     });
 
-    await step("POST /base/lp/pools without X-PAYMENT", async () => {
-      const response = await fetch(`${baseUrl}/base/lp/pools`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: "{}",
-      });
-      const challenge = (await response.json()) as PaymentRequiredBody;
-      const [offer] = challenge.accepts;
-      check(response.status === 402 && offer, "a 402 challenge with one offer");
+    await step("POST /base/lp/pools without a payment", async () => {
+      const { status, v1, v2 } = await post(`${baseUrl}/base/lp/pools`, {});
+      const [offer] = v2?.accepts ?? [];
+      const [legacy] = v1?.accepts ?? [];
+      check(status === 402 && offer && legacy, "a 402 with one offer in each x402 version");
       return [
-        `402 Payment Required: ${challenge.error}`,
-        `pay ${formatUsdc(BigInt(offer.maxAmountRequired))} USDC (${offer.maxAmountRequired} micro) on ${offer.network} to ${offer.payTo}`,
+        `402 Payment Required: ${v2?.error} (x402 v2, PAYMENT-REQUIRED header) · ${v1?.error} (x402 v1, JSON body)`,
+        `pay ${formatUsdc(BigInt(offer.amount))} USDC (${offer.amount} micro) on ${offer.network} (v1: ${legacy.network}) to ${offer.payTo}`,
         `asset ${offer.asset}, EIP-712 domain ${JSON.stringify(offer.extra)}, valid ${offer.maxTimeoutSeconds} s`,
+        `pay in PAYMENT-SIGNATURE (v2) or X-PAYMENT (v1); discovery extensions: ${Object.keys(v2?.extensions ?? {}).join(", ")}`,
       ];
     });
 
-    const payStep = (network: NetworkChoice, path: string, call: () => Promise<Paid>) =>
-      step(`${(networkNamed(network)?.title ?? network).padEnd(6)} POST ${clients[network].url.slice(baseUrl.length)}${path}`, async () => {
-        const result = await call();
-        const { envelope } = result;
-        check(result.receipt?.success, "a successful receipt");
-        check(result.paid === BigInt(result.requirement?.maxAmountRequired ?? -1), "the amount paid to equal the price");
-        paid.push({ network, path, result });
-        return [
-          `${result.status} ${envelope.signal} (confidence ${envelope.confidence.toFixed(2)}), paid ${formatUsdc(result.paid)} USDC on ${result.receipt.network}`,
-          `“${envelope.insight ?? "no insight (206: raw data)"}”`,
-          `receipt ${result.receipt.transaction}${result.receipt.simulated ? " (simulated: ledger settlement)" : ""}`,
-        ];
-      });
+    const payStep = <const Body>(client: AnalyticsClient, path: string, body: Body, call: (body: Body) => Promise<Paid>) =>
+      step(
+        `${(networkNamed(client.network)?.title ?? client.network).padEnd(6)} POST ${client.url.slice(baseUrl.length)}${path}`,
+        async () => {
+          const result = await call(body);
+          const { envelope } = result;
+          check(result.receipt?.success, "a successful receipt");
+          check(result.requirement && result.paid === BigInt(termsOf(result.requirement).amount), "the amount paid to equal the price");
+          paid.push({ network: client.network, path, body, result });
+          return [
+            `${result.status} ${envelope.signal} (confidence ${envelope.confidence.toFixed(2)}), paid ${formatUsdc(result.paid)} USDC on ${networkLabel(result.receipt.network)} ${over(result)}`,
+            `“${envelope.insight ?? "no insight (206: raw data)"}”`,
+            `receipt ${result.receipt.transaction}${result.receipt.simulated ? " (simulated: ledger settlement)" : ""}`,
+          ];
+        },
+      );
 
-    await payStep("solana", "/defi/tvl", () => clients.solana.call("/defi/tvl", { chain: "all", limit: 5 }));
-    await payStep("solana", "/trenches/new-tokens", () => clients.solana.call("/trenches/new-tokens", { limit: 3 }));
-    await payStep("base", "/lp/pools", () => clients.base.call("/lp/pools", { sort: "apr", limit: 5 }));
-    await payStep("base", "/ask", () => clients.base.call("/ask", { query: "Where is the best stablecoin yield on Solana right now?" }));
-    await payStep("skale", "/trenches/graduating", () => clients.skale.call("/trenches/graduating", { limit: 3 }));
-    await payStep("skale", "/smartmoney/token-screener", () =>
-      clients.skale.call("/smartmoney/token-screener", { chains: "solana,base", limit: 3 }),
+    await payStep(clients.solana, "/defi/tvl", { chain: "all", limit: 5 }, (body) => clients.solana.call("/defi/tvl", body));
+    await payStep(clients.solana, "/trenches/new-tokens", { limit: 3 }, (body) => clients.solana.call("/trenches/new-tokens", body));
+    await payStep(clients.base, "/lp/pools", { sort: "apr", limit: 5 }, (body) => clients.base.call("/lp/pools", body));
+    await payStep(v1Base, "/ask", { query: "Where is the best stablecoin yield on Solana right now?" }, (body) =>
+      v1Base.call("/ask", body),
+    );
+    await payStep(clients.skale, "/trenches/graduating", { limit: 3 }, (body) => clients.skale.call("/trenches/graduating", body));
+    await payStep(clients.skale, "/smartmoney/token-screener", { chains: "solana,base", limit: 3 }, (body) =>
+      clients.skale.call("/smartmoney/token-screener", body),
     );
 
+    /** An earlier payment sent again: in its own header for another request, and for the same request in the other version's. */
     const replay = (network: NetworkChoice, expected: string) =>
-      step(`${(networkNamed(network)?.title ?? network).padEnd(6)} replay of an already used X-PAYMENT header`, async () => {
+      step(`${(networkNamed(network)?.title ?? network).padEnd(6)} replay of an already used payment`, async () => {
         const used = paid.find((p) => p.network === network);
-        check(used?.result.paymentHeader, `an earlier payment on ${network}`);
-        const response = await fetch(used.result.response.url, {
-          method: "POST",
-          headers: { "content-type": "application/json", "X-PAYMENT": used.result.paymentHeader },
-          body: "{}",
-        });
-        const body = (await response.json()) as PaymentRequiredBody;
-        check(response.status === 402 && body.error === expected, `402 ${expected}, got ${response.status} ${body.error}`);
-        return [`refused: 402 ${body.error} (${body.message})`];
+        check(used, `an earlier payment on ${network}`);
+        const { paymentHeader, version, response } = used.result;
+        check(paymentHeader && version, "its payment header and version");
+        const other = otherVersion(version);
+        // The same signed payload in the other version's envelope, paying that version's offer.
+        const [offer] = offersOf(await post(response.url, used.body), [other]);
+        check(offer, `an x402 v${other} offer`);
+        const { payload } = decodeHeader(paymentHeader) as { payload: ExactPayload };
+        const attempts: [string, X402Version, { status: number } & Challenges][] = [
+          ["another request", version, await post(response.url, {}, { [PAYMENT_HEADERS[version]]: paymentHeader })],
+          ["the same request", other, await post(response.url, used.body, { [PAYMENT_HEADERS[other]]: encodePayment(offer, payload) })],
+        ];
+        return [
+          `paid ${over(used.result)} for POST ${new URL(response.url).pathname}; sent again:`,
+          ...attempts.map(([what, v, answer]) => {
+            const rejection = rejectionOf(answer, undefined, response.url, v);
+            check(answer.status === 402 && rejection?.reason === expected, `402 ${expected}, got ${answer.status} ${rejection?.reason}`);
+            return `in ${PAYMENT_HEADERS[v]} for ${what}: refused, 402 ${rejection.reason} (${rejection.body?.message})`;
+          }),
+        ];
       });
     await replay("base", "invalid_exact_evm_nonce_already_used");
     await replay("solana", "duplicate_settlement");
@@ -171,9 +201,9 @@ async function main(): Promise<void> {
       let signed = 0;
       const counting: Payer = {
         ...evm,
-        sign: (requirement) => {
+        sign: (terms) => {
           signed++;
-          return evm.sign(requirement);
+          return evm.sign(terms);
         },
       };
       const capped = createAnalyticsClient({ baseUrl, network: "skale", payer: counting, maxPerCallUsd: "0.01" });
@@ -191,7 +221,7 @@ async function main(): Promise<void> {
       const settled = totals.byNetwork.reduce((sum, n) => sum + n.amount, 0n);
       const sumOf = (account: "service" | "treasury") =>
         totals.byAccount.filter((a) => a.account === account).reduce((sum, a) => sum + a.amount, 0n);
-      const spent = Object.values(clients).reduce((sum, c) => sum + c.spent(), 0n);
+      const spent = [...Object.values(clients), v1Base].reduce((sum, c) => sum + c.spent(), 0n);
       check(settled === total && spent === total, `ledger ${settled} = paid ${total} = spent ${spent} micro-USDC`);
       check(totals.byNetwork.reduce((n, r) => n + r.payments, 0) === paid.length, `${paid.length} settled payments`);
       check(sumOf("treasury") === expectedTreasury && sumOf("service") === total - expectedTreasury, "a 90/10 split");

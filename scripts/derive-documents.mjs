@@ -68,7 +68,7 @@ export function describePrices(doc) {
     const info = op["x-payment-info"];
     if (!info) continue;
     const price = `**Price: ${info.price.amount} USD** per call (${info.maxAmountRequired} micro-USDC), paid in USDC on ${networkLine(info.network)}`;
-    op.description = `${op.description ?? op.summary}\n\n${price}: call without \`X-PAYMENT\` for the 402 challenge, then repeat the call with the signed payment.`;
+    op.description = `${op.description ?? op.summary}\n\n${price}: call without a payment for the 402 challenge (x402 v2 in the \`PAYMENT-REQUIRED\` header, v1 in the body), then repeat the call with the signed payment in \`PAYMENT-SIGNATURE\` (v2) or \`X-PAYMENT\` (v1).`;
   }
   if ([...operationsOf(doc)].some(({ op }) => op["x-payment-info"])) doc.info.description = `${doc.info.description}\n\n${priceTable(doc)}`;
 }

@@ -5,7 +5,8 @@
 import { fileURLToPath } from "node:url";
 import Dredd from "dredd";
 import { UNKNOWN_AGENT } from "../conformance/cases.js";
-import { createPayer } from "../conformance/payer.js";
+import { decodeHeader } from "../conformance/checks.js";
+import { createPayer, paymentHeader } from "../conformance/payer.js";
 import { startServices } from "../conformance/targets.js";
 import { commandLine } from "./command-line.mjs";
 
@@ -38,7 +39,12 @@ const started = performance.now();
 const services = await startServices({ analytics: true, registry: true });
 const { analyticsUrl, registryUrl } = services.target;
 const skipped = new Map();
-globalThis.conformanceDredd = { pay: await createPayer(), unknownAgent: UNKNOWN_AGENT, skipped };
+const payer = await createPayer();
+globalThis.conformanceDredd = {
+  pay: (version, body, challenge) => paymentHeader(payer, version, body.accepts[0], challenge ? decodeHeader(challenge) : undefined),
+  unknownAgent: UNKNOWN_AGENT,
+  skipped,
+};
 let results = [];
 try {
   results = [

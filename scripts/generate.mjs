@@ -76,7 +76,7 @@ function challengeExample(doc, path, method, operation) {
   return {
     x402Version: 1,
     error: "X-PAYMENT header is required",
-    message: `Pay ${info.price.amount} USD in USDC on ${network.network} and repeat the request with the X-PAYMENT header.`,
+    message: `Pay ${info.price.amount} USD in USDC on ${network.network} and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.`,
     accepts: [
       {
         scheme: "exact",

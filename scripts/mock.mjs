@@ -1,8 +1,9 @@
 // `npm run mock`: the mock of both services in the foreground, analytics on 127.0.0.1:4010 and the registry on
 // 127.0.0.1:4011 (MOCK_PORT, MOCK_REGISTRY_PORT override them). Prism answers from the generated 3.1 documents'
-// examples behind a small front (conformance/mock-front.ts) that charges like the service: a paid operation without
-// X-PAYMENT gets the contract's 402 (resource at the mock's origin), a header that is not base64 JSON a 400, and a
-// well-formed payment the answer with a decodable mock receipt (`simulated: true`). `Prefer: code=404` (or any
+// examples behind a small front (conformance/mock-front.ts) that charges like the service, in x402 v1 and v2: a paid
+// operation without a payment gets the contract's 402 (resource at the mock's origin; the v2 challenge in
+// PAYMENT-REQUIRED), a header that is not base64 JSON (or both PAYMENT-SIGNATURE and X-PAYMENT) a 400, and a
+// well-formed payment the answer with a decodable mock receipt (`simulated: true`) of the version paid in. `Prefer: code=404` (or any
 // documented status) asks for that status's example. Each front also serves /openapi.json and /docs.
 // SIGINT/SIGTERM stop both Prism processes by their PIDs; if one dies, the other is stopped and this exits 1.
 import { MOCK_PORTS, startMock } from "../conformance/mock.js";
@@ -17,8 +18,9 @@ The mock of both services, from the contract's examples (Prism behind a front th
   --verbose   stream Prism's log
   --help      this text
 
-A paid call without X-PAYMENT answers the 402 challenge; pay it (any well-formed x402 v1 payment for the route's
-network; nothing is verified on a chain) to get the 200 example with an X-PAYMENT-RESPONSE mock receipt.
+A paid call without a payment answers the 402 challenge (x402 v1 in the body, v2 in PAYMENT-REQUIRED); pay it
+(any well-formed payment for the route's network, in X-PAYMENT or PAYMENT-SIGNATURE; nothing is verified on a
+chain) to get the 200 example with a mock receipt in X-PAYMENT-RESPONSE or PAYMENT-RESPONSE.
 Prefer: code=206 (with a payment), or code=400, 402, 404, 500, 502 selects that documented answer.
 /openapi.json and /docs serve the document and its API reference; Ctrl-C stops everything.`;
 

@@ -1,4 +1,5 @@
-// `npm start` as a process: both services come up on embedded defaults and SIGTERM stops them cleanly.
+// `npm start` as a process: both services come up on embedded defaults, with their operators' endpoints, and
+// SIGTERM stops them cleanly.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -8,7 +9,11 @@ import { startService, until } from "../test/support/processes.js";
 describe("server/main.ts", () => {
   it("serves both services on embedded defaults and exits 0 on SIGTERM", async () => {
     const dir = mkdtempSync(join(tmpdir(), "main-"));
-    const service = await startService({ LEDGER_DB: join(dir, "ledger.db"), REGISTRY_DB: join(dir, "registry.db") });
+    const service = await startService({
+      LEDGER_DB: join(dir, "ledger.db"),
+      REGISTRY_DB: join(dir, "registry.db"),
+      METRICS_TOKEN: "scrape-token",
+    });
     try {
       const info = await (await fetch(`${service.url}/`)).json();
       expect(info).toMatchObject({ service: "defi-intel", endpoints: 28, settlement: "ledger", profile: "testnet" });
@@ -18,6 +23,14 @@ describe("server/main.ts", () => {
         agents: unknown[];
       };
       expect(agents.agents).toHaveLength(2);
+      // the operators' endpoints on both services: probes open, metrics behind the token
+      for (const url of [service.url, service.registryUrl]) {
+        expect((await fetch(`${url}/livez`)).status, url).toBe(200);
+        expect(await (await fetch(`${url}/readyz`)).json(), url).toMatchObject({ status: "ready" });
+        expect((await fetch(`${url}/metrics`)).status, url).toBe(401);
+        const metrics = await fetch(`${url}/metrics`, { headers: { Authorization: "Bearer scrape-token" } });
+        expect(await metrics.text(), url).toContain("# TYPE http_requests_total counter");
+      }
     } finally {
       expect(await service.kill("SIGTERM")).toEqual({ code: 0, signal: null });
     }

@@ -49,8 +49,9 @@ function probePort(port: number, variable: string): Promise<void> {
 async function serve(config: ServiceConfig) {
   const logger = createLogger(config.logLevel);
   const database = config.stores.database && openDatabase(config.stores.database, logger);
-  const analytics = await createAnalyticsService(config.analytics, { logger, stores: config.stores, database });
-  const registry = await createRegistryService({ ...config.registry, database, logger });
+  const { operations, stores } = config;
+  const analytics = await createAnalyticsService(config.analytics, { logger, stores, database, operations });
+  const registry = await createRegistryService({ ...config.registry, database, logger, operations });
   const closeStores = () => Promise.all([analytics.close(), registry.close()]).then(() => database?.close());
   const servers = await Promise.all([
     listen(analytics.app, config.analytics.port, "PORT"),

@@ -1,12 +1,13 @@
 /**
- * Signing an x402 v1 `exact` EVM payment: an EIP-3009 `TransferWithAuthorization` over the
+ * Signing an x402 `exact` EVM payment: an EIP-3009 `TransferWithAuthorization` over the
  * requirement's asset, signed with the EIP-712 domain the requirement's `extra` names (the
  * server's own table), valid from 10 minutes ago (clock skew) until `maxTimeoutSeconds` from now.
+ * The payload is the same in both x402 versions; `encodePayment` wraps it in either envelope.
  */
 import { randomBytes } from "node:crypto";
 import type { LocalAccount } from "viem";
 import { findNetwork } from "../../lib/networks.js";
-import { encodePaymentHeader, type PaymentRequirements } from "./types.js";
+import { type EvmExactPayload, encodePayment, type PaymentRequirements, type PaymentTerms, termsOf } from "./types.js";
 
 /** The chain id of an EVM network of the contract, by its v1 name or CAIP-2 id; undefined for any other. */
 export const chainIdOf = (network: string): number | undefined => findNetwork(network)?.details.chainId;
@@ -32,27 +33,28 @@ export interface EvmAuthorizationOptions {
   chainId?: number;
 }
 
-export async function signEvmPayment(
+/** The signed authorization paying `terms`, for either version's envelope. */
+export async function evmExactPayload(
   account: LocalAccount,
-  requirement: PaymentRequirements,
+  terms: PaymentTerms,
   options: EvmAuthorizationOptions = {},
-): Promise<string> {
-  const chainId = options.chainId ?? chainIdOf(requirement.network);
-  const domain = requirement.extra as { name?: string; version?: string } | undefined;
+): Promise<EvmExactPayload> {
+  const chainId = options.chainId ?? chainIdOf(terms.network);
+  const domain = terms.extra as { name?: string; version?: string } | undefined;
   if (chainId === undefined || !domain?.name || !domain.version)
-    throw new Error(`cannot sign for ${requirement.network}: unknown chain or missing EIP-712 domain`);
+    throw new Error(`cannot sign for ${terms.network}: unknown chain or missing EIP-712 domain`);
   const now = options.now ?? Math.floor(Date.now() / 1000);
   const authorization = {
     from: account.address,
-    to: requirement.payTo,
-    value: requirement.maxAmountRequired,
+    to: terms.payTo,
+    value: terms.amount,
     validAfter: String(now - 600),
-    validBefore: String(now + requirement.maxTimeoutSeconds),
+    validBefore: String(now + terms.maxTimeoutSeconds),
     nonce: options.nonce ?? (`0x${randomBytes(32).toString("hex")}` as `0x${string}`),
     ...options.overrides,
   };
   const signature = await account.signTypedData({
-    domain: { name: domain.name, version: domain.version, chainId, verifyingContract: requirement.asset as `0x${string}` },
+    domain: { name: domain.name, version: domain.version, chainId, verifyingContract: terms.asset as `0x${string}` },
     types: TRANSFER_WITH_AUTHORIZATION,
     primaryType: "TransferWithAuthorization",
     message: {
@@ -64,5 +66,14 @@ export async function signEvmPayment(
       nonce: authorization.nonce,
     },
   });
-  return encodePaymentHeader({ x402Version: 1, scheme: "exact", network: requirement.network, payload: { signature, authorization } });
+  return { signature, authorization };
+}
+
+/** The `X-PAYMENT` header paying a v1 requirement (for tests and tools that pay v1 by hand). */
+export async function signEvmPayment(
+  account: LocalAccount,
+  requirement: PaymentRequirements,
+  options: EvmAuthorizationOptions = {},
+): Promise<string> {
+  return encodePayment({ version: 1, requirement }, await evmExactPayload(account, termsOf(requirement), options));
 }

@@ -1,8 +1,9 @@
 /**
- * Signing an x402 v1 `exact` Solana payment: a version-0 transaction whose fee payer is the
+ * Signing an x402 `exact` Solana payment: a version-0 transaction whose fee payer is the
  * requirement's `extra.feePayer` (who signs last, at settlement), holding compute-limit,
  * compute-price and one `TransferChecked` of the requirement's mint from the payer's associated
- * token account to `payTo`'s, partially signed by the payer only.
+ * token account to `payTo`'s, partially signed by the payer only. The payload is the same in both
+ * x402 versions; `encodePayment` wraps it in either envelope.
  */
 
 import {
@@ -21,7 +22,7 @@ import {
 } from "@solana/kit";
 import { getSetComputeUnitLimitInstruction, getSetComputeUnitPriceInstruction } from "@solana-program/compute-budget";
 import { findAssociatedTokenPda, getTransferCheckedInstruction, TOKEN_PROGRAM_ADDRESS } from "@solana-program/token";
-import { encodePaymentHeader, type PaymentRequirements } from "./types.js";
+import { encodePayment, type PaymentRequirements, type PaymentTerms, type SvmExactPayload, termsOf } from "./types.js";
 
 const MEMO_PROGRAM = "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr" as Address;
 
@@ -46,16 +47,11 @@ export interface SvmPaymentOptions {
   }>;
 }
 
-export async function signSvmPayment(
-  payer: TransactionSigner,
-  requirement: PaymentRequirements,
-  options: SvmPaymentOptions,
-): Promise<string> {
-  const feePayer = (options.overrides?.feePayer ?? (requirement.extra as { feePayer?: string } | undefined)?.feePayer) as
-    | Address
-    | undefined;
+/** The partially signed transaction paying `terms`, for either version's envelope. */
+export async function svmExactPayload(payer: TransactionSigner, terms: PaymentTerms, options: SvmPaymentOptions): Promise<SvmExactPayload> {
+  const feePayer = (options.overrides?.feePayer ?? (terms.extra as { feePayer?: string } | undefined)?.feePayer) as Address | undefined;
   if (!feePayer) throw new Error("the requirement names no fee payer (extra.feePayer)");
-  const mint = (options.overrides?.mint ?? requirement.asset) as Address;
+  const mint = (options.overrides?.mint ?? terms.asset) as Address;
   const authority = options.overrides?.authority ?? payer;
   const feePayerSigner = authority.address === feePayer ? authority : createNoopSigner(feePayer);
   const trailing: Instruction[] = [
@@ -64,7 +60,7 @@ export async function signSvmPayment(
   ];
   const [source] = await findAssociatedTokenPda({ owner: authority.address, mint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
   const [destination] = await findAssociatedTokenPda({
-    owner: (options.overrides?.destinationOwner ?? requirement.payTo) as Address,
+    owner: (options.overrides?.destinationOwner ?? terms.payTo) as Address,
     mint,
     tokenProgram: TOKEN_PROGRAM_ADDRESS,
   });
@@ -86,7 +82,7 @@ export async function signSvmPayment(
             mint,
             destination,
             authority,
-            amount: options.overrides?.amount ?? BigInt(requirement.maxAmountRequired),
+            amount: options.overrides?.amount ?? BigInt(terms.amount),
             decimals: options.overrides?.decimals ?? 6,
           }),
           ...trailing,
@@ -95,10 +91,14 @@ export async function signSvmPayment(
       ),
   );
   const signed = await partiallySignTransactionMessageWithSigners(message);
-  return encodePaymentHeader({
-    x402Version: 1,
-    scheme: "exact",
-    network: requirement.network,
-    payload: { transaction: getBase64EncodedWireTransaction(signed) },
-  });
+  return { transaction: getBase64EncodedWireTransaction(signed) };
+}
+
+/** The `X-PAYMENT` header paying a v1 requirement (for tests and tools that pay v1 by hand). */
+export async function signSvmPayment(
+  payer: TransactionSigner,
+  requirement: PaymentRequirements,
+  options: SvmPaymentOptions,
+): Promise<string> {
+  return encodePayment({ version: 1, requirement }, await svmExactPayload(payer, termsOf(requirement), options));
 }

@@ -1,17 +1,81 @@
-/** x402 v1 wire types shared by the paying clients, taken from the generated contract. */
+/**
+ * x402 wire types shared by the paying clients, taken from the generated contract, and the two
+ * envelopes around one `exact` payment. v1: the challenge in the 402 body, the payment in
+ * `X-PAYMENT`, the receipt in `X-PAYMENT-RESPONSE`. v2: the challenge in `PAYMENT-REQUIRED`, the
+ * payment in `PAYMENT-SIGNATURE` (echoing the requirement paid), the receipt in `PAYMENT-RESPONSE`.
+ * The signed payload (EIP-3009 authorization or Solana transaction) is the same in both.
+ */
 import type { components } from "../../generated/types/analytics.js";
 
 export type PaymentRequirements = components["schemas"]["X402.PaymentRequirements"];
 export type PaymentRequiredBody = components["schemas"]["X402.PaymentRequiredBody"];
 export type PaymentPayload = components["schemas"]["X402.PaymentPayload"];
 export type SettlementReceipt = components["schemas"]["X402.SettlementReceipt"];
+export type PaymentRequirementsV2 = components["schemas"]["X402.PaymentRequirementsV2"];
+export type PaymentRequiredV2 = components["schemas"]["X402.PaymentRequiredV2"];
+export type PaymentPayloadV2 = components["schemas"]["X402.PaymentPayloadV2"];
+export type SettlementReceiptV2 = components["schemas"]["X402.SettlementReceiptV2"];
+export type EvmExactPayload = components["schemas"]["X402.EvmExactPayload"];
+export type SvmExactPayload = components["schemas"]["X402.SvmExactPayload"];
+/** The signed `exact` payload, the same in both versions. */
+export type ExactPayload = EvmExactPayload | SvmExactPayload;
+
+export type X402Version = 1 | 2;
+/** The request header each version's payment goes in. */
+export const PAYMENT_HEADERS = { 1: "X-PAYMENT", 2: "PAYMENT-SIGNATURE" } as const;
+/** The response header of each version's receipt. */
+export const RECEIPT_HEADERS = { 1: "X-PAYMENT-RESPONSE", 2: "PAYMENT-RESPONSE" } as const;
+/** The response header of the v2 challenge. */
+export const CHALLENGE_HEADER = "PAYMENT-REQUIRED";
+export type PaymentHeaderName = (typeof PAYMENT_HEADERS)[X402Version];
+
+/** A requirement as one version offered it. */
+export type Requirement = PaymentRequirements | PaymentRequirementsV2;
+/** A receipt as one version wrote it. */
+export type Receipt = SettlementReceipt | SettlementReceiptV2;
+
+/** One offer of a challenge, with what its version's payment must carry besides the payload. */
+export type Offer =
+  | { version: 1; requirement: PaymentRequirements }
+  | { version: 2; requirement: PaymentRequirementsV2; resource: PaymentRequiredV2["resource"]; extensions?: unknown };
+
+/** What a signer needs of a requirement of either version; `network` as the offer wrote it (v1 name or CAIP-2). */
+export interface PaymentTerms {
+  network: string;
+  /** Atomic USDC, integer string. */
+  amount: string;
+  asset: string;
+  payTo: string;
+  maxTimeoutSeconds: number;
+  extra?: PaymentRequirementsV2["extra"];
+}
+
+export function termsOf(requirement: Requirement): PaymentTerms {
+  const { network, asset, payTo, maxTimeoutSeconds, extra } = requirement;
+  const amount = "amount" in requirement ? requirement.amount : requirement.maxAmountRequired;
+  return { network, amount, asset, payTo, maxTimeoutSeconds, ...(extra ? { extra } : {}) };
+}
+
+/** Base64 of the UTF-8 JSON: how every x402 header carries its object. */
+export const encodeHeader = (value: unknown): string => Buffer.from(JSON.stringify(value), "utf8").toString("base64");
+
+/** The object of an x402 header; throws when it is not base64 JSON. */
+export const decodeHeader = (header: string): unknown => JSON.parse(Buffer.from(header, "base64").toString("utf8"));
 
 /** Base64 of the JSON payload: the `X-PAYMENT` header value. */
-export function encodePaymentHeader(payload: PaymentPayload): string {
-  return Buffer.from(JSON.stringify(payload)).toString("base64");
+export const encodePaymentHeader = (payload: PaymentPayload): string => encodeHeader(payload);
+
+/** The payment header value paying `offer` with `payload`, in the offer's version. */
+export function encodePayment(offer: Offer, payload: ExactPayload): string {
+  if (offer.version === 1) {
+    const { scheme, network } = offer.requirement;
+    return encodePaymentHeader({ x402Version: 1, scheme, network, payload });
+  }
+  const { requirement: accepted, resource, extensions } = offer;
+  // The challenge's extensions go back as they came (x402 v2 §5.1.2: echoed, never dropped).
+  const v2: PaymentPayloadV2 = { x402Version: 2, resource, accepted, payload, ...(extensions ? { extensions: extensions as never } : {}) };
+  return encodeHeader(v2);
 }
 
-/** Decodes an `X-PAYMENT-RESPONSE` header. */
-export function decodeReceipt(header: string): SettlementReceipt {
-  return JSON.parse(Buffer.from(header, "base64").toString("utf8"));
-}
+/** Decodes an `X-PAYMENT-RESPONSE` or `PAYMENT-RESPONSE` header. */
+export const decodeReceipt = (header: string): Receipt => decodeHeader(header) as Receipt;

@@ -72,7 +72,7 @@ export interface paths {
          * Ask a DeFi question
          * @description Answers one DeFi question with chain-TVL and top-pool context, and points to the specific endpoints that go deeper.
          *
-         *     **Price: 0.025 USD** per call (25000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.025 USD** per call (25000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Solana_ask"];
         delete?: never;
@@ -94,7 +94,7 @@ export interface paths {
          * Ask a DeFi question
          * @description Answers one DeFi question with chain-TVL and top-pool context, and points to the specific endpoints that go deeper.
          *
-         *     **Price: 0.025 USD** per call (25000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.025 USD** per call (25000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Base_ask"];
         delete?: never;
@@ -116,7 +116,7 @@ export interface paths {
          * Cross-chain swap quote
          * @description Best cross-chain swap route for an amount, with fees, duration and minimum received.
          *
-         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Base_bridgeQuote"];
         delete?: never;
@@ -138,7 +138,7 @@ export interface paths {
          * Yield migration
          * @description Whether moving a position to the best-yielding chain pays for the bridge.
          *
-         *     **Price: 0.005 USD** per call (5000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.005 USD** per call (5000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Base_bridgeYieldMigrate"];
         delete?: never;
@@ -158,7 +158,7 @@ export interface paths {
          * Chain TVL (legacy GET)
          * @description Legacy GET form of `POST /defi/tvl` (no protocol filter); same price, same answer.
          *
-         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         get: operations["Base_defiTvlLegacy"];
         put?: never;
@@ -166,7 +166,7 @@ export interface paths {
          * Chain TVL
          * @description TVL by chain, optionally for one protocol. Data cached 15 minutes per normalized filter.
          *
-         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Base_defiTvl"];
         delete?: never;
@@ -186,7 +186,7 @@ export interface paths {
          * Yield pools (legacy GET)
          * @description Legacy GET form of `POST /defi/yields`; same price, same answer.
          *
-         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         get: operations["Base_defiYieldsLegacy"];
         put?: never;
@@ -194,7 +194,7 @@ export interface paths {
          * Yield pools
          * @description Yield pools sorted by APY, highest first. Pools above 100% APY usually rest on shrinking emissions; the insight says so.
          *
-         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Base_defiYields"];
         delete?: never;
@@ -216,7 +216,7 @@ export interface paths {
          * LP pool detail
          * @description One pool in detail with 7 days of volume history. Unknown pool: 404, not charged.
          *
-         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Base_lpPoolDetail"];
         delete?: never;
@@ -238,7 +238,7 @@ export interface paths {
          * LP pools
          * @description Concentrated-liquidity pools of the venue, sorted and filtered.
          *
-         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Base_lpPools"];
         delete?: never;
@@ -260,7 +260,7 @@ export interface paths {
          * LP pool recommendation
          * @description The best pool of a pair for a distribution and a risk appetite, with runner-ups.
          *
-         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Base_lpPoolsRecommend"];
         delete?: never;
@@ -282,7 +282,7 @@ export interface paths {
          * LP pool strategies
          * @description The three distributions (spot, curve, bidask) planned for one pool and one capital. Unknown pool: 404.
          *
-         *     **Price: 0.020 USD** per call (20000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.020 USD** per call (20000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Base_lpPoolsStrategy"];
         delete?: never;
@@ -304,7 +304,7 @@ export interface paths {
          * LP position rebalance
          * @description Whether one position should be moved to a fresh range, and what that range would be. Unknown position: 404.
          *
-         *     **Price: 0.010 USD** per call (10000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.010 USD** per call (10000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Base_lpPositionRebalance"];
         delete?: never;
@@ -326,7 +326,7 @@ export interface paths {
          * LP wallet positions
          * @description A wallet's DLMM positions: range status, value and unclaimed fees.
          *
-         *     **Price: 0.004 USD** per call (4000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.004 USD** per call (4000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Base_lpWalletPositions"];
         delete?: never;
@@ -346,7 +346,7 @@ export interface paths {
          * LP pools (legacy GET)
          * @description Legacy GET form of `POST /lp/pools` (sort and limit only); same price, same answer.
          *
-         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         get: operations["Base_lpPoolsLegacy"];
         put?: never;
@@ -368,7 +368,7 @@ export interface paths {
          * LP pool detail (legacy GET)
          * @description Legacy GET form of `POST /lp/pool-detail`; same price, same answer.
          *
-         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         get: operations["Base_lpPoolDetailLegacy"];
         put?: never;
@@ -392,7 +392,7 @@ export interface paths {
          * Smart-money flows
          * @description Net flows of smart traders, whales and KOLs into one token.
          *
-         *     **Price: 0.020 USD** per call (20000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.020 USD** per call (20000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Base_smartmoneyFlowIntel"];
         delete?: never;
@@ -414,7 +414,7 @@ export interface paths {
          * PnL leaderboard
          * @description The most profitable labeled wallets of a chain and window.
          *
-         *     **Price: 0.030 USD** per call (30000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.030 USD** per call (30000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Base_smartmoneyPnlLeaderboard"];
         delete?: never;
@@ -436,7 +436,7 @@ export interface paths {
          * Smart-money token screener
          * @description Tokens that smart money is moving into, filtered by chain, age and market cap.
          *
-         *     **Price: 0.025 USD** per call (25000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.025 USD** per call (25000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Base_smartmoneyTokenScreener"];
         delete?: never;
@@ -458,7 +458,7 @@ export interface paths {
          * Wallet intelligence (labeled)
          * @description Labels, PnL, archetype and recent trades of one wallet on one chain.
          *
-         *     **Price: 0.050 USD** per call (50000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.050 USD** per call (50000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Base_smartmoneyWalletIntel"];
         delete?: never;
@@ -480,7 +480,7 @@ export interface paths {
          * Token OHLCV
          * @description Price candles of one token. Unknown mint: 404.
          *
-         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Base_tradersTokenOhlcv"];
         delete?: never;
@@ -502,7 +502,7 @@ export interface paths {
          * Token whales
          * @description The largest holders of one token and how their balances moved in 24 h. Unknown mint: 404.
          *
-         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Base_tradersTokenWhales"];
         delete?: never;
@@ -524,7 +524,7 @@ export interface paths {
          * Top wallets
          * @description The best-performing wallets of a window, ranked.
          *
-         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Base_tradersTopWallets"];
         delete?: never;
@@ -546,7 +546,7 @@ export interface paths {
          * Wallet intelligence (chain RPC)
          * @description Profile of one Solana wallet over 30 days: archetype, performance and copy-worthiness.
          *
-         *     **Price: 0.012 USD** per call (12000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.012 USD** per call (12000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Base_tradersWalletIntel"];
         delete?: never;
@@ -568,7 +568,7 @@ export interface paths {
          * Wallet PnL
          * @description Realized and unrealized PnL of one wallet over a window, with a per-token breakdown.
          *
-         *     **Price: 0.005 USD** per call (5000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.005 USD** per call (5000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Base_tradersWalletPnl"];
         delete?: never;
@@ -590,7 +590,7 @@ export interface paths {
          * Wallet token positions
          * @description Open token positions of one wallet, with entry prices and unrealized PnL.
          *
-         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Base_tradersWalletPositions"];
         delete?: never;
@@ -610,7 +610,7 @@ export interface paths {
          * Wallet intelligence (legacy GET)
          * @description Legacy GET form of `POST /traders/wallet-intel`; same price, same answer.
          *
-         *     **Price: 0.012 USD** per call (12000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.012 USD** per call (12000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         get: operations["Base_tradersWalletIntelLegacy"];
         put?: never;
@@ -634,7 +634,7 @@ export interface paths {
          * Second-launchpad new tokens
          * @description Newest launches of the second launchpad (Raydium LaunchLab), newest first.
          *
-         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Base_trenchesAltNewTokens"];
         delete?: never;
@@ -656,7 +656,7 @@ export interface paths {
          * Bonding curve
          * @description Bonding-curve state of one token: progress, SOL in the curve, reserves. Unknown mint or curve: 404.
          *
-         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Base_trenchesCurve"];
         delete?: never;
@@ -676,7 +676,7 @@ export interface paths {
          * Graduating tokens (legacy GET)
          * @description Legacy GET form of `POST /trenches/graduating`; same price, same answer.
          *
-         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         get: operations["Base_trenchesGraduatingLegacy"];
         put?: never;
@@ -684,7 +684,7 @@ export interface paths {
          * Graduating tokens
          * @description Tokens above 85% curve progress, highest first.
          *
-         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Base_trenchesGraduating"];
         delete?: never;
@@ -704,7 +704,7 @@ export interface paths {
          * New tokens (legacy GET)
          * @description Legacy GET form of `POST /trenches/new-tokens`; same price, same answer.
          *
-         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         get: operations["Base_trenchesNewTokensLegacy"];
         put?: never;
@@ -712,7 +712,7 @@ export interface paths {
          * New tokens
          * @description Newest pump.fun launches from the launch-feed cache, newest first.
          *
-         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Base_trenchesNewTokens"];
         delete?: never;
@@ -734,7 +734,7 @@ export interface paths {
          * Token holders and authorities
          * @description Holder concentration, dev holdings and mint/freeze authorities of one token. Unknown mint: 404.
          *
-         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Base_trenchesToken"];
         delete?: never;
@@ -756,7 +756,7 @@ export interface paths {
          * Token snipers
          * @description Wallets that bought within the first 3 blocks of a token, and their share. Unknown mint: 404.
          *
-         *     **Price: 0.004 USD** per call (4000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.004 USD** per call (4000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Base_trenchesTokenSnipers"];
         delete?: never;
@@ -778,7 +778,7 @@ export interface paths {
          * Token verdict
          * @description Combined verdict on one token: the token, sniper and curve data weighed together. Unknown mint: 404.
          *
-         *     **Price: 0.015 USD** per call (15000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.015 USD** per call (15000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Base_trenchesTokenVerdict"];
         delete?: never;
@@ -798,7 +798,7 @@ export interface paths {
          * Token verdict (legacy GET)
          * @description Legacy GET form of `POST /trenches/token-verdict`; same price, same answer.
          *
-         *     **Price: 0.015 USD** per call (15000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.015 USD** per call (15000 micro-USDC), paid in USDC on base-sepolia (testnet profile, the default) or base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         get: operations["Base_trenchesTokenVerdictLegacy"];
         put?: never;
@@ -822,7 +822,7 @@ export interface paths {
          * Cross-chain swap quote
          * @description Best cross-chain swap route for an amount, with fees, duration and minimum received.
          *
-         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Solana_bridgeQuote"];
         delete?: never;
@@ -844,7 +844,7 @@ export interface paths {
          * Yield migration
          * @description Whether moving a position to the best-yielding chain pays for the bridge.
          *
-         *     **Price: 0.005 USD** per call (5000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.005 USD** per call (5000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Solana_bridgeYieldMigrate"];
         delete?: never;
@@ -864,7 +864,7 @@ export interface paths {
          * Chain TVL (legacy GET)
          * @description Legacy GET form of `POST /defi/tvl` (no protocol filter); same price, same answer.
          *
-         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         get: operations["Solana_defiTvlLegacy"];
         put?: never;
@@ -872,7 +872,7 @@ export interface paths {
          * Chain TVL
          * @description TVL by chain, optionally for one protocol. Data cached 15 minutes per normalized filter.
          *
-         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Solana_defiTvl"];
         delete?: never;
@@ -892,7 +892,7 @@ export interface paths {
          * Yield pools (legacy GET)
          * @description Legacy GET form of `POST /defi/yields`; same price, same answer.
          *
-         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         get: operations["Solana_defiYieldsLegacy"];
         put?: never;
@@ -900,7 +900,7 @@ export interface paths {
          * Yield pools
          * @description Yield pools sorted by APY, highest first. Pools above 100% APY usually rest on shrinking emissions; the insight says so.
          *
-         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Solana_defiYields"];
         delete?: never;
@@ -931,6 +931,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/livez": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness
+         * @description The process is up and its event loop answers; nothing else is asked, so a dependency's outage
+         *     never restarts a healthy process. Always `200` while the process runs.
+         */
+        get: operations["Operations_livez"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/lp/pool-detail": {
         parameters: {
             query?: never;
@@ -944,7 +965,7 @@ export interface paths {
          * LP pool detail
          * @description One pool in detail with 7 days of volume history. Unknown pool: 404, not charged.
          *
-         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Solana_lpPoolDetail"];
         delete?: never;
@@ -966,7 +987,7 @@ export interface paths {
          * LP pools
          * @description Concentrated-liquidity pools of the venue, sorted and filtered.
          *
-         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Solana_lpPools"];
         delete?: never;
@@ -988,7 +1009,7 @@ export interface paths {
          * LP pool recommendation
          * @description The best pool of a pair for a distribution and a risk appetite, with runner-ups.
          *
-         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Solana_lpPoolsRecommend"];
         delete?: never;
@@ -1010,7 +1031,7 @@ export interface paths {
          * LP pool strategies
          * @description The three distributions (spot, curve, bidask) planned for one pool and one capital. Unknown pool: 404.
          *
-         *     **Price: 0.020 USD** per call (20000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.020 USD** per call (20000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Solana_lpPoolsStrategy"];
         delete?: never;
@@ -1032,7 +1053,7 @@ export interface paths {
          * LP position rebalance
          * @description Whether one position should be moved to a fresh range, and what that range would be. Unknown position: 404.
          *
-         *     **Price: 0.010 USD** per call (10000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.010 USD** per call (10000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Solana_lpPositionRebalance"];
         delete?: never;
@@ -1054,7 +1075,7 @@ export interface paths {
          * LP wallet positions
          * @description A wallet's DLMM positions: range status, value and unclaimed fees.
          *
-         *     **Price: 0.004 USD** per call (4000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.004 USD** per call (4000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Solana_lpWalletPositions"];
         delete?: never;
@@ -1074,7 +1095,7 @@ export interface paths {
          * LP pools (legacy GET)
          * @description Legacy GET form of `POST /lp/pools` (sort and limit only); same price, same answer.
          *
-         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         get: operations["Solana_lpPoolsLegacy"];
         put?: never;
@@ -1096,9 +1117,32 @@ export interface paths {
          * LP pool detail (legacy GET)
          * @description Legacy GET form of `POST /lp/pool-detail`; same price, same answer.
          *
-         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         get: operations["Solana_lpPoolDetailLegacy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description Prometheus metrics of this instance, in the text exposition format: requests by operation and
+         *     status with their latency, the default process metrics, and the service's own families (the
+         *     README's Operations section lists them). When the deployment sets `METRICS_TOKEN`, the scrape
+         *     must send `Authorization: Bearer <token>`; otherwise the page is open.
+         */
+        get: operations["Operations_metrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1137,6 +1181,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness
+         * @description Whether this instance can serve now: every store, cache and settlement backend it needs is
+         *     asked in parallel, each within a bound (`READINESS_TIMEOUT_MS`, default 2000 ms). `200` when
+         *     every check passed; `503` naming the check that failed otherwise, so that a load balancer
+         *     routes around the instance. Shared upstreams (data providers, the insight model) are not
+         *     asked: their failure is a `502` or a `206` on every instance alike, and draining every
+         *     instance would not help.
+         */
+        get: operations["Operations_readyz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/skale/ask": {
         parameters: {
             query?: never;
@@ -1150,7 +1219,7 @@ export interface paths {
          * Ask a DeFi question
          * @description Answers one DeFi question with chain-TVL and top-pool context, and points to the specific endpoints that go deeper.
          *
-         *     **Price: 0.025 USD** per call (25000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.025 USD** per call (25000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Skale_ask"];
         delete?: never;
@@ -1172,7 +1241,7 @@ export interface paths {
          * Cross-chain swap quote
          * @description Best cross-chain swap route for an amount, with fees, duration and minimum received.
          *
-         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Skale_bridgeQuote"];
         delete?: never;
@@ -1194,7 +1263,7 @@ export interface paths {
          * Yield migration
          * @description Whether moving a position to the best-yielding chain pays for the bridge.
          *
-         *     **Price: 0.005 USD** per call (5000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.005 USD** per call (5000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Skale_bridgeYieldMigrate"];
         delete?: never;
@@ -1214,7 +1283,7 @@ export interface paths {
          * Chain TVL (legacy GET)
          * @description Legacy GET form of `POST /defi/tvl` (no protocol filter); same price, same answer.
          *
-         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         get: operations["Skale_defiTvlLegacy"];
         put?: never;
@@ -1222,7 +1291,7 @@ export interface paths {
          * Chain TVL
          * @description TVL by chain, optionally for one protocol. Data cached 15 minutes per normalized filter.
          *
-         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Skale_defiTvl"];
         delete?: never;
@@ -1242,7 +1311,7 @@ export interface paths {
          * Yield pools (legacy GET)
          * @description Legacy GET form of `POST /defi/yields`; same price, same answer.
          *
-         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         get: operations["Skale_defiYieldsLegacy"];
         put?: never;
@@ -1250,7 +1319,7 @@ export interface paths {
          * Yield pools
          * @description Yield pools sorted by APY, highest first. Pools above 100% APY usually rest on shrinking emissions; the insight says so.
          *
-         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Skale_defiYields"];
         delete?: never;
@@ -1272,7 +1341,7 @@ export interface paths {
          * LP pool detail
          * @description One pool in detail with 7 days of volume history. Unknown pool: 404, not charged.
          *
-         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Skale_lpPoolDetail"];
         delete?: never;
@@ -1294,7 +1363,7 @@ export interface paths {
          * LP pools
          * @description Concentrated-liquidity pools of the venue, sorted and filtered.
          *
-         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Skale_lpPools"];
         delete?: never;
@@ -1316,7 +1385,7 @@ export interface paths {
          * LP pool recommendation
          * @description The best pool of a pair for a distribution and a risk appetite, with runner-ups.
          *
-         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Skale_lpPoolsRecommend"];
         delete?: never;
@@ -1338,7 +1407,7 @@ export interface paths {
          * LP pool strategies
          * @description The three distributions (spot, curve, bidask) planned for one pool and one capital. Unknown pool: 404.
          *
-         *     **Price: 0.020 USD** per call (20000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.020 USD** per call (20000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Skale_lpPoolsStrategy"];
         delete?: never;
@@ -1360,7 +1429,7 @@ export interface paths {
          * LP position rebalance
          * @description Whether one position should be moved to a fresh range, and what that range would be. Unknown position: 404.
          *
-         *     **Price: 0.010 USD** per call (10000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.010 USD** per call (10000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Skale_lpPositionRebalance"];
         delete?: never;
@@ -1382,7 +1451,7 @@ export interface paths {
          * LP wallet positions
          * @description A wallet's DLMM positions: range status, value and unclaimed fees.
          *
-         *     **Price: 0.004 USD** per call (4000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.004 USD** per call (4000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Skale_lpWalletPositions"];
         delete?: never;
@@ -1402,7 +1471,7 @@ export interface paths {
          * LP pools (legacy GET)
          * @description Legacy GET form of `POST /lp/pools` (sort and limit only); same price, same answer.
          *
-         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         get: operations["Skale_lpPoolsLegacy"];
         put?: never;
@@ -1424,7 +1493,7 @@ export interface paths {
          * LP pool detail (legacy GET)
          * @description Legacy GET form of `POST /lp/pool-detail`; same price, same answer.
          *
-         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         get: operations["Skale_lpPoolDetailLegacy"];
         put?: never;
@@ -1448,7 +1517,7 @@ export interface paths {
          * Smart-money flows
          * @description Net flows of smart traders, whales and KOLs into one token.
          *
-         *     **Price: 0.020 USD** per call (20000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.020 USD** per call (20000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Skale_smartmoneyFlowIntel"];
         delete?: never;
@@ -1470,7 +1539,7 @@ export interface paths {
          * PnL leaderboard
          * @description The most profitable labeled wallets of a chain and window.
          *
-         *     **Price: 0.030 USD** per call (30000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.030 USD** per call (30000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Skale_smartmoneyPnlLeaderboard"];
         delete?: never;
@@ -1492,7 +1561,7 @@ export interface paths {
          * Smart-money token screener
          * @description Tokens that smart money is moving into, filtered by chain, age and market cap.
          *
-         *     **Price: 0.025 USD** per call (25000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.025 USD** per call (25000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Skale_smartmoneyTokenScreener"];
         delete?: never;
@@ -1514,7 +1583,7 @@ export interface paths {
          * Wallet intelligence (labeled)
          * @description Labels, PnL, archetype and recent trades of one wallet on one chain.
          *
-         *     **Price: 0.050 USD** per call (50000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.050 USD** per call (50000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Skale_smartmoneyWalletIntel"];
         delete?: never;
@@ -1536,7 +1605,7 @@ export interface paths {
          * Token OHLCV
          * @description Price candles of one token. Unknown mint: 404.
          *
-         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Skale_tradersTokenOhlcv"];
         delete?: never;
@@ -1558,7 +1627,7 @@ export interface paths {
          * Token whales
          * @description The largest holders of one token and how their balances moved in 24 h. Unknown mint: 404.
          *
-         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Skale_tradersTokenWhales"];
         delete?: never;
@@ -1580,7 +1649,7 @@ export interface paths {
          * Top wallets
          * @description The best-performing wallets of a window, ranked.
          *
-         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Skale_tradersTopWallets"];
         delete?: never;
@@ -1602,7 +1671,7 @@ export interface paths {
          * Wallet intelligence (chain RPC)
          * @description Profile of one Solana wallet over 30 days: archetype, performance and copy-worthiness.
          *
-         *     **Price: 0.012 USD** per call (12000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.012 USD** per call (12000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Skale_tradersWalletIntel"];
         delete?: never;
@@ -1624,7 +1693,7 @@ export interface paths {
          * Wallet PnL
          * @description Realized and unrealized PnL of one wallet over a window, with a per-token breakdown.
          *
-         *     **Price: 0.005 USD** per call (5000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.005 USD** per call (5000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Skale_tradersWalletPnl"];
         delete?: never;
@@ -1646,7 +1715,7 @@ export interface paths {
          * Wallet token positions
          * @description Open token positions of one wallet, with entry prices and unrealized PnL.
          *
-         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Skale_tradersWalletPositions"];
         delete?: never;
@@ -1666,7 +1735,7 @@ export interface paths {
          * Wallet intelligence (legacy GET)
          * @description Legacy GET form of `POST /traders/wallet-intel`; same price, same answer.
          *
-         *     **Price: 0.012 USD** per call (12000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.012 USD** per call (12000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         get: operations["Skale_tradersWalletIntelLegacy"];
         put?: never;
@@ -1690,7 +1759,7 @@ export interface paths {
          * Second-launchpad new tokens
          * @description Newest launches of the second launchpad (Raydium LaunchLab), newest first.
          *
-         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Skale_trenchesAltNewTokens"];
         delete?: never;
@@ -1712,7 +1781,7 @@ export interface paths {
          * Bonding curve
          * @description Bonding-curve state of one token: progress, SOL in the curve, reserves. Unknown mint or curve: 404.
          *
-         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Skale_trenchesCurve"];
         delete?: never;
@@ -1732,7 +1801,7 @@ export interface paths {
          * Graduating tokens (legacy GET)
          * @description Legacy GET form of `POST /trenches/graduating`; same price, same answer.
          *
-         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         get: operations["Skale_trenchesGraduatingLegacy"];
         put?: never;
@@ -1740,7 +1809,7 @@ export interface paths {
          * Graduating tokens
          * @description Tokens above 85% curve progress, highest first.
          *
-         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Skale_trenchesGraduating"];
         delete?: never;
@@ -1760,7 +1829,7 @@ export interface paths {
          * New tokens (legacy GET)
          * @description Legacy GET form of `POST /trenches/new-tokens`; same price, same answer.
          *
-         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         get: operations["Skale_trenchesNewTokensLegacy"];
         put?: never;
@@ -1768,7 +1837,7 @@ export interface paths {
          * New tokens
          * @description Newest pump.fun launches from the launch-feed cache, newest first.
          *
-         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Skale_trenchesNewTokens"];
         delete?: never;
@@ -1790,7 +1859,7 @@ export interface paths {
          * Token holders and authorities
          * @description Holder concentration, dev holdings and mint/freeze authorities of one token. Unknown mint: 404.
          *
-         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Skale_trenchesToken"];
         delete?: never;
@@ -1812,7 +1881,7 @@ export interface paths {
          * Token snipers
          * @description Wallets that bought within the first 3 blocks of a token, and their share. Unknown mint: 404.
          *
-         *     **Price: 0.004 USD** per call (4000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.004 USD** per call (4000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Skale_trenchesTokenSnipers"];
         delete?: never;
@@ -1834,7 +1903,7 @@ export interface paths {
          * Token verdict
          * @description Combined verdict on one token: the token, sniper and curve data weighed together. Unknown mint: 404.
          *
-         *     **Price: 0.015 USD** per call (15000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.015 USD** per call (15000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Skale_trenchesTokenVerdict"];
         delete?: never;
@@ -1854,7 +1923,7 @@ export interface paths {
          * Token verdict (legacy GET)
          * @description Legacy GET form of `POST /trenches/token-verdict`; same price, same answer.
          *
-         *     **Price: 0.015 USD** per call (15000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.015 USD** per call (15000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         get: operations["Skale_trenchesTokenVerdictLegacy"];
         put?: never;
@@ -1878,7 +1947,7 @@ export interface paths {
          * Smart-money flows
          * @description Net flows of smart traders, whales and KOLs into one token.
          *
-         *     **Price: 0.020 USD** per call (20000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.020 USD** per call (20000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Solana_smartmoneyFlowIntel"];
         delete?: never;
@@ -1900,7 +1969,7 @@ export interface paths {
          * PnL leaderboard
          * @description The most profitable labeled wallets of a chain and window.
          *
-         *     **Price: 0.030 USD** per call (30000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.030 USD** per call (30000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Solana_smartmoneyPnlLeaderboard"];
         delete?: never;
@@ -1922,7 +1991,7 @@ export interface paths {
          * Smart-money token screener
          * @description Tokens that smart money is moving into, filtered by chain, age and market cap.
          *
-         *     **Price: 0.025 USD** per call (25000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.025 USD** per call (25000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Solana_smartmoneyTokenScreener"];
         delete?: never;
@@ -1944,7 +2013,7 @@ export interface paths {
          * Wallet intelligence (labeled)
          * @description Labels, PnL, archetype and recent trades of one wallet on one chain.
          *
-         *     **Price: 0.050 USD** per call (50000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.050 USD** per call (50000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Solana_smartmoneyWalletIntel"];
         delete?: never;
@@ -1966,7 +2035,7 @@ export interface paths {
          * Token OHLCV
          * @description Price candles of one token. Unknown mint: 404.
          *
-         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Solana_tradersTokenOhlcv"];
         delete?: never;
@@ -1988,7 +2057,7 @@ export interface paths {
          * Token whales
          * @description The largest holders of one token and how their balances moved in 24 h. Unknown mint: 404.
          *
-         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Solana_tradersTokenWhales"];
         delete?: never;
@@ -2010,7 +2079,7 @@ export interface paths {
          * Top wallets
          * @description The best-performing wallets of a window, ranked.
          *
-         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Solana_tradersTopWallets"];
         delete?: never;
@@ -2032,7 +2101,7 @@ export interface paths {
          * Wallet intelligence (chain RPC)
          * @description Profile of one Solana wallet over 30 days: archetype, performance and copy-worthiness.
          *
-         *     **Price: 0.012 USD** per call (12000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.012 USD** per call (12000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Solana_tradersWalletIntel"];
         delete?: never;
@@ -2054,7 +2123,7 @@ export interface paths {
          * Wallet PnL
          * @description Realized and unrealized PnL of one wallet over a window, with a per-token breakdown.
          *
-         *     **Price: 0.005 USD** per call (5000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.005 USD** per call (5000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Solana_tradersWalletPnl"];
         delete?: never;
@@ -2076,7 +2145,7 @@ export interface paths {
          * Wallet token positions
          * @description Open token positions of one wallet, with entry prices and unrealized PnL.
          *
-         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Solana_tradersWalletPositions"];
         delete?: never;
@@ -2096,7 +2165,7 @@ export interface paths {
          * Wallet intelligence (legacy GET)
          * @description Legacy GET form of `POST /traders/wallet-intel`; same price, same answer.
          *
-         *     **Price: 0.012 USD** per call (12000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.012 USD** per call (12000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         get: operations["Solana_tradersWalletIntelLegacy"];
         put?: never;
@@ -2120,7 +2189,7 @@ export interface paths {
          * Second-launchpad new tokens
          * @description Newest launches of the second launchpad (Raydium LaunchLab), newest first.
          *
-         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Solana_trenchesAltNewTokens"];
         delete?: never;
@@ -2142,7 +2211,7 @@ export interface paths {
          * Bonding curve
          * @description Bonding-curve state of one token: progress, SOL in the curve, reserves. Unknown mint or curve: 404.
          *
-         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.001 USD** per call (1000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Solana_trenchesCurve"];
         delete?: never;
@@ -2162,7 +2231,7 @@ export interface paths {
          * Graduating tokens (legacy GET)
          * @description Legacy GET form of `POST /trenches/graduating`; same price, same answer.
          *
-         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         get: operations["Solana_trenchesGraduatingLegacy"];
         put?: never;
@@ -2170,7 +2239,7 @@ export interface paths {
          * Graduating tokens
          * @description Tokens above 85% curve progress, highest first.
          *
-         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Solana_trenchesGraduating"];
         delete?: never;
@@ -2190,7 +2259,7 @@ export interface paths {
          * New tokens (legacy GET)
          * @description Legacy GET form of `POST /trenches/new-tokens`; same price, same answer.
          *
-         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         get: operations["Solana_trenchesNewTokensLegacy"];
         put?: never;
@@ -2198,7 +2267,7 @@ export interface paths {
          * New tokens
          * @description Newest pump.fun launches from the launch-feed cache, newest first.
          *
-         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.008 USD** per call (8000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Solana_trenchesNewTokens"];
         delete?: never;
@@ -2220,7 +2289,7 @@ export interface paths {
          * Token holders and authorities
          * @description Holder concentration, dev holdings and mint/freeze authorities of one token. Unknown mint: 404.
          *
-         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.002 USD** per call (2000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Solana_trenchesToken"];
         delete?: never;
@@ -2242,7 +2311,7 @@ export interface paths {
          * Token snipers
          * @description Wallets that bought within the first 3 blocks of a token, and their share. Unknown mint: 404.
          *
-         *     **Price: 0.004 USD** per call (4000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.004 USD** per call (4000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Solana_trenchesTokenSnipers"];
         delete?: never;
@@ -2264,7 +2333,7 @@ export interface paths {
          * Token verdict
          * @description Combined verdict on one token: the token, sniper and curve data weighed together. Unknown mint: 404.
          *
-         *     **Price: 0.015 USD** per call (15000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.015 USD** per call (15000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         post: operations["Solana_trenchesTokenVerdict"];
         delete?: never;
@@ -2284,7 +2353,7 @@ export interface paths {
          * Token verdict (legacy GET)
          * @description Legacy GET form of `POST /trenches/token-verdict`; same price, same answer.
          *
-         *     **Price: 0.015 USD** per call (15000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without `X-PAYMENT` for the 402 challenge, then repeat the call with the signed payment.
+         *     **Price: 0.015 USD** per call (15000 micro-USDC), paid in USDC on solana-devnet (testnet profile, the default) or solana (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         get: operations["Solana_trenchesTokenVerdictLegacy"];
         put?: never;
@@ -2330,6 +2399,8 @@ export interface components {
             registrations: components["schemas"]["AgentRegistration"][];
             /** @description Payment protocols accepted. */
             x402Support: boolean;
+            /** @description The x402 protocol versions every paid endpoint accepts. */
+            x402Versions: (1 | 2)[];
             /** @description Networks per prefix in this deployment. */
             networks: components["schemas"]["PrefixNetwork"][];
         };
@@ -2827,7 +2898,7 @@ export interface components {
             /** @description Native gas token symbol, e.g. `SOL`, `ETH`. */
             token_symbol: string;
         };
-        /** @description The JSON error body shared by 400, 404, 405, 500, 502 and 503 answers. */
+        /** @description The JSON error body shared by 400, 401, 404, 405, 500, 502 and 503 answers. */
         "Common.ErrorBody": {
             /** @description Stable machine code. */
             error: components["schemas"]["Common.ErrorCode"];
@@ -2844,7 +2915,7 @@ export interface components {
          * @description Stable machine codes of the error body.
          * @enum {string}
          */
-        "Common.ErrorCode": "invalid_request" | "invalid_payload" | "not_found" | "method_not_allowed" | "upstream_error" | "internal_error" | "service_unavailable";
+        "Common.ErrorCode": "invalid_request" | "invalid_payload" | "not_found" | "method_not_allowed" | "unauthorized" | "upstream_error" | "internal_error" | "service_unavailable";
         /** @description One invalid input, named so that a caller can fix it without reading server logs. */
         "Common.FieldError": {
             /** @description Part of the request that holds the field. */
@@ -2859,6 +2930,31 @@ export interface components {
          * @enum {string}
          */
         "Common.FieldLocation": "body" | "query" | "path" | "header";
+        /** @description `GET /livez`: the process is up and answers. */
+        "Common.Liveness": {
+            /** @enum {string} */
+            status: "ok";
+        };
+        /** @description `GET /readyz` answer: every check, and whether all passed. */
+        "Common.Readiness": {
+            /** @enum {string} */
+            status: "ready" | "not_ready";
+            checks: components["schemas"]["Common.ReadinessCheck"][];
+        };
+        /** @description One part the instance needs (a store, a cache, the settlement backend), as `GET /readyz` asked it. */
+        "Common.ReadinessCheck": {
+            /** @description The part: `ledger`, `registry-store`, `settlement:facilitator`, ... */
+            name: string;
+            /** @description Whether it answered, correctly, within the bound. */
+            ok: boolean;
+            /**
+             * Format: int32
+             * @description How long it took, or how long was waited for it.
+             */
+            duration_ms: number;
+            /** @description Why it is not ready, e.g. `no answer within 2000 ms`; absent when `ok`. */
+            error?: string;
+        };
         /** @description A chain in the ask context. */
         ContextChain: {
             name: string;
@@ -3175,10 +3271,15 @@ export interface components {
             method: "GET" | "POST";
             /** @enum {string} */
             type: "http";
-            /** @enum {number} */
+            /**
+             * @description The version of `accepts` (x402scan reads it); `paymentRequired` is the v2 challenge beside it.
+             * @enum {number}
+             */
             x402Version: 1;
-            /** @description Exactly what a 402 on this resource would carry. */
+            /** @description Exactly what the v1 body of a 402 on this resource carries. */
             accepts: components["schemas"]["X402.PaymentRequirements"][];
+            /** @description Exactly what the `PAYMENT-REQUIRED` header of a 402 on this resource carries (x402 v2). */
+            paymentRequired: components["schemas"]["X402.PaymentRequiredV2"];
         };
         /**
          * @description Liquidity distribution: `spot` is uniform liquidity around the current price; `curve` a
@@ -4406,7 +4507,10 @@ export interface components {
         PrefixNetwork: {
             /** @description URL prefix: `` (root), `/base`, `/skale`. */
             prefix: string;
+            /** @description The network's x402 v1 name. */
             network: components["schemas"]["X402.Network"];
+            /** @description The same network's CAIP-2 id, as x402 v2 names it. */
+            caip2: components["schemas"]["X402.Caip2Network"];
             /** @description USDC contract or mint. */
             asset: string;
             /** @description Recipient of payments on this network. */
@@ -5535,6 +5639,65 @@ export interface components {
              */
             net_change_24h: number;
         };
+        /**
+         * @description The Bazaar discovery extension (x402 `specs/extensions/bazaar.md`): `info` describes the call;
+         *     `schema` is a JSON Schema 2020-12 of `info`, in which `input.body` (or `input.queryParams`) is
+         *     the operation's request schema and `output.example` the schema of its answer's envelope, both
+         *     self-contained (no `$ref`) and without descriptions or formats, which this document holds.
+         *     Clients echo it in `PAYMENT-SIGNATURE`, so it is kept under 4 KB; a payment header may be up to
+         *     12 KiB, which a proxy in front of the service must pass.
+         */
+        "X402.BazaarExtension": {
+            info: components["schemas"]["X402.BazaarInfo"];
+            /** @description JSON Schema 2020-12 of `info`. */
+            schema: Record<string, never>;
+        };
+        /** @description The discovery description itself: how to call the resource and what it answers. */
+        "X402.BazaarInfo": {
+            input: components["schemas"]["X402.BazaarInput"];
+            output?: components["schemas"]["X402.BazaarOutput"];
+        };
+        /** @description How to call a paid resource, in a Bazaar discovery extension. */
+        "X402.BazaarInput": {
+            /**
+             * @description Always `http`.
+             * @enum {string}
+             */
+            type: "http";
+            /**
+             * @description HTTP method of the paid request.
+             * @enum {string}
+             */
+            method: "GET" | "POST";
+            /**
+             * @description Body encoding of a POST.
+             * @enum {string}
+             */
+            bodyType?: "json";
+            /** @description An example body of a POST (from the operation's example in this document). */
+            body?: Record<string, never>;
+            /** @description An example query of a legacy GET. */
+            queryParams?: Record<string, never>;
+        };
+        /** @description What a paid resource answers, in a Bazaar discovery extension. */
+        "X402.BazaarOutput": {
+            /**
+             * @description Always `json`.
+             * @enum {string}
+             */
+            type: "json";
+        };
+        /**
+         * @description x402 v2 network identifiers (CAIP-2) of the same six networks, in the same order (the `caip2` of
+         *     the network table): `eip155:<chain id>` and `solana:<genesis hash prefix>`.
+         * @enum {string}
+         */
+        "X402.Caip2Network": "solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp" | "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1" | "eip155:8453" | "eip155:84532" | "eip155:1187947933" | "eip155:324705682";
+        /** @description Extensions of a v2 challenge. */
+        "X402.ChallengeExtensions": {
+            /** @description Discovery: how to call this resource and what it answers. */
+            bazaar: components["schemas"]["X402.BazaarExtension"];
+        };
         /** @description EIP-712 domain of an EVM USDC contract, as signed in EIP-3009 `TransferWithAuthorization`. */
         "X402.Eip712Domain": {
             /** @description Token `name()`, e.g. `USD Coin` on Base mainnet, `USDC` on Base Sepolia. */
@@ -5586,7 +5749,7 @@ export interface components {
             queryParams?: Record<string, never>;
         };
         /**
-         * @description x402 v1 network names this service settles on: mainnet and testnet names of its three chains.
+         * @description x402 v1 network names this service settles on: mainnet and testnet names of its three chains (the `network` of the network table).
          * @enum {string}
          */
         "X402.Network": "solana" | "solana-devnet" | "base" | "base-sepolia" | "skale-base" | "skale-base-sepolia";
@@ -5652,7 +5815,7 @@ export interface components {
          *     verifier (replays, wrong asset, overpayment, over-long validity).
          * @enum {string}
          */
-        "X402.PaymentErrorReason": "X-PAYMENT header is required" | "invalid_x402_version" | "unsupported_scheme" | "invalid_network" | "invalid_payload" | "invalid_exact_evm_payload_signature" | "invalid_exact_evm_payload_recipient_mismatch" | "invalid_exact_evm_payload_authorization_value" | "invalid_exact_evm_payload_authorization_valid_after" | "invalid_exact_evm_payload_authorization_valid_before" | "invalid_exact_evm_nonce_already_used" | "invalid_exact_svm_payload_transaction" | "invalid_exact_svm_payload_transaction_instructions_length" | "invalid_exact_svm_payload_transaction_instructions_compute_limit_instruction" | "invalid_exact_svm_payload_transaction_instructions_compute_price_instruction" | "invalid_exact_svm_payload_transaction_instructions_compute_price_instruction_too_high" | "invalid_exact_svm_payload_transaction_instruction_not_spl_token_transfer_checked" | "invalid_exact_svm_payload_transaction_not_a_transfer_instruction" | "invalid_exact_svm_payload_transaction_mint_mismatch" | "invalid_exact_svm_payload_transaction_transfer_to_incorrect_ata" | "invalid_exact_svm_payload_transaction_amount_mismatch" | "invalid_exact_svm_payload_transaction_fee_payer_mismatch" | "invalid_exact_svm_payload_transaction_fee_payer_included_in_instruction_accounts" | "invalid_exact_svm_payload_transaction_fee_payer_transferring_funds" | "invalid_exact_svm_payload_transaction_signature" | "invalid_exact_svm_payload_transaction_receiver_ata_not_found" | "invalid_exact_svm_payload_transaction_sender_ata_not_found" | "invalid_exact_svm_payload_transaction_simulation_failed" | "insufficient_funds" | "payment_expired" | "duplicate_settlement" | "invalid_transaction_state" | "settle_exact_svm_block_height_exceeded" | "settle_exact_svm_transaction_confirmation_timed_out" | "unexpected_settle_error";
+        "X402.PaymentErrorReason": "X-PAYMENT header is required" | "Payment required" | "invalid_x402_version" | "invalid_payment_requirements" | "unsupported_scheme" | "invalid_network" | "invalid_payload" | "invalid_exact_evm_payload_signature" | "invalid_exact_evm_payload_recipient_mismatch" | "invalid_exact_evm_payload_authorization_value" | "invalid_exact_evm_payload_authorization_valid_after" | "invalid_exact_evm_payload_authorization_valid_before" | "invalid_exact_evm_nonce_already_used" | "invalid_exact_svm_payload_transaction" | "invalid_exact_svm_payload_transaction_instructions_length" | "invalid_exact_svm_payload_transaction_instructions_compute_limit_instruction" | "invalid_exact_svm_payload_transaction_instructions_compute_price_instruction" | "invalid_exact_svm_payload_transaction_instructions_compute_price_instruction_too_high" | "invalid_exact_svm_payload_transaction_instruction_not_spl_token_transfer_checked" | "invalid_exact_svm_payload_transaction_not_a_transfer_instruction" | "invalid_exact_svm_payload_transaction_mint_mismatch" | "invalid_exact_svm_payload_transaction_transfer_to_incorrect_ata" | "invalid_exact_svm_payload_transaction_amount_mismatch" | "invalid_exact_svm_payload_transaction_fee_payer_mismatch" | "invalid_exact_svm_payload_transaction_fee_payer_included_in_instruction_accounts" | "invalid_exact_svm_payload_transaction_fee_payer_transferring_funds" | "invalid_exact_svm_payload_transaction_signature" | "invalid_exact_svm_payload_transaction_receiver_ata_not_found" | "invalid_exact_svm_payload_transaction_sender_ata_not_found" | "invalid_exact_svm_payload_transaction_simulation_failed" | "insufficient_funds" | "payment_expired" | "duplicate_settlement" | "invalid_transaction_state" | "settle_exact_svm_block_height_exceeded" | "settle_exact_svm_transaction_confirmation_timed_out" | "unexpected_settle_error";
         /** @description The decoded `X-PAYMENT` header (x402 v1 `PaymentPayload`). */
         "X402.PaymentPayload": {
             /** @enum {number} */
@@ -5661,6 +5824,19 @@ export interface components {
             scheme: "exact";
             network: components["schemas"]["X402.Network"];
             payload: components["schemas"]["X402.EvmExactPayload"] | components["schemas"]["X402.SvmExactPayload"];
+        };
+        /** @description The decoded `PAYMENT-SIGNATURE` header (x402 v2 `PaymentPayload`). */
+        "X402.PaymentPayloadV2": {
+            /** @enum {number} */
+            x402Version: 2;
+            /** @description The resource paid for, as the challenge named it (informative; `accepted` is what is checked). */
+            resource?: components["schemas"]["X402.ResourceInfo"];
+            /** @description The requirement paid, exactly as the challenge offered it. */
+            accepted: components["schemas"]["X402.PaymentRequirementsV2"];
+            /** @description The scheme's payload, the same as v1's `payload`. */
+            payload: components["schemas"]["X402.EvmExactPayload"] | components["schemas"]["X402.SvmExactPayload"];
+            /** @description Extensions echoed from the challenge (not used to decide the payment). */
+            extensions?: Record<string, never>;
         };
         /** @description The x402 v1 challenge body. */
         "X402.PaymentRequiredBody": {
@@ -5677,6 +5853,27 @@ export interface components {
             accepts: components["schemas"]["X402.PaymentRequirements"][];
             /** @description Payer of a rejected payment, when it could be determined. */
             payer?: string;
+        };
+        /**
+         * @description The x402 v2 challenge: the decoded `PAYMENT-REQUIRED` header of every 402, for the same price,
+         *     asset, recipient and timeout as the v1 body beside it.
+         */
+        "X402.PaymentRequiredV2": {
+            /**
+             * @description Protocol version; always 2.
+             * @enum {number}
+             */
+            x402Version: 2;
+            /**
+             * @description Why payment is required: `Payment required` when no payment was sent, otherwise the same
+             *     reason as the v1 body's `error`.
+             */
+            error?: components["schemas"]["X402.PaymentErrorReason"];
+            /** @description The resource being paid for. */
+            resource: components["schemas"]["X402.ResourceInfo"];
+            /** @description Ways to pay; exactly one entry, for the network of the route's prefix. */
+            accepts: components["schemas"]["X402.PaymentRequirementsV2"][];
+            extensions: components["schemas"]["X402.ChallengeExtensions"];
         };
         /** @description One way to pay for a resource (x402 v1 `PaymentRequirements`). */
         "X402.PaymentRequirements": {
@@ -5712,7 +5909,45 @@ export interface components {
             /** @description EIP-712 domain of the asset (EVM) or the fee payer (Solana). */
             extra?: components["schemas"]["X402.Eip712Domain"] | components["schemas"]["X402.SolanaExtra"];
         };
-        /** @description The decoded `X-PAYMENT-RESPONSE` header (x402 v1 `SettleResponse`). */
+        /**
+         * @description One way to pay for a resource in x402 v2: v1's requirement with the network as CAIP-2, `amount`
+         *     for `maxAmountRequired`, and the resource fields moved to the challenge's `resource`.
+         */
+        "X402.PaymentRequirementsV2": {
+            /**
+             * @description Payment scheme; only `exact` is offered.
+             * @enum {string}
+             */
+            scheme: "exact";
+            /** @description CAIP-2 id of the network of the route's prefix in the deployment's profile. */
+            network: components["schemas"]["X402.Caip2Network"];
+            /** @description Exact amount in atomic USDC units (micro-USDC, 6 decimals) as an integer string. */
+            amount: string;
+            /** @description USDC contract (EVM) or mint (Solana). */
+            asset: string;
+            /** @description Recipient: an EVM address, or the Solana owner wallet whose USDC associated token account receives. */
+            payTo: string;
+            /**
+             * Format: int32
+             * @description How long a signed payment stays acceptable, in seconds.
+             */
+            maxTimeoutSeconds: number;
+            /** @description EIP-712 domain of the asset (EVM) or the fee payer (Solana). */
+            extra: components["schemas"]["X402.Eip712Domain"] | components["schemas"]["X402.SolanaExtra"];
+        };
+        /** @description What a payment buys (x402 v2 `ResourceInfo`). */
+        "X402.ResourceInfo": {
+            /**
+             * Format: uri
+             * @description Absolute URL of the resource being paid for.
+             */
+            url: string;
+            /** @description What the payment buys. */
+            description?: string;
+            /** @description Media type of the paid answer. */
+            mimeType?: string;
+        };
+        /** @description The decoded `X-PAYMENT-RESPONSE` header (x402 v1 `SettleResponse`), on an answer paid with `X-PAYMENT`. */
         "X402.SettlementReceipt": {
             /** @description True: the payment settled before the answer was sent. */
             success: boolean;
@@ -5726,6 +5961,21 @@ export interface components {
              * @description True when the deployment records payments without broadcasting them (the embedded `ledger`
              *     settlement used for development); `transaction` is then a ledger id, not an on-chain hash.
              */
+            simulated?: boolean;
+        };
+        /** @description The decoded `PAYMENT-RESPONSE` header (x402 v2 `SettleResponse`), on an answer paid with `PAYMENT-SIGNATURE`. */
+        "X402.SettlementReceiptV2": {
+            /** @description True: the payment settled before the answer was sent. */
+            success: boolean;
+            /** @description EVM transaction hash or Solana transaction signature. */
+            transaction: string;
+            /** @description CAIP-2 id of the network the payment settled on. */
+            network: components["schemas"]["X402.Caip2Network"];
+            /** @description Address that paid. */
+            payer: string;
+            /** @description Amount settled, in atomic USDC units. */
+            amount: string;
+            /** @description As in the v1 receipt: the embedded `ledger` settlement recorded the payment without broadcasting it. */
             simulated?: boolean;
         };
         /** @description Solana requirement extra: the fee payer that signs last and pays the SOL fee. */
@@ -5787,11 +6037,13 @@ export interface components {
     };
     responses: never;
     parameters: {
+        /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+        "X402.PaymentHeader.payment": string;
         /**
-         * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-         *     the route's prefix. Omit it to receive the 402 challenge.
+         * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+         *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
          */
-        "X402.PaymentHeader": string;
+        "X402.PaymentHeader.paymentSignature": string;
     };
     requestBodies: never;
     headers: never;
@@ -5824,18 +6076,21 @@ export interface operations {
                      *         {
                      *           "prefix": "",
                      *           "network": "solana-devnet",
+                     *           "caip2": "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1",
                      *           "asset": "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU",
                      *           "payTo": "AkYm62sgcDoa2ZdUF7w3cPkRfct8F6XRhS75LcvFkPUv"
                      *         },
                      *         {
                      *           "prefix": "/base",
                      *           "network": "base-sepolia",
+                     *           "caip2": "eip155:84532",
                      *           "asset": "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
                      *           "payTo": "0xBab484B2daAFAb4BF6eD642A847517d33d106535"
                      *         },
                      *         {
                      *           "prefix": "/skale",
                      *           "network": "skale-base-sepolia",
+                     *           "caip2": "eip155:324705682",
                      *           "asset": "0x2e08028E3C4c2356572E096d8EF835cD5C6030bD",
                      *           "payTo": "0xBab484B2daAFAb4BF6eD642A847517d33d106535"
                      *         }
@@ -5976,22 +6231,29 @@ export interface operations {
                      *       "type": "https://eips.ethereum.org/EIPS/eip-8004#registration-v1",
                      *       "registrations": [],
                      *       "x402Support": true,
+                     *       "x402Versions": [
+                     *         1,
+                     *         2
+                     *       ],
                      *       "networks": [
                      *         {
                      *           "prefix": "",
                      *           "network": "solana-devnet",
+                     *           "caip2": "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1",
                      *           "asset": "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU",
                      *           "payTo": "AkYm62sgcDoa2ZdUF7w3cPkRfct8F6XRhS75LcvFkPUv"
                      *         },
                      *         {
                      *           "prefix": "/base",
                      *           "network": "base-sepolia",
+                     *           "caip2": "eip155:84532",
                      *           "asset": "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
                      *           "payTo": "0xBab484B2daAFAb4BF6eD642A847517d33d106535"
                      *         },
                      *         {
                      *           "prefix": "/skale",
                      *           "network": "skale-base-sepolia",
+                     *           "caip2": "eip155:324705682",
                      *           "asset": "0x2e08028E3C4c2356572E096d8EF835cD5C6030bD",
                      *           "payTo": "0xBab484B2daAFAb4BF6eD642A847517d33d106535"
                      *         }
@@ -6080,7 +6342,54 @@ export interface operations {
                      *                 "version": "2"
                      *               }
                      *             }
-                     *           ]
+                     *           ],
+                     *           "paymentRequired": {
+                     *             "x402Version": 2,
+                     *             "error": "Payment required",
+                     *             "resource": {
+                     *               "url": "http://localhost:4021/base/defi/tvl",
+                     *               "description": "Chain TVL",
+                     *               "mimeType": "application/json"
+                     *             },
+                     *             "accepts": [
+                     *               {
+                     *                 "scheme": "exact",
+                     *                 "network": "eip155:84532",
+                     *                 "amount": "1000",
+                     *                 "asset": "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+                     *                 "payTo": "0xBab484B2daAFAb4BF6eD642A847517d33d106535",
+                     *                 "maxTimeoutSeconds": 60,
+                     *                 "extra": {
+                     *                   "name": "USDC",
+                     *                   "version": "2"
+                     *                 }
+                     *               }
+                     *             ],
+                     *             "extensions": {
+                     *               "bazaar": {
+                     *                 "info": {
+                     *                   "input": {
+                     *                     "type": "http",
+                     *                     "method": "POST",
+                     *                     "bodyType": "json",
+                     *                     "body": {
+                     *                       "chain": "solana"
+                     *                     }
+                     *                   },
+                     *                   "output": {
+                     *                     "type": "json"
+                     *                   }
+                     *                 },
+                     *                 "schema": {
+                     *                   "$schema": "https://json-schema.org/draft/2020-12/schema",
+                     *                   "type": "object",
+                     *                   "required": [
+                     *                     "input"
+                     *                   ]
+                     *                 }
+                     *               }
+                     *             }
+                     *           }
                      *         }
                      *       ]
                      *     }
@@ -6120,10 +6429,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -6142,8 +6453,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6197,8 +6510,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6270,11 +6585,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6282,7 +6603,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.025 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.025 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -6392,10 +6713,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -6414,8 +6737,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6469,8 +6794,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6542,11 +6869,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6554,7 +6887,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.025 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.025 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -6665,10 +6998,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -6691,8 +7026,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6748,8 +7085,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6823,11 +7162,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6835,7 +7180,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.002 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.002 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -6946,10 +7291,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -6971,8 +7318,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7021,8 +7370,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7089,11 +7440,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7101,7 +7458,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.005 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.005 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -7217,10 +7574,12 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -7230,8 +7589,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7281,8 +7642,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7350,11 +7713,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7362,7 +7731,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.001 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.001 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -7472,10 +7841,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -7495,8 +7866,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7546,8 +7919,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7615,11 +7990,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7627,7 +8008,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.001 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.001 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -7746,10 +8127,12 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -7759,8 +8142,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7817,8 +8202,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7893,11 +8280,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7905,7 +8298,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.002 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.002 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -8015,10 +8408,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -8039,8 +8434,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8097,8 +8494,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8173,11 +8572,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8185,7 +8590,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.002 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.002 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -8296,10 +8701,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -8318,8 +8725,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8393,8 +8802,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8486,11 +8897,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8498,7 +8915,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.003 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.003 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -8609,10 +9026,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -8634,8 +9053,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8691,8 +9112,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8766,11 +9189,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8778,7 +9207,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.001 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.001 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -8889,10 +9318,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -8914,8 +9345,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8968,8 +9401,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9040,11 +9475,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9052,7 +9493,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.008 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.008 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -9163,10 +9604,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -9187,8 +9630,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9265,8 +9710,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9361,11 +9808,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9373,7 +9826,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.020 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.020 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -9484,10 +9937,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -9508,8 +9963,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9563,8 +10020,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9636,11 +10095,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9648,7 +10113,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.010 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.010 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -9759,10 +10224,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -9781,8 +10248,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9831,8 +10300,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9899,11 +10370,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9911,7 +10388,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.004 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.004 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -10027,10 +10504,12 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path: {
                 /** @example meteora */
@@ -10043,8 +10522,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10100,8 +10581,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10175,11 +10658,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10187,7 +10676,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.001 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.001 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -10297,10 +10786,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path: {
                 /** @example meteora */
@@ -10315,8 +10806,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10390,8 +10883,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10483,11 +10978,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10495,7 +10996,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.003 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.003 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -10605,10 +11106,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -10629,8 +11132,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10682,8 +11187,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10753,11 +11260,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10765,7 +11278,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.020 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.020 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -10876,10 +11389,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -10900,8 +11415,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -10946,8 +11463,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11010,11 +11529,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11022,7 +11547,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.030 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.030 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -11133,10 +11658,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -11158,8 +11685,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11210,8 +11739,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11280,11 +11811,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11292,7 +11829,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.025 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.025 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -11403,10 +11940,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -11426,8 +11965,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11480,8 +12021,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11552,11 +12095,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11564,7 +12113,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.050 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.050 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -11675,10 +12224,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -11699,8 +12250,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11749,8 +12302,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -11817,11 +12372,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11829,7 +12390,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.002 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.002 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -11940,10 +12501,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -11963,8 +12526,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12004,8 +12569,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12063,11 +12630,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12075,7 +12648,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.003 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.003 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -12186,10 +12759,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -12210,8 +12785,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12253,8 +12830,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12314,11 +12893,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12326,7 +12911,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.008 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.008 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -12437,10 +13022,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -12459,8 +13046,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12501,8 +13090,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12561,11 +13152,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12573,7 +13170,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.012 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.012 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -12684,10 +13281,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -12707,8 +13306,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12756,8 +13357,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -12823,11 +13426,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12835,7 +13444,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.005 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.005 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -12946,10 +13555,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -12968,8 +13579,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13012,8 +13625,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13074,11 +13689,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13086,7 +13707,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.003 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.003 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -13197,10 +13818,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path: {
                 /** @example 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM */
@@ -13213,8 +13836,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13255,8 +13880,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13315,11 +13942,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13327,7 +13960,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.012 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.012 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -13437,10 +14070,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -13459,8 +14094,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13501,8 +14138,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13561,11 +14200,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13573,7 +14218,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.008 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.008 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -13684,10 +14329,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -13706,8 +14353,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13751,8 +14400,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13814,11 +14465,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13826,7 +14483,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.001 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.001 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -13940,10 +14597,12 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -13953,8 +14612,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -13996,8 +14657,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14057,11 +14720,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14069,7 +14738,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.003 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.003 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -14179,10 +14848,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -14201,8 +14872,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14244,8 +14917,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14305,11 +14980,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14317,7 +14998,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.003 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.003 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -14431,10 +15112,12 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -14444,8 +15127,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14486,8 +15171,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14546,11 +15233,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14558,7 +15251,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.008 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.008 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -14668,10 +15361,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -14690,8 +15385,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14732,8 +15429,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14792,11 +15491,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14804,7 +15509,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.008 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.008 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -14915,10 +15620,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -14937,8 +15644,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -14977,8 +15686,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15035,11 +15746,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15047,7 +15764,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.002 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.002 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -15158,10 +15875,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -15180,8 +15899,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15224,8 +15945,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15286,11 +16009,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15298,7 +16027,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.004 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.004 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -15409,10 +16138,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -15431,8 +16162,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15482,8 +16215,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15551,11 +16286,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15563,7 +16304,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.015 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.015 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -15674,10 +16415,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path: {
                 /** @example 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr */
@@ -15690,8 +16433,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15741,8 +16486,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -15810,11 +16557,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15822,7 +16575,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.015 USD in USDC on base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.015 USD in USDC on base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -15932,10 +16685,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -15958,8 +16713,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16015,8 +16772,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16090,11 +16849,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16102,7 +16867,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.002 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.002 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -16212,10 +16977,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -16237,8 +17004,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16287,8 +17056,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16355,11 +17126,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16367,7 +17144,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.005 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.005 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -16482,10 +17259,12 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -16495,8 +17274,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16546,8 +17327,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16615,11 +17398,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16627,7 +17416,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.001 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.001 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -16736,10 +17525,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -16759,8 +17550,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16810,8 +17603,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -16879,11 +17674,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16891,7 +17692,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.001 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.001 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -17009,10 +17810,12 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -17022,8 +17825,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17080,8 +17885,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17156,11 +17963,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17168,7 +17981,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.002 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.002 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -17277,10 +18090,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -17301,8 +18116,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17359,8 +18176,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17435,11 +18254,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17447,7 +18272,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.002 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.002 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -17614,15 +18439,58 @@ export interface operations {
             };
         };
     };
+    Operations_livez: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.Liveness"];
+                };
+            };
+            /** @description Unexpected server failure; the body carries no internals. Never charged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+        };
+    };
     Solana_lpPoolDetail: {
         parameters: {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -17641,8 +18509,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17716,8 +18586,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -17809,11 +18681,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17821,7 +18699,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.003 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.003 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -17931,10 +18809,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -17956,8 +18836,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18013,8 +18895,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18088,11 +18972,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18100,7 +18990,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.001 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.001 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -18210,10 +19100,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -18235,8 +19127,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18289,8 +19183,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18361,11 +19257,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18373,7 +19275,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.008 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.008 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -18483,10 +19385,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -18507,8 +19411,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18585,8 +19491,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18681,11 +19589,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18693,7 +19607,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.020 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.020 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -18803,10 +19717,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -18827,8 +19743,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18882,8 +19800,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -18955,11 +19875,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18967,7 +19893,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.010 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.010 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -19077,10 +20003,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -19099,8 +20027,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19149,8 +20079,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19217,11 +20149,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19229,7 +20167,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.004 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.004 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -19344,10 +20282,12 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path: {
                 /** @example meteora */
@@ -19360,8 +20300,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19417,8 +20359,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19492,11 +20436,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19504,7 +20454,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.001 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.001 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -19613,10 +20563,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path: {
                 /** @example meteora */
@@ -19631,8 +20583,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19706,8 +20660,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -19799,11 +20755,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19811,7 +20773,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.003 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.003 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -19915,6 +20877,68 @@ export interface operations {
             };
         };
     };
+    Operations_metrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text exposition format, version 0.0.4. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # HELP http_requests_total Answers by operation and HTTP status.
+                     *     # TYPE http_requests_total counter
+                     *     http_requests_total{operation="Operations_readyz",status="200"} 42
+                     *     # HELP process_resident_memory_bytes Resident memory size in bytes.
+                     *     # TYPE process_resident_memory_bytes gauge
+                     *     process_resident_memory_bytes 98304000
+                     */
+                    "text/plain; version=0.0.4": string;
+                };
+            };
+            /** @description The bearer token is missing or wrong (only when the deployment sets `METRICS_TOKEN`). */
+            401: {
+                headers: {
+                    /** @description `Bearer`, the scheme to authenticate with. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "This deployment's metrics need Authorization: Bearer <METRICS_TOKEN>.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /** @description Unexpected server failure; the body carries no internals. Never charged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+        };
+    };
     Free_openApiDocument: {
         parameters: {
             query?: {
@@ -19977,15 +21001,95 @@ export interface operations {
             };
         };
     };
+    Operations_readyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready: every part answered within the bound. */
+            200: {
+                headers: {
+                    /** @description `no-store`: a readiness answer is only true when it is given. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ready",
+                     *       "checks": [
+                     *         {
+                     *           "name": "ledger",
+                     *           "ok": true,
+                     *           "duration_ms": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.Readiness"];
+                };
+            };
+            /** @description Unexpected server failure; the body carries no internals. Never charged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /** @description Not ready: at least one part failed or did not answer within the bound; `checks` names it. */
+            503: {
+                headers: {
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "not_ready",
+                     *       "checks": [
+                     *         {
+                     *           "name": "ledger",
+                     *           "ok": true,
+                     *           "duration_ms": 1
+                     *         },
+                     *         {
+                     *           "name": "settlement:facilitator",
+                     *           "ok": false,
+                     *           "duration_ms": 2000,
+                     *           "error": "no answer within 2000 ms"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.Readiness"];
+                };
+            };
+        };
+    };
     Skale_ask: {
         parameters: {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -20004,8 +21108,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20059,8 +21165,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20132,11 +21240,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20144,7 +21258,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.025 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.025 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -20255,10 +21369,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -20281,8 +21397,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20338,8 +21456,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20413,11 +21533,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20425,7 +21551,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.002 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.002 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -20536,10 +21662,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -20561,8 +21689,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20611,8 +21741,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20679,11 +21811,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20691,7 +21829,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.005 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.005 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -20807,10 +21945,12 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -20820,8 +21960,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20871,8 +22013,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -20940,11 +22084,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20952,7 +22102,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.001 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.001 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -21062,10 +22212,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -21085,8 +22237,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21136,8 +22290,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21205,11 +22361,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21217,7 +22379,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.001 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.001 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -21336,10 +22498,12 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -21349,8 +22513,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21407,8 +22573,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21483,11 +22651,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21495,7 +22669,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.002 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.002 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -21605,10 +22779,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -21629,8 +22805,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21687,8 +22865,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21763,11 +22943,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21775,7 +22961,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.002 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.002 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -21886,10 +23072,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -21908,8 +23096,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -21983,8 +23173,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22076,11 +23268,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22088,7 +23286,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.003 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.003 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -22199,10 +23397,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -22224,8 +23424,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22281,8 +23483,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22356,11 +23560,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22368,7 +23578,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.001 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.001 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -22479,10 +23689,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -22504,8 +23716,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22558,8 +23772,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22630,11 +23846,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22642,7 +23864,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.008 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.008 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -22753,10 +23975,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -22777,8 +24001,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22855,8 +24081,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -22951,11 +24179,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22963,7 +24197,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.020 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.020 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -23074,10 +24308,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -23098,8 +24334,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23153,8 +24391,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23226,11 +24466,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23238,7 +24484,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.010 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.010 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -23349,10 +24595,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -23371,8 +24619,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23421,8 +24671,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23489,11 +24741,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23501,7 +24759,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.004 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.004 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -23617,10 +24875,12 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path: {
                 /** @example meteora */
@@ -23633,8 +24893,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23690,8 +24952,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23765,11 +25029,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23777,7 +25047,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.001 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.001 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -23887,10 +25157,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path: {
                 /** @example meteora */
@@ -23905,8 +25177,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -23980,8 +25254,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24073,11 +25349,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24085,7 +25367,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.003 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.003 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -24195,10 +25477,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -24219,8 +25503,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24272,8 +25558,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24343,11 +25631,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24355,7 +25649,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.020 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.020 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -24466,10 +25760,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -24490,8 +25786,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24536,8 +25834,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24600,11 +25900,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24612,7 +25918,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.030 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.030 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -24723,10 +26029,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -24748,8 +26056,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24800,8 +26110,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -24870,11 +26182,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24882,7 +26200,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.025 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.025 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -24993,10 +26311,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -25016,8 +26336,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25070,8 +26392,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25142,11 +26466,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25154,7 +26484,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.050 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.050 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -25265,10 +26595,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -25289,8 +26621,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25339,8 +26673,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25407,11 +26743,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25419,7 +26761,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.002 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.002 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -25530,10 +26872,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -25553,8 +26897,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25594,8 +26940,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25653,11 +27001,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25665,7 +27019,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.003 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.003 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -25776,10 +27130,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -25800,8 +27156,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25843,8 +27201,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -25904,11 +27264,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25916,7 +27282,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.008 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.008 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -26027,10 +27393,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -26049,8 +27417,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26091,8 +27461,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26151,11 +27523,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26163,7 +27541,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.012 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.012 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -26274,10 +27652,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -26297,8 +27677,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26346,8 +27728,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26413,11 +27797,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26425,7 +27815,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.005 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.005 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -26536,10 +27926,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -26558,8 +27950,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26602,8 +27996,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26664,11 +28060,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26676,7 +28078,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.003 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.003 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -26787,10 +28189,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path: {
                 /** @example 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM */
@@ -26803,8 +28207,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26845,8 +28251,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -26905,11 +28313,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26917,7 +28331,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.012 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.012 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -27027,10 +28441,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -27049,8 +28465,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27091,8 +28509,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27151,11 +28571,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27163,7 +28589,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.008 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.008 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -27274,10 +28700,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -27296,8 +28724,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27341,8 +28771,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27404,11 +28836,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27416,7 +28854,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.001 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.001 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -27530,10 +28968,12 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -27543,8 +28983,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27586,8 +29028,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27647,11 +29091,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27659,7 +29109,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.003 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.003 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -27769,10 +29219,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -27791,8 +29243,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27834,8 +29288,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -27895,11 +29351,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27907,7 +29369,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.003 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.003 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -28021,10 +29483,12 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -28034,8 +29498,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28076,8 +29542,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28136,11 +29604,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28148,7 +29622,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.008 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.008 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -28258,10 +29732,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -28280,8 +29756,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28322,8 +29800,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28382,11 +29862,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28394,7 +29880,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.008 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.008 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -28505,10 +29991,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -28527,8 +30015,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28567,8 +30057,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28625,11 +30117,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28637,7 +30135,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.002 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.002 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -28748,10 +30246,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -28770,8 +30270,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28814,8 +30316,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -28876,11 +30380,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28888,7 +30398,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.004 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.004 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -28999,10 +30509,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -29021,8 +30533,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29072,8 +30586,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29141,11 +30657,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29153,7 +30675,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.015 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.015 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -29264,10 +30786,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path: {
                 /** @example 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr */
@@ -29280,8 +30804,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29331,8 +30857,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29400,11 +30928,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29412,7 +30946,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.015 USD in USDC on skale-base-sepolia and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.015 USD in USDC on skale-base-sepolia and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -29522,10 +31056,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -29546,8 +31082,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29599,8 +31137,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29670,11 +31210,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29682,7 +31228,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.020 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.020 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -29792,10 +31338,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -29816,8 +31364,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29862,8 +31412,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -29926,11 +31478,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29938,7 +31496,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.030 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.030 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -30048,10 +31606,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -30073,8 +31633,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30125,8 +31687,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30195,11 +31759,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -30207,7 +31777,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.025 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.025 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -30317,10 +31887,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -30340,8 +31912,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30394,8 +31968,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30466,11 +32042,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -30478,7 +32060,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.050 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.050 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -30588,10 +32170,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -30612,8 +32196,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30662,8 +32248,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30730,11 +32318,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -30742,7 +32336,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.002 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.002 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -30852,10 +32446,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -30875,8 +32471,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30916,8 +32514,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -30975,11 +32575,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -30987,7 +32593,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.003 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.003 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -31097,10 +32703,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -31121,8 +32729,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31164,8 +32774,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31225,11 +32837,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -31237,7 +32855,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.008 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.008 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -31347,10 +32965,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -31369,8 +32989,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31411,8 +33033,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31471,11 +33095,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -31483,7 +33113,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.012 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.012 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -31593,10 +33223,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -31616,8 +33248,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31665,8 +33299,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31732,11 +33368,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -31744,7 +33386,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.005 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.005 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -31854,10 +33496,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -31876,8 +33520,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31920,8 +33566,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -31982,11 +33630,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -31994,7 +33648,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.003 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.003 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -32104,10 +33758,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path: {
                 /** @example 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM */
@@ -32120,8 +33776,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32162,8 +33820,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32222,11 +33882,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -32234,7 +33900,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.012 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.012 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -32343,10 +34009,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -32365,8 +34033,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32407,8 +34077,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32467,11 +34139,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -32479,7 +34157,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.008 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.008 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -32589,10 +34267,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -32611,8 +34291,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32656,8 +34338,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32719,11 +34403,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -32731,7 +34421,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.001 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.001 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -32844,10 +34534,12 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -32857,8 +34549,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32900,8 +34594,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -32961,11 +34657,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -32973,7 +34675,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.003 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.003 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -33082,10 +34784,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -33104,8 +34808,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33147,8 +34853,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33208,11 +34916,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -33220,7 +34934,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.003 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.003 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -33333,10 +35047,12 @@ export interface operations {
             };
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -33346,8 +35062,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33388,8 +35106,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33448,11 +35168,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -33460,7 +35186,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.008 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.008 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -33569,10 +35295,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -33591,8 +35319,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33633,8 +35363,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33693,11 +35425,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -33705,7 +35443,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.008 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.008 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -33815,10 +35553,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -33837,8 +35577,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33877,8 +35619,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -33935,11 +35679,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -33947,7 +35697,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.002 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.002 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -34057,10 +35807,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -34079,8 +35831,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34123,8 +35877,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34185,11 +35941,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -34197,7 +35959,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.004 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.004 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -34307,10 +36069,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path?: never;
             cookie?: never;
@@ -34329,8 +36093,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34380,8 +36146,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34449,11 +36217,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -34461,7 +36235,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.015 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.015 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",
@@ -34571,10 +36345,12 @@ export interface operations {
             query?: never;
             header?: {
                 /**
-                 * @description Base64 of the JSON x402 v1 `PaymentPayload` (see `PaymentPayload`), signed for the network of
-                 *     the route's prefix. Omit it to receive the 402 challenge.
+                 * @description x402 v2: base64 of the JSON `PaymentPayloadV2`, its `accepted` one of the requirements of the
+                 *     `PAYMENT-REQUIRED` challenge, unchanged. Read before `X-PAYMENT`.
                  */
-                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader"];
+                "PAYMENT-SIGNATURE"?: components["parameters"]["X402.PaymentHeader.paymentSignature"];
+                /** @description x402 v1: base64 of the JSON `PaymentPayload`, signed for the network of the route's prefix. */
+                "X-PAYMENT"?: components["parameters"]["X402.PaymentHeader.payment"];
             };
             path: {
                 /** @example 7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr */
@@ -34587,8 +36363,10 @@ export interface operations {
             /** @description Success: the model-enriched answer. The payment was settled before it was sent. */
             200: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34638,8 +36416,10 @@ export interface operations {
              */
             206: {
                 headers: {
-                    /** @description Base64 of the JSON settlement receipt (`SettlementReceipt`). */
-                    "X-PAYMENT-RESPONSE": string;
+                    /** @description x402 v1: base64 of the JSON settlement receipt (`SettlementReceipt`); sent when the payment came in `X-PAYMENT`. */
+                    "X-PAYMENT-RESPONSE"?: string;
+                    /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
+                    "PAYMENT-RESPONSE"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -34707,11 +36487,17 @@ export interface operations {
                 };
             };
             /**
-             * @description Payment required (x402 v1). Sent when `X-PAYMENT` is missing, and when a payment fails
-             *     verification or settlement; `error` names the reason. Nothing was charged.
+             * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
+             *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
+             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
+             *     names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
+                    /** @description Base64 of the JSON x402 v2 challenge (`PaymentRequiredV2`). */
+                    "PAYMENT-REQUIRED": string;
+                    /** @description A challenge is never cached: it names the reason of one refusal. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -34719,7 +36505,7 @@ export interface operations {
                      * @example {
                      *       "x402Version": 1,
                      *       "error": "X-PAYMENT header is required",
-                     *       "message": "Pay 0.015 USD in USDC on solana-devnet and repeat the request with the X-PAYMENT header.",
+                     *       "message": "Pay 0.015 USD in USDC on solana-devnet and repeat the request with the PAYMENT-SIGNATURE (x402 v2) or X-PAYMENT (x402 v1) header.",
                      *       "accepts": [
                      *         {
                      *           "scheme": "exact",

@@ -141,6 +141,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/livez": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness
+         * @description The process is up and its event loop answers; nothing else is asked, so a dependency's outage
+         *     never restarts a healthy process. Always `200` while the process runs.
+         */
+        get: operations["Operations_livez"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/manifest/{name}": {
         parameters: {
             query?: never;
@@ -153,6 +174,29 @@ export interface paths {
          * @description The agent's current ERC-8004 registration document. Unknown name: 404.
          */
         get: operations["Agents_getManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description Prometheus metrics of this instance, in the text exposition format: requests by operation and
+         *     status with their latency, the default process metrics, and the service's own families (the
+         *     README's Operations section lists them). When the deployment sets `METRICS_TOKEN`, the scrape
+         *     must send `Authorization: Bearer <token>`; otherwise the page is open.
+         */
+        get: operations["Operations_metrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -176,6 +220,31 @@ export interface paths {
          *     host[:port] is a 400.
          */
         get: operations["Service_openApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness
+         * @description Whether this instance can serve now: every store, cache and settlement backend it needs is
+         *     asked in parallel, each within a bound (`READINESS_TIMEOUT_MS`, default 2000 ms). `200` when
+         *     every check passed; `503` naming the check that failed otherwise, so that a load balancer
+         *     routes around the instance. Shared upstreams (data providers, the insight model) are not
+         *     asked: their failure is a `502` or a `206` on every instance alike, and draining every
+         *     instance would not help.
+         */
+        get: operations["Operations_readyz"];
         put?: never;
         post?: never;
         delete?: never;
@@ -258,7 +327,7 @@ export interface components {
         };
         /** @description A skill capability id, `<familyId>:<optionId>`. */
         CapabilityId: string;
-        /** @description The JSON error body shared by 400, 404, 405, 500, 502 and 503 answers. */
+        /** @description The JSON error body shared by 400, 401, 404, 405, 500, 502 and 503 answers. */
         "Common.ErrorBody": {
             /** @description Stable machine code. */
             error: components["schemas"]["Common.ErrorCode"];
@@ -275,7 +344,7 @@ export interface components {
          * @description Stable machine codes of the error body.
          * @enum {string}
          */
-        "Common.ErrorCode": "invalid_request" | "invalid_payload" | "not_found" | "method_not_allowed" | "upstream_error" | "internal_error" | "service_unavailable";
+        "Common.ErrorCode": "invalid_request" | "invalid_payload" | "not_found" | "method_not_allowed" | "unauthorized" | "upstream_error" | "internal_error" | "service_unavailable";
         /** @description One invalid input, named so that a caller can fix it without reading server logs. */
         "Common.FieldError": {
             /** @description Part of the request that holds the field. */
@@ -290,6 +359,31 @@ export interface components {
          * @enum {string}
          */
         "Common.FieldLocation": "body" | "query" | "path" | "header";
+        /** @description `GET /livez`: the process is up and answers. */
+        "Common.Liveness": {
+            /** @enum {string} */
+            status: "ok";
+        };
+        /** @description `GET /readyz` answer: every check, and whether all passed. */
+        "Common.Readiness": {
+            /** @enum {string} */
+            status: "ready" | "not_ready";
+            checks: components["schemas"]["Common.ReadinessCheck"][];
+        };
+        /** @description One part the instance needs (a store, a cache, the settlement backend), as `GET /readyz` asked it. */
+        "Common.ReadinessCheck": {
+            /** @description The part: `ledger`, `registry-store`, `settlement:facilitator`, ... */
+            name: string;
+            /** @description Whether it answered, correctly, within the bound. */
+            ok: boolean;
+            /**
+             * Format: int32
+             * @description How long it took, or how long was waited for it.
+             */
+            duration_ms: number;
+            /** @description Why it is not ready, e.g. `no answer within 2000 ms`; absent when `ok`. */
+            error?: string;
+        };
         /** @description `GET /api/agents/{name}/exists` answer: the authoritative availability check. */
         ExistenceResult: {
             /** @description The name as asked. */
@@ -1157,6 +1251,47 @@ export interface operations {
             };
         };
     };
+    Operations_livez: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ok"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.Liveness"];
+                };
+            };
+            /** @description Unexpected server failure; the body carries no internals. Never charged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+        };
+    };
     Agents_getManifest: {
         parameters: {
             query?: never;
@@ -1308,6 +1443,68 @@ export interface operations {
             };
         };
     };
+    Operations_metrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text exposition format, version 0.0.4. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example # HELP http_requests_total Answers by operation and HTTP status.
+                     *     # TYPE http_requests_total counter
+                     *     http_requests_total{operation="Operations_readyz",status="200"} 42
+                     *     # HELP process_resident_memory_bytes Resident memory size in bytes.
+                     *     # TYPE process_resident_memory_bytes gauge
+                     *     process_resident_memory_bytes 98304000
+                     */
+                    "text/plain; version=0.0.4": string;
+                };
+            };
+            /** @description The bearer token is missing or wrong (only when the deployment sets `METRICS_TOKEN`). */
+            401: {
+                headers: {
+                    /** @description `Bearer`, the scheme to authenticate with. */
+                    "WWW-Authenticate": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "unauthorized",
+                     *       "message": "This deployment's metrics need Authorization: Bearer <METRICS_TOKEN>.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /** @description Unexpected server failure; the body carries no internals. Never charged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+        };
+    };
     Service_openApiDocument: {
         parameters: {
             query?: never;
@@ -1364,6 +1561,84 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+        };
+    };
+    Operations_readyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready: every part answered within the bound. */
+            200: {
+                headers: {
+                    /** @description `no-store`: a readiness answer is only true when it is given. */
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "ready",
+                     *       "checks": [
+                     *         {
+                     *           "name": "ledger",
+                     *           "ok": true,
+                     *           "duration_ms": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.Readiness"];
+                };
+            };
+            /** @description Unexpected server failure; the body carries no internals. Never charged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /** @description Not ready: at least one part failed or did not answer within the bound; `checks` names it. */
+            503: {
+                headers: {
+                    "Cache-Control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "not_ready",
+                     *       "checks": [
+                     *         {
+                     *           "name": "ledger",
+                     *           "ok": true,
+                     *           "duration_ms": 1
+                     *         },
+                     *         {
+                     *           "name": "settlement:facilitator",
+                     *           "ok": false,
+                     *           "duration_ms": 2000,
+                     *           "error": "no answer within 2000 ms"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.Readiness"];
                 };
             };
         };

@@ -355,6 +355,7 @@ describe("free endpoints", () => {
     expect(res.body.servers[0].url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(res.body.paths["/base/defi/tvl"].post["x-payment-info"].deployment).toMatchObject({
       network: "base-sepolia",
+      caip2: "eip155:84532",
       payTo: config.payTo.evm,
     });
     expect(res.body.paths["/defi/tvl"].post["x-payment-info"].deployment.feePayer).toBe(config.feePayer);
@@ -364,6 +365,12 @@ describe("free endpoints", () => {
     const res = await request(app).get("/.well-known/agent-card.json");
     expect(independent.validate("get", "/.well-known/agent-card.json", 200, res.body)).toEqual([]);
     expect(res.body.skills).toHaveLength(28);
+    expect(res.body.x402Versions).toEqual([1, 2]);
+    expect(res.body.networks.map((n: { caip2: string }) => n.caip2)).toEqual([
+      "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1",
+      "eip155:84532",
+      "eip155:324705682",
+    ]);
     expect(res.body.skills.find((s: { id: string }) => s.id === "smartmoneyWalletIntel")).toMatchObject({
       price_usd: "0.050",
       price_micro_usdc: "50000",
@@ -376,19 +383,30 @@ describe("free endpoints", () => {
     expect(res.body.resources).toHaveLength(contract.paid.length);
     const item = res.body.items.find((i: { resource: string }) => i.resource.endsWith("/skale/lp/meteora/pools"));
     expect(item.accepts[0]).toMatchObject({ network: "skale-base-sepolia", maxAmountRequired: "1000" });
+    // the v2 challenge beside it: what PAYMENT-REQUIRED says on a 402 of the same URL
+    expect(item.paymentRequired).toMatchObject({
+      x402Version: 2,
+      resource: { url: item.resource },
+      accepts: [{ network: "eip155:324705682", amount: "1000", payTo: item.accepts[0].payTo, asset: item.accepts[0].asset }],
+    });
+    const challenge = await request(app).get("/skale/lp/meteora/pools").set("Host", new URL(item.resource).host);
+    expect(challenge.status).toBe(402);
+    expect(JSON.parse(Buffer.from(String(challenge.headers["payment-required"]), "base64").toString())).toEqual(item.paymentRequired);
   });
 });
 
 describe("HTTP hygiene", () => {
-  it("answers CORS preflights allowing X-PAYMENT and exposes the receipt header", async () => {
+  it("answers CORS preflights allowing both payment headers, and exposes the challenge and both receipt headers", async () => {
     const res = await request(app)
       .options("/base/defi/tvl")
       .set("Origin", "https://app.example")
-      .set("Access-Control-Request-Headers", "x-payment");
+      .set("Access-Control-Request-Headers", "payment-signature, x-payment");
     expect(res.status).toBe(204);
-    expect(res.headers["access-control-allow-headers"]).toMatch(/X-PAYMENT/);
+    const allowed = String(res.headers["access-control-allow-headers"]).split(/,\s*/);
+    expect(allowed).toEqual(expect.arrayContaining(["PAYMENT-SIGNATURE", "X-PAYMENT"]));
     const paid = await request(app).post("/base/defi/tvl").set("X-PAYMENT", testPayment()).send({});
-    expect(paid.headers["access-control-expose-headers"]).toMatch(/X-PAYMENT-RESPONSE/);
+    const exposed = String(paid.headers["access-control-expose-headers"]).split(/,\s*/);
+    expect(exposed).toEqual(expect.arrayContaining(["PAYMENT-REQUIRED", "PAYMENT-RESPONSE", "X-PAYMENT-RESPONSE"]));
   });
 
   it("echoes a caller's request id and makes one up otherwise", async () => {

@@ -3,7 +3,7 @@
  * production, responses) validated by express-openapi-validator; one handler per operation bound
  * to all of its routes (root, /base, /skale, and the legacy GET) by operationId.
  */
-import express from "express";
+import express, { type RequestHandler } from "express";
 import type { Logger } from "pino";
 import { NETWORKS } from "../../lib/networks.js";
 import { DOCS_ASSETS_PATH, docsAssets } from "../docs/reference-page.js";
@@ -12,12 +12,14 @@ import { errorHandler, notFound } from "../http/errors.js";
 import { refuseAmbiguousQuery, refuseNonFiniteNumbers } from "../http/input-guard.js";
 import { requestContext } from "../http/request-context.js";
 import { openApiValidation } from "../http/validator.js";
+import { requestMetrics, UNMATCHED } from "../ops/metrics.js";
+import { embeddedOperations, type OperationsOptions, operationsHandlers, operationsPaths } from "../ops/routes.js";
 import type { Clock } from "./clock.js";
 import type { AnalyticsConfig } from "./config.js";
 import type { AnalyticsContract } from "./contract.js";
 import { envelopeChecker } from "./envelope-check.js";
 import { type FreeRouteDeps, freeRouteHandlers } from "./free/free-routes.js";
-import type { InsightWriter } from "./insight/types.js";
+import { type InsightObserver, type InsightWriter, unobservedInsight } from "./insight/types.js";
 import { paidRouteHandler } from "./paid-route.js";
 import type { PaymentGate } from "./payments/gate.js";
 import type { HandlerMap, SegmentContext } from "./segments/types.js";
@@ -36,17 +38,39 @@ export interface AnalyticsDeps {
   gate: PaymentGate;
   clock: Clock;
   logger: Logger;
+  /** Metrics, readiness checks and the metrics token; default: this app's own metrics, nothing to check. */
+  operations?: OperationsOptions;
+  /** Where insight outcomes are reported; default: nowhere. */
+  insightObserver?: InsightObserver;
+}
+
+/** The metrics label of each operation id: a paid operation's name (`defiTvl`, on every prefix and its legacy GET), else the id. */
+function operationLabels(contract: AnalyticsContract): (operationId: string | undefined) => string {
+  const labels = new Map<string, string>([
+    ...contract.free.map((route) => [route.operationId, route.operationId] as const),
+    ...contract.paid.map((route) => [route.operationId, route.name as string] as const),
+  ]);
+  return (operationId) => (operationId === undefined ? UNMATCHED : (labels.get(operationId) ?? UNMATCHED));
 }
 
 export function createAnalyticsApp(deps: AnalyticsDeps): express.Express {
   const { contract, config, logger } = deps;
 
+  const operations = deps.operations ?? embeddedOperations();
   const app = express();
   app.disable("x-powered-by");
+  // No ETag: paid answers are never revalidated, and hashing every body (the documents are hundreds of KB) costs each request.
+  app.set("etag", false);
   app.set("trust proxy", config.trustProxy);
-  app.use(requestContext(logger));
+  app.use(requestContext(logger, operationsPaths(contract.document)));
+  app.use(requestMetrics(operations.metrics.registry, operationLabels(contract)));
   app.use(
-    cors({ methods: "GET, POST, OPTIONS", requestHeaders: "Content-Type, X-PAYMENT", exposedHeaders: "X-PAYMENT-RESPONSE, X-Request-Id" }),
+    cors({
+      methods: "GET, POST, OPTIONS",
+      // Both protocol versions' payment headers in, their challenge and receipt headers out: browsers hide what is not listed.
+      requestHeaders: "Content-Type, PAYMENT-SIGNATURE, X-PAYMENT",
+      exposedHeaders: "PAYMENT-REQUIRED, PAYMENT-RESPONSE, X-PAYMENT-RESPONSE, X-Request-Id",
+    }),
   );
   // The /docs page's script and styles: files of the installed package, outside the contract's operations.
   app.use(DOCS_ASSETS_PATH, docsAssets());
@@ -60,26 +84,26 @@ export function createAnalyticsApp(deps: AnalyticsDeps): express.Express {
     next();
   });
   app.use(refuseAmbiguousQuery);
-  // Each documented path is validated by its own validator (see validator.ts) before its handlers run.
-  const validatorFor = openApiValidation(contract.document, {
-    validateResponses: config.validateResponses,
-    prefixes: NETWORKS.map((network) => network.prefix),
-  });
-  for (const path of Object.keys(contract.document.paths))
-    app.all(path.replace(/\{([^}]+)\}/g, ":$1"), validatorFor(path), refuseNonFiniteNumbers);
-
-  const free = freeRouteHandlers({
-    contract,
-    config,
-    providers: deps.providerModes,
-    insightModel: deps.insight.model,
-    settlement: deps.settlementMode,
-    cache: deps.cacheStatus ?? (() => ({ store: "memory", status: "ok" })),
-  });
+  const free = {
+    ...freeRouteHandlers({
+      contract,
+      config,
+      providers: deps.providerModes,
+      insightModel: deps.insight.model,
+      settlement: deps.settlementMode,
+      cache: deps.cacheStatus ?? (() => ({ store: "memory", status: "ok" })),
+    }),
+    ...operationsHandlers(operations),
+  };
+  const handlers = new Map<string, Map<string, RequestHandler>>();
+  const bind = (path: string, method: string, handler: RequestHandler) => {
+    const methods = handlers.get(path) ?? new Map<string, RequestHandler>();
+    handlers.set(path, methods.set(method.toUpperCase(), handler));
+  };
   for (const route of contract.free) {
     const handler = free[route.operationId];
     if (!handler) throw new Error(`no handler for free operation ${route.operationId}`);
-    app.get(route.path, handler);
+    bind(route.path, "get", handler);
   }
 
   const routeDeps = {
@@ -90,9 +114,24 @@ export function createAnalyticsApp(deps: AnalyticsDeps): express.Express {
     logger,
     segment: deps.segment,
     checkEnvelope: envelopeChecker(contract),
+    insightObserver: deps.insightObserver ?? unobservedInsight,
+    document: contract.document,
   };
-  for (const route of contract.paid) {
-    app[route.method](route.expressPath, paidRouteHandler(route, deps.handlers[route.name], routeDeps));
+  for (const route of contract.paid) bind(route.path, route.method, paidRouteHandler(route, deps.handlers[route.name], routeDeps));
+
+  // One router layer per documented path, its validator (see validator.ts) then its handler by method: the
+  // router tries each layer's pattern in turn, so a layer per method and path would double the work of every request.
+  const validatorFor = openApiValidation(contract.document, {
+    validateResponses: config.validateResponses,
+    prefixes: NETWORKS.map((network) => network.prefix),
+  });
+  for (const path of Object.keys(contract.document.paths)) {
+    const methods = handlers.get(path) ?? new Map<string, RequestHandler>();
+    const byMethod: RequestHandler = (req, res, next) => {
+      const handler = methods.get(req.method === "HEAD" ? "GET" : req.method);
+      return handler ? handler(req, res, next) : next();
+    };
+    app.all(path.replace(/\{([^}]+)\}/g, ":$1"), validatorFor(path), refuseNonFiniteNumbers, byMethod);
   }
 
   app.use(notFound);

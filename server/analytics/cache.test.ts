@@ -32,4 +32,13 @@ describe("the memory cache", () => {
     await cache.wrap("a", 1_000, load);
     expect(state.calls).toBe(4);
   });
+
+  it("tells its observer of every lookup: hit, miss, or shared with a load under way", async () => {
+    const results: string[] = [];
+    const cache = createCache(manualClock(0), { observer: { lookup: (result) => results.push(result) } });
+    const { load } = loader(1);
+    await Promise.all([cache.wrap("a", 1_000, load), cache.wrap("a", 1_000, load)]);
+    await cache.wrap("a", 1_000, load);
+    expect(results).toEqual(["miss", "shared", "hit"]);
+  });
 });

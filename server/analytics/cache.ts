@@ -55,11 +55,28 @@ export function memoryStore(clock: Clock, { maxEntries = 10_000 } = {}): CacheSt
 }
 
 /**
+ * Told of every lookup: `hit` (the store had it), `miss` (this caller loads it, or waits for another
+ * instance's load) or `shared` (a load another caller of this process started answers it).
+ */
+export interface CacheObserver {
+  lookup(result: "hit" | "miss" | "shared"): void;
+}
+
+const unobserved: CacheObserver = { lookup() {} };
+
+/**
  * Single flight over a store: one load per key at a time in this process (and across instances when
  * the store can claim keys); only successes are stored.
  */
-export function singleFlight(store: CacheStore, { claimMs = 10_000, waitMs = 10_000 }: SingleFlightOptions = {}): Cache {
+export function singleFlight(
+  store: CacheStore,
+  { claimMs = 10_000, waitMs = 10_000, observer = unobserved }: SingleFlightOptions & { observer?: CacheObserver } = {},
+): Cache {
   const inflight = new Map<string, Promise<unknown>>();
+  const shared = <T>(pending: Promise<unknown>) => {
+    observer.lookup("shared");
+    return pending as Promise<T>;
+  };
 
   async function loadAndStore<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
     const value = await load();
@@ -91,12 +108,16 @@ export function singleFlight(store: CacheStore, { claimMs = 10_000, waitMs = 10_
   return {
     async wrap<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
       const pending = inflight.get(key);
-      if (pending) return pending as Promise<T>;
+      if (pending) return shared(pending);
       const hit = await store.get(key);
-      if (hit) return hit.value as T;
+      if (hit) {
+        observer.lookup("hit");
+        return hit.value as T;
+      }
       // Another caller may have missed during the read above and started the load already.
       const started = inflight.get(key);
-      if (started) return started as Promise<T>;
+      if (started) return shared(started);
+      observer.lookup("miss");
       const claim = store.claim?.bind(store);
       const promise = (claim ? acrossInstances(key, ttlMs, load, claim) : loadAndStore(key, ttlMs, load)).finally(() =>
         inflight.delete(key),
@@ -108,6 +129,6 @@ export function singleFlight(store: CacheStore, { claimMs = 10_000, waitMs = 10_
 }
 
 /** The default cache: single flight over this process's memory. */
-export function createCache(clock: Clock, options: { maxEntries?: number } = {}): Cache {
-  return singleFlight(memoryStore(clock, options));
+export function createCache(clock: Clock, { observer, ...options }: { maxEntries?: number; observer?: CacheObserver } = {}): Cache {
+  return singleFlight(memoryStore(clock, options), { observer });
 }

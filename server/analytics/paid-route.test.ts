@@ -4,7 +4,7 @@
 // interrupted settlements resolved by recovery, and resource URLs that no request header can forge.
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { exampleHandlers, failingInsightWriter, testGate, testPayment } from "../../test/support/analytics.js";
+import { exampleHandlers, failingInsightWriter, testGate, testPayment, testPaymentV2 } from "../../test/support/analytics.js";
 import { TEST_NOW } from "../../test/support/segments.js";
 import { StoreUnavailable } from "../db/unavailable.js";
 import { createLogger } from "../http/logger.js";
@@ -317,5 +317,136 @@ describe("resource URLs and servers come from PUBLIC_BASE_URL or a valid Host, n
     expect(res.body.accepts[0].resource).toBe("https://pay.example.com/base/defi/tvl");
     const doc = await request(app).get("/openapi.json").set("Host", "evil.example");
     expect(doc.body.servers[0].url).toBe("https://pay.example.com");
+  });
+});
+
+describe("x402 v2 beside v1, on the same URLs", () => {
+  const decode = (header: string | undefined) => JSON.parse(Buffer.from(header ?? "", "base64").toString("utf8"));
+  const challengeOf = async (app: ReturnType<typeof build>["app"], path = "/base/defi/tvl") => {
+    const res = await request(app).post(path).send({});
+    return { res, v2: decode(res.headers["payment-required"]) };
+  };
+
+  it("sends both challenges on a 402 for the same price, asset, recipient and timeout, never cached", async () => {
+    const { app } = build();
+    for (const [path, caip2] of [
+      ["/base/defi/tvl", "eip155:84532"],
+      ["/skale/defi/tvl", "eip155:324705682"],
+      ["/defi/tvl", "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1"],
+    ] as const) {
+      const { res, v2 } = await challengeOf(app, path);
+      expect(res.status).toBe(402);
+      expect(res.headers["cache-control"]).toBe("no-store");
+      const [v1] = res.body.accepts;
+      expect(res.body).toMatchObject({ x402Version: 1, error: "X-PAYMENT header is required" });
+      expect(v2).toMatchObject({
+        x402Version: 2,
+        error: "Payment required",
+        resource: { url: v1.resource, description: v1.description, mimeType: "application/json" },
+        accepts: [
+          {
+            scheme: "exact",
+            network: caip2,
+            amount: v1.maxAmountRequired,
+            asset: v1.asset,
+            payTo: v1.payTo,
+            maxTimeoutSeconds: v1.maxTimeoutSeconds,
+            extra: v1.extra,
+          },
+        ],
+        extensions: { bazaar: { info: { input: { type: "http", method: "POST", bodyType: "json" } } } },
+      });
+    }
+  });
+
+  it("serves a PAYMENT-SIGNATURE payment with PAYMENT-RESPONSE (CAIP-2 network, amount) and no v1 receipt", async () => {
+    const { app, statuses } = build();
+    const { v2 } = await challengeOf(app);
+    const res = await request(app).post("/base/defi/tvl").set("PAYMENT-SIGNATURE", testPaymentV2(v2.accepts[0])).send({});
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers["x-payment-response"]).toBeUndefined();
+    expect(decode(res.headers["payment-response"])).toEqual({
+      success: true,
+      transaction: expect.any(String),
+      network: "eip155:84532",
+      payer: expect.any(String),
+      amount: v2.accepts[0].amount,
+      simulated: true,
+    });
+    expect(await statuses()).toEqual(["settled"]);
+  });
+
+  it("gives a retry in the same header the stored answer; the same payment in the other header is a refused replay", async () => {
+    const { app, statuses } = build();
+    const { v2 } = await challengeOf(app);
+    const payer = "0x00000000000000000000000000000000000000aa";
+    const nonce = "one-nonce";
+    const signature = testPaymentV2(v2.accepts[0], payer, nonce);
+    const first = await request(app).post("/base/defi/tvl").set("PAYMENT-SIGNATURE", signature).send({});
+    const again = await request(app).post("/base/defi/tvl").set("PAYMENT-SIGNATURE", signature).send({});
+    expect(again.status).toBe(200);
+    expect(again.text).toBe(first.text);
+    expect(again.headers["payment-response"]).toBe(first.headers["payment-response"]);
+
+    const asV1 = await request(app).post("/base/defi/tvl").set("X-PAYMENT", testPayment(payer, nonce)).send({});
+    expect(asV1.status).toBe(402);
+    expect(asV1.body.error).toBe("invalid_exact_evm_nonce_already_used");
+    expect(asV1.headers["x-payment-response"]).toBeUndefined();
+    expect(await statuses()).toEqual(["settled"]);
+  });
+
+  it("refuses a v1 payment replayed as v2 and a v2 payment replayed as v1, each naming the reason in both challenges", async () => {
+    const { app, statuses } = build();
+    const { v2 } = await challengeOf(app);
+    const v1First = await request(app).post("/base/defi/tvl").set("X-PAYMENT", testPayment("0xp1", "n1")).send({});
+    expect(v1First.status).toBe(200);
+    const replayedAsV2 = await request(app)
+      .post("/base/defi/tvl")
+      .set("PAYMENT-SIGNATURE", testPaymentV2(v2.accepts[0], "0xp1", "n1"))
+      .send({});
+    expect(replayedAsV2.status).toBe(402);
+    expect(decode(replayedAsV2.headers["payment-required"]).error).toBe(replayedAsV2.body.error);
+    expect(replayedAsV2.body.message).toContain("another request");
+
+    const v2First = await request(app)
+      .post("/base/defi/tvl")
+      .set("PAYMENT-SIGNATURE", testPaymentV2(v2.accepts[0], "0xp2", "n2"))
+      .send({});
+    expect(v2First.status).toBe(200);
+    const replayedAsV1 = await request(app).post("/base/defi/tvl").set("X-PAYMENT", testPayment("0xp2", "n2")).send({});
+    expect(replayedAsV1.status).toBe(402);
+    expect(replayedAsV1.body.message).toContain("another request");
+    expect(await statuses()).toEqual(["settled", "settled"]);
+  });
+
+  it("refuses an `accepted` that is not this route's offer, naming the field, before anything is reserved", async () => {
+    const { app, statuses } = build();
+    const { v2 } = await challengeOf(app);
+    const { v2: skale } = await challengeOf(app, "/skale/defi/tvl");
+    for (const [accepted, field] of [
+      [{ ...v2.accepts[0], amount: "1" }, "accepted.amount"],
+      [{ ...v2.accepts[0], payTo: "0x0000000000000000000000000000000000000001" }, "accepted.payTo"],
+      [skale.accepts[0], "accepted.network"],
+    ] as const) {
+      const res = await request(app).post("/base/defi/tvl").set("PAYMENT-SIGNATURE", testPaymentV2(accepted)).send({});
+      expect(res.status).toBe(402);
+      expect(res.body).toMatchObject({ error: "invalid_payment_requirements", message: expect.stringContaining(field) });
+      expect(decode(res.headers["payment-required"]).error).toBe("invalid_payment_requirements");
+    }
+    expect(await statuses()).toEqual([]);
+  });
+
+  it("answers 400 naming the header for a malformed PAYMENT-SIGNATURE, and for two payment headers at once", async () => {
+    const { app, statuses } = build();
+    const malformed = await request(app).post("/base/defi/tvl").set("PAYMENT-SIGNATURE", "not base64!").send({});
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.errors).toEqual([expect.objectContaining({ location: "header", field: "PAYMENT-SIGNATURE" })]);
+    const both = await request(app).post("/base/defi/tvl").set("PAYMENT-SIGNATURE", "a").set("X-PAYMENT", testPayment()).send({});
+    expect(both.status).toBe(400);
+    expect(both.body.errors.map((e: { field: string }) => e.field)).toEqual(["PAYMENT-SIGNATURE", "X-PAYMENT"]);
+    const v1Inside = Buffer.from(JSON.stringify({ x402Version: 1, payload: { test: true, payer: "0xp", nonce: "n" } })).toString("base64");
+    const wrongVersion = await request(app).post("/base/defi/tvl").set("PAYMENT-SIGNATURE", v1Inside).send({});
+    expect(wrongVersion.body.error).toBe("invalid_x402_version");
+    expect(await statuses()).toEqual([]);
   });
 });

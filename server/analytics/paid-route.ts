@@ -1,9 +1,11 @@
 /**
- * One paid route, end to end: the 402 challenge without `X-PAYMENT`; the payment admitted by the
+ * One paid route, end to end: the 402 challenge (x402 v1 in the body, v2 in `PAYMENT-REQUIRED`)
+ * without a payment header; the payment, from `PAYMENT-SIGNATURE` or `X-PAYMENT`, admitted by the
  * gate (or its stored answer returned, for a retry of a delivered request); the operation's
  * handler, the envelope, its contract check and its serialization; settlement; and only then the
- * bytes sent with the receipt. Nothing that can fail for a reason of the request's own runs after
- * settlement; any failure before it releases the payment, which is never charged.
+ * bytes sent with the receipt in the header of the version paid in. Nothing that can fail for a
+ * reason of the request's own runs after settlement; any failure before it releases the payment,
+ * which is never charged.
  */
 import type { Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
@@ -12,15 +14,26 @@ import { ApiError } from "../http/errors.js";
 import { requestOrigin } from "../http/origin.js";
 import type { Clock } from "./clock.js";
 import type { AnalyticsConfig } from "./config.js";
-import type { PaidRoute } from "./contract.js";
+import type { OpenApiDocument, PaidRoute } from "./contract.js";
 import { assembleEnvelope } from "./envelope.js";
 import type { EnvelopeCheck } from "./envelope-check.js";
-import type { InsightWriter } from "./insight/types.js";
+import type { InsightObserver, InsightWriter } from "./insight/types.js";
 import { requestFingerprint } from "./payments/fingerprint.js";
 import type { PaymentGate } from "./payments/gate.js";
 import type { StoredAnswer } from "./payments/ledger/store.js";
-import { requirementTemplate } from "./payments/requirements.js";
-import type { PaymentErrorReason, PaymentRequiredBody, PaymentRequirements, SettlementReceipt } from "./payments/types.js";
+import {
+  CHALLENGE_HEADER,
+  challengeV2,
+  encodeHeader,
+  type Offer,
+  PAYMENT_HEADERS,
+  type Receipt,
+  readSubmission,
+  receiptHeader,
+  type X402Version,
+} from "./payments/protocols.js";
+import { offerAt, routeOffer } from "./payments/requirements.js";
+import type { PaymentErrorReason, PaymentRequiredBody, PaymentRequirements } from "./payments/types.js";
 import type { OperationHandler, SegmentContext } from "./segments/types.js";
 
 export interface PaidRouteDeps {
@@ -31,9 +44,11 @@ export interface PaidRouteDeps {
   logger: Logger;
   segment: SegmentContext;
   checkEnvelope: EnvelopeCheck;
+  /** Told whether the model answered or, for a 206, why not. */
+  insightObserver: InsightObserver;
+  /** The contract's document, for the routes' discovery extensions. */
+  document: OpenApiDocument;
 }
-
-const MISSING = "X-PAYMENT header is required";
 
 /** The answer was not ready before the payment's deadline. */
 class AnswerTimeout extends Error {}
@@ -56,14 +71,6 @@ export function challengeBody(
   return { x402Version: 1, error, message, accepts: [requirement], ...(payer ? { payer } : {}) };
 }
 
-function send(res: Response, answer: StoredAnswer, receipt: SettlementReceipt): void {
-  res
-    .status(answer.status)
-    .setHeader("X-PAYMENT-RESPONSE", Buffer.from(JSON.stringify(receipt)).toString("base64"))
-    .type("application/json")
-    .send(answer.body);
-}
-
 function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
@@ -73,17 +80,34 @@ function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 export function paidRouteHandler(route: PaidRoute, handler: OperationHandler, deps: PaidRouteDeps): RequestHandler {
-  const template = requirementTemplate(route, deps.config);
-  const priceText = `${route.payment.price.amount} USD in USDC on ${template.network}`;
+  const routed = routeOffer(route, deps.config, deps.document);
+  const { caip2, extensions } = routed;
+  const priceText = `${route.payment.price.amount} USD in USDC on ${routed.template.network}`;
   const prefix = route.payment.network.prefix;
   const timeoutSeconds = Math.ceil(deps.config.payments.answerTimeoutMs / 1000);
+  const missing = `Pay ${priceText} and repeat the request with the ${PAYMENT_HEADERS[2]} (x402 v2) or ${PAYMENT_HEADERS[1]} (x402 v1) header.`;
+
+  /** Both challenges at once: v1 in the body, v2 in `PAYMENT-REQUIRED`; never cached. */
+  function challenge(res: Response, offer: Offer, error: PaymentErrorReason, message: string, payer?: string): void {
+    const v2Error = error === "X-PAYMENT header is required" ? "Payment required" : error;
+    res
+      .status(402)
+      .setHeader("Cache-Control", "no-store")
+      .setHeader(CHALLENGE_HEADER, encodeHeader(challengeV2(offer, extensions, v2Error)))
+      .json(challengeBody(offer.v1, error, message, payer));
+  }
+
+  function send(res: Response, answer: StoredAnswer, receipt: Receipt, version: X402Version): void {
+    const [name, value] = receiptHeader(version, receipt, caip2);
+    res.status(answer.status).setHeader(name, value).type("application/json").send(answer.body);
+  }
 
   /** The answer as it will be sent: envelope checked against the contract, then serialized. */
-  async function answer(input: unknown): Promise<StoredAnswer> {
+  async function answer(input: unknown, requestId: string): Promise<StoredAnswer> {
     const startedAt = performance.now();
     // The validator checked `input` against this route's request schema: it is the operation's request, at run time.
     const outcome = await handler(input as never, deps.segment);
-    const { status, body } = await assembleEnvelope(outcome, {
+    const { status, body, failure } = await assembleEnvelope(outcome, {
       writer: deps.insight,
       clock: deps.clock,
       operation: route.name,
@@ -91,39 +115,49 @@ export function paidRouteHandler(route: PaidRoute, handler: OperationHandler, de
       signals: route.signals,
       startedAt,
     });
+    if (failure) {
+      deps.logger.warn(
+        { requestId, operation: route.name, cause: failure.cause, detail: failure.message },
+        "insight model failed; answering 206 with the data and the rule engine's signal",
+      );
+      deps.insightObserver.insight({ outcome: "partial", cause: failure.cause });
+    } else deps.insightObserver.insight({ outcome: "answered" });
     const violations = deps.checkEnvelope(route, status, body);
     if (violations.length) throw new Error(`${route.operationId} produced an envelope outside the contract: ${violations.join("; ")}`);
     return { status, body: JSON.stringify(body) };
   }
 
   return async function paidRoute(req: Request, res: Response) {
-    const requirement: PaymentRequirements = { ...template, resource: `${requestOrigin(req, deps.config.publicBaseUrl)}${req.path}` };
-    const header = req.get("x-payment");
-    if (!header) {
-      res.status(402).json(challengeBody(requirement, MISSING, `Pay ${priceText} and repeat the request with the X-PAYMENT header.`));
-      return;
+    const offer = offerAt(routed, `${requestOrigin(req, deps.config.publicBaseUrl)}${req.path}`);
+    const read = readSubmission((name) => req.get(name));
+    if (read.kind === "none") return challenge(res, offer, "X-PAYMENT header is required", missing);
+    if (read.kind === "both") {
+      const message = `send the payment in one header: ${PAYMENT_HEADERS[2]} (x402 v2) or ${PAYMENT_HEADERS[1]} (x402 v1), not both`;
+      throw new ApiError(400, "invalid_payload", message, {
+        errors: [PAYMENT_HEADERS[2], PAYMENT_HEADERS[1]].map((field) => ({ location: "header", field, message })),
+      });
     }
+    const header = PAYMENT_HEADERS[read.version];
     const input = route.legacy ? legacyInput(route, req.query as Record<string, unknown>, req.params as Record<string, string>) : req.body;
-    const admission = await deps.gate.admit(header, requirement, {
+    const admission = await deps.gate.admit(read, offer, {
       operation: route.name,
       requestId: req.requestId,
-      fingerprint: requestFingerprint(prefix, route.name, input),
+      fingerprint: requestFingerprint(prefix, route.name, input, read.version),
     });
-    if (admission.kind === "stored") return send(res, admission.answer, admission.receipt);
+    if (admission.kind === "stored") return send(res, admission.answer, admission.receipt, read.version);
     if (admission.kind === "rejected") {
       if (admission.status === 400) {
-        throw new ApiError(400, "invalid_payload", `X-PAYMENT: ${admission.message}`, {
-          errors: [{ location: "header", field: "X-PAYMENT", message: admission.message }],
+        throw new ApiError(400, "invalid_payload", `${header}: ${admission.message}`, {
+          errors: [{ location: "header", field: header, message: admission.message }],
         });
       }
-      res.status(402).json(challengeBody(requirement, admission.reason, admission.message, admission.payer));
-      return;
+      return challenge(res, offer, admission.reason, admission.message, admission.payer);
     }
 
     const { payment, deadlineAt } = admission;
     let ready: StoredAnswer;
     try {
-      ready = await withDeadline(answer(input), deadlineAt - deps.clock.now());
+      ready = await withDeadline(answer(input, req.requestId), deadlineAt - deps.clock.now());
     } catch (error) {
       const why =
         error instanceof AnswerTimeout ? "the answer was not ready before its deadline" : String((error as Error)?.message ?? error);
@@ -159,11 +193,17 @@ export function paidRouteHandler(route: PaidRoute, handler: OperationHandler, de
         { provider: "settlement" },
       );
     }
+    const logged = { requestId: req.requestId, network: payment.network, x402Version: read.version };
     if (!delivery.ok) {
-      if (delivery.status === 503) throw new ApiError(503, "service_unavailable", delivery.message, {}, { "Retry-After": "1" });
-      res.status(402).json(challengeBody(requirement, delivery.reason, delivery.message, payment.payer));
-      return;
+      if (delivery.status === 503) {
+        deps.logger.warn(logged, "answer ready after its payment's deadline; not charged");
+        throw new ApiError(503, "service_unavailable", delivery.message, {}, { "Retry-After": "1" });
+      }
+      deps.logger.warn({ ...logged, reason: delivery.reason }, "settlement refused the payment");
+      return challenge(res, offer, delivery.reason, delivery.message, payment.payer);
     }
-    send(res, ready, delivery.receipt);
+    const { transaction, simulated = false } = delivery.receipt;
+    deps.logger.info({ ...logged, transaction, simulated }, "payment settled");
+    send(res, ready, delivery.receipt, read.version);
   };
 }

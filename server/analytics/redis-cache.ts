@@ -14,7 +14,7 @@ import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { CacheSettings } from "../config/stores.js";
-import { type Cache, type CacheStore, createCache, memoryStore, singleFlight } from "./cache.js";
+import { type Cache, type CacheObserver, type CacheStore, createCache, memoryStore, singleFlight } from "./cache.js";
 import type { Clock } from "./clock.js";
 
 /** What `GET /` says of the cache. */
@@ -36,8 +36,8 @@ const RELEASE = `if redis.call("get", KEYS[1]) == ARGV[1] then return redis.call
 const COMMAND_TIMEOUT_MS = 500;
 
 /** The embedded cache: this process's memory. */
-export function memoryCache(clock: Clock): UpstreamCache {
-  return { cache: createCache(clock), status: () => ({ store: "memory", status: "ok" }), close: async () => {} };
+export function memoryCache(clock: Clock, observer?: CacheObserver): UpstreamCache {
+  return { cache: createCache(clock, { observer }), status: () => ({ store: "memory", status: "ok" }), close: async () => {} };
 }
 
 /**
@@ -82,7 +82,7 @@ export function redisStore(redis: Redis, fallback: CacheStore, up: () => boolean
 /** The cache on Redis at `settings.url`, with this process's memory beside it; waits briefly for the first connection. */
 export async function openRedisCache(
   settings: CacheSettings,
-  { clock, logger, connectWaitMs = 2_000 }: { clock: Clock; logger: Logger; connectWaitMs?: number },
+  { clock, logger, observer, connectWaitMs = 2_000 }: { clock: Clock; logger: Logger; observer?: CacheObserver; connectWaitMs?: number },
 ): Promise<UpstreamCache> {
   const redis = new Redis(settings.url, {
     keyPrefix: settings.prefix,
@@ -116,7 +116,7 @@ export async function openRedisCache(
   if (!available) logger.warn({ cache: "redis" }, "shared cache unavailable at start: answering from upstream and this process's memory");
   const store = redisStore(redis, memoryStore(clock), () => available && redis.status === "ready");
   return {
-    cache: singleFlight(store),
+    cache: singleFlight(store, { observer }),
     status: () => ({ store: "redis", status: available ? "ok" : "unavailable" }),
     async close() {
       available = false;

@@ -7,16 +7,21 @@ import type { Logger } from "pino";
 import { familyOf } from "../../lib/networks.js";
 import type { StoreSettings } from "../config/stores.js";
 import type { Database } from "../db/database.js";
+import { type OperationsConfig, operationsConfig } from "../ops/config.js";
+import { createServiceMetrics } from "../ops/metrics.js";
+import { pingChecks } from "../ops/readiness.js";
 import { createAnalyticsApp } from "./app.js";
 import { type Clock, systemClock } from "./clock.js";
 import type { AnalyticsConfig } from "./config.js";
 import { type AnalyticsContract, loadAnalyticsContract } from "./contract.js";
 import { chatCompletionsWriter } from "./insight/chat-completions.js";
 import { embeddedInsightWriter } from "./insight/embedded.js";
+import { prometheusObservers } from "./metrics.js";
 import { createSettlementBackend } from "./payments/backends/index.js";
 import { createPaymentGate } from "./payments/gate.js";
 import { splitPayment } from "./payments/ledger/split.js";
 import type { LedgerStore } from "./payments/ledger/store.js";
+import { observedBackend, observedGate } from "./payments/observed.js";
 import { createRecovery } from "./payments/recovery.js";
 import { createExactVerifier } from "./payments/verifier.js";
 import { createProviders } from "./providers/index.js";
@@ -38,6 +43,7 @@ export async function createAnalyticsService(
     contract = loadAnalyticsContract(),
     stores: storeSettings = { workers: 1 },
     database,
+    operations = operationsConfig({}),
   }: {
     logger: Logger;
     clock?: Clock;
@@ -46,18 +52,24 @@ export async function createAnalyticsService(
     stores?: StoreSettings;
     /** The database of `stores`, when the caller shares one pool between services. */
     database?: Database;
+    /** The metrics token and the readiness bound (`operationsConfig`); default: an open page, the default bound. */
+    operations?: OperationsConfig;
   },
 ): Promise<AnalyticsService> {
   for (const warning of configured.warnings) logger.warn(warning);
   const settlement = await createSettlementBackend({ contract, config: configured });
   // A backend that pays Solana fees itself (local chain, facilitator) dictates the fee payer to announce.
   const config = settlement.feePayer ? { ...configured, feePayer: settlement.feePayer } : configured;
-  const { backend } = settlement;
+  // This service's metrics, and what its parts report to them.
+  const metrics = createServiceMetrics();
+  const observe = prometheusObservers(metrics.registry);
+  const backend = observedBackend(settlement.backend, observe.payments);
   const stores = await openAnalyticsStores(storeSettings, {
     sqlite: { file: config.ledger.path, synchronous: config.ledger.synchronous },
     database,
     clock,
     logger,
+    cacheObserver: observe.cache,
   });
   const { ledger } = stores;
   const insight = config.insight.baseUrl
@@ -72,12 +84,12 @@ export async function createAnalyticsService(
       treasury: { address: config.treasury[family], amount: parts.treasury },
     };
   };
-  const recovery = createRecovery({ ledger, backend, clock, logger, split });
+  const recovery = createRecovery({ ledger, backend, clock, logger, split, observer: observe.payments });
   // Payments a previous run left unresolved are resolved before the first request is taken.
   await recovery.run();
   recovery.start(config.payments.recoveryIntervalMs);
   const { cache } = stores.cache;
-  const upstream = createProviders(config.providers, { seed: config.seed, clock, cache });
+  const upstream = createProviders(config.providers, { seed: config.seed, clock, cache, observer: observe.upstream });
   const app = createAnalyticsApp({
     contract,
     config,
@@ -87,16 +99,27 @@ export async function createAnalyticsService(
     settlementMode: backend.mode,
     cacheStatus: stores.cache.status,
     insight,
-    gate: createPaymentGate({
-      verifier: createExactVerifier({ config, clock }),
-      ledger,
-      backend,
-      clock,
-      split,
-      answerTimeoutMs: config.payments.answerTimeoutMs,
-    }),
+    gate: observedGate(
+      createPaymentGate({
+        verifier: createExactVerifier({ config, clock }),
+        ledger,
+        backend,
+        clock,
+        split,
+        answerTimeoutMs: config.payments.answerTimeoutMs,
+      }),
+      observe.payments,
+    ),
     clock,
     logger,
+    // What this instance needs to serve, one line per part that can be asked. The shared cache is not
+    // among them: without it the service answers from upstream and its memory.
+    operations: {
+      ...operations,
+      metrics,
+      readiness: pingChecks({ ledger, [`settlement:${backend.mode}`]: backend }),
+    },
+    insightObserver: observe.insight,
   });
   logger.info({ profile: config.profile, settlement: backend.mode, insight: insight.model }, "analytics service ready");
   return {

@@ -6,6 +6,7 @@
 import type { Logger } from "pino";
 import type { StoreSettings } from "../config/stores.js";
 import { type Database, openDatabase } from "../db/database.js";
+import type { CacheObserver } from "./cache.js";
 import type { Clock } from "./clock.js";
 import { openPostgresLedger } from "./payments/ledger/postgres-ledger.js";
 import { openSqliteLedger, type SqliteLedgerOptions } from "./payments/ledger/sqlite-ledger.js";
@@ -26,11 +27,13 @@ export interface StoreOptions {
   database?: Database;
   clock: Clock;
   logger: Logger;
+  /** Told of every cache lookup (metrics). */
+  cacheObserver?: CacheObserver;
 }
 
 export async function openAnalyticsStores(
   settings: StoreSettings,
-  { sqlite, database, clock, logger }: StoreOptions,
+  { sqlite, database, clock, logger, cacheObserver }: StoreOptions,
 ): Promise<AnalyticsStores> {
   const owned = !database && settings.database ? openDatabase(settings.database, logger) : undefined;
   const shared = database ?? owned;
@@ -39,7 +42,9 @@ export async function openAnalyticsStores(
     const ledger = shared
       ? await openPostgresLedger(shared, { now })
       : openSqliteLedger(sqlite.file, { now, synchronous: sqlite.synchronous });
-    const cache = settings.cache ? await openRedisCache(settings.cache, { clock, logger }) : memoryCache(clock);
+    const cache = settings.cache
+      ? await openRedisCache(settings.cache, { clock, logger, observer: cacheObserver })
+      : memoryCache(clock, cacheObserver);
     return {
       ledger,
       cache,

@@ -5,6 +5,7 @@
  */
 import type { LevelWithSilent } from "pino";
 import { type AnalyticsConfig, loadAnalyticsConfig } from "../analytics/config.js";
+import { type OperationsConfig, operationsConfig } from "../ops/config.js";
 import { type RegistryConfig, registryConfig } from "../registry/config.js";
 import { type Env, oneOf } from "./env.js";
 import { type StoreSettings, storeSettings } from "./stores.js";
@@ -17,6 +18,8 @@ export interface ServiceConfig {
   registry: RegistryConfig;
   /** Where the ledger, the registry and the cache live, and how many worker processes serve. */
   stores: StoreSettings;
+  /** The operators' endpoints of both services: the metrics token, the readiness bound. */
+  operations: OperationsConfig;
 }
 
 const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -27,5 +30,6 @@ export function loadServiceConfig(env: Env): ServiceConfig {
     analytics: loadAnalyticsConfig(env),
     registry: registryConfig(env),
     stores: storeSettings(env),
+    operations: operationsConfig(env),
   };
 }

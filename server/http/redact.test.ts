@@ -1,6 +1,5 @@
-import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { createLogger } from "./logger.js";
+import { capturedLogger } from "../../test/support/logs.js";
 import { redactSecrets } from "./redact.js";
 
 const SECRETS = ["sk-live-abc123def456", "tok_9f8e7d6c", "hunter2pass", "q1w2e3r4t5"];
@@ -24,20 +23,12 @@ describe("redactSecrets", () => {
 
 describe("the service logger", () => {
   it("writes no credential from an error's message, its stack, or a secret-named field", async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, done) {
-        lines.push(String(chunk));
-        done();
-      },
-    });
-    const logger = createLogger("info", sink);
+    const { logger, text } = capturedLogger();
     const upstream = new Error(`facilitator answered 401: {"detail":"invalid token","echo":"Authorization: Bearer ${SECRETS[0]}"}`);
     logger.error({ err: upstream, url: `https://rpc.example?api-key=${SECRETS[1]}` }, "settlement failed");
     logger.info({ request: { headers: { authorization: `Bearer ${SECRETS[0]}` } }, password: SECRETS[2] }, "request");
     logger.warn({ err: new Error(`could not reach postgres://app:${SECRETS[2]}@db/ledger (X-Api-Key=${SECRETS[3]})`) }, "store down");
-    logger.flush();
-    const output = lines.join("");
+    const output = text();
     expect(output).toContain("settlement failed");
     for (const secret of SECRETS.filter((s) => s !== SECRETS[1])) expect(output).not.toContain(secret);
   });

@@ -14,6 +14,8 @@ import { errorHandler, notFound } from "../http/errors.js";
 import { refuseAmbiguousQuery, refuseNonFiniteNumbers } from "../http/input-guard.js";
 import { requestContext } from "../http/request-context.js";
 import { openApiValidation } from "../http/validator.js";
+import { requestMetrics, UNMATCHED } from "../ops/metrics.js";
+import { embeddedOperations, type OperationsOptions, operationsHandlers, operationsPaths } from "../ops/routes.js";
 import type { RegistryDocument } from "./document.js";
 import { registryDocument } from "./document.js";
 import { type Handler, handlers, type Input, type OperationId } from "./handlers.js";
@@ -29,14 +31,25 @@ export interface RegistryAppOptions {
   publicBaseUrl?: string;
   /** Express `trust proxy`: whose X-Forwarded-* headers count (none by default). */
   trustProxy?: string | number | false;
+  /** Metrics, readiness checks and the metrics token; default: this app's own metrics, nothing to check. */
+  operations?: OperationsOptions;
 }
 
-export function createRegistryApp({ store, logger, validateResponses, publicBaseUrl, trustProxy = false }: RegistryAppOptions): Express {
+export function createRegistryApp({
+  store,
+  logger,
+  validateResponses,
+  publicBaseUrl,
+  trustProxy = false,
+  operations = embeddedOperations(),
+}: RegistryAppOptions): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", trustProxy);
   app.set("etag", "strong");
-  app.use(requestContext(logger));
+  app.use(requestContext(logger, operationsPaths(registryDocument)));
+  // HEAD is counted as its GET (see withHead).
+  app.use(requestMetrics(operations.metrics.registry, (id) => id?.replace(/Head$/, "") ?? UNMATCHED));
   app.use(cors({ methods: "GET, HEAD, OPTIONS", requestHeaders: "If-None-Match, X-Request-Id", exposedHeaders: "ETag, X-Request-Id" }));
   // The /docs page's script and styles: files of the installed package, outside the contract's operations.
   app.use(DOCS_ASSETS_PATH, docsAssets());
@@ -44,7 +57,7 @@ export function createRegistryApp({ store, logger, validateResponses, publicBase
   // Each documented path is validated by its own validator (see validator.ts); any other method on it is its 405 with `Allow`.
   const validatorFor = openApiValidation(SERVED, { validateResponses });
   for (const path of Object.keys(SERVED.paths)) app.all(path.replace(/\{(\w+)\}/g, ":$1"), validatorFor(path), refuseNonFiniteNumbers);
-  const described = serviceDocumentHandlers(registryDocument, publicBaseUrl);
+  const described = { ...serviceDocumentHandlers(registryDocument, publicBaseUrl), ...operationsHandlers(operations) };
   for (const { path, operationId } of getOperations(registryDocument, described)) {
     const handler = described[operationId] ?? route(handlers[operationId as OperationId] as Handler<OperationId>, store);
     app.get(path.replace(/\{(\w+)\}/g, ":$1"), handler);

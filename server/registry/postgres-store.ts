@@ -160,6 +160,10 @@ export async function openPostgresStore(database: Database): Promise<RegistrySto
         for (const [index, record] of batch.agents.entries()) await insertPassport(q, record, `agents[${index}]`, upsert);
       });
     },
+    // A round trip to the database; the readiness probe bounds how long it may take.
+    async ping() {
+      await database.query("SELECT 1");
+    },
     async close() {},
   };
 }

@@ -6,6 +6,9 @@
 import type { Express } from "express";
 import type { Logger } from "pino";
 import type { Database } from "../db/database.js";
+import { type OperationsConfig, operationsConfig } from "../ops/config.js";
+import { createServiceMetrics } from "../ops/metrics.js";
+import { pingChecks } from "../ops/readiness.js";
 import { createRegistryApp } from "./app.js";
 import type { RegistryConfig } from "./config.js";
 import { openRegistryStore } from "./seed.js";
@@ -24,9 +27,25 @@ export async function createRegistryService({
   dbPath,
   database,
   logger,
+  operations = operationsConfig({}),
   ...options
 }: Pick<RegistryConfig, "dbPath" | "validateResponses"> &
-  Partial<Pick<RegistryConfig, "publicBaseUrl" | "trustProxy">> & { logger: Logger; database?: Database }): Promise<RegistryService> {
+  Partial<Pick<RegistryConfig, "publicBaseUrl" | "trustProxy">> & {
+    logger: Logger;
+    database?: Database;
+    /** The metrics token and the readiness bound (`operationsConfig`); unset: an open page, the default bound. */
+    operations?: OperationsConfig;
+  }): Promise<RegistryService> {
   const store = await openRegistryStore(database ?? dbPath);
-  return { app: createRegistryApp({ store, logger, ...options }), store, close: () => store.close() };
+  const readiness = pingChecks({ "registry-store": store });
+  return {
+    app: createRegistryApp({
+      store,
+      logger,
+      ...options,
+      operations: { ...operations, metrics: createServiceMetrics(), readiness },
+    }),
+    store,
+    close: () => store.close(),
+  };
 }

@@ -196,6 +196,10 @@ function sqliteStore(db: Db): RegistryStore {
         for (const [index, record] of batch.agents.entries()) insertPassport(record, `agents[${index}]`, upsert);
       }).immediate();
     },
+    // A synchronous read of the file: nothing to abort, and it holds no lock a writer waits for.
+    async ping() {
+      schemaVersion(db);
+    },
     async close() {
       // Fold the WAL into the main file, so the .db file alone holds everything once closed.
       db.exec("PRAGMA wal_checkpoint(TRUNCATE)");

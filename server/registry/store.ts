@@ -40,6 +40,8 @@ export interface RegistryStore {
    * nothing; a uniqueness or catalog violation throws `StoreConflict`.
    */
   write(batch: RegistryImport, options?: { upsert?: boolean }): Promise<void>;
+  /** Resolves when the store answers a read now (`GET /readyz` asks); gives up when `signal` aborts. */
+  ping(signal: AbortSignal): Promise<void>;
   close(): Promise<void>;
 }
 

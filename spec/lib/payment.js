@@ -1,7 +1,7 @@
 // @paid: the one place where an operation's price becomes machine-readable payment metadata.
 // It writes the `x-payment-info` extension (x402scan / agentcash convention, plus the x402 v1
-// details this service settles with) and computes the atomic USDC amount with integer
-// arithmetic, so a price can never drift into a float such as "1004999.9999999999".
+// details this service settles with: both protocol versions, and a network profile that gives each
+// network's v1 name and its CAIP-2 id) and computes the atomic USDC amount with integer arithmetic, so a price can never drift into a float such as "1004999.9999999999".
 import { setExtension } from "@typespec/openapi";
 
 const USDC_DECIMALS = 6;
@@ -30,7 +30,7 @@ function $paid(context, target, price, network) {
   }
   setExtension(context.program, target, "x-payment-info", {
     price: { mode: "fixed", currency: "USD", amount: price },
-    protocols: [{ x402: { x402Version: 1, scheme: "exact" } }],
+    protocols: [{ x402: { x402Version: 1, scheme: "exact" } }, { x402: { x402Version: 2, scheme: "exact" } }],
     maxAmountRequired: atomic,
     asset: { symbol: "USDC", decimals: USDC_DECIMALS },
     network,

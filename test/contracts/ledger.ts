@@ -68,6 +68,7 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
           expiresAt: T0 + 60_000,
           payer: "0xpayer",
           network: "base-sepolia",
+          amount: 1000n,
           answer,
           settlement: { transaction: "0xtx", simulated: false },
         },

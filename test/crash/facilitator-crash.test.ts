@@ -159,7 +159,9 @@ describe("SIGKILL while a slow facilitator settles (SETTLEMENT=facilitator)", ()
       // the rest (their authorization or blockhash expires unused, by the chain's clock) end released; their payers pay again
       const validBefore = (call: PaidCall) =>
         Number(JSON.parse(Buffer.from(call.header, "base64").toString()).payload.authorization?.validBefore ?? 0);
-      await chains.evm.provider.request({ method: "evm_mine", params: [Math.max(...pending.map(validBefore)) + 1] });
+      // (when every lost answer was served from the ledger, or only Solana payments are pending, the clock need not move)
+      const latest = Math.max(0, ...pending.map(validBefore));
+      if (latest > 0) await chains.evm.provider.request({ method: "evm_mine", params: [latest + 1] });
       await until(
         async () => {
           const left = await stuck();

@@ -4,7 +4,7 @@
  * writers that fail, and handlers that answer the contract's own examples.
  */
 import { randomUUID } from "node:crypto";
-import { familyOf } from "../../lib/networks.js";
+import { familyOf, findNetwork } from "../../lib/networks.js";
 import type { Clock } from "../../server/analytics/clock.js";
 import type { AnalyticsContract } from "../../server/analytics/contract.js";
 import type { InsightWriter } from "../../server/analytics/insight/types.js";
@@ -12,37 +12,62 @@ import { createPaymentGate, type PaymentGate } from "../../server/analytics/paym
 import { splitPayment } from "../../server/analytics/payments/ledger/split.js";
 import { openSqliteLedger } from "../../server/analytics/payments/ledger/sqlite-ledger.js";
 import type { LedgerStore } from "../../server/analytics/payments/ledger/store.js";
+import { encodeHeader, type Offer, openSubmission, v2Requirement } from "../../server/analytics/payments/protocols.js";
 import { ledgerBackend, type SettlementBackend } from "../../server/analytics/payments/settlement.js";
-import type { PaymentVerifier } from "../../server/analytics/payments/types.js";
+import type { PaymentRequirements, PaymentVerifier } from "../../server/analytics/payments/types.js";
 import type { HandlerMap, OperationHandler } from "../../server/analytics/segments/types.js";
 
-/** An `X-PAYMENT` value the accepting verifier takes: base64 JSON `{test: true, payer, nonce}`. */
-export function testPayment(payer = "TestPayer1111111111111111111111111111111111", nonce = randomUUID()): string {
-  return Buffer.from(JSON.stringify({ test: true, payer, nonce })).toString("base64");
+/** The scheme payload of a test payment: what the accepting verifier takes in place of a signature. */
+const testPayload = (payer: string, nonce: string) => ({ test: true, payer, nonce });
+
+/** An `X-PAYMENT` value (x402 v1) the accepting verifier takes. */
+export function testPayment(payer = "TestPayer1111111111111111111111111111111111", nonce: string = randomUUID()): string {
+  return encodeHeader({ x402Version: 1, scheme: "exact", payload: testPayload(payer, nonce) });
 }
 
-/** Accepts test payments (valid for a minute); a header that is not base64 JSON is malformed (400). */
+/** A `PAYMENT-SIGNATURE` value (x402 v2) the accepting verifier takes, `accepted` being the challenge's requirement. */
+export function testPaymentV2(
+  accepted: unknown,
+  payer = "TestPayer1111111111111111111111111111111111",
+  nonce: string = randomUUID(),
+): string {
+  return encodeHeader({ x402Version: 2, accepted, payload: testPayload(payer, nonce) });
+}
+
+/** The offer of both versions around a v1 requirement, as a route makes it. */
+export function offerFor(requirement: PaymentRequirements): Offer {
+  const caip2 = findNetwork(requirement.network)?.details.caip2 ?? "eip155:0";
+  return { v1: requirement, v2: v2Requirement(requirement, caip2) };
+}
+
+/** Opens a header as the gate does (`version` names the header it came in), then runs `verifier` on the payment. */
+export async function openAndVerify(verifier: PaymentVerifier, header: string, requirement: PaymentRequirements, version: 1 | 2 = 1) {
+  const opened = openSubmission({ version, header }, offerFor(requirement));
+  return opened.ok ? verifier.verify(opened.payment, requirement) : opened;
+}
+
+/** The v2 requirement a 402 offers: the first entry of its decoded `PAYMENT-REQUIRED` header. */
+export function offeredV2(challenge: string | undefined): Record<string, unknown> {
+  return JSON.parse(Buffer.from(challenge ?? "", "base64").toString("utf8")).accepts[0];
+}
+
+/** Accepts test payments (valid for a minute), whichever header brought them; the gate opens the header first. */
 export function acceptingVerifier(clock: Clock): PaymentVerifier {
   return {
-    async verify(header, requirement) {
-      let decoded: { test?: boolean; payer?: string; nonce?: string };
-      try {
-        decoded = JSON.parse(Buffer.from(header, "base64").toString("utf8"));
-      } catch {
-        return { ok: false, status: 400, reason: "invalid_payload", message: "is not base64-encoded JSON" };
-      }
-      if (!decoded?.test || !decoded.payer || !decoded.nonce)
+    async verify(payment, requirement) {
+      const test = payment.payload as { test?: boolean; payer?: string; nonce?: string } | undefined;
+      if (!test?.test || !test.payer || !test.nonce)
         return { ok: false, status: 402, reason: "invalid_payload", message: "not a test payment" };
       return {
         ok: true,
         payment: {
-          key: `${requirement.network}:${decoded.payer}:${decoded.nonce}`,
+          key: `${requirement.network}:${test.payer}:${test.nonce}`,
           family: familyOf(requirement.network),
           network: requirement.network,
-          payer: decoded.payer,
+          payer: test.payer,
           amount: requirement.maxAmountRequired,
           requirement,
-          payload: decoded,
+          payload: test,
           expiresAt: clock.now() + 60_000,
         },
       };

@@ -11,7 +11,8 @@ import { referencePage } from "../../docs/reference-page.js";
 import { requestOrigin } from "../../http/origin.js";
 import type { AnalyticsConfig } from "../config.js";
 import type { AnalyticsContract, OpenApiDocument, PaidRoute } from "../contract.js";
-import { concretePath, deployedNetworks, networkOf, requirementTemplate } from "../payments/requirements.js";
+import { challengeV2 } from "../payments/protocols.js";
+import { concretePath, deployedNetworks, networkOf, offerAt, routeOffer } from "../payments/requirements.js";
 
 type ServiceInfo = components["schemas"]["ServiceInfo"];
 type AgentCard = components["schemas"]["AgentCard"];
@@ -54,7 +55,13 @@ export function freeRouteHandlers({
 }: FreeRouteDeps): Record<string, RequestHandler> {
   const rootPost = contract.paid.filter((r) => !r.legacy && r.payment.network.prefix === "");
   const deployed = deployedNetworks(config);
-  const networks = deployed.map((target) => ({ prefix: target.prefix, network: target.network, asset: target.asset, payTo: target.payTo }));
+  const networks = deployed.map((target) => ({
+    prefix: target.prefix,
+    network: target.network,
+    caip2: target.caip2 as ServiceInfo["networks"][number]["caip2"],
+    asset: target.asset,
+    payTo: target.payTo,
+  }));
 
   // One entry per operation: its POST routes in prefix order, then its legacy GETs.
   const byName = new Map<string, PaidRoute[]>();
@@ -98,6 +105,7 @@ export function freeRouteHandlers({
     return {
       profile: config.profile,
       network: target.network,
+      caip2: target.caip2,
       asset: target.asset,
       payTo: target.payTo,
       treasury: target.treasury,
@@ -160,34 +168,46 @@ export function freeRouteHandlers({
       type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1",
       registrations: [],
       x402Support: true,
+      x402Versions: [1, 2],
       networks,
     }),
   );
 
   // Discovery lists concrete URLs: the venue is filled in; routes still needing an id (a pool, a mint) are listed by their POST twin.
   const templates = contract.paid
-    .map((route) => ({ route, path: concretePath(route, { venue: "meteora" }), template: requirementTemplate(route, config) }))
-    .filter(({ path }) => !path.includes("{"));
+    .map((route) => ({ route, path: concretePath(route, { venue: "meteora" }) }))
+    .filter(({ path }) => !path.includes("{"))
+    .map(({ route, path }) => ({ route, path, offer: routeOffer(route, config, contract.document) }));
   const discovery = perOrigin(
     (origin): X402Discovery => ({
       version: 1,
       resources: contract.paid.map((route) => `${route.method.toUpperCase()} ${route.path}`),
-      items: templates.map(({ route, path, template }) => {
+      items: templates.map(({ route, path, offer }) => {
         const resource = `${origin}${path}`;
+        const at = offerAt(offer, resource);
         return {
           resource,
           method: route.method.toUpperCase() as "GET" | "POST",
           type: "http",
           x402Version: 1,
-          accepts: [{ ...template, resource }],
+          accepts: [at.v1],
+          paymentRequired: challengeV2(at, offer.extensions, "Payment required"),
         };
       }),
     }),
   );
 
+  // Serialized once per state of the cache (the only part that changes): the body is about 15 KB.
+  let serialized: { state: string; body: Buffer } | undefined;
+  const serviceInfoBody = (state: ServiceInfo["cache"]): Buffer => {
+    const key = `${state.store}:${state.status}`;
+    if (serialized?.state !== key) serialized = { state: key, body: Buffer.from(JSON.stringify({ ...info, cache: state })) };
+    return serialized.body;
+  };
+
   return {
     Free_serviceInfo: (_req, res) => {
-      res.json({ ...info, cache: cache() });
+      res.type("application/json").send(serviceInfoBody(cache()));
     },
     Free_openApiDocument: (req, res) => {
       res.type("application/json").send(chosen(openApiJsonOf, req)(requestOrigin(req, config.publicBaseUrl)));

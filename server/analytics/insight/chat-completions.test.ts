@@ -3,8 +3,9 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "../../../test/support/processes.js";
 import { chatCompletionsWriter } from "./chat-completions.js";
-import type { InsightRequest } from "./types.js";
+import { InsightFailure, type InsightRequest } from "./types.js";
 
 type Behaviour = (body: Record<string, unknown>) => {
   status?: number;
@@ -86,25 +87,39 @@ describe("chatCompletionsWriter", () => {
     expect(calls).toBe(2);
   });
 
-  const failures: [string, Behaviour][] = [
-    ["HTTP errors", () => ({ status: 503 })],
-    ["a timeout", () => ({ delayMs: 1_000, content: answer({ insight: "late", signal: "hold", confidence: 0.5 }) })],
-    ["content that is not JSON", () => ({ content: "Sure! The pool looks good." })],
-    ["a signal outside the vocabulary", () => ({ content: answer({ insight: "x", signal: "moon", confidence: 0.5 }) })],
-    ["a confidence above 1", () => ({ content: answer({ insight: "x", signal: "hold", confidence: 7 }) })],
-    ["a missing insight", () => ({ content: answer({ signal: "hold", confidence: 0.5 }) })],
-    ["a truncated answer", () => ({ content: '{"insight":"x","signal":"hold","confidence":0.5}', finish: "length" })],
-    ["a refusal", () => ({ content: null, refusal: "I can't help with that." })],
+  const failures: [string, Behaviour, InsightFailure["kind"]][] = [
+    ["HTTP errors", () => ({ status: 503 }), "http_status"],
+    ["a timeout", () => ({ delayMs: 1_000, content: answer({ insight: "late", signal: "hold", confidence: 0.5 }) }), "timeout"],
+    ["content that is not JSON", () => ({ content: "Sure! The pool looks good." }), "invalid_output"],
+    ["a signal outside the vocabulary", () => ({ content: answer({ insight: "x", signal: "moon", confidence: 0.5 }) }), "invalid_output"],
+    ["a confidence above 1", () => ({ content: answer({ insight: "x", signal: "hold", confidence: 7 }) }), "invalid_output"],
+    ["a missing insight", () => ({ content: answer({ signal: "hold", confidence: 0.5 }) }), "invalid_output"],
+    ["a truncated answer", () => ({ content: '{"insight":"x","signal":"hold","confidence":0.5}', finish: "length" }), "invalid_output"],
+    ["a refusal", () => ({ content: null, refusal: "I can't help with that." }), "refusal"],
   ];
-  for (const [what, fail] of failures) {
-    it(`rejects after every attempt fails on ${what}`, async () => {
+  for (const [what, fail, cause] of failures) {
+    it(`rejects after every attempt fails on ${what}, with the cause ${cause}`, async () => {
       let calls = 0;
       behaviour = (body) => {
         calls++;
         return fail(body);
       };
-      await expect(writer(3, 200).write(request)).rejects.toThrow(/every model attempt failed \(3\)/);
+      const failure = await writer(3, 200)
+        .write(request)
+        .catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(InsightFailure);
+      expect((failure as InsightFailure).message).toMatch(/every model attempt failed \(3\)/);
+      expect((failure as InsightFailure).kind).toBe(cause);
       expect(calls).toBe(3);
     });
   }
+
+  it("rejects with the cause unreachable when nothing listens, naming the error code and no key", async () => {
+    const baseUrl = `http://127.0.0.1:${await freePort()}/v1`;
+    const closed = chatCompletionsWriter({ baseUrl, model: "m", apiKey: "k-123", timeoutMs: 2000, attempts: 1 });
+    const failure = (await closed.write(request).catch((error: unknown) => error)) as InsightFailure;
+    expect(failure.kind).toBe("unreachable");
+    expect(failure.message).toMatch(/could not be reached \(E[A-Z]+\)/);
+    expect(failure.message).not.toContain("k-123");
+  });
 });

@@ -2,11 +2,12 @@
  * Production insight writer: any OpenAI-compatible chat-completions endpoint (OpenAI, Ollama, vLLM,
  * llama.cpp). It asks for structured JSON `{insight, signal, confidence}` with the operation's
  * vocabulary as an enum, validates the answer, and retries a bounded number of times, each
- * attempt under its own timeout. When every attempt fails it rejects, and the answer becomes a 206.
+ * attempt under its own timeout. When every attempt fails it rejects with the last attempt's cause
+ * (`InsightFailure`), and the answer becomes a 206.
  */
 import { z } from "zod";
 import type { InsightConfig } from "../config.js";
-import type { Insight, InsightRequest, InsightWriter } from "./types.js";
+import { type Insight, InsightFailure, type InsightRequest, type InsightWriter } from "./types.js";
 
 /** Keeps prompts bounded: long lists are cut to their first items (the data sent stays representative). */
 const MAX_DATA_CHARS = 12_000;
@@ -15,8 +16,6 @@ const SYSTEM_PROMPT =
   "You are a DeFi analyst. From the JSON data of one API answer, write one or two short sentences for a trader " +
   "that cite concrete numbers from the data, and choose the decision signal from the allowed words. A rule engine's " +
   "reading is given; keep it unless the data clearly says otherwise. Answer only with the requested JSON.";
-
-export class InsightFailure extends Error {}
 
 function trimData(data: unknown): string {
   const text = JSON.stringify(data);
@@ -28,6 +27,15 @@ function trimData(data: unknown): string {
         ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, cut(v)]))
         : value;
   return JSON.stringify(cut(data)).slice(0, MAX_DATA_CHARS);
+}
+
+/** JSON text as a value; undefined when it is not JSON. */
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 function answerSchema(signals: readonly string[]) {
@@ -43,9 +51,38 @@ export function chatCompletionsWriter(config: InsightConfig & { baseUrl: string 
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
 
+  /** A request or body read that failed: no answer in time, or no model to answer. */
+  function transportFailure(error: unknown, signal: AbortSignal): InsightFailure {
+    if (signal.aborted) return new InsightFailure("timeout", `model did not answer within ${config.timeoutMs} ms`);
+    const code = (error as { cause?: { code?: unknown } })?.cause?.code;
+    return new InsightFailure("unreachable", `model could not be reached${typeof code === "string" ? ` (${code})` : ""}`);
+  }
+
   async function attempt(request: InsightRequest, outer?: AbortSignal): Promise<Insight> {
     const signal = outer ? AbortSignal.any([outer, AbortSignal.timeout(config.timeoutMs)]) : AbortSignal.timeout(config.timeoutMs);
-    const response = await fetchImpl(url, {
+    let response: Response;
+    let text: string;
+    try {
+      response = await call(request, signal);
+      text = await response.text();
+    } catch (error) {
+      throw transportFailure(error, signal);
+    }
+    if (!response.ok) throw new InsightFailure("http_status", `model answered HTTP ${response.status}`);
+    const body = parsed(text) as
+      | { choices?: { finish_reason?: string; message?: { content?: string | null; refusal?: string | null } }[] }
+      | undefined;
+    const choice = body?.choices?.[0];
+    if (choice?.message?.refusal) throw new InsightFailure("refusal", "model refused to answer");
+    if (!choice?.message?.content) throw new InsightFailure("invalid_output", "model gave no content");
+    if (choice.finish_reason === "length") throw new InsightFailure("invalid_output", "model answer was truncated");
+    const answer = answerSchema(request.signals).safeParse(parsed(choice.message.content));
+    if (!answer.success) throw new InsightFailure("invalid_output", `model answer invalid: ${answer.error.issues[0]?.message}`);
+    return { ...answer.data, confidence: Math.round(answer.data.confidence * 100) / 100 };
+  }
+
+  function call(request: InsightRequest, signal: AbortSignal): Promise<Response> {
+    return fetchImpl(url, {
       method: "POST",
       headers,
       signal,
@@ -83,31 +120,21 @@ export function chatCompletionsWriter(config: InsightConfig & { baseUrl: string 
         },
       }),
     });
-    if (!response.ok) throw new InsightFailure(`model answered HTTP ${response.status}`);
-    const body = (await response.json()) as {
-      choices?: { finish_reason?: string; message?: { content?: string | null; refusal?: string | null } }[];
-    };
-    const choice = body.choices?.[0];
-    if (!choice?.message?.content || choice.message.refusal) throw new InsightFailure("model gave no content");
-    if (choice.finish_reason === "length") throw new InsightFailure("model answer was truncated");
-    const parsed = answerSchema(request.signals).safeParse(JSON.parse(choice.message.content));
-    if (!parsed.success) throw new InsightFailure(`model answer invalid: ${parsed.error.issues[0]?.message}`);
-    return { ...parsed.data, confidence: Math.round(parsed.data.confidence * 100) / 100 };
   }
 
   return {
     model: config.model,
     async write(request, outer) {
-      let last: unknown;
+      let last: InsightFailure = new InsightFailure("timeout", "aborted before the first attempt");
       for (let i = 0; i < config.attempts; i++) {
         if (outer?.aborted) break;
         try {
           return await attempt(request, outer);
         } catch (error) {
-          last = error;
+          last = error instanceof InsightFailure ? error : new InsightFailure("error", String((error as Error)?.message ?? error));
         }
       }
-      throw new InsightFailure(`every model attempt failed (${config.attempts}): ${(last as Error)?.message ?? "aborted"}`);
+      throw new InsightFailure(last.kind, `every model attempt failed (${config.attempts}): ${last.message}`);
     },
   };
 }

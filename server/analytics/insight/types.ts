@@ -23,6 +23,35 @@ export interface Insight {
 export interface InsightWriter {
   /** Reported as `model_used`. */
   readonly model: string;
-  /** Resolves with a valid insight, or rejects once every attempt failed (the caller then answers 206). */
+  /**
+   * Resolves with a valid insight, or rejects once every attempt failed (the caller then answers
+   * 206), preferably with an `InsightFailure` saying why.
+   */
   write(request: InsightRequest, signal?: AbortSignal): Promise<Insight>;
 }
+
+/**
+ * Why the model gave no usable insight, the cause of a 206: no answer in time, an HTTP error
+ * status, an answer that is not the requested JSON (or breaks its vocabulary), an explicit
+ * refusal, a model that could not be reached; `error` for any other failure.
+ */
+export type InsightCause = "timeout" | "http_status" | "invalid_output" | "refusal" | "unreachable" | "error";
+
+export class InsightFailure extends Error {
+  constructor(
+    readonly kind: InsightCause,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The cause of a writer's rejection. */
+export const causeOf = (error: unknown): InsightCause => (error instanceof InsightFailure ? error.kind : "error");
+
+/** Where insight outcomes are reported: the model's answer, or the cause of a 206. */
+export interface InsightObserver {
+  insight(event: { outcome: "answered" } | { outcome: "partial"; cause: InsightCause }): void;
+}
+
+export const unobservedInsight: InsightObserver = { insight() {} };

@@ -1,10 +1,11 @@
 /**
  * The payment gate: charged exactly when the answer is delivered.
  *
- * - `admit` verifies a payment header and reserves the payment in the ledger. A payment already
- *   settled for the same request (same fingerprint) within its validity window gets its stored
- *   answer back, with the same receipt: a client whose answer was lost retries with the same
- *   payment. Any other reuse is a refused replay.
+ * - `admit` opens a payment header of either x402 version (protocols.ts), verifies the payment
+ *   and reserves it in the ledger under one key whichever header brought it. A payment already
+ *   settled for the same request (same fingerprint, which names the version) within its validity
+ *   window gets its stored answer back, with the same receipt: a client whose answer was lost
+ *   retries with the same payment in the same header. Any other reuse is a refused replay.
  * - `settle` takes an answer that is ready to send (serialized and checked) and settles: with the
  *   answer stored in the same commit when the settlement is the ledger itself; otherwise the
  *   answer is stored at `settling`, before the money moves, so that recovery can serve a retry.
@@ -15,16 +16,17 @@
  */
 import type { Clock } from "../clock.js";
 import type { LedgerStore, Split, StoredAnswer } from "./ledger/store.js";
+import { type Offer, openSubmission, type Receipt, type Submission } from "./protocols.js";
 import type { SettlementBackend } from "./settlement.js";
-import type { Family, PaymentErrorReason, PaymentRequirements, PaymentVerifier, SettlementReceipt, VerifiedPayment } from "./types.js";
+import type { Family, PaymentErrorReason, PaymentVerifier, VerifiedPayment } from "./types.js";
 
 export type Admission =
   | { kind: "admitted"; payment: VerifiedPayment; deadlineAt: number }
-  | { kind: "stored"; answer: StoredAnswer; receipt: SettlementReceipt }
+  | { kind: "stored"; answer: StoredAnswer; receipt: Receipt }
   | { kind: "rejected"; status: 400 | 402; reason: PaymentErrorReason; message: string; payer?: string };
 
 export type Delivery =
-  | { ok: true; receipt: SettlementReceipt }
+  | { ok: true; receipt: Receipt }
   /** Settlement refused the payment (402 with the reason). */
   | { ok: false; status: 402; reason: PaymentErrorReason; message: string }
   /** The answer came after the payment's deadline: not charged, the caller may retry. */
@@ -34,12 +36,12 @@ export interface RequestContext {
   /** Operation name, e.g. `defiTvl`. */
   operation: string;
   requestId: string;
-  /** What was asked (prefix, operation, normalized input), see `requestFingerprint`. */
+  /** What was asked (prefix, operation, normalized input, protocol version), see `requestFingerprint`. */
   fingerprint: string;
 }
 
 export interface PaymentGate {
-  admit(header: string, requirement: PaymentRequirements, request: RequestContext): Promise<Admission>;
+  admit(submission: Submission, offer: Offer, request: RequestContext): Promise<Admission>;
   /** Settles with an answer ready to send; throws when the settlement's outcome is unknown (the payment stays `settling`). */
   settle(payment: VerifiedPayment, answer: StoredAnswer): Promise<Delivery>;
   release(payment: VerifiedPayment, why: string): Promise<void>;
@@ -63,13 +65,17 @@ export interface GateOptions {
  */
 const SETTLEMENT_MARGIN_MS = 2_000;
 
-export function receiptOf(payment: { network: string; payer: string }, settlement: { transaction: string; simulated: boolean }) {
+export function receiptOf(
+  payment: { network: string; payer: string; amount: bigint | string },
+  settlement: { transaction: string; simulated: boolean },
+): Receipt {
   return {
     success: true,
     transaction: settlement.transaction,
-    network: payment.network as SettlementReceipt["network"],
+    network: payment.network as Receipt["network"],
     payer: payment.payer,
     ...(settlement.simulated ? { simulated: true } : {}),
+    amount: String(payment.amount),
   };
 }
 
@@ -85,10 +91,12 @@ export function createPaymentGate(options: GateOptions): PaymentGate {
   const splitOf = (payment: VerifiedPayment) => options.split(payment.network, BigInt(payment.amount));
 
   return {
-    async admit(header, requirement, request) {
-      const verification = await verifier.verify(header, requirement);
+    async admit(submission, offer, request) {
+      const opened = openSubmission(submission, offer);
+      if (!opened.ok) return { kind: "rejected", ...opened };
+      const verification = await verifier.verify(opened.payment, offer.v1);
       if (!verification.ok) return { kind: "rejected", ...verification };
-      const { payment } = verification;
+      const payment = { ...verification.payment, version: submission.version };
       const now = clock.now();
       const deadlineAt = now + options.answerTimeoutMs;
       const reservation = await ledger.reserve({
@@ -107,7 +115,11 @@ export function createPaymentGate(options: GateOptions): PaymentGate {
 
       const held = reservation.existing;
       if (held.fingerprint !== request.fingerprint)
-        return replayRefusal(payment.family, payment.payer, "this payment was already used for another request");
+        return replayRefusal(
+          payment.family,
+          payment.payer,
+          "this payment was already used for another request, or sent in the other x402 version's header",
+        );
       if (held.status !== "settled")
         return replayRefusal(
           payment.family,

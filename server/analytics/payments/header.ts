@@ -1,10 +1,15 @@
 /**
- * Decoding `X-PAYMENT`: strict base64 of a JSON object, bounded in size. A header that fails here
- * is malformed (400), not a rejected payment (402); the shape of what decodes is the verifiers' job.
+ * Decoding a payment header (`X-PAYMENT`, `PAYMENT-SIGNATURE`): strict base64 of a JSON object,
+ * bounded in size. A header that fails here is malformed (400), not a rejected payment (402); the
+ * shape of what decodes is the verifiers' job.
  */
 
-/** Far above any real payload (an EVM payload is ~650 bytes, a Solana one ~600) yet bounded. */
-export const MAX_HEADER_LENGTH = 8192;
+/**
+ * Bounded, yet above any real payment: a v1 payload is under 1 KB, but a v2 client echoes the
+ * challenge's extensions (the Bazaar description, up to ~4 KB here) beside it. Node itself refuses
+ * request headers over 16 KiB in all.
+ */
+export const MAX_HEADER_LENGTH = 12_288;
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
 

@@ -1,15 +1,15 @@
-// Interoperability: the real x402 v1 client (x402-fetch 1.2.0) pays the running analytics app on all
-// three prefixes of the testnet profile — a viem account on /base and /skale, a Solana signer on the
-// root, building its transaction through the local chain's RPC stand-in — once with the embedded
-// ledger and once settling for real on the local chains. Every 200 carries X-PAYMENT-RESPONSE and has
-// exactly one settled ledger row; a replay or a failed settlement gets a 402 and no settled row.
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
+// Interoperability: the real x402 clients pay the running analytics app on all three prefixes of the
+// testnet profile: @x402/fetch 2.27 over v2 (PAYMENT-SIGNATURE, PAYMENT-RESPONSE) and x402-fetch 1.2.0
+// over v1 (X-PAYMENT, X-PAYMENT-RESPONSE), each with a viem account on /base and /skale and a Solana
+// signer on the root building its transaction through the local chain's RPC stand-in; once with the
+// embedded ledger and once settling for real on the local chains. Every 200 carries the receipt of the
+// version paid in and has exactly one settled ledger row; a retry in the same header gets the same
+// answer; the payment replayed for another request, or in the other version's header, gets a 402.
 import { generateKeyPairSigner } from "@solana/kit";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { wrapFetchWithPayment } from "x402-fetch";
 import { familyOf } from "../../../lib/networks.js";
+import { caip2Of, decodeHeader, listen, type Running, v1Client, v2Client } from "../../../test/support/x402-clients.js";
 import { createLogger } from "../../http/logger.js";
 import { createAnalyticsApp } from "../app.js";
 import { createCache } from "../cache.js";
@@ -44,23 +44,6 @@ beforeAll(async () => {
   chains.svm.fundSol(configured.feePayer, 10n ** 9n);
 });
 afterAll(() => chains?.close());
-
-type Running = { origin: string; ledger: LedgerStore; close(): Promise<void> };
-
-/** Listens on 127.0.0.1 at a free port. */
-async function listen(app: ReturnType<typeof createAnalyticsApp>, ledger: LedgerStore, close: () => Promise<void>): Promise<Running> {
-  const server = await new Promise<Server>((resolve) => {
-    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
-  });
-  return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    ledger,
-    close: async () => {
-      await new Promise((resolve) => server.close(resolve));
-      await close();
-    },
-  };
-}
 
 /** `npm start`'s service, on its defaults (embedded ledger settlement) but an in-memory ledger. */
 async function startDefaults(): Promise<Running> {
@@ -104,25 +87,8 @@ async function startOnLocalChains(): Promise<Running> {
   return listen(app, ledger, () => ledger.close());
 }
 
-/** x402-fetch over a fetch that remembers each X-PAYMENT it sent (to replay it). */
-function payingFetch(signer: Parameters<typeof wrapFetchWithPayment>[1]) {
-  const sent: string[] = [];
-  const recording: typeof fetch = (input, init) => {
-    const header = (init?.headers as Record<string, string> | undefined)?.["X-PAYMENT"];
-    if (header) sent.push(header);
-    return fetch(input, init);
-  };
-  const pay = wrapFetchWithPayment(recording, signer, undefined, undefined, { svmConfig: { rpcUrl: chains.rpcUrl as string } });
-  return { pay, sent };
-}
-
-const post = (
-  pay: typeof fetch | ReturnType<typeof wrapFetchWithPayment>,
-  url: string,
-  headers: Record<string, string> = {},
-  body = "{}",
-) => pay(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
-const decode = (header: string | null) => JSON.parse(Buffer.from(header ?? "", "base64").toString("utf8"));
+const post = (pay: typeof fetch, url: string, headers: Record<string, string> = {}, body = "{}") =>
+  pay(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body });
 
 /** Every 200 has exactly one settled row (matched by transaction); nothing else settled. */
 async function expectLedgerMatches(ledger: LedgerStore, receipts: { transaction: string }[]) {
@@ -136,8 +102,14 @@ const modes = [
   { mode: "local-chain", title: "local-chain settlement", start: startOnLocalChains },
 ] as const;
 
+/** Each client with the headers of its version. */
+const CLIENTS = [
+  { title: "@x402/fetch 2.27 (v2)", client: v2Client, payment: "PAYMENT-SIGNATURE", receipt: "payment-response", other: "X-PAYMENT" },
+  { title: "x402-fetch 1.2.0 (v1)", client: v1Client, payment: "X-PAYMENT", receipt: "x-payment-response", other: "PAYMENT-SIGNATURE" },
+] as const;
+
 for (const { mode, title, start } of modes) {
-  describe(`x402-fetch 1.2.0 against the app on ${title}`, () => {
+  describe(`the real x402 clients against the app on ${title}`, () => {
     let app: Running;
     const receipts: { transaction: string }[] = [];
     beforeAll(async () => {
@@ -145,53 +117,74 @@ for (const { mode, title, start } of modes) {
     });
     afterAll(() => app?.close());
 
-    for (const { prefix, network, payTo } of PREFIXES) {
-      it(`pays POST ${prefix}/defi/tvl: 200 with X-PAYMENT-RESPONSE; a retry gets the same answer unpaid; another request with it, 402`, async () => {
-        const evm = network !== "solana-devnet";
-        const signer = evm ? privateKeyToAccount(generatePrivateKey()) : await generateKeyPairSigner();
-        // The Solana client simulates the transfer while building it, so its payer needs USDC in either mode.
-        if (mode === "local-chain" || !evm) await chains.fund(network, signer.address, 3n * PRICE);
-        const payToBefore = await chains.balanceOf(network, payTo);
-        const { pay, sent } = payingFetch(signer as Parameters<typeof wrapFetchWithPayment>[1]);
+    for (const { title: clientTitle, client, payment, receipt: receiptHeader, other } of CLIENTS) {
+      for (const { prefix, network, payTo } of PREFIXES) {
+        it(`${clientTitle} pays POST ${prefix}/defi/tvl: 200 with its receipt header; a retry gets the same answer unpaid; another request with it, or the other header, 402`, async () => {
+          const evm = network !== "solana-devnet";
+          const signer = evm ? privateKeyToAccount(generatePrivateKey()) : await generateKeyPairSigner();
+          // The Solana clients read the payer's token account while building, so its payer needs USDC in either mode.
+          if (mode === "local-chain" || !evm) await chains.fund(network, signer.address, 3n * PRICE);
+          const payToBefore = await chains.balanceOf(network, payTo);
+          const { pay, sent } = client(signer, chains.rpcUrl as string);
 
-        const res = await post(pay, `${app.origin}${prefix}/defi/tvl`);
-        expect(res.status, await res.clone().text()).toBe(200);
-        const receipt = decode(res.headers.get("x-payment-response"));
-        expect(receipt).toMatchObject({ success: true, network, payer: signer.address });
-        expect(Boolean(receipt.simulated)).toBe(mode === "ledger");
-        receipts.push(receipt);
-        if (mode === "local-chain") {
-          expect(await chains.balanceOf(network, signer.address)).toBe(2n * PRICE);
-          expect(await chains.balanceOf(network, payTo)).toBe(payToBefore + PRICE);
-        }
+          const res = await post(pay, `${app.origin}${prefix}/defi/tvl`);
+          expect(res.status, await res.clone().text()).toBe(200);
+          expect(res.headers.get(other === "X-PAYMENT" ? "x-payment-response" : "payment-response")).toBeNull();
+          const receipt = decodeHeader(res.headers.get(receiptHeader));
+          const named = payment === "PAYMENT-SIGNATURE" ? caip2Of(network) : network;
+          expect(receipt).toMatchObject({ success: true, network: named, payer: signer.address });
+          if (payment === "PAYMENT-SIGNATURE") expect(receipt.amount).toBe(String(PRICE));
+          expect(Boolean(receipt.simulated)).toBe(mode === "ledger");
+          receipts.push(receipt);
+          if (mode === "local-chain") {
+            expect(await chains.balanceOf(network, signer.address)).toBe(2n * PRICE);
+            expect(await chains.balanceOf(network, payTo)).toBe(payToBefore + PRICE);
+          }
 
-        const body = await res.text();
-        const retry = await post(fetch, `${app.origin}${prefix}/defi/tvl`, { "X-PAYMENT": sent[0] as string });
-        expect(retry.status).toBe(200);
-        expect(await retry.text()).toBe(body);
-        expect(decode(retry.headers.get("x-payment-response"))).toEqual(receipt);
-        if (mode === "local-chain") expect(await chains.balanceOf(network, signer.address)).toBe(2n * PRICE);
+          const body = await res.text();
+          const used = sent[0] as string;
+          const retry = await post(fetch, `${app.origin}${prefix}/defi/tvl`, { [payment]: used });
+          expect(retry.status).toBe(200);
+          expect(await retry.text()).toBe(body);
+          expect(decodeHeader(retry.headers.get(receiptHeader))).toEqual(receipt);
+          if (mode === "local-chain") expect(await chains.balanceOf(network, signer.address)).toBe(2n * PRICE);
 
-        const replay = await post(fetch, `${app.origin}${prefix}/defi/tvl`, { "X-PAYMENT": sent[0] as string }, '{"limit":3}');
-        expect(replay.status).toBe(402);
-        expect(((await replay.json()) as { error: string }).error).toBe(
-          evm ? "invalid_exact_evm_nonce_already_used" : "duplicate_settlement",
-        );
-        await expectLedgerMatches(app.ledger, receipts);
-      });
+          const replay = await post(fetch, `${app.origin}${prefix}/defi/tvl`, { [payment]: used }, '{"limit":3}');
+          expect(replay.status).toBe(402);
+          const reason = evm ? "invalid_exact_evm_nonce_already_used" : "duplicate_settlement";
+          expect(((await replay.json()) as { error: string }).error).toBe(reason);
+
+          // The same signed payload in the other version's header: the same payment, already used.
+          const inner = decodeHeader(used);
+          const accepted = decodeHeader(replay.headers.get("payment-required")).accepts[0];
+          const asOther =
+            other === "X-PAYMENT"
+              ? { x402Version: 1, scheme: "exact", network, payload: inner.payload }
+              : { x402Version: 2, accepted, payload: inner.payload };
+          const crossed = await post(fetch, `${app.origin}${prefix}/defi/tvl`, {
+            [other]: Buffer.from(JSON.stringify(asOther)).toString("base64"),
+          });
+          expect(crossed.status).toBe(402);
+          expect(((await crossed.json()) as { error: string }).error).toBe(reason);
+          await expectLedgerMatches(app.ledger, receipts);
+        });
+      }
     }
 
     if (mode === "local-chain") {
-      it("answers 402 insufficient_funds when the chain refuses the transfer, and records it as failed, not settled", async () => {
-        const broke = privateKeyToAccount(generatePrivateKey());
-        const res = await post(payingFetch(broke).pay, `${app.origin}/base/defi/tvl`);
-        expect(res.status).toBe(402);
-        expect(await res.json()).toMatchObject({ error: "insufficient_funds", payer: broke.address });
-        expect(res.headers.get("x-payment-response")).toBeNull();
-        const rows = await app.ledger.rows();
-        expect(rows.filter((row) => row.payer === broke.address).map((row) => row.status)).toEqual(["failed"]);
-        await expectLedgerMatches(app.ledger, receipts);
-      });
+      for (const { title: clientTitle, client } of CLIENTS)
+        it(`${clientTitle}: answers 402 insufficient_funds when the chain refuses the transfer, and records it as failed, not settled`, async () => {
+          const broke = privateKeyToAccount(generatePrivateKey());
+          const res = await post(client(broke, chains.rpcUrl as string).pay, `${app.origin}/base/defi/tvl`);
+          expect(res.status).toBe(402);
+          expect(await res.json()).toMatchObject({ error: "insufficient_funds", payer: broke.address });
+          expect(decodeHeader(res.headers.get("payment-required")).error).toBe("insufficient_funds");
+          expect(res.headers.get("x-payment-response")).toBeNull();
+          expect(res.headers.get("payment-response")).toBeNull();
+          const rows = await app.ledger.rows();
+          expect(rows.filter((row) => row.payer === broke.address).map((row) => row.status)).toEqual(["failed"]);
+          await expectLedgerMatches(app.ledger, receipts);
+        });
     }
   });
 }

@@ -4,6 +4,7 @@ import { reservation, split } from "../../../test/contracts/ledger.js";
 import { createLogger } from "../../http/logger.js";
 import { manualClock } from "../clock.js";
 import { openSqliteLedger } from "./ledger/sqlite-ledger.js";
+import type { PaymentEvent } from "./observer.js";
 import { createRecovery, RECOVERY } from "./recovery.js";
 import { ledgerBackend, type SettlementBackend, type SettlementState } from "./settlement.js";
 
@@ -13,8 +14,17 @@ const answer = { status: 200, body: "{}" };
 function setup(backend: SettlementBackend) {
   const clock = manualClock(T0);
   const ledger = openSqliteLedger(":memory:", { now: () => clock.now() });
-  const recovery = createRecovery({ ledger, backend, clock, logger: createLogger("silent"), split: (_n, amount) => split(amount) });
-  return { clock, ledger, recovery };
+  const reported: PaymentEvent[] = [];
+  const observer = { payment: (event: PaymentEvent) => reported.push(event), settlement() {} };
+  const recovery = createRecovery({
+    ledger,
+    backend,
+    clock,
+    logger: createLogger("silent"),
+    split: (_n, amount) => split(amount),
+    observer,
+  });
+  return { clock, ledger, recovery, reported };
 }
 
 const chain = (state: () => SettlementState | Promise<SettlementState>, seen: unknown[] = []): SettlementBackend => ({
@@ -92,5 +102,24 @@ describe("payment recovery", () => {
     clock.advance(61_000);
     expect(await recovery.run()).toMatchObject({ answersDropped: 1 });
     expect((await ledger.rows())[0]).toMatchObject({ status: "settled", hasAnswer: false });
+  });
+
+  it("reports each payment it resolved, as settled or released, and nothing for one it postponed", async () => {
+    let state: SettlementState = { state: "settled", transaction: "0x1" };
+    const { clock, ledger, recovery, reported } = setup(chain(() => state));
+    await ledger.reserve(reservation("unanswered", {}, T0));
+    await ledger.reserve(reservation("moved", {}, T0));
+    await ledger.beginSettling("moved", answer, T0 + 5_000);
+    clock.advance(30_000);
+    await recovery.run();
+    expect(reported.map((e) => e.reason).sort()).toEqual(["released", "settled"]);
+    expect(reported.every((e) => e.outcome === "recovered" && e.network === "base-sepolia" && e.version === "")).toBe(true);
+
+    state = { state: "open", why: "still valid" };
+    await ledger.reserve(reservation("open", {}, clock.now()));
+    await ledger.beginSettling("open", answer, clock.now() + 5_000);
+    clock.advance(5_000);
+    await recovery.run();
+    expect(reported).toHaveLength(2);
   });
 });

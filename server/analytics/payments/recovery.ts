@@ -13,6 +13,7 @@
 import type { Logger } from "pino";
 import type { Clock } from "../clock.js";
 import type { LedgerStore, PendingPayment, Split } from "./ledger/store.js";
+import { type PaymentObserver, unobservedPayments } from "./observer.js";
 import type { SettlementBackend } from "./settlement.js";
 
 /** What recovery records on a payment it resolved (`npm run ledger` groups by it). */
@@ -41,9 +42,26 @@ export interface RecoveryOptions {
   retryMs?: number;
   /** Payments resolved per pass at most (the next pass takes the rest). */
   batch?: number;
+  /** Told of every payment recovery resolved. */
+  observer?: PaymentObserver;
 }
 
-export function createRecovery({ ledger, backend, clock, logger, split, retryMs = 15_000, batch = 200 }: RecoveryOptions) {
+export function createRecovery({
+  ledger,
+  backend,
+  clock,
+  logger,
+  split,
+  retryMs = 15_000,
+  batch = 200,
+  observer = unobservedPayments,
+}: RecoveryOptions) {
+  /** Counts a resolution in the pass's report and tells the observer. */
+  const resolved = (payment: PendingPayment, report: RecoveryReport, as: "released" | "settled") => {
+    report[as]++;
+    observer.payment({ network: payment.network, version: "", outcome: "recovered", reason: as });
+  };
+
   async function resolveSettling(payment: PendingPayment, report: RecoveryReport): Promise<void> {
     if (!backend.status) {
       if (
@@ -54,7 +72,7 @@ export function createRecovery({ ledger, backend, clock, logger, split, retryMs 
           RECOVERY.releasedNoEffect,
         )
       )
-        report.released++;
+        resolved(payment, report, "released");
       return;
     }
     const state = await backend.status({
@@ -65,10 +83,11 @@ export function createRecovery({ ledger, backend, clock, logger, split, retryMs 
     });
     if (state.state === "settled") {
       const settlement = { transaction: state.transaction, simulated: false, split: split(payment.network, payment.amount) };
-      if (await ledger.resolve(payment.key, "settling", { status: "settled", settlement }, RECOVERY.settledConfirmed)) report.settled++;
+      if (await ledger.resolve(payment.key, "settling", { status: "settled", settlement }, RECOVERY.settledConfirmed))
+        resolved(payment, report, "settled");
     } else if (state.state === "unsettled") {
       const outcome = { status: "not_charged" as const, reason: state.why };
-      if (await ledger.resolve(payment.key, "settling", outcome, RECOVERY.releasedUnsettled)) report.released++;
+      if (await ledger.resolve(payment.key, "settling", outcome, RECOVERY.releasedUnsettled)) resolved(payment, report, "released");
     } else {
       await ledger.postpone(payment.key, clock.now() + retryMs, RECOVERY.awaiting);
       report.awaiting++;
@@ -81,7 +100,7 @@ export function createRecovery({ ledger, backend, clock, logger, split, retryMs 
       try {
         if (payment.status === "verified") {
           const outcome = { status: "not_charged" as const, reason: RECOVERY.releasedUnanswered };
-          if (await ledger.resolve(payment.key, "verified", outcome, RECOVERY.releasedUnanswered)) report.released++;
+          if (await ledger.resolve(payment.key, "verified", outcome, RECOVERY.releasedUnanswered)) resolved(payment, report, "released");
         } else await resolveSettling(payment, report);
       } catch (error) {
         // The chain or the facilitator did not answer: the payment stays as it is, for the next pass.

@@ -1,13 +1,15 @@
 /**
- * The x402 v1 payment requirement of a paid route: what its 402 challenge offers and what a payment
- * is verified against. Built from the contract's `x-payment-info` and the deployment's
+ * The payment requirement of a paid route, in both x402 versions: what its 402 challenge offers and
+ * what a payment is verified against. Built from the contract's `x-payment-info` and the deployment's
  * configuration, never from anything the client sends (except the origin of the resource URL).
  */
 
 import { NETWORKS, type NetworkDetails, type PaymentNetwork } from "../../../lib/networks.js";
 import type { AnalyticsConfig } from "../config.js";
-import type { PaidRoute } from "../contract.js";
-import type { PaymentRequirements } from "./types.js";
+import type { OpenApiDocument, PaidRoute } from "../contract.js";
+import { type BazaarExtension, bazaarExtension } from "./bazaar.js";
+import { type Offer, v2Requirement } from "./protocols.js";
+import type { PaymentRequirements, PaymentRequirementsV2 } from "./types.js";
 
 export interface NetworkTarget extends NetworkDetails {
   name: PaymentNetwork["name"];
@@ -62,3 +64,21 @@ export function requirementTemplate(route: PaidRoute, config: AnalyticsConfig): 
     extra: target.family === "evm" ? (target.eip712 as { name: string; version: string }) : { feePayer: config.feePayer },
   };
 }
+
+/** What a route offers, fixed per route and configuration: both versions' requirement (v1 without its resource URL) and its discovery extension. */
+export interface RouteOffer {
+  template: Omit<PaymentRequirements, "resource">;
+  v2: PaymentRequirementsV2;
+  /** CAIP-2 id of the route's network: the v2 receipt names it. */
+  caip2: string;
+  extensions: { bazaar: BazaarExtension };
+}
+
+export function routeOffer(route: PaidRoute, config: AnalyticsConfig, document: OpenApiDocument): RouteOffer {
+  const template = requirementTemplate(route, config);
+  const { caip2 } = networkOf(route, config);
+  return { template, v2: v2Requirement(template, caip2), caip2, extensions: { bazaar: bazaarExtension(route, document) } };
+}
+
+/** The offer of a route for one resource URL. */
+export const offerAt = (offer: RouteOffer, resource: string): Offer => ({ v1: { ...offer.template, resource }, v2: offer.v2 });

@@ -44,6 +44,11 @@ export interface SettlementBackend {
   settle(payment: VerifiedPayment): Promise<BackendResult>;
   /** Where the money of an interrupted payment stands; absent when settling has no outside effect. */
   status?(payment: InterruptedPayment): Promise<SettlementState>;
+  /**
+   * Resolves when the backend answers now (`GET /readyz` asks); absent when there is nothing
+   * outside the ledger and the process to ask (the ledger's own check covers the `ledger` backend).
+   */
+  ping?(signal: AbortSignal): Promise<void>;
 }
 
 /** The embedded default: the ledger's commit is the settlement (receipts say `simulated`). */

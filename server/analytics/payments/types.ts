@@ -1,6 +1,6 @@
 /**
- * The payment seams of the analytics service. A verifier says whether an `X-PAYMENT` header pays
- * for the requirement this server issued (pure checks, no state); the gate (gate.ts) admits a
+ * The payment seams of the analytics service. A verifier says whether a payment (in its x402 v1
+ * form, protocols.ts) pays for the requirement this server issued (pure checks, no state); the gate (gate.ts) admits a
  * verified payment once through the ledger, settles it only with an answer that can be sent, and
  * releases it otherwise; a settlement backend moves the money and can later tell whether it moved.
  */
@@ -10,11 +10,16 @@ export type PaymentRequirements = components["schemas"]["X402.PaymentRequirement
 export type PaymentRequiredBody = components["schemas"]["X402.PaymentRequiredBody"];
 export type PaymentErrorReason = PaymentRequiredBody["error"];
 export type SettlementReceipt = components["schemas"]["X402.SettlementReceipt"];
+export type PaymentRequirementsV2 = components["schemas"]["X402.PaymentRequirementsV2"];
+export type PaymentRequiredV2 = components["schemas"]["X402.PaymentRequiredV2"];
+export type SettlementReceiptV2 = components["schemas"]["X402.SettlementReceiptV2"];
 export type Network = PaymentRequirements["network"];
 export type Family = "svm" | "evm";
 
 /** A payment that passed every check. */
 export interface VerifiedPayment {
+  /** The x402 version of the header it came in (set by the gate; the verifier sees the v1 form only). */
+  version?: 1 | 2;
   /** Replay key: `<network>:<authorizer>:<nonce>` (EIP-3009 nonces are unique per authorizer) or `<network>:<payer's signature>`. */
   key: string;
   family: Family;
@@ -32,9 +37,10 @@ export interface VerifiedPayment {
 
 export type Verification =
   | { ok: true; payment: VerifiedPayment }
-  /** 400 for a header that is not base64 JSON; 402 for a payment that does not pay. */
-  | { ok: false; status: 400 | 402; reason: PaymentErrorReason; message: string; payer?: string };
+  /** 402 for a payment that does not pay (a header that is not base64 JSON is refused before, as a 400). */
+  | { ok: false; status: 402; reason: PaymentErrorReason; message: string; payer?: string };
 
 export interface PaymentVerifier {
-  verify(header: string, requirement: PaymentRequirements): Promise<Verification>;
+  /** `payment`: the decoded payment in its v1 form (`{x402Version, scheme, network, payload}`). */
+  verify(payment: Record<string, unknown>, requirement: PaymentRequirements): Promise<Verification>;
 }

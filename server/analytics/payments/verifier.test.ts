@@ -18,6 +18,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { signEvmPayment, TRANSFER_WITH_AUTHORIZATION } from "../../../client/x402/evm.js";
 import { signSvmPayment } from "../../../client/x402/svm.js";
 import { encodePaymentHeader } from "../../../client/x402/types.js";
+import { offerFor, openAndVerify } from "../../../test/support/analytics.js";
 import { manualClock } from "../clock.js";
 import { loadAnalyticsConfig } from "../config.js";
 import { loadAnalyticsContract } from "../contract.js";
@@ -25,6 +26,7 @@ import { authorizationDigest, domainSeparator } from "./exact/evm/eip3009.js";
 import { type Admission, createPaymentGate, type PaymentGate } from "./gate.js";
 import { openSqliteLedger } from "./ledger/sqlite-ledger.js";
 import type { LedgerStore } from "./ledger/store.js";
+import type { Opened } from "./protocols.js";
 import { requirementTemplate } from "./requirements.js";
 import { ledgerBackend } from "./settlement.js";
 import type { PaymentRequirements, PaymentVerifier, Verification } from "./types.js";
@@ -56,11 +58,12 @@ beforeEach(() => {
   gate = createPaymentGate({ verifier, ledger, backend: ledgerBackend, clock, split, answerTimeoutMs: 30_000 });
 });
 
-const verify = (header: string, requirement: PaymentRequirements) => verifier.verify(header, requirement);
-/** Admission through the gate (verification, then the ledger's reservation), for the request `fingerprint`. */
+/** An `X-PAYMENT` header opened (a malformed one is a 400 there) and verified. */
+const verify = (header: string, requirement: PaymentRequirements) => openAndVerify(verifier, header, requirement);
+/** Admission through the gate (opening, verification, then the ledger's reservation), for the request `fingerprint`. */
 const admit = (header: string, requirement: PaymentRequirements, fingerprint = "defiTvl {}") =>
-  gate.admit(header, requirement, { operation: "defiTvl", requestId: "r1", fingerprint });
-const reasonOf = (v: Verification | Admission) =>
+  gate.admit({ version: 1, header }, offerFor(requirement), { operation: "defiTvl", requestId: "r1", fingerprint });
+const reasonOf = (v: Verification | Admission | Opened) =>
   "kind" in v ? (v.kind === "rejected" ? v.reason : v.kind === "admitted" ? "ok" : v.kind) : v.ok ? "ok" : v.reason;
 const account = privateKeyToAccount(generatePrivateKey());
 

@@ -1,6 +1,6 @@
 /**
- * The service's own x402 `exact` verifier: decodes the header and runs the strict check of the
- * route's chain family against the requirement the server issued. Pure computation (no RPC, no
+ * The service's own x402 `exact` verifier: runs the strict check of the route's chain family on a
+ * decoded payment (its v1 form, whichever header brought it) against the requirement the server issued. Pure computation (no RPC, no
  * state): the EIP-712 domain of each network is hashed once, signer recovery is native, ed25519
  * uses OpenSSL. Whether the payment was already used is the gate's question, answered by the ledger.
  */
@@ -13,7 +13,6 @@ import type { AnalyticsConfig } from "../config.js";
 import { domainSeparator } from "./exact/evm/eip3009.js";
 import { verifyExactEvm } from "./exact/evm/verify.js";
 import { type AtaResolver, verifyExactSvm } from "./exact/svm/verify.js";
-import { decodePaymentHeader } from "./header.js";
 import { deployedNetworks } from "./requirements.js";
 import type { PaymentVerifier, Verification } from "./types.js";
 
@@ -45,14 +44,12 @@ export function createExactVerifier({ config, clock }: { config: AnalyticsConfig
   const ata = cachedAta();
 
   return {
-    async verify(header, requirement): Promise<Verification> {
-      const decoded = decodePaymentHeader(header);
-      if (!decoded.ok) return { ok: false, status: 400, reason: "invalid_payload", message: decoded.message };
+    async verify(decoded, requirement): Promise<Verification> {
       const now = clock.now();
-      const base = { network: requirement.network, amount: requirement.maxAmountRequired, requirement, payload: decoded.value.payload };
+      const base = { network: requirement.network, amount: requirement.maxAmountRequired, requirement, payload: decoded.payload };
       if (familyOf(requirement.network) === "evm") {
         const separator = separators.get(requirement.network) as Uint8Array;
-        const checked = verifyExactEvm(decoded.value, requirement, { separator, nowSeconds: Math.floor(now / 1000) });
+        const checked = verifyExactEvm(decoded, requirement, { separator, nowSeconds: Math.floor(now / 1000) });
         if (!checked.ok) return { ok: false, status: 402, reason: checked.reason, message: checked.message, payer: checked.payer };
         return {
           ok: true,
@@ -66,7 +63,7 @@ export function createExactVerifier({ config, clock }: { config: AnalyticsConfig
           },
         };
       }
-      const checked = await verifyExactSvm(decoded.value, requirement, { feePayer: config.feePayer, ata });
+      const checked = await verifyExactSvm(decoded, requirement, { feePayer: config.feePayer, ata });
       if (!checked.ok) return { ok: false, status: 402, reason: checked.reason, message: checked.message, payer: checked.payer };
       return {
         ok: true,

@@ -13,7 +13,7 @@ import { createEmbeddedSwapBridge } from "./embedded/swap-bridge.js";
 import { createEmbeddedTvl } from "./embedded/tvl.js";
 import { createEmbeddedWalletLabels } from "./embedded/wallet-labels.js";
 import { createDefiLlamaTvl } from "./live/defillama.js";
-import { createUpstreamHttp, type HttpDeps } from "./live/http.js";
+import { createUpstreamHttp, type HttpDeps, type UpstreamObserver } from "./live/http.js";
 import { createJsonRpc } from "./live/json-rpc.js";
 import { createLiveLaunches } from "./live/launch-feed.js";
 import { createLifiJupiter } from "./live/lifi-jupiter.js";
@@ -31,11 +31,13 @@ interface Options {
   clock: Clock;
   /** The live adapters' network; tests pass a local one. */
   fetch?: typeof globalThis.fetch;
+  /** Told of the live adapters' calls, failures and breakers. */
+  observer?: UpstreamObserver;
 }
 
 /** Every role's adapter as the settings choose it, and what closes the live feeds. */
-function upstreamProviders(settings: ProviderSettings, { seed, clock, fetch }: Options): { providers: Providers; close(): void } {
-  const deps: HttpDeps = { fetch, clock, redact: redactor(secretsOf(settings)) };
+function upstreamProviders(settings: ProviderSettings, { seed, clock, fetch, observer }: Options): { providers: Providers; close(): void } {
+  const deps: HttpDeps = { fetch, clock, redact: redactor(secretsOf(settings)), observer };
   const http = (source: string, upstream: Upstream) => createUpstreamHttp(source, upstream.policy, deps);
   const live = (role: keyof ProviderModes) => settings.modes[role] === "live";
   const { solana } = settings;

@@ -5,6 +5,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signEvmPayment } from "../../../../client/x402/evm.js";
 import { signSvmPayment } from "../../../../client/x402/svm.js";
+import { openAndVerify } from "../../../../test/support/analytics.js";
 import { systemClock } from "../../clock.js";
 import { loadAnalyticsConfig } from "../../config.js";
 import { loadAnalyticsContract } from "../../contract.js";
@@ -37,7 +38,7 @@ const requirementFor = (prefix: string): PaymentRequirements => ({
   resource: "http://127.0.0.1/defi/tvl",
 });
 async function verified(header: string, requirement: PaymentRequirements): Promise<VerifiedPayment> {
-  const result = await createExactVerifier({ config, clock: systemClock }).verify(header, requirement);
+  const result = await openAndVerify(createExactVerifier({ config, clock: systemClock }), header, requirement);
   if (!result.ok) throw new Error(`verification failed: ${result.reason}`);
   return result.payment;
 }

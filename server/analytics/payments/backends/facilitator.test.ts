@@ -148,6 +148,17 @@ describe("the facilitator's Solana fee payer", () => {
   });
 });
 
+describe("the facilitator's readiness", () => {
+  it("pings GET /supported with the auth header, and fails when it cannot be reached or the signal aborts", async () => {
+    await backend({ authHeader: "X-Key: k" }).ping?.(new AbortController().signal);
+    expect(received[0]).toMatchObject({ method: "GET", path: "/facilitator/supported", headers: { "x-key": "k" } });
+    await expect(
+      facilitatorBackend({ url: "http://127.0.0.1:9", timeoutMs: 500, state }).ping?.(new AbortController().signal),
+    ).rejects.toThrow(FacilitatorError);
+    await expect(backend().ping?.(AbortSignal.abort())).rejects.toThrow(FacilitatorError);
+  });
+});
+
 describe("the service with SETTLEMENT=facilitator", () => {
   let service: AnalyticsService;
   beforeAll(async () => {

@@ -31,7 +31,7 @@ function headersOf(authHeader: string | undefined): Record<string, string> {
 }
 
 /** One facilitator call: the JSON object of a 2xx answer, or a FacilitatorError for anything else. */
-async function call(options: FacilitatorOptions, path: string, body?: unknown): Promise<Record<string, unknown>> {
+async function call(options: FacilitatorOptions, path: string, body?: unknown, signal?: AbortSignal): Promise<Record<string, unknown>> {
   const url = `${options.url.replace(/\/+$/, "")}${path}`;
   let response: Response;
   try {
@@ -43,7 +43,7 @@ async function call(options: FacilitatorOptions, path: string, body?: unknown): 
         ...headersOf(options.authHeader),
       },
       body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(options.timeoutMs),
+      signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]) : AbortSignal.timeout(options.timeoutMs),
     });
   } catch (error) {
     if (error instanceof Error && error.name === "TimeoutError")
@@ -69,6 +69,11 @@ export function facilitatorBackend(options: FacilitatorOptions): SettlementBacke
     mode: "facilitator",
     timeoutMs: options.timeoutMs,
     status: options.state,
+    /** Ready when `GET /supported` answers its list of kinds. */
+    async ping(signal) {
+      const answer = await call(options, "/supported", undefined, signal);
+      if (!Array.isArray(answer.kinds)) throw new FacilitatorError("the facilitator's /supported answer lists no kinds");
+    },
     async settle(payment: VerifiedPayment): Promise<BackendResult> {
       const paymentPayload = { x402Version: 1, scheme: "exact", network: payment.network, payload: payment.payload };
       const answer = await call(options, "/settle", { x402Version: 1, paymentPayload, paymentRequirements: payment.requirement });

@@ -58,7 +58,7 @@ const SQL = {
             VALUES ($1, $1, $2, $3, $4, $5, $6, 'verified', $7, $8, $9, $10, $11, $11)
             ON CONFLICT (reservation_key) DO NOTHING RETURNING id`,
   // A statement of its own, after the insert: it sees the holder that made the insert conflict once that one committed.
-  holder: `SELECT p.status, p.fingerprint, p.expires_at, p.payer, p.network, p.settlement_tx, p.simulated,
+  holder: `SELECT p.status, p.fingerprint, p.expires_at, p.payer, p.network, p.amount, p.settlement_tx, p.simulated,
                   a.status AS answer_status, a.body AS answer_body
            FROM payments p LEFT JOIN answers a ON a.payment_id = p.id WHERE p.reservation_key = $1`,
   beginSettling: `WITH moved AS (
@@ -167,6 +167,10 @@ export async function openPostgresLedger(database: Database, { now = Date.now }:
       return (await query(SQL.rows)).map(ledgerRow);
     },
     totals: () => ledgerTotals(TOTALS, (sql) => query(sql)),
+    // A round trip to the database; the readiness probe bounds how long it may take.
+    async ping() {
+      await query("SELECT 1");
+    },
     async close() {},
   };
 }

@@ -17,6 +17,7 @@ export function existingPayment(row: Row): ExistingPayment {
     expiresAt: Number(row.expires_at),
     payer: row.payer as string,
     network: row.network as string,
+    amount: BigInt(row.amount as bigint),
     ...(row.answer_body == null ? {} : { answer: { status: Number(row.answer_status), body: row.answer_body as string } }),
     ...(row.settlement_tx == null ? {} : { settlement: { transaction: row.settlement_tx as string, simulated: truthy(row.simulated) } }),
   };

@@ -2,11 +2,14 @@
  * The ledger on SQLite (libsql, synchronous driver; WAL so that several processes can share the
  * file). A payment's key is reserved by a UNIQUE column that a release sets to NULL, which keeps
  * the row for the record and lets the same authorization be retried; every stage change is one
- * conditional UPDATE, so concurrent requests and recovery cannot both move a payment.
+ * conditional UPDATE, so concurrent requests and recovery cannot both move a payment. Stage changes
+ * are group-committed (server/db/group-commit.ts): each runs in a savepoint of the transaction of its
+ * turn of the event loop, and is answered once that transaction committed.
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "libsql";
+import { groupCommit } from "../../../db/group-commit.js";
 import { existingPayment, ledgerRow, ledgerTotals, pendingPayment, type Row, totalsQueries } from "./rows.js";
 import type { ExistingPayment, LedgerStore, Reservation, ReservationRequest, SettledPayment, StoredAnswer } from "./store.js";
 
@@ -108,6 +111,8 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
   db.pragma(`synchronous = ${synchronous}`);
   db.pragma("busy_timeout = 5000");
   migrate(db);
+  // Every stage change commits with those of concurrent requests: one commit per turn of the event loop.
+  const committed = groupCommit(db);
 
   const insert = db.prepare(
     `INSERT INTO payments (payment_key, reservation_key, network, payer, amount, endpoint, request_id, status, fingerprint, payload,
@@ -115,7 +120,7 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
      VALUES (?, ?, ?, ?, ?, ?, ?, 'verified', ?, ?, ?, ?, ?, ?) ON CONFLICT(reservation_key) DO NOTHING`,
   );
   const holder = db.prepare(
-    `SELECT p.status, p.fingerprint, p.expires_at, p.payer, p.network, p.settlement_tx, p.simulated,
+    `SELECT p.status, p.fingerprint, p.expires_at, p.payer, p.network, p.amount, p.settlement_tx, p.simulated,
             a.status AS answer_status, a.body AS answer_body
      FROM payments p LEFT JOIN answers a ON a.payment_id = p.id WHERE p.reservation_key = ?`,
   );
@@ -138,6 +143,7 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
      WHERE reservation_key = ? AND status IN (?, ?) RETURNING id`,
   );
   const dropAnswer = db.prepare("DELETE FROM answers WHERE payment_id = ?");
+  const probe = db.prepare("SELECT MAX(version) AS v FROM schema_version");
 
   const writeSplit = (id: unknown, s: SettledPayment) => {
     split.run(id, "service", s.split.service.address, s.split.service.amount);
@@ -149,7 +155,7 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
     return row && existingPayment(row);
   };
 
-  const reserveTx = db.transaction((r: ReservationRequest): Reservation => {
+  const reserveTx = (r: ReservationRequest): Reservation => {
     const at = now();
     const inserted = insert.run(
       r.key,
@@ -169,17 +175,17 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
     if (inserted.changes === 1) return { reserved: true };
     // Same transaction: the holder seen is the one that made the insert conflict.
     return { reserved: false, existing: existing(r.key) as ExistingPayment };
-  });
+  };
 
-  const beginSettlingTx = db.transaction((key: string, answer: StoredAnswer, settleBy: number) => {
+  const beginSettlingTx = (key: string, answer: StoredAnswer, settleBy: number) => {
     const at = now();
     const row = toSettling.get(settleBy, at, key, at) as Row | undefined;
     if (!row) return false;
     storeAnswer.run(row.id, answer.status, answer.body, row.expires_at);
     return true;
-  });
+  };
 
-  const settleTx = db.transaction((key: string, s: SettledPayment, answer: StoredAnswer | undefined) => {
+  const settleTx = (key: string, s: SettledPayment, answer: StoredAnswer | undefined) => {
     const at = now();
     const row = (
       answer
@@ -190,39 +196,27 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
     writeSplit(row.id, s);
     if (answer) storeAnswer.run(row.id, answer.status, answer.body, row.expires_at);
     return true;
-  });
+  };
 
-  const releaseTx = db.transaction((key: string, status: string, reason: string, from: string[], recovery: string | null) => {
+  const releaseTx = (key: string, status: string, reason: string, from: string[], recovery: string | null) => {
     const row = releaseFrom.get(status, reason.slice(0, 500), now(), recovery, key, from[0], from[1] ?? from[0]) as Row | undefined;
     if (!row) return false;
     dropAnswer.run(row.id);
     return true;
-  });
+  };
 
-  const resolveSettledTx = db.transaction((key: string, from: string, s: SettledPayment, recovery: string) => {
+  const resolveSettledTx = (key: string, from: string, s: SettledPayment, recovery: string) => {
     const row = settleFrom.get(s.transaction, s.simulated ? 1 : 0, now(), recovery, key, from) as Row | undefined;
     if (!row) return false;
     writeSplit(row.id, s);
     return true;
-  });
+  };
 
   return {
-    async reserve(request) {
-      // A holder released between the conflict and the read leaves nothing to report: reserve again.
-      for (let attempt = 0; ; attempt++) {
-        const result = reserveTx.immediate(request);
-        if (result.reserved || result.existing || attempt >= 2) return result;
-      }
-    },
-    async beginSettling(key, answer, settleBy) {
-      return beginSettlingTx.immediate(key, answer, settleBy);
-    },
-    async settle(key, settlement, answer) {
-      return settleTx.immediate(key, settlement, answer);
-    },
-    async release(key, status, reason) {
-      return releaseTx.immediate(key, status, reason, ["verified", "settling"], null);
-    },
+    reserve: (request) => committed(() => reserveTx(request)),
+    beginSettling: (key, answer, settleBy) => committed(() => beginSettlingTx(key, answer, settleBy)),
+    settle: (key, settlement, answer) => committed(() => settleTx(key, settlement, answer)),
+    release: (key, status, reason) => committed(() => releaseTx(key, status, reason, ["verified", "settling"], null)),
     async pending(at, limit) {
       const rows = db
         .prepare(
@@ -234,8 +228,8 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
       return rows.map(pendingPayment);
     },
     async resolve(key, from, outcome, recovery) {
-      if (outcome.status === "settled") return resolveSettledTx.immediate(key, from, outcome.settlement, recovery);
-      return releaseTx.immediate(key, outcome.status, outcome.reason, [from], recovery);
+      if (outcome.status === "settled") return committed(() => resolveSettledTx(key, from, outcome.settlement, recovery));
+      return committed(() => releaseTx(key, outcome.status, outcome.reason, [from], recovery));
     },
     async postpone(key, retryAt, why) {
       db.prepare("UPDATE payments SET deadline_at = ?, recovery = ?, updated_at = ? WHERE reservation_key = ? AND status = 'settling'").run(
@@ -259,6 +253,10 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
     },
     async totals() {
       return ledgerTotals(TOTALS, async (sql) => db.prepare(sql).safeIntegers(true).all() as Row[]);
+    },
+    // A synchronous read of the file: nothing to abort, and it holds no lock a writer waits for.
+    async ping() {
+      probe.get();
     },
     async close() {
       db.close();

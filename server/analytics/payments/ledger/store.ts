@@ -51,6 +51,8 @@ export interface ExistingPayment {
   settlement?: { transaction: string; simulated: boolean };
   payer: string;
   network: string;
+  /** Atomic USDC amount. */
+  amount: bigint;
 }
 
 export type Reservation = { reserved: true } | { reserved: false; existing: ExistingPayment };
@@ -136,5 +138,7 @@ export interface LedgerStore {
   dropExpiredAnswers(now: number): Promise<number>;
   rows(): Promise<LedgerRow[]>;
   totals(): Promise<LedgerTotals>;
+  /** Resolves when the store answers a read now (`GET /readyz` asks); gives up when `signal` aborts. */
+  ping(signal: AbortSignal): Promise<void>;
   close(): Promise<void>;
 }

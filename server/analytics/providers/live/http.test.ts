@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { describeUpstreamFailures, expectUpstreamError, reply, startServer } from "../../../../test/support/upstreams.js";
 import { manualClock } from "../../clock.js";
-import { createUpstreamHttp, type HttpPolicy, numeric, rawAmount, retryAfterMs } from "./http.js";
+import { createUpstreamHttp, type HttpPolicy, numeric, rawAmount, retryAfterMs, type UpstreamObserver } from "./http.js";
 
 const ok = z.object({ ok: z.literal(true) });
 
@@ -19,12 +19,18 @@ function scriptedFetch(statuses: number[], headers: Record<string, string> = {})
 
 function client(fetch: typeof globalThis.fetch, policy: Partial<HttpPolicy> = {}, clock = manualClock(0)) {
   const sleeps: number[] = [];
+  const reported: string[] = [];
+  const observer: UpstreamObserver = {
+    attempt: (source, outcome, seconds) => reported.push(`${source} attempt ${outcome}${seconds >= 0 ? "" : " (negative time)"}`),
+    failure: (source, kind) => reported.push(`${source} failure ${kind}`),
+    breaker: (source, open) => reported.push(`${source} breaker ${open ? "open" : "closed"}`),
+  };
   const http = createUpstreamHttp(
     "acme",
     { retries: 2, backoffMs: 100, maxDelayMs: 1_000, breakerThreshold: 3, breakerCoolDownMs: 10_000, ...policy },
-    { fetch, clock, sleep: async (ms) => void sleeps.push(ms), random: () => 1 },
+    { fetch, clock, sleep: async (ms) => void sleeps.push(ms), random: () => 1, observer },
   );
-  return { http, sleeps, clock };
+  return { http, sleeps, clock, reported };
 }
 
 describe("numeric and rawAmount", () => {
@@ -90,6 +96,42 @@ describe("createUpstreamHttp", () => {
     clock.advance(10_000);
     await expect(http.json({ url: "https://a.example/x" }, ok)).resolves.toEqual({ ok: true });
     await expect(http.json({ url: "https://a.example/x" }, ok)).resolves.toEqual({ ok: true });
+  });
+
+  it("reports every attempt, every failed request by why, and the breaker opening and closing", async () => {
+    const { fetch } = scriptedFetch([500, 500, 500, 200]);
+    const { http, clock, reported } = client(fetch, { retries: 0 });
+    for (let i = 0; i < 3; i++) await expectUpstreamError(http.json({ url: "https://a.example/x" }, ok), "acme");
+    await expectUpstreamError(http.json({ url: "https://a.example/x" }, ok), "acme", /pause/);
+    clock.advance(10_000);
+    await http.json({ url: "https://a.example/x" }, ok);
+    expect(reported).toEqual([
+      "acme attempt server_error",
+      "acme failure retries_exhausted",
+      "acme attempt server_error",
+      "acme failure retries_exhausted",
+      "acme attempt server_error",
+      "acme breaker open",
+      "acme failure retries_exhausted",
+      "acme failure breaker_open",
+      "acme attempt ok",
+      "acme breaker closed",
+    ]);
+  });
+
+  it("reports an answer it cannot use by why: an error status, malformed JSON, an unexpected shape", async () => {
+    const answers = [new Response("{}", { status: 403 }), new Response("not json"), new Response('{"ok":false}')];
+    const fetch = (async () => answers.shift()) as unknown as typeof globalThis.fetch;
+    const { http, reported } = client(fetch);
+    for (let i = 0; i < 3; i++) await expectUpstreamError(http.json({ url: "https://a.example/x" }, ok), "acme");
+    expect(reported).toEqual([
+      "acme attempt client_error",
+      "acme failure http_status",
+      "acme attempt ok",
+      "acme failure malformed",
+      "acme attempt ok",
+      "acme failure unexpected_shape",
+    ]);
   });
 
   it("reopens the breaker when the probe fails, and lets only one probe out at a time", async () => {

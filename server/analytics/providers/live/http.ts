@@ -37,6 +37,26 @@ export const DEFAULT_POLICY: HttpPolicy = {
   concurrency: 4,
 };
 
+/** How one attempt ended: a response (by class), or no response. */
+export type AttemptOutcome = "ok" | "client_error" | "rate_limited" | "server_error" | "timeout" | "unreachable";
+
+/**
+ * Why a request ended as the caller's 502: its host's breaker was open, every attempt failed, the
+ * upstream asked to wait longer than the policy allows, or its answer was an error status,
+ * malformed JSON or an unexpected shape.
+ */
+export type FailureKind = "breaker_open" | "retries_exhausted" | "retry_after" | "http_status" | "malformed" | "unexpected_shape";
+
+/** Told of every attempt, every failed request and every breaker change, by provider. */
+export interface UpstreamObserver {
+  attempt(source: string, outcome: AttemptOutcome, seconds: number): void;
+  failure(source: string, kind: FailureKind): void;
+  /** A host's breaker of `source` opened (true) or closed again (false). */
+  breaker(source: string, open: boolean): void;
+}
+
+const unobserved: UpstreamObserver = { attempt() {}, failure() {}, breaker() {} };
+
 /** What tests replace: the network, time and chance. `redact` scrubs secrets from messages. */
 export interface HttpDeps {
   fetch?: typeof fetch;
@@ -44,6 +64,7 @@ export interface HttpDeps {
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
   redact?: (text: string) => string;
+  observer?: UpstreamObserver;
 }
 
 export interface UpstreamRequest {
@@ -100,7 +121,11 @@ class Breaker {
   private openedAt: number | undefined;
   private probing = false;
 
-  constructor(private readonly policy: HttpPolicy) {}
+  constructor(
+    private readonly policy: HttpPolicy,
+    /** Called when the breaker opens (true) or closes (false). */
+    private readonly changed: (open: boolean) => void,
+  ) {}
 
   /** Whether an attempt may go out now; in half-open state only the first caller (the probe) may. */
   allow(now: number): boolean {
@@ -116,6 +141,7 @@ class Breaker {
   }
 
   success(): void {
+    if (this.openedAt !== undefined) this.changed(false);
     this.failures = 0;
     this.openedAt = undefined;
     this.probing = false;
@@ -123,7 +149,10 @@ class Breaker {
 
   failure(now: number): void {
     this.failures += 1;
-    if (this.probing || this.failures >= this.policy.breakerThreshold) this.openedAt = now;
+    if (this.probing || this.failures >= this.policy.breakerThreshold) {
+      if (this.openedAt === undefined) this.changed(true);
+      this.openedAt = now;
+    }
     this.probing = false;
   }
 }
@@ -153,6 +182,12 @@ class Semaphore {
 /** One attempt's outcome: a response, or a transient failure to retry (after `waitMs` when the upstream said so). */
 type Outcome = { status: number; text: string } | { failure: string; waitMs?: number };
 
+function outcomeOf(status: number): AttemptOutcome {
+  if (status === 429) return "rate_limited";
+  if (status >= 500) return "server_error";
+  return status >= 400 ? "client_error" : "ok";
+}
+
 export function createUpstreamHttp(source: string, policy: Partial<HttpPolicy> = {}, deps: HttpDeps = {}): UpstreamHttp {
   const p: HttpPolicy = { ...DEFAULT_POLICY, ...policy };
   const doFetch = deps.fetch ?? fetch;
@@ -160,13 +195,17 @@ export function createUpstreamHttp(source: string, policy: Partial<HttpPolicy> =
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const random = deps.random ?? Math.random;
   const redact = deps.redact ?? ((text: string) => text);
+  const observer = deps.observer ?? unobserved;
   const hosts = new Map<string, { breaker: Breaker; slots: Semaphore }>();
-  const fail = (what: string): ApiError => upstreamError(source, redact(`${source} ${what}.`));
+  const fail = (kind: FailureKind, what: string): ApiError => {
+    observer.failure(source, kind);
+    return upstreamError(source, redact(`${source} ${what}.`));
+  };
 
   function hostState(host: string) {
     let state = hosts.get(host);
     if (!state) {
-      state = { breaker: new Breaker(p), slots: new Semaphore(p.concurrency) };
+      state = { breaker: new Breaker(p, (open) => observer.breaker(source, open)), slots: new Semaphore(p.concurrency) };
       hosts.set(host, state);
     }
     return state;
@@ -174,10 +213,12 @@ export function createUpstreamHttp(source: string, policy: Partial<HttpPolicy> =
 
   async function attempt(url: URL, request: UpstreamRequest): Promise<Outcome> {
     const { breaker, slots } = hostState(url.host);
-    if (!breaker.allow(clock.now())) throw fail(`is failing; requests pause for ${breaker.retryInS(clock.now())} s`);
+    if (!breaker.allow(clock.now())) throw fail("breaker_open", `is failing; requests pause for ${breaker.retryInS(clock.now())} s`);
     await slots.acquire();
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), p.timeoutMs);
+    const started = performance.now();
+    const observe = (outcome: AttemptOutcome) => observer.attempt(source, outcome, (performance.now() - started) / 1000);
     try {
       const headers: Record<string, string> = { accept: "application/json", ...request.headers };
       if (request.body !== undefined) headers["content-type"] = "application/json";
@@ -188,6 +229,7 @@ export function createUpstreamHttp(source: string, policy: Partial<HttpPolicy> =
         signal: controller.signal,
       });
       const text = await response.text();
+      observe(outcomeOf(response.status));
       const transient = response.status >= 500 || response.status === 429;
       if (response.status >= 500) breaker.failure(clock.now());
       else breaker.success();
@@ -197,6 +239,7 @@ export function createUpstreamHttp(source: string, policy: Partial<HttpPolicy> =
       return { failure, waitMs };
     } catch {
       breaker.failure(clock.now());
+      observe(controller.signal.aborted ? "timeout" : "unreachable");
       return { failure: controller.signal.aborted ? `timed out after ${p.timeoutMs} ms` : "could not be reached" };
     } finally {
       clearTimeout(timer);
@@ -210,9 +253,9 @@ export function createUpstreamHttp(source: string, policy: Partial<HttpPolicy> =
       const outcome = await attempt(url, request);
       if ("status" in outcome) return outcome;
       const attempts = `${retry + 1} attempt${retry ? "s" : ""}`;
-      if (retry >= p.retries) throw fail(`${outcome.failure} (${attempts})`);
+      if (retry >= p.retries) throw fail("retries_exhausted", `${outcome.failure} (${attempts})`);
       if (outcome.waitMs !== undefined && outcome.waitMs > p.maxDelayMs)
-        throw fail(`${outcome.failure}; retry after ${Math.ceil(outcome.waitMs / 1000)} s`);
+        throw fail("retry_after", `${outcome.failure}; retry after ${Math.ceil(outcome.waitMs / 1000)} s`);
       const backoff = Math.min(p.maxDelayMs, p.backoffMs * 2 ** retry) * (1 - random() / 2);
       await sleep(outcome.waitMs ?? backoff);
     }
@@ -223,10 +266,10 @@ export function createUpstreamHttp(source: string, policy: Partial<HttpPolicy> =
     try {
       body = JSON.parse(text);
     } catch {
-      throw fail("answered malformed JSON");
+      throw fail("malformed", "answered malformed JSON");
     }
     const parsed = schema.safeParse(body);
-    if (!parsed.success) throw fail(`answered an unexpected shape (${firstIssue(parsed.error)})`);
+    if (!parsed.success) throw fail("unexpected_shape", `answered an unexpected shape (${firstIssue(parsed.error)})`);
     return parsed.data;
   }
 
@@ -237,7 +280,7 @@ export function createUpstreamHttp(source: string, policy: Partial<HttpPolicy> =
   ): Promise<T | undefined> {
     const { status, text } = await send(request);
     if (missing.includes(status)) return undefined;
-    if (status < 200 || status >= 300) throw fail(`answered HTTP ${status}`);
+    if (status < 200 || status >= 300) throw fail("http_status", `answered HTTP ${status}`);
     return parse(text, schema);
   }
 
@@ -246,7 +289,7 @@ export function createUpstreamHttp(source: string, policy: Partial<HttpPolicy> =
     jsonOrMissing,
     async json(request, schema) {
       const body = await jsonOrMissing(request, schema);
-      if (body === undefined) throw fail("answered HTTP 404");
+      if (body === undefined) throw fail("http_status", "answered HTTP 404");
       return body;
     },
   };

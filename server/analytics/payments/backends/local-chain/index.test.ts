@@ -13,6 +13,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signEvmPayment } from "../../../../../client/x402/evm.js";
 import { signSvmPayment } from "../../../../../client/x402/svm.js";
+import { openAndVerify } from "../../../../../test/support/analytics.js";
 import { systemClock } from "../../../clock.js";
 import { loadAnalyticsConfig } from "../../../config.js";
 import { loadAnalyticsContract } from "../../../contract.js";
@@ -41,7 +42,7 @@ const requirementFor = (prefix: string): PaymentRequirements => {
 /** Runs the service's own verifier, as the gate does before settlement. */
 async function verified(header: string, requirement: PaymentRequirements): Promise<VerifiedPayment> {
   const verifier = createExactVerifier({ config, clock: systemClock });
-  const result = await verifier.verify(header, requirement);
+  const result = await openAndVerify(verifier, header, requirement);
   if (!result.ok) throw new Error(`verification failed: ${result.reason} (${result.message})`);
   return result.payment;
 }

@@ -1,0 +1,115 @@
+/**
+ * The Bazaar discovery extension of a paid route's v2 challenge (x402 `specs/extensions/bazaar.md`),
+ * derived from the contract: `info` says how to call the route (its example body or query) and
+ * that it answers JSON; `schema` is a JSON Schema 2020-12 of `info` in which the input is the
+ * operation's request schema and `output.example` the schema of its 200 envelope. Both schemas are
+ * self-contained and carry no descriptions or examples: a v2 client echoes the extension in
+ * `PAYMENT-SIGNATURE`, so it must stay well inside a request header (under 4 KB for every route);
+ * the descriptions are in the OpenAPI document.
+ */
+import type { OpenApiDocument, PaidRoute } from "../contract.js";
+import { inlineRefs } from "../inline-refs.js";
+
+type Schema = Record<string, unknown>;
+
+/** `X402.BazaarExtension` of the contract, its free-form objects typed as such (the generated type reads them as empty). */
+export interface BazaarExtension {
+  info: {
+    input: { type: "http"; method: "GET" | "POST"; bodyType?: "json"; body?: Schema; queryParams?: Schema };
+    output?: { type: "json" };
+  };
+  schema: Schema;
+}
+type Parameter = { name?: string; in?: string; required?: boolean; schema?: unknown; example?: unknown };
+type Operation = {
+  parameters?: Parameter[];
+  requestBody?: { content: Record<string, { schema: unknown; example?: unknown }> };
+  responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
+};
+
+/**
+ * Words that document rather than constrain, left to the OpenAPI document. `format` among them:
+ * OpenAPI's numeric formats mean nothing to a JSON Schema validator, `date-time` only to one with
+ * format plugins (the SDK's Ajv warns on each), and every timestamp has its `pattern` as well.
+ */
+const PROSE = new Set(["description", "example", "examples", "title", "format"]);
+
+/** A schema without its prose. `properties` maps names to schemas, so its keys are kept whatever they are. */
+function withoutProse(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutProse);
+  if (!schema || typeof schema !== "object") return schema;
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key]) => !PROSE.has(key))
+      .map(([key, value]) => [
+        key,
+        key === "properties" && value && typeof value === "object"
+          ? Object.fromEntries(Object.entries(value).map(([name, property]) => [name, withoutProse(property)]))
+          : withoutProse(value),
+      ]),
+  );
+}
+
+/** The document's component schemas without prose, computed once per document. */
+const plainSchemas = new WeakMap<OpenApiDocument, Record<string, unknown>>();
+function plainSchemasOf(document: OpenApiDocument): Record<string, unknown> {
+  let schemas = plainSchemas.get(document);
+  if (!schemas) {
+    const components = (document.components as { schemas: Record<string, unknown> }).schemas;
+    schemas = Object.fromEntries(Object.entries(components).map(([name, schema]) => [name, withoutProse(schema)]));
+    plainSchemas.set(document, schemas);
+  }
+  return schemas;
+}
+
+const string = (value: string): Schema => ({ type: "string", const: value });
+
+export function bazaarExtension(route: PaidRoute, document: OpenApiDocument): BazaarExtension {
+  const operation = document.paths[route.path]?.[route.method] as Operation | undefined;
+  if (!operation) throw new Error(`the contract has no ${route.method.toUpperCase()} ${route.path}`);
+  const schemas = plainSchemasOf(document);
+  const plain = (schema: unknown) => inlineRefs(withoutProse(schema), schemas) as Schema;
+
+  let input: BazaarExtension["info"]["input"];
+  let inputSchema: Schema;
+  if (route.method === "post") {
+    const body = operation.requestBody?.content["application/json"];
+    input = { type: "http", method: "POST", bodyType: "json", body: (body?.example ?? {}) as Record<string, unknown> };
+    inputSchema = {
+      type: string("http"),
+      method: string("POST"),
+      bodyType: string("json"),
+      body: body ? plain(body.schema) : { type: "object" },
+    };
+  } else {
+    const query = (operation.parameters ?? []).filter((p) => p.in === "query");
+    const example = Object.fromEntries(query.flatMap((p) => (p.example === undefined ? [] : [[p.name, p.example]])));
+    input = { type: "http", method: "GET", queryParams: example };
+    inputSchema = {
+      type: string("http"),
+      method: string("GET"),
+      queryParams: {
+        type: "object",
+        properties: Object.fromEntries(query.map((p) => [p.name, plain(p.schema)])),
+        required: query.filter((p) => p.required).map((p) => p.name),
+      },
+    };
+  }
+  const envelope = operation.responses["200"]?.content?.["application/json"]?.schema;
+  return {
+    info: { input, output: { type: "json" } },
+    schema: {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      properties: {
+        input: { type: "object", properties: inputSchema, required: Object.keys(inputSchema), additionalProperties: false },
+        output: {
+          type: "object",
+          properties: { type: string("json"), example: envelope ? plain(envelope) : { type: "object" } },
+          required: ["type"],
+        },
+      },
+      required: ["input"],
+    },
+  };
+}

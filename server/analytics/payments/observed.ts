@@ -1,0 +1,58 @@
+/**
+ * The gate and the settlement backend as they were, reporting to a `PaymentObserver`: decorators,
+ * so the payment core itself stays free of reporting and its tests unchanged.
+ */
+import type { PaymentGate } from "./gate.js";
+import type { PaymentObserver } from "./observer.js";
+import type { SettlementBackend } from "./settlement.js";
+import type { VerifiedPayment } from "./types.js";
+
+/**
+ * Reports every payment's outcome. A delivery that came after its payment's deadline reports
+ * nothing here: the payment is still open, and recovery releases it (reported as `recovered`).
+ */
+export function observedGate(gate: PaymentGate, observer: PaymentObserver): PaymentGate {
+  const report = (payment: VerifiedPayment, outcome: "served" | "refused" | "released", reason = "") =>
+    observer.payment({ network: payment.network, version: String(payment.version ?? ""), outcome, reason });
+  return {
+    async admit(submission, offer, request) {
+      const admission = await gate.admit(submission, offer, request);
+      // The version of the header it came in: a v1 header claiming another version is refused as a v1 payment.
+      const version = String(submission.version);
+      const { network } = offer.v1;
+      if (admission.kind === "stored") observer.payment({ network, version, outcome: "replayed", reason: "" });
+      else if (admission.kind === "rejected") observer.payment({ network, version, outcome: "refused", reason: admission.reason });
+      return admission;
+    },
+    async settle(payment, answer) {
+      const delivery = await gate.settle(payment, answer);
+      if (delivery.ok) report(payment, "served");
+      else if (delivery.status === 402) report(payment, "refused", delivery.reason);
+      return delivery;
+    },
+    async release(payment, why) {
+      await gate.release(payment, why);
+      report(payment, "released");
+    },
+  };
+}
+
+/** Times every settlement call of `backend` and reports how it ended. */
+export function observedBackend(backend: SettlementBackend, observer: PaymentObserver): SettlementBackend {
+  const report = (outcome: "settled" | "refused" | "error", started: number) =>
+    observer.settlement({ backend: backend.mode, outcome, seconds: (performance.now() - started) / 1000 });
+  return {
+    ...backend,
+    async settle(payment) {
+      const started = performance.now();
+      try {
+        const result = await backend.settle(payment);
+        report(result.ok ? "settled" : "refused", started);
+        return result;
+      } catch (error) {
+        report("error", started);
+        throw error;
+      }
+    },
+  };
+}

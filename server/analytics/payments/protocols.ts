@@ -1,0 +1,139 @@
+/**
+ * The two x402 protocol versions this service speaks on the same URLs, as wire forms around one
+ * payment. v1: the challenge in the 402 body, the payment in `X-PAYMENT`, the receipt in
+ * `X-PAYMENT-RESPONSE`, v1 network names. v2: the challenge in `PAYMENT-REQUIRED`, the payment in
+ * `PAYMENT-SIGNATURE` (echoing the requirement it pays in `accepted`), the receipt in
+ * `PAYMENT-RESPONSE`, CAIP-2 networks. The `exact` payload inside is the same, so a v2 payment is
+ * opened into the v1 form once its `accepted` matched what this server offered, and from there one
+ * verifier, one ledger and one replay key serve both.
+ */
+import type { BazaarExtension } from "./bazaar.js";
+import { decodePaymentHeader } from "./header.js";
+import type {
+  PaymentErrorReason,
+  PaymentRequiredV2,
+  PaymentRequirements,
+  PaymentRequirementsV2,
+  SettlementReceipt,
+  SettlementReceiptV2,
+} from "./types.js";
+
+export type X402Version = 1 | 2;
+
+/** The request header each version's payment comes in, in the order they are read. */
+export const PAYMENT_HEADERS = { 2: "PAYMENT-SIGNATURE", 1: "X-PAYMENT" } as const;
+/** The response header of each version's receipt. */
+export const RECEIPT_HEADERS = { 1: "X-PAYMENT-RESPONSE", 2: "PAYMENT-RESPONSE" } as const;
+export const CHALLENGE_HEADER = "PAYMENT-REQUIRED";
+
+/** A payment as it arrived: the version is the header's, whatever the JSON inside claims. */
+export interface Submission {
+  version: X402Version;
+  header: string;
+}
+
+export type SubmissionRead = { kind: "none" } | { kind: "both" } | ({ kind: "payment" } & Submission);
+
+/** The payment header of a request: `PAYMENT-SIGNATURE`, `X-PAYMENT`, none, or (a 400) both. */
+export function readSubmission(get: (name: string) => string | undefined): SubmissionRead {
+  const v2 = get(PAYMENT_HEADERS[2]);
+  const v1 = get(PAYMENT_HEADERS[1]);
+  if (v2 !== undefined && v1 !== undefined) return { kind: "both" };
+  if (v2 !== undefined) return { kind: "payment", version: 2, header: v2 };
+  if (v1 !== undefined) return { kind: "payment", version: 1, header: v1 };
+  return { kind: "none" };
+}
+
+/** What a route offers, in both versions: the v2 requirement is the v1 one in v2's shape. */
+export interface Offer {
+  v1: PaymentRequirements;
+  v2: PaymentRequirementsV2;
+}
+
+export function v2Requirement(requirement: Omit<PaymentRequirements, "resource">, caip2: string): PaymentRequirementsV2 {
+  return {
+    scheme: requirement.scheme,
+    network: caip2 as PaymentRequirementsV2["network"],
+    amount: requirement.maxAmountRequired,
+    asset: requirement.asset,
+    payTo: requirement.payTo,
+    maxTimeoutSeconds: requirement.maxTimeoutSeconds,
+    extra: requirement.extra as PaymentRequirementsV2["extra"],
+  };
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/**
+ * The first field of `accepted` that differs from the requirement issued, or undefined when it is
+ * that requirement. Every field of the requirement must be equal; `extra` must hold each issued
+ * field with its value (a client may add its own, as `@x402/core`'s server allows).
+ */
+export function acceptedMismatch(accepted: unknown, issued: PaymentRequirementsV2): string | undefined {
+  if (!isRecord(accepted)) return "accepted";
+  const { extra, ...core } = issued;
+  for (const [field, value] of Object.entries(core)) if (accepted[field] !== value) return `accepted.${field}`;
+  const offered = accepted.extra;
+  for (const [field, value] of Object.entries(extra ?? {}))
+    if (!isRecord(offered) || offered[field] !== value) return `accepted.extra.${field}`;
+  return undefined;
+}
+
+export type Opened =
+  | { ok: true; payment: Record<string, unknown> }
+  | { ok: false; status: 400 | 402; reason: PaymentErrorReason; message: string };
+
+/**
+ * Decodes a submission into the v1 form of the payment (`{x402Version: 1, scheme, network,
+ * payload}`) that the verifier checks against the v1 requirement. A header that is not base64
+ * JSON is a 400; a v2 payment of another version, or whose `accepted` is not this route's offer,
+ * is refused before any signature is looked at. A v1 payment is passed on as it is: its checks
+ * (version, scheme, network) are the verifier's.
+ */
+export function openSubmission(submission: Submission, offer: Offer): Opened {
+  const decoded = decodePaymentHeader(submission.header);
+  if (!decoded.ok) return { ok: false, status: 400, reason: "invalid_payload", message: decoded.message };
+  if (submission.version === 1) return { ok: true, payment: decoded.value };
+  const value = decoded.value;
+  if (value.x402Version !== 2)
+    return { ok: false, status: 402, reason: "invalid_x402_version", message: `${PAYMENT_HEADERS[2]} carries x402Version 2 only` };
+  const field = acceptedMismatch(value.accepted, offer.v2);
+  if (field)
+    return {
+      ok: false,
+      status: 402,
+      reason: "invalid_payment_requirements",
+      message: `${field} is not what this route offers; pay the requirement of its PAYMENT-REQUIRED challenge unchanged`,
+    };
+  return { ok: true, payment: { x402Version: 1, scheme: offer.v1.scheme, network: offer.v1.network, payload: value.payload } };
+}
+
+/** The v2 challenge of an offer: its resource as an object, `error` naming why (as the v1 body's does). */
+export function challengeV2(offer: Offer, extensions: { bazaar: BazaarExtension }, error: PaymentErrorReason): PaymentRequiredV2 {
+  const { resource: url, description, mimeType } = offer.v1;
+  return {
+    x402Version: 2,
+    error,
+    resource: { url, description, mimeType },
+    accepts: [offer.v2],
+    // The generated type reads the extension's free-form objects (schemas, examples) as empty ones.
+    extensions: extensions as unknown as PaymentRequiredV2["extensions"],
+  };
+}
+
+/** Base64 of UTF-8 JSON: how every x402 header carries its object. */
+export const encodeHeader = (value: unknown): string => Buffer.from(JSON.stringify(value), "utf8").toString("base64");
+
+/** A settled payment's receipt, with what either version's form needs. */
+export interface Receipt extends SettlementReceipt {
+  /** Atomic USDC amount settled. */
+  amount: string;
+}
+
+/** The receipt header of the version the payment came in. */
+export function receiptHeader(version: X402Version, receipt: Receipt, caip2: string): [name: string, value: string] {
+  const { amount, ...v1 } = receipt;
+  if (version === 1) return [RECEIPT_HEADERS[1], encodeHeader(v1)];
+  const v2: SettlementReceiptV2 = { ...v1, network: caip2 as SettlementReceiptV2["network"], amount };
+  return [RECEIPT_HEADERS[2], encodeHeader(v2)];
+}
