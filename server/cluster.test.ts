@@ -13,15 +13,27 @@ function children(pid: number): number[] {
 }
 const alive = (pid: number) => existsSync(`/proc/${pid}`);
 
+/** The workers that logged that both their services listen (and so have told the primary they serve). */
+function serving(log: string): number[] {
+  const lines = log.split("\n").filter((line) => line.includes('"registry listening"'));
+  return lines.map((line) => (JSON.parse(line) as { pid: number }).pid);
+}
+
 describe.skipIf(process.platform !== "linux")("WORKERS", () => {
   it("runs two workers of both services, replaces one that dies, and stops them all on SIGTERM", async () => {
     const dir = mkdtempSync(join(tmpdir(), "cluster-"));
-    const service = await startService({ WORKERS: "2", LEDGER_DB: join(dir, "ledger.db"), REGISTRY_DB: join(dir, "registry.db") }, 120_000);
+    const service = await startService(
+      { WORKERS: "2", LOG_LEVEL: "info", LEDGER_DB: join(dir, "ledger.db"), REGISTRY_DB: join(dir, "registry.db") },
+      120_000,
+    );
     const primary = service.child.pid as number;
     try {
+      // killed before it served, a worker would stop them all, as a start-up failure does
       const [first, second] = await until(async () => {
         const workers = children(primary);
-        if (workers.length !== 2) throw new Error(`${workers.length} workers`);
+        if (workers.length !== 2 || !workers.every((pid) => serving(service.stdout()).includes(pid))) {
+          throw new Error(`${workers.length} workers, serving: ${serving(service.stdout())}`);
+        }
         return workers as [number, number];
       }, 60_000);
       expect((await fetch(`${service.registryUrl}/api/agents?limit=1`)).status).toBe(200);

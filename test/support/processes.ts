@@ -3,6 +3,7 @@
  * tests that start them, stop them, or kill them.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 
@@ -21,16 +22,37 @@ export async function until<T>(probe: () => Promise<T>, timeoutMs = 45_000, ever
   }
 }
 
-/** A port nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
   });
+}
+
+/** The first port of the kernel's ephemeral range (what outgoing connections and `listen(0)` use). */
+function ephemeralStart(): number {
+  try {
+    return Number(readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/)[0]) || 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+const LOWEST = 10_000;
+
+/**
+ * A port nothing listens on, for a process started later to listen on. Picked below the ephemeral
+ * range: a port that `listen(0)` handed out is free only until the next outgoing connection takes
+ * it, and the other test files open thousands while a child process starts.
+ */
+export async function freePort(): Promise<number> {
+  const below = ephemeralStart();
+  for (let tries = 0; below > LOWEST + 1_000 && tries < 50; tries += 1) {
+    const port = LOWEST + Math.floor(Math.random() * (below - LOWEST));
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port found between ${LOWEST} and ${below}`);
 }
 
 /** Runs `server/main.ts` with `env` until it exits (it is killed after `timeoutMs`): its exit code and stderr. */
@@ -66,8 +88,22 @@ export interface ServiceProcess {
   kill(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts `server/main.ts` with `env` on free ports and waits until the analytics service answers `GET /`. */
+/**
+ * Starts `server/main.ts` with `env` on free ports and waits until the analytics service answers
+ * `GET /` and the registry `GET /livez`; started again on other ports when another test's process
+ * took one of them first.
+ */
 export async function startService(env: Record<string, string | undefined>, readyMs = 60_000): Promise<ServiceProcess> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await launch(env, readyMs);
+    } catch (error) {
+      if (attempt === 3 || !String(error).includes("is already in use")) throw error;
+    }
+  }
+}
+
+async function launch(env: Record<string, string | undefined>, readyMs: number): Promise<ServiceProcess> {
   const [port, registryPort] = [await freePort(), await freePort()];
   const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
     cwd: ROOT,
@@ -102,8 +138,10 @@ export async function startService(env: Record<string, string | undefined>, read
     throw new Error(`the service exited before it was ready (${JSON.stringify(e)}): ${stderr}`);
   });
   const ready = until(async () => {
-    const res = await fetch(`${url}/`);
-    if (!res.ok) throw new Error(`GET / answered ${res.status}`);
+    for (const probe of [`${url}/`, `${running.registryUrl}/livez`]) {
+      const res = await fetch(probe);
+      if (!res.ok) throw new Error(`GET ${probe} answered ${res.status}`);
+    }
   }, readyMs);
   await Promise.race([ready, died]).catch((error) => {
     child.kill("SIGKILL");
