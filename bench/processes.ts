@@ -63,7 +63,10 @@ export function startService(port: number, env: Record<string, string>, profileD
 
 /** prom-client's `process_cpu_seconds_total` (user + system, from `process.cpuUsage`) in the service's /metrics. */
 async function cpuSecondsOf(url: string): Promise<number> {
-  const text = await (await fetch(`${url}/metrics`)).text();
+  // once more on failure: a pooled connection idle past the server's keep-alive timeout can be closed as it is reused
+  const text = await fetch(`${url}/metrics`)
+    .catch(() => fetch(`${url}/metrics`))
+    .then((res) => res.text());
   const sample = /^process_cpu_seconds_total (\S+)$/m.exec(text);
   if (!sample) throw new Error(`${url}/metrics has no process_cpu_seconds_total`);
   return Number(sample[1]);

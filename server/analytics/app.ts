@@ -9,6 +9,7 @@ import { NETWORKS } from "../../lib/networks.js";
 import { DOCS_ASSETS_PATH, docsAssets } from "../docs/reference-page.js";
 import { cors } from "../http/cors.js";
 import { errorHandler, notFound } from "../http/errors.js";
+import { handlerChain } from "../http/handler-chain.js";
 import { refuseAmbiguousQuery, refuseNonFiniteNumbers } from "../http/input-guard.js";
 import { requestContext } from "../http/request-context.js";
 import { openApiValidation } from "../http/validator.js";
@@ -119,20 +120,31 @@ export function createAnalyticsApp(deps: AnalyticsDeps): express.Express {
   };
   for (const route of contract.paid) bind(route.path, route.method, paidRouteHandler(route, deps.handlers[route.name], routeDeps));
 
-  // One router layer per documented path, its validator (see validator.ts) then its handler by method: the
-  // router tries each layer's pattern in turn, so a layer per method and path would double the work of every request.
+  // Each documented path's validator (see validator.ts), then its handler by method. A path without
+  // parameters (most of them) is found by one lookup of the request's path; the router, which tries
+  // each layer's pattern in turn, still serves the others and any spelling of a path the lookup
+  // misses (case, trailing slash), as before.
   const validatorFor = openApiValidation(contract.document, {
     validateResponses: config.validateResponses,
     prefixes: NETWORKS.map((network) => network.prefix),
   });
+  const exact = new Map<string, RequestHandler>();
+  const routes: [string, RequestHandler[]][] = [];
   for (const path of Object.keys(contract.document.paths)) {
     const methods = handlers.get(path) ?? new Map<string, RequestHandler>();
     const byMethod: RequestHandler = (req, res, next) => {
       const handler = methods.get(req.method === "HEAD" ? "GET" : req.method);
       return handler ? handler(req, res, next) : next();
     };
-    app.all(path.replace(/\{([^}]+)\}/g, ":$1"), validatorFor(path), refuseNonFiniteNumbers, byMethod);
+    const stack = [...validatorFor(path), refuseNonFiniteNumbers, byMethod];
+    if (!path.includes("{")) exact.set(path, handlerChain(stack));
+    routes.push([path.replace(/\{([^}]+)\}/g, ":$1"), stack]);
   }
+  app.use(function exactPath(req, res, next) {
+    const handler = exact.get(req.path);
+    return handler ? handler(req, res, next) : next();
+  });
+  for (const [path, stack] of routes) app.all(path, ...stack);
 
   app.use(notFound);
   app.use(errorHandler(logger));
