@@ -3,11 +3,11 @@
  * is two keccak calls: the domain separator of each network is computed once. Cross-checked
  * against viem's `hashTypedData` in the tests.
  */
-import { keccak_256 } from "@noble/hashes/sha3";
+import { keccak256 } from "./keccak.js";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
-const DOMAIN_TYPEHASH = keccak_256(utf8("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"));
-const TRANSFER_TYPEHASH = keccak_256(
+const DOMAIN_TYPEHASH = keccak256(utf8("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"));
+const TRANSFER_TYPEHASH = keccak256(
   utf8("TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)"),
 );
 
@@ -37,11 +37,11 @@ function addressWord(address: string): Uint8Array {
 }
 
 export function domainSeparator(domain: Eip712Domain): Uint8Array {
-  return keccak_256(
+  return keccak256(
     Buffer.concat([
       DOMAIN_TYPEHASH,
-      keccak_256(utf8(domain.name)),
-      keccak_256(utf8(domain.version)),
+      keccak256(utf8(domain.name)),
+      keccak256(utf8(domain.version)),
       word(BigInt(domain.chainId)),
       addressWord(domain.verifyingContract),
     ]),
@@ -50,7 +50,7 @@ export function domainSeparator(domain: Eip712Domain): Uint8Array {
 
 /** The 32-byte digest a wallet signs for this authorization under the given domain separator. */
 export function authorizationDigest(separator: Uint8Array, a: Authorization): Uint8Array {
-  const struct = keccak_256(
+  const struct = keccak256(
     Buffer.concat([
       TRANSFER_TYPEHASH,
       addressWord(a.from),
@@ -61,5 +61,5 @@ export function authorizationDigest(separator: Uint8Array, a: Authorization): Ui
       Buffer.from(a.nonce.slice(2), "hex"),
     ]),
   );
-  return keccak_256(Buffer.concat([Buffer.from([0x19, 0x01]), separator, struct]));
+  return keccak256(Buffer.concat([Buffer.from([0x19, 0x01]), separator, struct]));
 }
