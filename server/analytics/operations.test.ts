@@ -120,10 +120,17 @@ describe("a 206", () => {
     const warning = logs().find((line) => line.level === 40 && line.requestId === requestId);
     expect(warning).toMatchObject({ operation: "defiTvl", cause: "http_status" });
     expect(String(warning?.detail)).toContain("HTTP 500");
-    expect(logs().find((line) => line.msg === "payment settled" && line.requestId === requestId)).toMatchObject({
-      network: "base-sepolia",
-      simulated: true,
-    });
+    // one line per paid request: the request's, with its settlement
+    expect(logs().filter((line) => line.requestId === requestId && line.level === 30)).toEqual([
+      expect.objectContaining({
+        msg: "request",
+        status: 206,
+        payment: "settled",
+        network: "base-sepolia",
+        x402Version: 1,
+        simulated: true,
+      }),
+    ]);
     expect(metricValue(await page(service), "insight_answers_total", { outcome: "partial", cause: "http_status" })).toBe(1);
     expect(JSON.stringify(logs())).not.toContain("sk-test-do-not-log");
   });

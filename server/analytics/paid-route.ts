@@ -12,6 +12,7 @@ import type { Logger } from "pino";
 import { StoreUnavailable } from "../db/unavailable.js";
 import { ApiError } from "../http/errors.js";
 import { requestOrigin } from "../http/origin.js";
+import { logWith } from "../http/request-context.js";
 import type { Clock } from "./clock.js";
 import type { AnalyticsConfig } from "./config.js";
 import type { OpenApiDocument, PaidRoute } from "./contract.js";
@@ -203,7 +204,7 @@ export function paidRouteHandler(route: PaidRoute, handler: OperationHandler, de
       return challenge(res, offer, delivery.reason, delivery.message, payment.payer);
     }
     const { transaction, simulated = false } = delivery.receipt;
-    deps.logger.info({ ...logged, transaction, simulated }, "payment settled");
+    logWith(res, { payment: "settled", network: payment.network, x402Version: read.version, transaction, simulated });
     send(res, ready, delivery.receipt, read.version);
   };
 }

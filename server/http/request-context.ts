@@ -1,9 +1,10 @@
 /**
- * Request id (echoed in `X-Request-Id`) and one structured log line per request; the `quiet` paths
- * (probes and scrapes, every few seconds) log at debug level.
+ * Request id (echoed in `X-Request-Id`) and one structured log line per request, which carries what
+ * a route adds with `logWith` (a paid answer's settlement: one line per paid request, not two); the
+ * `quiet` paths (probes and scrapes, every few seconds) log at debug level.
  */
 import { randomUUID } from "node:crypto";
-import type { RequestHandler } from "express";
+import type { RequestHandler, Response } from "express";
 import type { Logger } from "pino";
 
 declare global {
@@ -12,6 +13,11 @@ declare global {
       requestId: string;
     }
   }
+}
+
+/** Adds `fields` to the request's log line, written when its answer is sent. */
+export function logWith(res: Response, fields: Record<string, unknown>): void {
+  res.locals.log = { ...res.locals.log, ...fields };
 }
 
 const SAFE_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -25,7 +31,14 @@ export function requestContext(logger: Logger, quiet: ReadonlySet<string> = new 
     res.on("finish", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       logger[quiet.has(req.path) ? "debug" : "info"](
-        { requestId: req.requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 },
+        {
+          requestId: req.requestId,
+          method: req.method,
+          path: req.path,
+          status: res.statusCode,
+          ms: Math.round(ms * 10) / 10,
+          ...res.locals.log,
+        },
         "request",
       );
     });
