@@ -8,7 +8,7 @@ import { groupCommit } from "./group-commit.js";
 function connection({ failingCommit = false } = {}) {
   const db = new Database(":memory:");
   db.exec("CREATE TABLE t (x INTEGER UNIQUE)");
-  const counts = { "BEGIN IMMEDIATE": 0, COMMIT: 0 };
+  const counts = { "BEGIN IMMEDIATE": 0, COMMIT: 0, "SAVEPOINT work": 0 };
   const committed = groupCommit({
     prepare(sql) {
       const statement = db.prepare(sql);
@@ -30,15 +30,16 @@ describe("groupCommit", () => {
   it("commits the writes queued in one turn in one transaction, answering each with its own result", async () => {
     const { db, counts, committed, insert, values } = connection();
     expect(await Promise.all([1, 2, 3].map((x) => committed(() => insert(x) * x)))).toEqual([1, 2, 3]);
-    expect(counts).toEqual({ "BEGIN IMMEDIATE": 1, COMMIT: 1 });
+    // no savepoint while no write throws
+    expect(counts).toEqual({ "BEGIN IMMEDIATE": 1, COMMIT: 1, "SAVEPOINT work": 0 });
     expect(values()).toEqual([1, 2, 3]);
     await committed(() => insert(4));
-    expect(counts).toEqual({ "BEGIN IMMEDIATE": 2, COMMIT: 2 });
+    expect(counts).toEqual({ "BEGIN IMMEDIATE": 2, COMMIT: 2, "SAVEPOINT work": 0 });
     expect(db.inTransaction).toBe(false);
   });
 
   it("undoes a write that throws, alone: the others of its batch commit", async () => {
-    const { committed, insert, values } = connection();
+    const { db, counts, committed, insert, values } = connection();
     const outcomes = await Promise.allSettled([
       committed(() => insert(1)),
       committed(() => {
@@ -49,6 +50,9 @@ describe("groupCommit", () => {
     ]);
     expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
     expect(values()).toEqual([1, 3]);
+    // the batch ran again, each write in a savepoint, after its first transaction was rolled back
+    expect(counts).toEqual({ "BEGIN IMMEDIATE": 2, COMMIT: 1, "SAVEPOINT work": 3 });
+    expect(db.inTransaction).toBe(false);
   });
 
   it("rejects every write of a batch whose commit fails, and keeps none of them", async () => {

@@ -3,8 +3,8 @@
  * file). A payment's key is reserved by a UNIQUE column that a release sets to NULL, which keeps
  * the row for the record and lets the same authorization be retried; every stage change is one
  * conditional UPDATE, so concurrent requests and recovery cannot both move a payment. Stage changes
- * are group-committed (server/db/group-commit.ts): each runs in a savepoint of the transaction of its
- * turn of the event loop, and is answered once that transaction committed.
+ * are group-committed (server/db/group-commit.ts): they share the transaction of their turn of the
+ * event loop, each undone alone if it throws, and each is answered once that transaction committed.
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
@@ -137,7 +137,7 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
      WHERE reservation_key = ? AND status = ? RETURNING id`,
   );
   const storeAnswer = db.prepare("INSERT INTO answers (payment_id, status, body, expires_at) VALUES (?, ?, ?, ?)");
-  const split = db.prepare("INSERT INTO splits (payment_id, account, address, amount) VALUES (?, ?, ?, ?)");
+  const split = db.prepare("INSERT INTO splits (payment_id, account, address, amount) VALUES (?, 'service', ?, ?), (?, 'treasury', ?, ?)");
   const releaseFrom = db.prepare(
     `UPDATE payments SET status = ?, reservation_key = NULL, reason = ?, updated_at = ?, recovery = COALESCE(?, recovery)
      WHERE reservation_key = ? AND status IN (?, ?) RETURNING id`,
@@ -146,8 +146,7 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
   const probe = db.prepare("SELECT MAX(version) AS v FROM schema_version");
 
   const writeSplit = (id: unknown, s: SettledPayment) => {
-    split.run(id, "service", s.split.service.address, s.split.service.amount);
-    split.run(id, "treasury", s.split.treasury.address, s.split.treasury.amount);
+    split.run(id, s.split.service.address, s.split.service.amount, id, s.split.treasury.address, s.split.treasury.amount);
   };
 
   const existing = (key: string): ExistingPayment | undefined => {
