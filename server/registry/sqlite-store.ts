@@ -7,6 +7,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "libsql";
+import { useWal } from "../db/wal.js";
 import type { UniqueField } from "./records.js";
 import type { PassportRecord, RegistryStore, SkillFamily } from "./store.js";
 import {
@@ -70,9 +71,9 @@ const MIGRATIONS: readonly string[] = [
 export function openSqliteStore(path: string): RegistryStore {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
-  db.exec("PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000");
+  db.exec("PRAGMA foreign_keys = ON");
   // WAL lets the service keep reading while an import writes from another process.
-  if (path !== ":memory:") db.exec("PRAGMA journal_mode = WAL");
+  useWal(db);
   migrate(db);
   return sqliteStore(db);
 }

@@ -71,6 +71,23 @@ describe("SQLite ledger file", () => {
     await mine.close();
   });
 
+  it("opens a new file while another process holds its lock (workers starting together), waiting instead of failing", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "ledger-")), "ledger.db");
+    // the other process creates the file and holds its write lock for 1 s
+    const script = `
+      import Database from "libsql";
+      const db = new Database(${JSON.stringify(file)});
+      db.exec("BEGIN IMMEDIATE; CREATE TABLE other (x INTEGER)");
+      console.log("locked");
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1000);
+      db.exec("COMMIT");`;
+    const holder = execFile(process.execPath, ["--input-type=module", "-e", script], { cwd: process.cwd() });
+    await new Promise<void>((resolve) => holder.stdout?.once("data", () => resolve()));
+    const ledger = openSqliteLedger(file);
+    expect((await ledger.reserve(reservation("base-sepolia:0xp:0x1", {}, Date.now()))).reserved).toBe(true);
+    await ledger.close();
+  });
+
   it("migrates a ledger written by the previous schema, keeping its payments and splits", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "ledger-")), "old.db");
     const old = new Database(file);

@@ -10,6 +10,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "libsql";
 import { groupCommit } from "../../../db/group-commit.js";
+import { useWal } from "../../../db/wal.js";
 import { existingPayment, ledgerRow, ledgerTotals, pendingPayment, type Row, totalsQueries } from "./rows.js";
 import type { ExistingPayment, LedgerStore, Reservation, ReservationRequest, SettledPayment, StoredAnswer } from "./store.js";
 
@@ -105,11 +106,10 @@ function migrate(db: Database.Database): void {
 export function openSqliteLedger(file: string, { now = Date.now, synchronous = "normal" }: SqliteLedgerOptions = {}): LedgerStore {
   if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
-  db.pragma("journal_mode = WAL");
+  useWal(db);
   // WAL with synchronous=NORMAL: every commit is atomic and survives a crash of the process; only an
   // OS crash or power loss can drop the last commits (the database stays consistent).
   db.pragma(`synchronous = ${synchronous}`);
-  db.pragma("busy_timeout = 5000");
   migrate(db);
   // Every stage change commits with those of concurrent requests: one commit per turn of the event loop.
   const committed = groupCommit(db);
