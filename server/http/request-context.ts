@@ -28,7 +28,8 @@ export function requestContext(logger: Logger, quiet: ReadonlySet<string> = new 
     req.requestId = incoming && SAFE_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader("X-Request-Id", req.requestId);
     const started = process.hrtime.bigint();
-    res.on("finish", () => {
+    // on close, not finish: a response cut off by the client still gets its line (and a paid one its settlement)
+    res.once("close", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       logger[quiet.has(req.path) ? "debug" : "info"](
         {
@@ -37,6 +38,7 @@ export function requestContext(logger: Logger, quiet: ReadonlySet<string> = new 
           path: req.path,
           status: res.statusCode,
           ms: Math.round(ms * 10) / 10,
+          ...(res.writableFinished ? {} : { aborted: true }),
           ...res.locals.log,
         },
         "request",
