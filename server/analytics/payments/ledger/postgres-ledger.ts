@@ -50,6 +50,8 @@ export const LEDGER_MIGRATIONS: readonly string[] = [
      expires_at BIGINT NOT NULL
    )`,
   "CREATE INDEX answers_expiry ON answers (expires_at)",
+  // As on SQLite: nothing looks a payment up by payment_key, and its random-key index cost every insert.
+  "DROP INDEX payments_key",
 ];
 
 const SQL = {

@@ -117,5 +117,8 @@ describe("SQLite ledger file", () => {
     await ledger.close();
     // opening again runs no migration twice
     await openSqliteLedger(file).close();
+    // every index a write pays for is one a query uses: payment_key's (a random nonce) is gone
+    const indexes = new Database(file).prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name");
+    expect(indexes.all().map((row) => (row as { name: string }).name)).toEqual(["answers_expiry", "payments_pending"]);
   });
 });
