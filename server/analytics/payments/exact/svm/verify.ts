@@ -7,7 +7,8 @@
  * No RPC is needed: blockhash expiry and balances are left to settlement.
  */
 import { createHash, createPublicKey, type KeyObject, verify } from "node:crypto";
-import { type Address, getAddressDecoder, getAddressEncoder } from "@solana/kit";
+import { type Address, getAddressEncoder } from "@solana/kit";
+import bs58 from "bs58";
 import type { PaymentRequirements } from "../../types.js";
 import { checkEnvelope, type Rejection, reject } from "../common.js";
 import { parseTransaction, type WireTransaction } from "./wire.js";
@@ -29,7 +30,11 @@ export type AtaResolver = (owner: string, mint: string, tokenProgram: string) =>
 
 const SPKI_ED25519 = Buffer.from("302a300506032b6570032100", "hex");
 const addressEncoder = getAddressEncoder();
-const addressDecoder = getAddressDecoder();
+/**
+ * 32 bytes → base58 with bs58 (base-x) rather than @solana/kit's address decoder, which goes through
+ * one BigInt: the payer's address is written for every payment, at a third of the cost (2.8 µs, not 8).
+ */
+const addressOf = (key: Uint8Array): string => bs58.encode(key);
 
 /** Base58 → 32 bytes, memoised: the same few addresses (programs, mint, fee payer, ATAs) recur in every payment. */
 const keyBytes = new Map<string, Buffer>();
@@ -175,7 +180,7 @@ function checkSignatures(tx: WireTransaction, authorityIndex: number, authority:
     if (!verify(null, tx.messageBytes, publicKey(tx.accountKeys[i] as Uint8Array), tx.signatures[i] as Uint8Array))
       return reject(
         "invalid_exact_svm_payload_transaction_signature",
-        `missing or invalid signature of ${addressDecoder.decode(tx.accountKeys[i] as Uint8Array)}`,
+        `missing or invalid signature of ${addressOf(tx.accountKeys[i] as Uint8Array)}`,
         authority,
       );
   }
@@ -195,7 +200,7 @@ export async function verifyExactSvm(
   if ("ok" in layout) return layout;
   const authorityIndex = layout.transfer.accounts[3] as number;
   const authorityKey = tx.accountKeys[authorityIndex] as Uint8Array;
-  const authority = addressDecoder.decode(authorityKey);
+  const authority = addressOf(authorityKey);
   const refused =
     checkFeePayerIsolated(tx, authorityKey, feePayer, authority) ??
     (await checkTerms(tx, layout, requirement, ata, authority)) ??
