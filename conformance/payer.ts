@@ -11,6 +11,7 @@ import { signEvmPayment } from "../client/x402/evm.js";
 import { signSvmPayment } from "../client/x402/svm.js";
 import type { PaymentRequirements } from "../client/x402/types.js";
 import { familyOf } from "../lib/networks.js";
+import { encodeHeader, PAYMENT_HEADERS } from "../lib/x402-headers.js";
 import type { PaidCase } from "./cases.js";
 import {
   checkChallenge,
@@ -50,11 +51,11 @@ export async function paymentHeader(
   challenge: PaymentRequiredV2 | undefined,
 ): Promise<Record<string, string>> {
   const signed = await pay(requirement);
-  if (version === 1) return { "X-PAYMENT": signed };
+  if (version === 1) return { [PAYMENT_HEADERS[1]]: signed };
   if (!challenge) throw new Error("an x402 v2 payment needs the PAYMENT-REQUIRED challenge");
   const { resource, extensions, accepts } = challenge;
   const payment = { x402Version: 2, accepted: accepts[0], payload: decodeHeader(signed).payload, resource, extensions };
-  return { "PAYMENT-SIGNATURE": Buffer.from(JSON.stringify(payment)).toString("base64") };
+  return { [PAYMENT_HEADERS[2]]: encodeHeader(payment) };
 }
 
 /**

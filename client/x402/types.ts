@@ -6,6 +6,7 @@
  * The signed payload (EIP-3009 authorization or Solana transaction) is the same in both.
  */
 import type { components } from "../../generated/types/analytics.js";
+import { decodeHeader, encodeHeader, type PAYMENT_HEADERS, type X402Version } from "../../lib/x402-headers.js";
 
 export type PaymentRequirements = components["schemas"]["X402.PaymentRequirements"];
 export type PaymentRequiredBody = components["schemas"]["X402.PaymentRequiredBody"];
@@ -20,13 +21,14 @@ export type SvmExactPayload = components["schemas"]["X402.SvmExactPayload"];
 /** The signed `exact` payload, the same in both versions. */
 export type ExactPayload = EvmExactPayload | SvmExactPayload;
 
-export type X402Version = 1 | 2;
-/** The request header each version's payment goes in. */
-export const PAYMENT_HEADERS = { 1: "X-PAYMENT", 2: "PAYMENT-SIGNATURE" } as const;
-/** The response header of each version's receipt. */
-export const RECEIPT_HEADERS = { 1: "X-PAYMENT-RESPONSE", 2: "PAYMENT-RESPONSE" } as const;
-/** The response header of the v2 challenge. */
-export const CHALLENGE_HEADER = "PAYMENT-REQUIRED";
+export {
+  CHALLENGE_HEADER,
+  decodeHeader,
+  encodeHeader,
+  PAYMENT_HEADERS,
+  RECEIPT_HEADERS,
+  type X402Version,
+} from "../../lib/x402-headers.js";
 export type PaymentHeaderName = (typeof PAYMENT_HEADERS)[X402Version];
 
 /** A requirement as one version offered it. */
@@ -55,12 +57,6 @@ export function termsOf(requirement: Requirement): PaymentTerms {
   const amount = "amount" in requirement ? requirement.amount : requirement.maxAmountRequired;
   return { network, amount, asset, payTo, maxTimeoutSeconds, ...(extra ? { extra } : {}) };
 }
-
-/** Base64 of the UTF-8 JSON: how every x402 header carries its object. */
-export const encodeHeader = (value: unknown): string => Buffer.from(JSON.stringify(value), "utf8").toString("base64");
-
-/** The object of an x402 header; throws when it is not base64 JSON. */
-export const decodeHeader = (header: string): unknown => JSON.parse(Buffer.from(header, "base64").toString("utf8"));
 
 /** Base64 of the JSON payload: the `X-PAYMENT` header value. */
 export const encodePaymentHeader = (payload: PaymentPayload): string => encodeHeader(payload);

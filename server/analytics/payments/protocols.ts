@@ -7,6 +7,7 @@
  * opened into the v1 form once its `accepted` matched what this server offered, and from there one
  * verifier, one ledger and one replay key serve both.
  */
+import { encodeHeader, PAYMENT_HEADERS, RECEIPT_HEADERS, type X402Version } from "../../../lib/x402-headers.js";
 import type { BazaarExtension } from "./bazaar.js";
 import { decodePaymentHeader } from "./header.js";
 import type {
@@ -18,13 +19,7 @@ import type {
   SettlementReceiptV2,
 } from "./types.js";
 
-export type X402Version = 1 | 2;
-
-/** The request header each version's payment comes in, in the order they are read. */
-export const PAYMENT_HEADERS = { 2: "PAYMENT-SIGNATURE", 1: "X-PAYMENT" } as const;
-/** The response header of each version's receipt. */
-export const RECEIPT_HEADERS = { 1: "X-PAYMENT-RESPONSE", 2: "PAYMENT-RESPONSE" } as const;
-export const CHALLENGE_HEADER = "PAYMENT-REQUIRED";
+export { CHALLENGE_HEADER, encodeHeader, PAYMENT_HEADERS, type X402Version } from "../../../lib/x402-headers.js";
 
 /** A payment as it arrived: the version is the header's, whatever the JSON inside claims. */
 export interface Submission {
@@ -120,9 +115,6 @@ export function challengeV2(offer: Offer, extensions: { bazaar: BazaarExtension 
     extensions: extensions as unknown as PaymentRequiredV2["extensions"],
   };
 }
-
-/** Base64 of UTF-8 JSON: how every x402 header carries its object. */
-export const encodeHeader = (value: unknown): string => Buffer.from(JSON.stringify(value), "utf8").toString("base64");
 
 /** A settled payment's receipt, with what either version's form needs. */
 export interface Receipt extends SettlementReceipt {
