@@ -2,12 +2,19 @@
  * A local OpenAI-compatible chat-completions endpoint that takes its time: it answers a valid
  * insight (the first allowed signal) after `delayMs`, and every `failEvery`-th call fails, so that
  * the service answers some calls 206. Paid requests then spend a while between admission and
- * settlement, where crash tests want them.
+ * settlement, where crash tests want them. `onCall`, when set, is told of each call as it arrives
+ * (before its answer is due): a test can kill a service at a moment it knows a request is in flight.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 
-export async function startSlowModel({ delayMs = 200, failEvery = 4 } = {}): Promise<{ url: string; close(): Promise<void> }> {
+export interface SlowModel {
+  url: string;
+  onCall?: (call: number) => void;
+  close(): Promise<void>;
+}
+
+export async function startSlowModel({ delayMs = 200, failEvery = 4 } = {}): Promise<SlowModel> {
   let calls = 0;
   const server = createServer((req, res) => {
     let raw = "";
@@ -16,6 +23,7 @@ export async function startSlowModel({ delayMs = 200, failEvery = 4 } = {}): Pro
     });
     req.on("end", () => {
       const call = ++calls;
+      model.onCall?.(call);
       const body = JSON.parse(raw) as {
         response_format?: { json_schema?: { schema?: { properties?: { signal?: { enum?: string[] } } } } };
       };
@@ -34,13 +42,15 @@ export async function startSlowModel({ delayMs = 200, failEvery = 4 } = {}): Pro
       }, delayMs);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`,
+  const model: SlowModel = {
+    url: "",
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
   };
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  model.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  return model;
 }
