@@ -118,7 +118,9 @@ describe("SQLite ledger file", () => {
     // opening again runs no migration twice
     await openSqliteLedger(file).close();
     // every index a write pays for is one a query uses: payment_key's (a random nonce) is gone
-    const indexes = new Database(file).prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name");
-    expect(indexes.all().map((row) => (row as { name: string }).name)).toEqual(["answers_expiry", "payments_pending"]);
+    const migrated = new Database(file);
+    const indexes = migrated.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").all();
+    migrated.close();
+    expect(indexes.map((row) => (row as { name: string }).name)).toEqual(["answers_expiry", "payments_pending"]);
   });
 });
