@@ -2,7 +2,6 @@
  * Signer recovery with native libsecp256k1 (about ten times viem's pure-JS recovery). Only 65-byte
  * EOA signatures with a low `s` are accepted: the USDC contract rejects the others at settlement.
  */
-
 import secp256k1 from "secp256k1";
 import { keccak256 } from "./keccak.js";
 
@@ -19,9 +18,7 @@ export function recoverSigner(digest: Uint8Array, signatureHex: string): string 
   if (BigInt(`0x${signature.subarray(32, 64).toString("hex")}`) > HALF_ORDER) return undefined;
   try {
     const publicKey = secp256k1.ecdsaRecover(signature.subarray(0, 64), recovery, digest, false);
-    return `0x${Buffer.from(keccak256(publicKey.subarray(1)))
-      .subarray(12)
-      .toString("hex")}`;
+    return `0x${keccak256(publicKey.subarray(1)).subarray(12).toString("hex")}`;
   } catch {
     return undefined;
   }
