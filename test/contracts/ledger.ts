@@ -55,6 +55,55 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
       await ledger.close();
     });
 
+    it("gives each of many concurrent payments its own outcome, its own split and its own answer", async () => {
+      const { ledger } = await open(T0);
+      await ledger.reserve(reservation("held", { fingerprint: "first" }));
+      const keys = Array.from({ length: 24 }, (_, i) => `k${String(i).padStart(2, "0")}`);
+      const amountOf = (i: number) => BigInt(1000 + 10 * i);
+      // In one turn: fresh keys in a shuffled order, a replay of a held key, and one key twice.
+      const order = keys.map((_, i) => (i * 7) % keys.length);
+      const reservations = await Promise.all([
+        ...order.map((i) => ledger.reserve(reservation(keys[i] as string, { amount: amountOf(i), requestId: `r${i}` }))),
+        ledger.reserve(reservation("held", { fingerprint: "second" })),
+        ledger.reserve(reservation("twice")),
+        ledger.reserve(reservation("twice")),
+      ]);
+      expect(reservations.slice(0, keys.length)).toEqual(keys.map(() => ({ reserved: true })));
+      expect(reservations[keys.length]).toMatchObject({ reserved: false, existing: { status: "verified", fingerprint: "first" } });
+      expect(
+        reservations
+          .slice(-2)
+          .map((r) => r.reserved)
+          .sort(),
+      ).toEqual([false, true]);
+
+      await ledger.release("k03", "not_charged", "the answer failed");
+      const settled = await Promise.all(
+        order.map((i) =>
+          ledger.settle(keys[i] as string, settlement(`0xtx${i}`, amountOf(i)), { status: i % 2 ? 206 : 200, body: `{"i":${i}}` }),
+        ),
+      );
+      expect(settled).toEqual(order.map((i) => i !== 3));
+      for (const [i, key] of keys.entries()) {
+        const held = await ledger.reserve(reservation(key));
+        if (i === 3) expect(held).toEqual({ reserved: true });
+        else
+          expect(held).toMatchObject({
+            reserved: false,
+            existing: {
+              status: "settled",
+              amount: amountOf(i),
+              answer: { status: i % 2 ? 206 : 200, body: `{"i":${i}}` },
+              settlement: { transaction: `0xtx${i}` },
+            },
+          });
+      }
+      const totals = await ledger.totals();
+      const charged = keys.reduce((sum, _, i) => (i === 3 ? sum : sum + amountOf(i)), 0n);
+      expect(totals.byAccount.reduce((sum, a) => sum + a.amount, 0n)).toBe(charged);
+      await ledger.close();
+    });
+
     it("settles with the answer in one step from verified, with its split and receipt data", async () => {
       const { ledger } = await open(T0);
       await ledger.reserve(reservation("k"));

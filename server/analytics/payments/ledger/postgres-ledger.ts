@@ -3,13 +3,16 @@
  * enforced by the database: a payment's key is reserved by a UNIQUE column (released payments set
  * it to NULL), and every stage change is one statement, a conditional UPDATE whose data-modifying
  * CTEs write the split and the stored answer in the same statement, so it is atomic on its own and
- * two instances (or an instance and recovery) can never both move one payment. Times come from the
- * caller's clock, as on SQLite, so that deadlines mean the same in both stores.
+ * two instances (or an instance and recovery) can never both move one payment. The paid path's
+ * reservations and settlements of concurrent requests go as one statement each (the batch is one
+ * transaction; each row keeps its own condition), as SQLite's group commit does. Times come from
+ * the caller's clock, as on SQLite, so that deadlines mean the same in both stores.
  */
+import { batched } from "../../../db/batch.js";
 import type { Database } from "../../../db/database.js";
 import { StoreUnavailable } from "../../../db/unavailable.js";
-import { existingPayment, ledgerRow, ledgerTotals, pendingPayment, totalsQueries } from "./rows.js";
-import type { LedgerStore, Reservation, SettledPayment, StoredAnswer } from "./store.js";
+import { existingPayment, ledgerRow, ledgerTotals, pendingPayment, reservationValues, totalsQueries } from "./rows.js";
+import type { LedgerStore, Reservation, ReservationRequest, SettledPayment, StoredAnswer } from "./store.js";
 
 /** Append only: each entry is one statement, applied once under the migration lock. */
 export const LEDGER_MIGRATIONS: readonly string[] = [
@@ -59,6 +62,14 @@ const SQL = {
                                   payload, deadline_at, expires_at, created_at, updated_at)
             VALUES ($1, $1, $2, $3, $4, $5, $6, 'verified', $7, $8, $9, $10, $11, $11)
             ON CONFLICT (reservation_key) DO NOTHING RETURNING id`,
+  // Many reservations in one statement (server/db/batch.ts); the keys come distinct and sorted, so
+  // that two instances' batches lock the unique index in one order and cannot deadlock.
+  reserveMany: `INSERT INTO payments (payment_key, reservation_key, network, payer, amount, endpoint, request_id, status, fingerprint,
+                                      payload, deadline_at, expires_at, created_at, updated_at)
+                SELECT key, key, network, payer, amount, endpoint, request_id, 'verified', fingerprint, payload, deadline_at, expires_at, $11, $11
+                FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[],
+                            $10::bigint[]) AS r(key, network, payer, amount, endpoint, request_id, fingerprint, payload, deadline_at, expires_at)
+                ON CONFLICT (reservation_key) DO NOTHING RETURNING reservation_key`,
   // A statement of its own, after the insert: it sees the holder that made the insert conflict once that one committed.
   holder: `SELECT p.status, p.fingerprint, p.expires_at, p.payer, p.network, p.amount, p.settlement_tx, p.simulated,
                   a.status AS answer_status, a.body AS answer_body
@@ -70,16 +81,32 @@ const SQL = {
                   RETURNING payment_id`,
   // From `verified` within its deadline with the answer ($9 not null), or from `$8` (settling, or recovery's stage) without.
   settle: `WITH moved AS (
-             UPDATE payments SET status = 'settled', settlement_tx = $2, simulated = $3, updated_at = $4, recovery = COALESCE($10, recovery)
+             UPDATE payments SET status = 'settled', settlement_tx = $2, simulated = $3, updated_at = $10, recovery = COALESCE($12, recovery)
              WHERE reservation_key = $1
-               AND ((($9::text) IS NOT NULL AND status = 'verified' AND deadline_at > $4) OR (($9::text) IS NULL AND status = $8))
+               AND ((($8::text) IS NOT NULL AND status = 'verified' AND deadline_at > $10) OR (($8::text) IS NULL AND status = $11))
              RETURNING id, expires_at),
            split AS (
              INSERT INTO splits (payment_id, account, address, amount)
-             SELECT id, 'service', $5::text, $6::bigint FROM moved UNION ALL SELECT id, 'treasury', $7::text, $11::bigint FROM moved),
+             SELECT id, 'service', $4::text, $5::bigint FROM moved UNION ALL SELECT id, 'treasury', $6::text, $7::bigint FROM moved),
            answer AS (
-             INSERT INTO answers (payment_id, status, body, expires_at) SELECT id, $12::int, $9::text, expires_at FROM moved WHERE $9::text IS NOT NULL)
+             INSERT INTO answers (payment_id, status, body, expires_at) SELECT id, $9::int, $8::text, expires_at FROM moved WHERE $8::text IS NOT NULL)
            SELECT id FROM moved`,
+  // The paid path's settlement with its answer (from `verified`, within its deadline), for many payments at once.
+  settleMany: `WITH input AS (
+                 SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::bigint[], $6::text[], $7::bigint[], $8::text[],
+                                      $9::int[]) AS i(key, tx, simulated, service, service_amount, treasury, treasury_amount, body, answer_status)),
+               moved AS (
+                 UPDATE payments p SET status = 'settled', settlement_tx = i.tx, simulated = i.simulated, updated_at = $10
+                 FROM input i WHERE p.reservation_key = i.key AND p.status = 'verified' AND p.deadline_at > $10
+                 RETURNING p.id, p.expires_at, p.reservation_key),
+               split AS (
+                 INSERT INTO splits (payment_id, account, address, amount)
+                 SELECT m.id, 'service', i.service, i.service_amount FROM moved m JOIN input i ON i.key = m.reservation_key
+                 UNION ALL SELECT m.id, 'treasury', i.treasury, i.treasury_amount FROM moved m JOIN input i ON i.key = m.reservation_key),
+               answer AS (
+                 INSERT INTO answers (payment_id, status, body, expires_at)
+                 SELECT m.id, i.answer_status, i.body, m.expires_at FROM moved m JOIN input i ON i.key = m.reservation_key)
+               SELECT reservation_key FROM moved`,
   release: `WITH moved AS (
               UPDATE payments SET status = $2, reservation_key = NULL, reason = $3, updated_at = $4, recovery = COALESCE($6, recovery)
               WHERE reservation_key = $1 AND status = ANY($5::text[]) RETURNING id),
@@ -98,58 +125,84 @@ export interface PostgresLedgerOptions {
   now?: () => number;
 }
 
+/** A settlement's values in the order both settle statements number them (1 to 9; the time is 10). */
+const settlementValues = (key: string, s: SettledPayment, answer?: StoredAnswer) =>
+  [
+    key,
+    s.transaction,
+    s.simulated,
+    s.split.service.address,
+    s.split.service.amount,
+    s.split.treasury.address,
+    s.split.treasury.amount,
+    answer?.body ?? null,
+    answer?.status ?? null,
+  ] as const;
+
+/** Rows of values as one array per column, for a statement that reads its rows with `unnest`. */
+const columns = (rows: readonly (readonly unknown[])[]) => (rows[0] ?? []).map((_, c) => rows.map((row) => row[c]));
+
 /** The ledger in `database` (migrated first). Closing it leaves the database open: its owner closes that. */
 export async function openPostgresLedger(database: Database, { now = Date.now }: PostgresLedgerOptions = {}): Promise<LedgerStore> {
   await database.migrate("ledger", LEDGER_MIGRATIONS);
   const { query } = database;
 
   const settleRow = (key: string, s: SettledPayment, from: string, answer?: StoredAnswer, recovery: string | null = null) =>
-    query(SQL.settle, [
-      key,
-      s.transaction,
-      s.simulated,
-      now(),
-      s.split.service.address,
-      s.split.service.amount.toString(),
-      s.split.treasury.address,
-      from,
-      answer?.body ?? null,
-      recovery,
-      s.split.treasury.amount.toString(),
-      answer?.status ?? null,
-    ]).then((rows) => rows.length === 1);
+    query(SQL.settle, [...settlementValues(key, s, answer), now(), from, recovery]).then((rows) => rows.length === 1);
 
   const release = (key: string, status: string, reason: string, from: string[], recovery: string | null) =>
     query(SQL.release, [key, status, reason.slice(0, 500), now(), from, recovery]).then((rows) => rows.length === 1);
 
+  async function reserveOne(r: ReservationRequest): Promise<Reservation> {
+    // A holder released between the conflict and the read leaves nothing to report: reserve again.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const inserted = await query(SQL.reserve, [...reservationValues(r), now()]);
+      if (inserted.length === 1) return { reserved: true };
+      const [held] = await query(SQL.holder, [r.key]);
+      if (held) return { reserved: false, existing: existingPayment(held) };
+    }
+    throw new StoreUnavailable("ledger (a payment key changed hands three times during one reservation)");
+  }
+
+  /** Reserved keys in one statement; a key the batch did not insert (held, or twice in it) goes through `reserveOne`. */
+  async function reserveMany(requests: ReservationRequest[]): Promise<Reservation[]> {
+    const distinct = [...new Map(requests.map((r) => [r.key, r])).values()].sort((a, b) => (a.key < b.key ? -1 : 1));
+    const rows = await query(SQL.reserveMany, [...columns(distinct.map(reservationValues)), now()]);
+    const inserted = new Set(rows.map((row) => row.reservation_key as string));
+    return Promise.all(
+      requests.map((r) => {
+        if (!inserted.delete(r.key)) return reserveOne(r);
+        return { reserved: true } as const;
+      }),
+    );
+  }
+
+  type Settlement = { key: string; settlement: SettledPayment; answer: StoredAnswer };
+  async function settleMany(items: Settlement[]): Promise<boolean[]> {
+    const sorted = [...items].sort((a, b) => (a.key < b.key ? -1 : 1));
+    const values = sorted.map(({ key, settlement, answer }) => settlementValues(key, settlement, answer));
+    const rows = await query(SQL.settleMany, [...columns(values), now()]);
+    const settled = new Set(rows.map((row) => row.reservation_key as string));
+    return items.map((i) => settled.has(i.key));
+  }
+
+  // The paid path's two writes, batched across concurrent requests (server/db/batch.ts). Two statements of
+  // each on the wire keep one batch filling while the other runs; the pool's other connections serve the rest.
+  const maxInFlight = 2;
+  const reserve = batched({ many: reserveMany, one: reserveOne, maxBatch: 64, maxInFlight });
+  const settleWithAnswer = batched<Settlement, boolean>({
+    many: settleMany,
+    one: ({ key, settlement, answer }) => settleRow(key, settlement, "settling", answer),
+    maxBatch: 64,
+    maxInFlight,
+  });
+
   return {
-    async reserve(r): Promise<Reservation> {
-      // A holder released between the conflict and the read leaves nothing to report: reserve again.
-      for (let attempt = 0; attempt < 3; attempt++) {
-        const at = now();
-        const inserted = await query(SQL.reserve, [
-          r.key,
-          r.network,
-          r.payer,
-          r.amount.toString(),
-          r.endpoint,
-          r.requestId,
-          r.fingerprint,
-          r.payload,
-          r.deadlineAt,
-          r.expiresAt,
-          at,
-        ]);
-        if (inserted.length === 1) return { reserved: true };
-        const [held] = await query(SQL.holder, [r.key]);
-        if (held) return { reserved: false, existing: existingPayment(held) };
-      }
-      throw new StoreUnavailable("ledger (a payment key changed hands three times during one reservation)");
-    },
+    reserve,
     async beginSettling(key, answer, settleBy) {
       return (await query(SQL.beginSettling, [key, settleBy, now(), answer.status, answer.body])).length === 1;
     },
-    settle: (key, settlement, answer) => settleRow(key, settlement, "settling", answer),
+    settle: (key, settlement, answer) => (answer ? settleWithAnswer({ key, settlement, answer }) : settleRow(key, settlement, "settling")),
     release: (key, status, reason) => release(key, status, reason, ["verified", "settling"], null),
     async pending(at, limit) {
       return (await query(SQL.pending, [at, limit])).map(pendingPayment);

@@ -3,9 +3,13 @@
  * bigints and 0/1, PostgreSQL strings for BIGINT and NUMERIC and booleans: every field goes through
  * `BigInt`, `Number` or `truthy`, which read either.
  */
-import type { ExistingPayment, LedgerRow, LedgerTotals, PaymentStatus, PendingPayment } from "./store.js";
+import type { ExistingPayment, LedgerRow, LedgerTotals, PaymentStatus, PendingPayment, ReservationRequest } from "./store.js";
 
 export type Row = Record<string, unknown>;
+
+/** A reservation's values in the order both stores' INSERT numbers them (1 to 10; the time is 11). */
+export const reservationValues = (r: ReservationRequest) =>
+  [r.key, r.network, r.payer, r.amount, r.endpoint, r.requestId, r.fingerprint, r.payload, r.deadlineAt, r.expiresAt] as const;
 
 const truthy = (value: unknown) => value === true || Number(value) === 1;
 

@@ -11,7 +11,7 @@ import { dirname } from "node:path";
 import Database from "libsql";
 import { groupCommit } from "../../../db/group-commit.js";
 import { useWal } from "../../../db/wal.js";
-import { existingPayment, ledgerRow, ledgerTotals, pendingPayment, type Row, totalsQueries } from "./rows.js";
+import { existingPayment, ledgerRow, ledgerTotals, pendingPayment, type Row, reservationValues, totalsQueries } from "./rows.js";
 import type { ExistingPayment, LedgerStore, Reservation, ReservationRequest, SettledPayment, StoredAnswer } from "./store.js";
 
 const MIGRATIONS = [
@@ -121,7 +121,7 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
   const insert = db.prepare(
     `INSERT INTO payments (payment_key, reservation_key, network, payer, amount, endpoint, request_id, status, fingerprint, payload,
                            deadline_at, expires_at, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, 'verified', ?, ?, ?, ?, ?, ?) ON CONFLICT(reservation_key) DO NOTHING`,
+     VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, 'verified', ?7, ?8, ?9, ?10, ?11, ?11) ON CONFLICT(reservation_key) DO NOTHING`,
   );
   const holder = db.prepare(
     `SELECT p.status, p.fingerprint, p.expires_at, p.payer, p.network, p.amount, p.settlement_tx, p.simulated,
@@ -160,21 +160,7 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
 
   const reserveTx = (r: ReservationRequest): Reservation => {
     const at = now();
-    const inserted = insert.run(
-      r.key,
-      r.key,
-      r.network,
-      r.payer,
-      r.amount,
-      r.endpoint,
-      r.requestId,
-      r.fingerprint,
-      r.payload,
-      r.deadlineAt,
-      r.expiresAt,
-      at,
-      at,
-    );
+    const inserted = insert.run(...reservationValues(r), at);
     if (inserted.changes === 1) return { reserved: true };
     // Same transaction: the holder seen is the one that made the insert conflict.
     return { reserved: false, existing: existing(r.key) as ExistingPayment };

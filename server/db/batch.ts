@@ -1,0 +1,73 @@
+/**
+ * Batching of one statement for a database reached over the network: calls made while earlier
+ * batches are still on their way run together as one statement, and each caller's promise settles
+ * when the statement that holds its item has completed (one statement is one transaction: nothing
+ * is answered before its commit). At low load a call waits one turn of the event loop and runs
+ * alone; under load the batches grow by themselves, up to `maxBatch`, while at most `maxInFlight`
+ * are on the wire. A round trip and a commit then serve many requests instead of one: on loopback
+ * PostgreSQL the socket write of each statement costs the service more than its parsing.
+ *
+ * A batch whose statement fails for a reason other than the database being out of reach (a
+ * deadlock, a refused row) runs again item by item, so each caller gets its own outcome. Written
+ * here because node-postgres has no statement batching (pipelining sends the statements one by one).
+ */
+import { StoreUnavailable } from "./unavailable.js";
+
+export interface BatchOptions<I, O> {
+  /** The statement for many items; its outcomes in the items' order. */
+  many(items: I[]): Promise<O[]>;
+  /** The statement for one item: alone, and for each item of a batch that failed. */
+  one(item: I): Promise<O>;
+  maxBatch: number;
+  maxInFlight: number;
+}
+
+interface Queued<I, O> {
+  item: I;
+  resolve: (value: O) => void;
+  reject: (error: unknown) => void;
+}
+
+export function batched<I, O>({ many, one, maxBatch, maxInFlight }: BatchOptions<I, O>): (item: I) => Promise<O> {
+  let queue: Queued<I, O>[] = [];
+  let inFlight = 0;
+  let scheduled = false;
+
+  async function run(batch: Queued<I, O>[]): Promise<void> {
+    if (batch.length === 1) {
+      const [{ item, resolve, reject }] = batch as [Queued<I, O>];
+      return one(item).then(resolve, reject);
+    }
+    let outcomes: O[];
+    try {
+      outcomes = await many(batch.map((queued) => queued.item));
+    } catch (error) {
+      if (error instanceof StoreUnavailable) for (const { reject } of batch) reject(error);
+      else await Promise.all(batch.map(({ item, resolve, reject }) => one(item).then(resolve, reject)));
+      return;
+    }
+    for (const [i, { resolve }] of batch.entries()) resolve(outcomes[i] as O);
+  }
+
+  function flush(): void {
+    scheduled = false;
+    while (queue.length && inFlight < maxInFlight) {
+      const batch = queue.slice(0, maxBatch);
+      queue = queue.slice(batch.length);
+      inFlight++;
+      void run(batch).finally(() => {
+        inFlight--;
+        flush();
+      });
+    }
+  }
+
+  return (item) =>
+    new Promise<O>((resolve, reject) => {
+      queue.push({ item, resolve, reject });
+      if (!scheduled && inFlight < maxInFlight) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    });
+}
