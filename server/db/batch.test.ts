@@ -83,6 +83,22 @@ describe("batched statements", () => {
     expect(db.manyCalls.at(-1)).toEqual([6, 7]);
   });
 
+  it("runs an item the batch left undone alone, so that its failure is its own", async () => {
+    const db = statement();
+    const run = batched<number, number>({
+      many: async (items) => items.map((n) => (n % 2 ? n * 10 : undefined)),
+      one: db.one,
+      maxBatch: 64,
+      maxInFlight: 2,
+    });
+    const results = Promise.allSettled([1, 2, -4, 5].map(run));
+    await turn();
+    db.release();
+    const outcomes = await results;
+    expect(outcomes.map((o) => (o.status === "fulfilled" ? o.value : String(o.reason)))).toEqual([10, 20, "Error: refused -4", 50]);
+    expect(db.oneCalls).toEqual([2, -4]);
+  });
+
   it("runs a failed batch again item by item, so that one refused item fails alone", async () => {
     const db = statement();
     db.fail(new Error("deadlock detected"));

@@ -14,9 +14,12 @@
 import { StoreUnavailable } from "./unavailable.js";
 
 export interface BatchOptions<I, O> {
-  /** The statement for many items; its outcomes in the items' order. */
-  many(items: I[]): Promise<O[]>;
-  /** The statement for one item: alone, and for each item of a batch that failed. */
+  /**
+   * One statement for many items (when it throws, none of it happened): each item's outcome in the
+   * items' order, or `undefined` for an item it left to `one` (a key already held, say).
+   */
+  many(items: I[]): Promise<(O | undefined)[]>;
+  /** The statement for one item: alone, for an item `many` left, and for each item of a batch that failed. */
   one(item: I): Promise<O>;
   maxBatch: number;
   maxInFlight: number;
@@ -38,7 +41,7 @@ export function batched<I, O>({ many, one, maxBatch, maxInFlight }: BatchOptions
       const [{ item, resolve, reject }] = batch as [Queued<I, O>];
       return one(item).then(resolve, reject);
     }
-    let outcomes: O[];
+    let outcomes: (O | undefined)[];
     try {
       outcomes = await many(batch.map((queued) => queued.item));
     } catch (error) {
@@ -46,7 +49,14 @@ export function batched<I, O>({ many, one, maxBatch, maxInFlight }: BatchOptions
       else await Promise.all(batch.map(({ item, resolve, reject }) => one(item).then(resolve, reject)));
       return;
     }
-    for (const [i, { resolve }] of batch.entries()) resolve(outcomes[i] as O);
+    // Each item left to `one` succeeds or fails on its own: the batch's other callers are answered already.
+    await Promise.all(
+      batch.map(({ item, resolve, reject }, i) => {
+        const outcome = outcomes[i];
+        if (outcome !== undefined) return resolve(outcome);
+        return one(item).then(resolve, reject);
+      }),
+    );
   }
 
   function flush(): void {

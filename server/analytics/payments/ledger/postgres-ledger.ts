@@ -164,17 +164,14 @@ export async function openPostgresLedger(database: Database, { now = Date.now }:
     throw new StoreUnavailable("ledger (a payment key changed hands three times during one reservation)");
   }
 
-  /** Reserved keys in one statement; a key the batch did not insert (held, or twice in it) goes through `reserveOne`. */
-  async function reserveMany(requests: ReservationRequest[]): Promise<Reservation[]> {
-    const distinct = [...new Map(requests.map((r) => [r.key, r])).values()].sort((a, b) => (a.key < b.key ? -1 : 1));
+  /** Fresh keys reserved in one statement, for the first request of each; a key it did not insert is left to `reserveOne`. */
+  async function reserveMany(requests: ReservationRequest[]): Promise<(Reservation | undefined)[]> {
+    const first = new Map<string, ReservationRequest>();
+    for (const r of requests) if (!first.has(r.key)) first.set(r.key, r);
+    const distinct = [...first.values()].sort((a, b) => (a.key < b.key ? -1 : 1));
     const rows = await query(SQL.reserveMany, [...columns(distinct.map(reservationValues)), now()]);
     const inserted = new Set(rows.map((row) => row.reservation_key as string));
-    return Promise.all(
-      requests.map((r) => {
-        if (!inserted.delete(r.key)) return reserveOne(r);
-        return { reserved: true } as const;
-      }),
-    );
+    return requests.map((r) => (first.get(r.key) === r && inserted.has(r.key) ? { reserved: true } : undefined));
   }
 
   type Settlement = { key: string; settlement: SettledPayment; answer: StoredAnswer };
