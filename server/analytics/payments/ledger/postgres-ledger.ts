@@ -79,7 +79,7 @@ const SQL = {
                     WHERE reservation_key = $1 AND status = 'verified' AND deadline_at > $3 RETURNING id, expires_at)
                   INSERT INTO answers (payment_id, status, body, expires_at) SELECT id, $4::int, $5::text, expires_at FROM moved
                   RETURNING payment_id`,
-  // From `verified` within its deadline with the answer ($9 not null), or from `$8` (settling, or recovery's stage) without.
+  // From `verified` within its deadline with the answer ($8 not null), or from `$11` (settling, or recovery's stage) without.
   settle: `WITH moved AS (
              UPDATE payments SET status = 'settled', settlement_tx = $2, simulated = $3, updated_at = $10, recovery = COALESCE($12, recovery)
              WHERE reservation_key = $1
