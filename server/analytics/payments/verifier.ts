@@ -2,7 +2,7 @@
  * The service's own x402 `exact` verifier: runs the strict check of the route's chain family on a
  * decoded payment (its v1 form, whichever header brought it) against the requirement the server issued. Pure computation (no RPC, no
  * state): the EIP-712 domain of each network is hashed once, signer recovery is native, ed25519
- * uses OpenSSL. Whether the payment was already used is the gate's question, answered by the ledger.
+ * uses libsodium. Whether the payment was already used is the gate's question, answered by the ledger.
  */
 
 import type { Address } from "@solana/kit";

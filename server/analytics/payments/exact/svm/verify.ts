@@ -6,9 +6,10 @@
  * is the server's and appears in no instruction; every other signer's ed25519 signature is checked.
  * No RPC is needed: blockhash expiry and balances are left to settlement.
  */
-import { createHash, createPublicKey, type KeyObject, verify } from "node:crypto";
+import { createHash } from "node:crypto";
 import { type Address, getAddressEncoder } from "@solana/kit";
 import bs58 from "bs58";
+import sodium from "sodium-native";
 import type { PaymentRequirements } from "../../types.js";
 import { checkEnvelope, type Rejection, reject } from "../common.js";
 import { parseTransaction, type WireTransaction } from "./wire.js";
@@ -28,7 +29,6 @@ export type SvmVerified = { ok: true; payer: string; messageHash: string; transa
 /** Resolves `payTo`'s associated token account for a mint under a token program. */
 export type AtaResolver = (owner: string, mint: string, tokenProgram: string) => Promise<string>;
 
-const SPKI_ED25519 = Buffer.from("302a300506032b6570032100", "hex");
 const addressEncoder = getAddressEncoder();
 /**
  * 32 bytes → base58 with bs58 (base-x) rather than @solana/kit's address decoder, which goes through
@@ -47,17 +47,15 @@ function bytesOf(address: string): Buffer {
   return bytes;
 }
 
-const keyObjects = new Map<string, KeyObject>();
-function publicKey(raw: Uint8Array): KeyObject {
-  const id = Buffer.from(raw).toString("hex");
-  let key = keyObjects.get(id);
-  if (!key) {
-    if (keyObjects.size >= 10_000) keyObjects.delete(keyObjects.keys().next().value as string);
-    key = createPublicKey({ key: Buffer.concat([SPKI_ED25519, raw]), format: "der", type: "spki" });
-    keyObjects.set(id, key);
-  }
-  return key;
-}
+/**
+ * An ed25519 signature check with libsodium (sodium-native): 60 µs on this machine where
+ * node:crypto's OpenSSL 3.0 takes 130 with a cached key object, and the check is half of a Solana
+ * payment's verification. libsodium also refuses small-order keys and non-canonical signatures,
+ * which no wallet produces.
+ */
+const signedBy = (message: Uint8Array, key: Uint8Array, signature: Uint8Array) =>
+  sodium.crypto_sign_verify_detached(bufferOf(signature), bufferOf(message), bufferOf(key));
+const bufferOf = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 const same = (a: Uint8Array | undefined, address: string) => a !== undefined && bytesOf(address).equals(a);
 const u64 = (data: Uint8Array, offset: number) => Buffer.from(data.buffer, data.byteOffset, data.byteLength).readBigUInt64LE(offset);
@@ -177,7 +175,7 @@ function checkSignatures(tx: WireTransaction, authorityIndex: number, authority:
   if (authorityIndex >= tx.numRequiredSignatures)
     return reject("invalid_exact_svm_payload_transaction_signature", "the transfer authority did not sign", authority);
   for (let i = 1; i < tx.numRequiredSignatures; i++) {
-    if (!verify(null, tx.messageBytes, publicKey(tx.accountKeys[i] as Uint8Array), tx.signatures[i] as Uint8Array))
+    if (!signedBy(tx.messageBytes, tx.accountKeys[i] as Uint8Array, tx.signatures[i] as Uint8Array))
       return reject(
         "invalid_exact_svm_payload_transaction_signature",
         `missing or invalid signature of ${addressOf(tx.accountKeys[i] as Uint8Array)}`,
