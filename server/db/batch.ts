@@ -9,7 +9,7 @@
  *
  * A batch whose statement fails for a reason other than the database being out of reach (a
  * deadlock, a refused row) runs again item by item, so each caller gets its own outcome. Written
- * here because node-postgres has no statement batching (pipelining sends the statements one by one).
+ * here because node-postgres sends each query as a round trip of its own and batches nothing.
  */
 import { StoreUnavailable } from "./unavailable.js";
 
