@@ -61,30 +61,40 @@ async function challenge(service: ServerProcess, path: string): Promise<PaymentR
   return body.accepts[0] as PaymentRequirements;
 }
 
+interface Scenario {
+  name: string;
+  target: ServerProcess;
+  spec: Omit<LoadSpec, "url" | "payments" | "amount" | "durationSeconds">;
+  /** n fresh payments, signed just before each run (a run that used them all would replay, and the replays would count as errors). */
+  payments?: (n: number) => Promise<string[]>;
+}
+
+async function runOnce({ target, spec, payments }: Scenario, seconds: number): Promise<LoadResult> {
+  const signed = payments ? await payments(seconds * PAYMENTS_PER_SECOND) : undefined;
+  const cpuBefore = await target.cpuSeconds?.();
+  const result = await runLoad({ ...spec, url: target.url, durationSeconds: seconds, payments: signed });
+  const cpuAfter = await target.cpuSeconds?.();
+  // The scrape itself is a request too, but one in thousands.
+  if (cpuBefore === undefined || cpuAfter === undefined || !result.requests) return result;
+  return { ...result, cpuMicrosPerRequest: ((cpuAfter - cpuBefore) * 1e6) / result.requests };
+}
+
 /**
- * Warm-up, then `ROUNDS` timed runs; `payments(n)` supplies n fresh payments per run, signed just
- * before it (a run that used them all would replay, and the replays would count as errors).
+ * Each scenario's warm-up, then `ROUNDS` rounds in which the scenarios run in turn; medians per
+ * scenario. Taking turns puts a scenario's rounds beside the baseline's: on a shared machine whose
+ * speed drifts during the run, a ratio then compares runs less than a minute apart, not minutes.
  */
-async function measure(
-  name: string,
-  target: ServerProcess,
-  spec: Omit<LoadSpec, "url" | "payments" | "amount" | "durationSeconds">,
-  payments?: (n: number) => Promise<string[]>,
-): Promise<Row> {
-  log(name);
-  const run = async (seconds: number): Promise<LoadResult> => {
-    const signed = payments ? await payments(seconds * PAYMENTS_PER_SECOND) : undefined;
-    const cpuBefore = await target.cpuSeconds?.();
-    const result = await runLoad({ ...spec, url: target.url, durationSeconds: seconds, payments: signed });
-    const cpuAfter = await target.cpuSeconds?.();
-    // The scrape itself is a request too, but one in thousands.
-    if (cpuBefore === undefined || cpuAfter === undefined || !result.requests) return result;
-    return { ...result, cpuMicrosPerRequest: ((cpuAfter - cpuBefore) * 1e6) / result.requests };
-  };
-  await run(WARMUP_SECONDS);
-  const results: LoadResult[] = [];
-  for (let i = 0; i < ROUNDS; i++) results.push(await run(SECONDS));
-  return summarize(name, results, target.peakRssMiB());
+async function measure(...scenarios: Scenario[]): Promise<Row[]> {
+  for (const scenario of scenarios) {
+    log(`${scenario.name} (warm-up)`);
+    await runOnce(scenario, WARMUP_SECONDS);
+  }
+  const results = scenarios.map((): LoadResult[] => []);
+  for (let round = 1; round <= ROUNDS; round++) {
+    if (scenarios.length > 1) log(`round ${round} of ${ROUNDS}`);
+    for (const [i, scenario] of scenarios.entries()) results[i]?.push(await runOnce(scenario, SECONDS));
+  }
+  return scenarios.map((scenario, i) => summarize(scenario.name, results[i] ?? [], scenario.target.peakRssMiB()));
 }
 
 function prefillLedger(file: string, rows: number) {
@@ -138,28 +148,31 @@ const [http, express, prism] = await Promise.all([
 
 for (const p of [http, express, prism]) running.add(p);
 const post = { method: "POST" as const, body: "{}" };
-const rows: Row[] = [];
-rows.push(await measure("bare node:http", http, { path: "/" }));
-rows.push(await measure("bare Express", express, { path: "/" }));
-rows.push(await measure("free GET /", service, { path: "/" }));
-rows.push(
-  await measure("paid EVM /base/defi/tvl", service, { ...post, path: "/base/defi/tvl" }, async (n) => evmPaymentPool(base, n, evmKey)),
+/** The paid EVM load of the main table, the nonce-store sizes and the deployments. */
+const paidEvm = { spec: { ...post, path: "/base/defi/tvl" }, payments: async (n: number) => evmPaymentPool(base, n, evmKey) };
+const rows = await measure(
+  { name: "bare node:http", target: http, spec: { path: "/" } },
+  { name: "bare Express", target: express, spec: { path: "/" } },
+  { name: "free GET /", target: service, spec: { path: "/" } },
+  { name: "paid EVM /base/defi/tvl", target: service, ...paidEvm },
+  {
+    name: "paid Solana /defi/tvl",
+    target: service,
+    spec: { ...post, path: "/defi/tvl" },
+    payments: (n) => svmPaymentPool(solana, n, svmPayer),
+  },
+  { name: "Prism mock /base/defi/tvl", target: prism, spec: { ...post, path: "/base/defi/tvl", headers: { prefer: "code=200" } } },
 );
-rows.push(await measure("paid Solana /defi/tvl", service, { ...post, path: "/defi/tvl" }, (n) => svmPaymentPool(solana, n, svmPayer)));
-rows.push(await measure("Prism mock /base/defi/tvl", prism, { ...post, path: "/base/defi/tvl", headers: { prefer: "code=200" } }));
 
 log("scale: response size");
-const scale: Row[] = [];
-for (const limit of [10, 100]) {
-  scale.push(
-    await measure(
-      `paid EVM /base/lp/pools limit ${limit}`,
-      service,
-      { method: "POST", path: "/base/lp/pools", body: JSON.stringify({ limit }) },
-      async (n) => evmPaymentPool(poolsReq, n, evmKey),
-    ),
-  );
-}
+const scale = await measure(
+  ...[10, 100].map((limit) => ({
+    name: `paid EVM /base/lp/pools limit ${limit}`,
+    target: service,
+    spec: { method: "POST" as const, path: "/base/lp/pools", body: JSON.stringify({ limit }) },
+    payments: async (n: number) => evmPaymentPool(poolsReq, n, evmKey),
+  })),
+);
 
 log("verification alone");
 const ata = (owner: string, mint: string, program: string) =>
@@ -182,11 +195,7 @@ for (const size of quick ? [1_000] : [1_000, 100_000, 1_000_000]) {
   prefillLedger(file, size);
   const sized = await startService(PORTS.service, { LEDGER_DB: file });
   running.add(sized);
-  scale.push(
-    await measure(`paid EVM, ledger of ${size.toLocaleString("en")} payments`, sized, { ...post, path: "/base/defi/tvl" }, async (n) =>
-      evmPaymentPool(base, n, evmKey),
-    ),
-  );
+  scale.push(...(await measure({ name: `paid EVM, ledger of ${size.toLocaleString("en")} payments`, target: sized, ...paidEvm })));
   await sized.stop();
   running.delete(sized);
 }
@@ -207,7 +216,7 @@ for (const [name, env] of deployments) {
   if (!env) continue;
   const deployed = await startService(PORTS.service, env);
   running.add(deployed);
-  deployment.push(await measure(name, deployed, { ...post, path: "/base/defi/tvl" }, async (n) => evmPaymentPool(base, n, evmKey)));
+  deployment.push(...(await measure({ name, target: deployed, ...paidEvm })));
   await deployed.stop();
   running.delete(deployed);
 }
@@ -215,7 +224,9 @@ await stores.drop();
 if (stores.skipped.length) log(`deployment rows skipped: ${stores.skipped.join("; ")}`);
 
 const previous = previousResults();
-console.log(`\nPaid path vs the local limit (${ROUNDS} rounds of ${SECONDS} s after ${WARMUP_SECONDS} s of warm-up; medians)\n`);
+console.log(
+  `\nPaid path vs the local limit (${ROUNDS} rounds of ${SECONDS} s, the scenarios taking turns, after ${WARMUP_SECONDS} s of warm-up each; medians)\n`,
+);
 printTable(rows, "bare Express", previous);
 console.log("\nScale\n");
 printTable([...scale, rows.find((r) => r.scenario === "bare Express") as Row], "bare Express", previous);
