@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- --rounds 3 --seconds 4 --quick --profile]`: the cost of a paid request, measured
- * side by side in one run on loopback, with the median of several rounds after a warm-up:
+ * side by side in one run on loopback, with the median of several rounds in which the scenarios take
+ * turns, after a warm-up each:
  * bare node:http and bare Express (the local limit), a free endpoint, a paid endpoint with a fresh
  * EVM payment per request and with a fresh Solana payment per request, the Prism mock, verification
  * alone, scale figures (response size, nonce-store size), and the deployment figures: the paid EVM
@@ -38,13 +39,13 @@ default this machine's; skipped when unreachable). Prints a table and writes JSO
   --seconds N        seconds per round (default 4; 2 with --quick)
   --payment-rate N   payments signed per second of load (default 3000)
   --quick            one short round each, for a smoke run
-  --profile          CPU-profile the service under the paid EVM load and print its top entries
+  --profile          CPU-profile the service over every load it serves; print its top entries
   --help             this text`;
 
 const { values, flags } = commandLine(USAGE, { valued: ["--rounds", "--seconds", "--payment-rate"], flags: ["--quick", "--profile"] });
 const arg = (name: string, fallback: number) => (values[name] === undefined ? fallback : Number(values[name]));
 const quick = flags.has("--quick");
-/** `--profile`: the service under the paid EVM load runs with --cpu-prof; its top entries are printed. */
+/** `--profile`: the service of the main table and the response-size rows runs with --cpu-prof; its top entries are printed. */
 const profileDir = flags.has("--profile") ? mkdtempSync(join(tmpdir(), "bench-prof-")) : undefined;
 const ROUNDS = arg("--rounds", quick ? 1 : 3);
 const SECONDS = arg("--seconds", quick ? 2 : 4);
