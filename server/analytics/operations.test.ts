@@ -97,6 +97,19 @@ describe("the analytics service's metrics", () => {
     expect(text).not.toContain("9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin");
   });
 
+  it("label the free GETs by operation without response validation too, where the validator has nothing to check", async () => {
+    const { service } = await start({ VALIDATE_RESPONSES: "false" });
+    for (const path of ["/", "/", "/livez", "/.well-known/x402"]) expect((await request(service.app).get(path)).status, path).toBe(200);
+    const unknown = await request(service.app).get("/?color=blue");
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.errors[0]).toMatchObject({ location: "query", field: "color" });
+    const text = await page(service);
+    expect(metricValue(text, "http_requests_total", { operation: "Free_serviceInfo", status: "200" })).toBe(2);
+    expect(metricValue(text, "http_requests_total", { operation: "Free_serviceInfo", status: "400" })).toBe(1);
+    expect(metricValue(text, "http_requests_total", { operation: "Operations_livez", status: "200" })).toBe(1);
+    expect(metricValue(text, "http_requests_total", { operation: "Free_x402Discovery", status: "200" })).toBe(1);
+  });
+
   it("count a cached read as a hit the second time", async () => {
     const { service } = await start();
     await paid(service, "/base/defi/tvl", { limit: 2 });
