@@ -19,32 +19,49 @@ const document = {
       },
     },
     "/metrics": { get: { operationId: "metrics", security: [{}, { BearerAuth: [] }], responses: ok } },
+    "/search": {
+      parameters: [{ name: "q", in: "query", schema: { type: "string" } }],
+      get: { operationId: "search", responses: ok },
+    },
+    "/lookup": {
+      get: {
+        operationId: "lookup",
+        requestBody: { content: { "application/json": { schema: { type: "object" } } } },
+        responses: ok,
+      },
+    },
     "/base/livez": { get: { operationId: "livez", responses: ok } },
   },
 };
+/** The same paths, every operation secured at the document's level. */
+const secured = { ...document, security: [{ BearerAuth: [] }] };
 
-function app(validateResponses: boolean) {
-  const validatorFor = openApiValidation(document, { validateResponses, prefixes: ["/base"] });
-  const served = express();
+function app(validateResponses: boolean, served = document) {
+  const validatorFor = openApiValidation(served, { validateResponses, prefixes: ["/base"] });
+  const app = express();
   const answer: RequestHandler = (req, res) => {
     res.json({ operationId: (req as Request & { openapi?: { schema: { operationId: string } } }).openapi?.schema.operationId });
   };
-  for (const path of Object.keys(document.paths)) served.all(path, ...validatorFor(path), answer);
+  for (const path of Object.keys(document.paths)) app.all(path, ...validatorFor(path), answer);
   const errors: ErrorRequestHandler = (error, _req, res, _next) => {
     res
       .status(error.status ?? 500)
       .set(error.headers ?? {})
       .json({ message: error.message });
   };
-  served.use(errors);
-  return { served, validatorFor };
+  app.use(errors);
+  return { served: app, validatorFor };
 }
 
-/** Whether the path's validators hand `GET url` on at once, without the validator's asynchronous checks. */
-function passesAtOnce(validatorFor: (path: string) => RequestHandler[], path: string, url: string, method = "GET") {
+/**
+ * Whether the path's validators hand a request on at once, without the validator's asynchronous checks. `target` is
+ * the request target as sent; `path` its pathname, as Express parses it.
+ */
+function passesAtOnce(validatorFor: (path: string) => RequestHandler[], path: string, target = path, method = "GET") {
   const next = vi.fn();
   const [first] = validatorFor(path);
-  (first as RequestHandler)({ method, url, path: url.split("?")[0], headers: {}, query: {} } as Request, {} as never, next);
+  const req = { method, url: target, originalUrl: target, path: new URL(target, "http://h").pathname, headers: {}, query: {} };
+  (first as RequestHandler)(req as unknown as Request, {} as never, next);
   return next.mock.calls.length === 1 && next.mock.calls[0]?.length === 0;
 }
 
@@ -52,18 +69,20 @@ describe("the validator of a documented path", () => {
   const { served, validatorFor } = app(false);
 
   it("lets a parameterless GET without a query string through at once, with the operation's metadata", async () => {
-    expect(passesAtOnce(validatorFor, "/livez", "/livez")).toBe(true);
-    expect(passesAtOnce(validatorFor, "/base/livez", "/base/livez")).toBe(true);
+    expect(passesAtOnce(validatorFor, "/livez")).toBe(true);
+    expect(passesAtOnce(validatorFor, "/base/livez")).toBe(true);
     const res = await request(served).get("/livez");
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ operationId: "livez" });
   });
 
-  it("runs the validator for a query string, another method, parameters or security", async () => {
+  it("runs the validator for a query string, another method, parameters, a request body or security", async () => {
     expect(passesAtOnce(validatorFor, "/livez", "/livez?verbose=1")).toBe(false);
+    expect(passesAtOnce(validatorFor, "/livez", "/livez?")).toBe(false);
     expect(passesAtOnce(validatorFor, "/livez", "/livez", "POST")).toBe(false);
-    expect(passesAtOnce(validatorFor, "/items", "/items")).toBe(false);
-    expect(passesAtOnce(validatorFor, "/metrics", "/metrics")).toBe(false);
+    expect(passesAtOnce(validatorFor, "/livez", "/livez", "HEAD")).toBe(false);
+    for (const path of ["/items", "/search", "/lookup", "/metrics"]) expect(passesAtOnce(validatorFor, path), path).toBe(false);
+    expect(passesAtOnce(app(false, secured).validatorFor, "/livez")).toBe(false);
 
     const query = await request(served).get("/livez?verbose=1");
     expect(query.status).toBe(400);
@@ -75,7 +94,12 @@ describe("the validator of a documented path", () => {
     expect((await request(served).get("/items?limit=3")).body).toEqual({ operationId: "items" });
   });
 
+  it("runs the validator for a request target other than the bare path, which it matches as sent", () => {
+    expect(passesAtOnce(validatorFor, "/livez", "/livez#top")).toBe(false);
+    expect(passesAtOnce(validatorFor, "/livez", "http://h/livez")).toBe(false);
+  });
+
   it("runs the validator for every request when responses are validated", () => {
-    expect(passesAtOnce(app(true).validatorFor, "/livez", "/livez")).toBe(false);
+    expect(passesAtOnce(app(true).validatorFor, "/livez")).toBe(false);
   });
 });

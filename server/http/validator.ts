@@ -17,8 +17,8 @@
  * of such a request's CPU (five promise hops, a route lookup, a parameter parser built per request).
  * Those are the requests health probes and crawlers send most: `/livez`, `/readyz`, `/`, the
  * discovery documents. Such a request gets the validator's route metadata (`req.openapi`, which the
- * metrics read) and goes on; with a query string, or when responses are validated, the validator
- * runs as for any other request.
+ * metrics read) and goes on; with a query string (or any request target other than the bare path),
+ * or when responses are validated, the validator runs as for any other request.
  */
 import type { Request, RequestHandler } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
@@ -110,7 +110,7 @@ function buildValidators(
   };
 }
 
-/** The validator, except for a GET without a query string (see the header), which gets its metadata only. */
+/** The validator, except for a GET of the bare path (see the header), which gets its metadata only. */
 function skipWhenUnchecked(path: string, operation: Operation, validator: RequestHandler): RequestHandler {
   const metadata: OpenApiRequestMetadata = Object.freeze({
     expressRoute: path,
@@ -120,7 +120,9 @@ function skipWhenUnchecked(path: string, operation: Operation, validator: Reques
     serial: -1,
   });
   return function validateUnlessUnchecked(req: Request & { openapi?: OpenApiRequestMetadata }, res, next) {
-    if (req.method !== "GET" || req.url.includes("?")) return validator(req, res, next);
+    // The request target as sent must be the bare path: the validator matches the raw target, so a query, a fragment or
+    // an absolute-form target (`GET http://host/livez`) keeps the validator's own answer.
+    if (req.method !== "GET" || req.originalUrl !== req.path) return validator(req, res, next);
     req.openapi = metadata;
     next();
   };
