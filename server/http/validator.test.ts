@@ -36,21 +36,21 @@ const document = {
 /** The same paths, every operation secured at the document's level. */
 const secured = { ...document, security: [{ BearerAuth: [] }] };
 
-function app(validateResponses: boolean, served = document) {
-  const validatorFor = openApiValidation(served, { validateResponses, prefixes: ["/base"] });
-  const app = express();
+function app(validateResponses: boolean, spec = document) {
+  const validatorFor = openApiValidation(spec, { validateResponses, prefixes: ["/base"] });
+  const server = express();
   const answer: RequestHandler = (req, res) => {
     res.json({ operationId: (req as Request & { openapi?: { schema: { operationId: string } } }).openapi?.schema.operationId });
   };
-  for (const path of Object.keys(document.paths)) app.all(path, ...validatorFor(path), answer);
+  for (const path of Object.keys(document.paths)) server.all(path, ...validatorFor(path), answer);
   const errors: ErrorRequestHandler = (error, _req, res, _next) => {
     res
       .status(error.status ?? 500)
       .set(error.headers ?? {})
       .json({ message: error.message });
   };
-  app.use(errors);
-  return { served: app, validatorFor };
+  server.use(errors);
+  return { served: server, validatorFor };
 }
 
 /**
