@@ -6,6 +6,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import type { BareKind } from "./bare-process.js";
 
 export interface ServerProcess {
   url: string;
@@ -72,8 +73,14 @@ async function cpuSecondsOf(url: string): Promise<number> {
   return Number(sample[1]);
 }
 
-export function startBare(kind: "http" | "express", port: number, bodyFile: string): Promise<ServerProcess> {
-  return start(["--import", "tsx", "bench/bare-process.ts"], { PORT: String(port), BARE_KIND: kind, BODY_FILE: bodyFile }, port);
+/** A bare server answering `bodyFile`; "validated" serves it at `path` only, behind the contract's validator (a GET there is a 405). */
+export function startBare(kind: BareKind, port: number, bodyFile: string, path = "/"): Promise<ServerProcess> {
+  return start(
+    ["--import", "tsx", "bench/bare-process.ts"],
+    { PORT: String(port), BARE_KIND: kind, BODY_FILE: bodyFile, VALIDATED_PATH: path },
+    port,
+    path,
+  );
 }
 
 export function startPrism(port: number): Promise<ServerProcess> {

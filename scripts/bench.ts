@@ -2,7 +2,8 @@
  * `npm run bench [-- --rounds 3 --seconds 4 --quick --profile]`: the cost of a paid request, measured
  * side by side in one run on loopback, with the median of several rounds in which the scenarios take
  * turns, after a warm-up each:
- * bare node:http and bare Express (the local limit), a free endpoint, a paid endpoint with a fresh
+ * bare node:http and bare Express (the local limit), the validated floor (Express, the JSON body
+ * parser and the contract's validator answering a paid path's POST with no payment work), a free endpoint, a paid endpoint with a fresh
  * EVM payment per request and with a fresh Solana payment per request, the Prism mock, verification
  * alone, scale figures (response size, nonce-store size), and the deployment figures: the paid EVM
  * path on PostgreSQL (with and without the Redis cache) and with two worker processes, beside
@@ -30,7 +31,7 @@ import { commandLine } from "./command-line.mjs";
 
 const USAGE = `usage: npm run bench [-- --rounds N --seconds N --payment-rate N --quick --profile]
 
-Benchmarks on loopback (about 8 minutes): bare node:http and Express, a free endpoint, paid EVM and Solana
+Benchmarks on loopback (about 8 minutes): bare node:http and Express, the validated floor, a free endpoint, paid EVM and Solana
 endpoints with a fresh payment per request, the Prism mock, verification alone, scale figures, and the paid
 EVM path on PostgreSQL (with and without Redis) and with WORKERS=2 (TEST_DATABASE_URL and TEST_REDIS_URL,
 default this machine's; skipped when unreachable). Prints a table and writes JSON under bench/results/.
@@ -52,7 +53,7 @@ const SECONDS = arg("--seconds", quick ? 2 : 4);
 const WARMUP_SECONDS = 2;
 /** Payments signed per second of load: above what one core of this service can verify and settle. */
 const PAYMENTS_PER_SECOND = arg("--payment-rate", 3000);
-const PORTS = { service: 4101, http: 4102, express: 4103, prism: 4104 };
+const PORTS = { service: 4101, http: 4102, express: 4103, prism: 4104, validated: 4105 };
 const scratch = mkdtempSync(join(tmpdir(), "bench-"));
 const log = (message: string) => console.error(`· ${message}`);
 
@@ -141,19 +142,26 @@ process.on("unhandledRejection", (error) => {
   console.error(error);
   void stopAll().then(() => process.exit(1));
 });
-const [http, express, prism] = await Promise.all([
+const [http, express, validated, prism] = await Promise.all([
   startBare("http", PORTS.http, bodyFile),
   startBare("express", PORTS.express, bodyFile),
+  startBare("validated", PORTS.validated, bodyFile, "/base/defi/tvl"),
   startPrism(PORTS.prism),
 ]);
 
-for (const p of [http, express, prism]) running.add(p);
+for (const p of [http, express, validated, prism]) running.add(p);
 const post = { method: "POST" as const, body: "{}" };
 /** The paid EVM load of the main table, the nonce-store sizes and the deployments. */
 const paidEvm = { spec: { ...post, path: "/base/defi/tvl" }, payments: async (n: number) => evmPaymentPool(base, n, evmKey) };
 const rows = await measure(
   { name: "bare node:http", target: http, spec: { path: "/" } },
   { name: "bare Express", target: express, spec: { path: "/" } },
+  {
+    name: "floor: Express + JSON + validator, POST",
+    target: validated,
+    // a well-formed payment header, the same on every request: the floor checks its shape, nothing more
+    spec: { ...post, path: "/base/defi/tvl", headers: { "x-payment": evmPaymentPool(base, 1, evmKey)[0] as string } },
+  },
   { name: "free GET /", target: service, spec: { path: "/" } },
   { name: "paid EVM /base/defi/tvl", target: service, ...paidEvm },
   {
@@ -234,7 +242,8 @@ printTable([...scale, rows.find((r) => r.scenario === "bare Express") as Row], "
 console.log("\nDeployment (the paid EVM path; RSS of the first process only)\n");
 printTable([...deployment, rows.find((r) => r.scenario === "bare Express") as Row], "bare Express", previous);
 if (previous) console.log(`\n"prev req/s": ${previous.file}`);
-const p99Overhead = (rows[3]?.p99Ms ?? 0) - (rows[1]?.p99Ms ?? 0);
+const p99Of = (scenario: string) => rows.find((r) => r.scenario === scenario)?.p99Ms ?? 0;
+const p99Overhead = p99Of("paid EVM /base/defi/tvl") - p99Of("bare Express");
 console.log(
   `\nVerification alone: EVM ${verification.evmChecksPerSecond.toFixed(0)}/s, Solana ${verification.svmChecksPerSecond.toFixed(0)}/s, viem verifyTypedData ${verification.viemVerifyTypedDataPerSecond.toFixed(0)}/s`,
 );
