@@ -3,11 +3,11 @@
  * side by side in one run on loopback, with the median of several rounds in which the scenarios take
  * turns, after a warm-up each:
  * bare node:http and bare Express (the local limit), the validated floor (Express, the JSON body
- * parser and the contract's validator answering a paid path's POST with no payment work), a free endpoint, a paid endpoint with a fresh
- * EVM payment per request and with a fresh Solana payment per request, the Prism mock, verification
- * alone, scale figures (response size, nonce-store size), and the deployment figures: the paid EVM
- * path on PostgreSQL (with and without the Redis cache) and with two worker processes, beside
- * SQLite in one. Prints a table and writes JSON under bench/results/.
+ * parser and the contract's validator answering a paid path's POST with no payment work), a free
+ * endpoint, a paid endpoint with a fresh EVM payment per request and with a fresh Solana payment per
+ * request, the Prism mock, verification alone, scale figures (response size, nonce-store size), and
+ * the deployment figures: the paid EVM path on PostgreSQL (with and without the Redis cache) and with
+ * two worker processes, beside SQLite in one. Prints a table and writes JSON under bench/results/.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -31,10 +31,11 @@ import { commandLine } from "./command-line.mjs";
 
 const USAGE = `usage: npm run bench [-- --rounds N --seconds N --payment-rate N --quick --profile]
 
-Benchmarks on loopback (about 8 minutes): bare node:http and Express, the validated floor, a free endpoint, paid EVM and Solana
-endpoints with a fresh payment per request, the Prism mock, verification alone, scale figures, and the paid
-EVM path on PostgreSQL (with and without Redis) and with WORKERS=2 (TEST_DATABASE_URL and TEST_REDIS_URL,
-default this machine's; skipped when unreachable). Prints a table and writes JSON under bench/results/.
+Benchmarks on loopback (about 8 minutes): bare node:http and Express, the validated floor (Express, JSON
+and the contract's validator, no payment work), a free endpoint, paid EVM and Solana endpoints with a fresh
+payment per request, the Prism mock, verification alone, scale figures, and the paid EVM path on PostgreSQL
+(with and without Redis) and with WORKERS=2 (TEST_DATABASE_URL and TEST_REDIS_URL, default this machine's;
+skipped when unreachable). Prints a table and writes JSON under bench/results/.
 
   --rounds N         timed rounds per scenario, medians reported (default 3; 1 with --quick)
   --seconds N        seconds per round (default 4; 2 with --quick)
@@ -159,7 +160,7 @@ const rows = await measure(
   {
     name: "floor: Express + JSON + validator, POST",
     target: validated,
-    // a well-formed payment header, the same on every request: the floor checks its shape, nothing more
+    // a payment header as a paid request carries one, the same on every request: the floor does no payment work
     spec: { ...post, path: "/base/defi/tvl", headers: { "x-payment": evmPaymentPool(base, 1, evmKey)[0] as string } },
   },
   { name: "free GET /", target: service, spec: { path: "/" } },
