@@ -60,7 +60,8 @@ const request: InsightRequest = {
   brief: "SOL-USDC earns 68.5%.",
 };
 
-const writer = (attempts = 2, timeoutMs = 300) =>
+/** Bounds far above the fake server's answer time, so that only the timeout case below can time out on a loaded machine. */
+const writer = (attempts = 2, timeoutMs = 2000) =>
   chatCompletionsWriter({ baseUrl, model: "test-model", apiKey: "k-123", timeoutMs, attempts });
 const answer = (value: unknown) => JSON.stringify(value);
 
@@ -104,7 +105,7 @@ describe("chatCompletionsWriter", () => {
         calls++;
         return fail(body);
       };
-      const failure = await writer(3, 200)
+      const failure = await writer(3, cause === "timeout" ? 200 : undefined)
         .write(request)
         .catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(InsightFailure);
