@@ -12,9 +12,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Address } from "@solana/kit";
 import { generateKeyPairSigner } from "@solana/kit";
-import { findAssociatedTokenPda } from "@solana-program/token";
 import Database from "libsql";
 import { generatePrivateKey } from "viem/accounts";
 import { type LoadResult, type LoadSpec, runLoad } from "../bench/load.js";
@@ -27,6 +25,7 @@ import { verificationRates } from "../bench/verification.js";
 import { chainIdOf } from "../client/x402/evm.js";
 import type { PaymentRequirements } from "../client/x402/types.js";
 import { openSqliteLedger } from "../server/analytics/payments/ledger/sqlite-ledger.js";
+import { cachedAta } from "../server/analytics/payments/verifier.js";
 import { commandLine } from "./command-line.mjs";
 
 const USAGE = `usage: npm run bench [-- --rounds N --seconds N --payment-rate N --quick --profile]
@@ -185,15 +184,14 @@ const scale = await measure(
 );
 
 log("verification alone");
-const ata = (owner: string, mint: string, program: string) =>
-  findAssociatedTokenPda({ owner: owner as Address, mint: mint as Address, tokenProgram: program as Address }).then(([a]) => a as string);
 const verification = await verificationRates({
   evm: { requirement: base, chainId: chainIdOf(base.network) as number, headers: evmPaymentPool(base, 2000, evmKey) },
   svm: {
     requirement: solana,
     feePayer: (solana.extra as { feePayer: string }).feePayer,
     headers: await svmPaymentPool(solana, 1000, svmPayer),
-    ata,
+    // derived once, as the service's verifier does: a route's token account does not change between payments
+    ata: cachedAta(),
   },
 });
 await stopAll();

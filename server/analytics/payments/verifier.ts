@@ -17,7 +17,7 @@ import { deployedNetworks } from "./requirements.js";
 import type { PaymentVerifier, Verification } from "./types.js";
 
 /** Associated token accounts are derived once per (owner, mint, program). */
-function cachedAta(): AtaResolver {
+export function cachedAta(): AtaResolver {
   const cache = new Map<string, Promise<string>>();
   return (owner, mint, tokenProgram) => {
     const key = `${owner}:${mint}:${tokenProgram}`;
