@@ -103,3 +103,69 @@ describe("the validator of a documented path", () => {
     expect(passesAtOnce(app(true).validatorFor, "/livez")).toBe(false);
   });
 });
+
+describe("each path's validator", () => {
+  const schemas = {
+    Order: { type: "object", required: ["item"], properties: { item: { $ref: "#/components/schemas/Item" } } },
+    Item: {
+      oneOf: [{ $ref: "#/components/schemas/Book" }, { $ref: "#/components/schemas/Pen" }],
+      discriminator: { propertyName: "kind", mapping: { book: "#/components/schemas/Book", pen: "#/components/schemas/Pen" } },
+    },
+    Book: { type: "object", required: ["kind", "title"], properties: { kind: { const: "book" }, title: { type: "string", minLength: 1 } } },
+    Pen: { type: "object", required: ["kind", "colour"], properties: { kind: { const: "pen" }, colour: { enum: ["red", "blue"] } } },
+    // a reference that resolves nowhere, reached by one path only
+    Broken: { $ref: "#/components/schemas/Missing" },
+  };
+  const body = (name: string) => ({
+    required: true,
+    content: { "application/json": { schema: { $ref: `#/components/schemas/${name}` } } },
+  });
+  const spec = {
+    openapi: "3.1.0",
+    info: { title: "validator components test", version: "1" },
+    components: { schemas },
+    paths: {
+      "/orders": { post: { operationId: "order", requestBody: body("Order"), responses: ok } },
+      "/broken": { post: { operationId: "broken", requestBody: body("Broken"), responses: ok } },
+    },
+  };
+  const validatorFor = openApiValidation(spec, { validateResponses: false });
+  const served = express()
+    .use(express.json())
+    .post("/orders", ...validatorFor("/orders"), (_req, res) => {
+      res.json({ ok: true });
+    })
+    .use(((error, _req, res, _next) => {
+      res.status(error.status ?? 500).json({ message: error.message });
+    }) as ErrorRequestHandler);
+
+  it("holds the schemas its path references and those they reference (a oneOf under a discriminator)", async () => {
+    expect(
+      (
+        await request(served)
+          .post("/orders")
+          .send({ item: { kind: "book", title: "Dune" } })
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await request(served)
+          .post("/orders")
+          .send({ item: { kind: "pen", colour: "red" } })
+      ).status,
+    ).toBe(200);
+    const bad = await request(served)
+      .post("/orders")
+      .send({ item: { kind: "pen", colour: "green" } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain("colour");
+  });
+
+  it("holds only the schemas its path reaches: another path's unresolvable one does not break it", async () => {
+    const res = await request(served)
+      .post("/orders")
+      .send({ item: { kind: "book", title: "" } });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toContain("title");
+  });
+});
