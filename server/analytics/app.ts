@@ -10,7 +10,7 @@ import { DOCS_ASSETS_PATH, docsAssets } from "../docs/reference-page.js";
 import { cors } from "../http/cors.js";
 import { errorHandler, notFound } from "../http/errors.js";
 import { handlerChain } from "../http/handler-chain.js";
-import { refuseAmbiguousQuery, refuseNonFiniteNumbers } from "../http/input-guard.js";
+import { refuseAmbiguousQuery, refuseDeepBodies, refuseNonFiniteNumbers } from "../http/input-guard.js";
 import { requestContext } from "../http/request-context.js";
 import { openApiValidation } from "../http/validator.js";
 import { requestMetrics, UNMATCHED } from "../ops/metrics.js";
@@ -145,6 +145,7 @@ export function createAnalyticsApp(deps: AnalyticsDeps): express.Express {
         }
         next();
       },
+      refuseDeepBodies,
       refuseAmbiguousQuery,
       function exactPath(req, res, next) {
         const handler = exact.get(req.path);

@@ -8,6 +8,7 @@
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import express, { type RequestHandler } from "express";
+import { ApiError, invalidField } from "../http/errors.js";
 
 /** Where the page loads its assets from (the script Scalar's `standalone.js`, and what it loads in turn). */
 export const DOCS_ASSETS_PATH = "/docs/assets";
@@ -18,9 +19,24 @@ function scalarBrowserBuild(): string {
   return join(dirname(require.resolve("@scalar/api-reference")), "browser");
 }
 
-/** Serves Scalar's browser build under `DOCS_ASSETS_PATH` (mount it there); the files change only with the pinned version. */
+/**
+ * Serves Scalar's browser build under `DOCS_ASSETS_PATH` (mount it there); the files change only
+ * with the pinned version. Its refusals are the services' JSON errors: another method is a 405, a
+ * file it will not serve (missing, or outside the folder) a 404, a path it cannot decode a 400.
+ * Ranges are not offered: a browser loads these scripts whole.
+ */
 export function docsAssets(): RequestHandler {
-  return express.static(scalarBrowserBuild(), { index: false, maxAge: "1d", fallthrough: false });
+  const serve = express.static(scalarBrowserBuild(), { index: false, maxAge: "1d", fallthrough: false, acceptRanges: false });
+  return function docsAssets(req, res, next) {
+    if (req.method !== "GET" && req.method !== "HEAD")
+      return next(new ApiError(405, "method_not_allowed", "Method not allowed on this path.", {}, { Allow: "GET, HEAD" }));
+    serve(req, res, (error?: { status?: number }) => {
+      if (!error) return next();
+      if (error.status === 400) return next(invalidField("path", req.originalUrl.split("?")[0] as string, "is not valid percent-encoding"));
+      if (error.status === 403 || error.status === 404) return next(new ApiError(404, "not_found", "No such file."));
+      next(error);
+    });
+  };
 }
 
 /** JSON for an inline script: `<` escaped so no value can close the script element. */

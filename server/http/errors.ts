@@ -42,10 +42,13 @@ function fieldOf(path: string): Pick<FieldError, "location" | "field"> {
   return location ? { location, field: rest.join(".") || where } : { location: "path", field: path };
 }
 
+/** A validator's, body-parser's or zlib's error, as far as the mapping reads it. */
 type ValidatorError = {
   status?: number;
   statusCode?: number;
   type?: string;
+  code?: unknown;
+  body?: unknown;
   errors?: { path: string; message: string }[];
   headers?: Record<string, string>;
 };
@@ -85,11 +88,20 @@ export function toErrorResponse(error: unknown, path = ""): { status: number; bo
   // The router could not percent-decode a path parameter.
   if (error instanceof URIError) return bad([{ location: "path", field: path, message: "is not valid percent-encoding" }]);
   if (e.type === "entity.parse.failed") {
-    return bad([{ location: "body", field: "body", message: "is not valid JSON" }]);
+    // The strict parser refuses JSON that is not an object or array (`null`, `5`, `"text"`) with the same error as broken JSON.
+    return bad([{ location: "body", field: "body", message: parsesAsJson(e.body) ? "must be a JSON object" : "is not valid JSON" }]);
   }
   if (status === 413 || e.type === "entity.too.large") {
     return bad([{ location: "body", field: "body", message: "is larger than the 100 kB limit" }]);
   }
+  if (e.type === "charset.unsupported") return bad([{ location: "header", field: "content-type", message: "charset must be utf-8" }]);
+  if (e.type === "encoding.unsupported")
+    return bad([{ location: "header", field: "content-encoding", message: "must be gzip, deflate, br or identity" }]);
+  // zlib could not decompress the body as its Content-Encoding says.
+  if (typeof e.code === "string" && e.code.startsWith("Z_"))
+    return bad([{ location: "header", field: "content-encoding", message: "does not match the body, which could not be decompressed" }]);
+  if (e.type === "request.size.invalid")
+    return bad([{ location: "header", field: "content-length", message: "does not match the body's length" }]);
   if (status === 415) {
     return bad([{ location: "header", field: "content-type", message: "must be application/json" }]);
   }
@@ -98,6 +110,16 @@ export function toErrorResponse(error: unknown, path = ""): { status: number; bo
   }
   if (status >= 400 && status < 500) return bad([{ location: "body", field: "request", message: String((error as Error).message) }]);
   return { status: 500, body: { error: "internal_error", message: "The service failed to produce a valid answer." }, headers: {} };
+}
+
+function parsesAsJson(text: unknown): boolean {
+  if (typeof text !== "string") return false;
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function bad(errors: FieldError[]) {

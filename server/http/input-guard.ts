@@ -1,8 +1,10 @@
 /**
  * What request validation lets through but no caller means: a query key without a value
- * (`?limit`), a key given twice (`?limit=1&limit=2`), and numbers that are not finite (`Infinity`,
- * `NaN`, `1e309`, which the validator's type coercion turns into a JSON-unrepresentable number).
- * Each is a 400 naming the field, before any payment is looked at.
+ * (`?limit`), a key given twice (`?limit=1&limit=2`), numbers that are not finite (`Infinity`,
+ * `NaN`, `1e309`, which the validator's type coercion turns into a JSON-unrepresentable number),
+ * and a JSON body nested deeper than any input of the contract (`MAX_BODY_DEPTH`), which every
+ * walk of it (these checks, the request's fingerprint) would otherwise follow until the stack
+ * overflows. Each is a 400 naming the field, before any payment is looked at.
  */
 import type { RequestHandler } from "express";
 import { ApiError, type FieldError } from "./errors.js";
@@ -20,6 +22,33 @@ export const refuseAmbiguousQuery: RequestHandler = function refuseAmbiguousQuer
     else if (typeof value !== "string") errors.push({ location: "query", field, message: "must be a plain value" });
   }
   next(errors.length ? refuse(errors) : undefined);
+};
+
+/** Levels of arrays and objects a request body may nest; the contract's inputs use three at most. */
+export const MAX_BODY_DEPTH = 32;
+
+/** The top-level field under which `body` nests deeper than `MAX_BODY_DEPTH` ("body" when the body itself is an array), if any. */
+function tooDeep(body: unknown): string | undefined {
+  if (!body || typeof body !== "object") return undefined;
+  // An explicit stack, not recursion: the point is to survive any depth.
+  const stack: [value: unknown, depth: number, field: string][] = Object.entries(body).map(([key, value]) => [
+    value,
+    1,
+    Array.isArray(body) ? "body" : key,
+  ]);
+  while (stack.length) {
+    const [value, depth, field] = stack.pop() as [unknown, number, string];
+    if (!value || typeof value !== "object") continue;
+    if (depth >= MAX_BODY_DEPTH) return field;
+    for (const item of Object.values(value)) stack.push([item, depth + 1, field]);
+  }
+  return undefined;
+}
+
+/** Before validation, on any method: a parsed body nests no deeper than `MAX_BODY_DEPTH`. */
+export const refuseDeepBodies: RequestHandler = function refuseDeepBodies(req, _res, next) {
+  const field = tooDeep(req.body);
+  next(field === undefined ? undefined : refuse([{ location: "body", field, message: `nests deeper than ${MAX_BODY_DEPTH} levels` }]));
 };
 
 function nonFinite(value: unknown, path: string, out: string[]): void {

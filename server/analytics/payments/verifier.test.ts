@@ -127,6 +127,8 @@ describe("EVM exact payments (/base, /skale)", () => {
 
   const cases: [string, () => Promise<string>, string][] = [
     ["a payment for another prefix's network", () => sign(skale), "invalid_network"],
+    // String() of this object throws: the reason must still be named, not a 500.
+    ["a network that is an object", async () => rewrite(await sign(base), (p) => ({ ...p, network: { toString: 1 } })), "invalid_network"],
     [
       "a payment whose payload claims this network but was signed for another chain",
       async () => swapNetwork(await sign(skale), base.network),
