@@ -7,6 +7,7 @@ import { createResponseValidator } from "../../conformance/schema-validator.js";
 import { exampleHandlers, failingInsightWriter, testGate, testPayment } from "../../test/support/analytics.js";
 import { TEST_NOW } from "../../test/support/segments.js";
 import { ApiError } from "../http/errors.js";
+import { MAX_BODY_DEPTH } from "../http/input-guard.js";
 import { createLogger } from "../http/logger.js";
 import { type AnalyticsDeps, createAnalyticsApp } from "./app.js";
 import { createCache } from "./cache.js";
@@ -266,6 +267,90 @@ describe("bad input", () => {
     expect(text.body.errors[0]).toMatchObject({ field: "content-type" });
   });
 
+  it("answers a body nested deeper than the limit with a 400 naming its field, with or without a payment, on any path", async () => {
+    const deep = `{"limit":5,"junk":${"[".repeat(4000)}${"]".repeat(4000)}}`;
+    const post = (path: string) => request(app).post(path).set("Content-Type", "application/json");
+    for (const res of [
+      await post("/base/defi/tvl").send(deep),
+      await post("/base/defi/tvl").set("X-PAYMENT", testPayment()).send(deep),
+      await request(app).get("/").set("Content-Type", "application/json").send(deep),
+    ]) {
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual([{ location: "body", field: "junk", message: `nests deeper than ${MAX_BODY_DEPTH} levels` }]);
+    }
+    const deepest = `{"junk":${"[".repeat(MAX_BODY_DEPTH - 1)}${"]".repeat(MAX_BODY_DEPTH - 1)}}`;
+    expect((await post("/base/defi/tvl").send(deepest)).status).toBe(402);
+    const over = `{"junk":${"[".repeat(MAX_BODY_DEPTH)}${"]".repeat(MAX_BODY_DEPTH)}}`;
+    expect((await post("/base/defi/tvl").send(over)).status).toBe(400);
+  });
+
+  it("names the header at fault when the body cannot be decoded, and says when JSON is not an object", async () => {
+    const post = () => request(app).post("/defi/tvl");
+    const cases: [request.Test, { field: string; message: string }][] = [
+      [
+        post().set("Content-Type", "application/json").set("Content-Encoding", "xyz").send("{}"),
+        {
+          field: "content-encoding",
+          message: "must be gzip, deflate, br or identity",
+        },
+      ],
+      [
+        post().set("Content-Type", "application/json").set("Content-Encoding", "gzip").send("{}"),
+        {
+          field: "content-encoding",
+          message: "does not match the body, which could not be decompressed",
+        },
+      ],
+      [
+        post().set("Content-Type", "application/json; charset=latin1").send("{}"),
+        { field: "content-type", message: "charset must be utf-8" },
+      ],
+      [post().set("Content-Type", "application/json").send("null"), { field: "body", message: "must be a JSON object" }],
+      [post().set("Content-Type", "application/json").send("5"), { field: "body", message: "must be a JSON object" }],
+    ];
+    for (const [sent, error] of cases) {
+      const res = await sent;
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual([expect.objectContaining(error)]);
+    }
+  });
+
+  it("checks the rules of an input beyond its schema before the payment, naming the field", async () => {
+    const cases: [string, Record<string, unknown>, string][] = [
+      ["/base/smartmoney/token-screener", { market_cap_min: 10, market_cap_max: 5 }, "market_cap_max"],
+      ["/base/smartmoney/wallet-intel", { chain: "ethereum", address: "5rCf1DM8LjKTw4YqhnoLcngyZYeNnQqztScTogYHAS6" }, "address"],
+      ["/smartmoney/flow-intel", { chain: "solana", token_address: "0x4200000000000000000000000000000000000006" }, "token_address"],
+      [
+        "/skale/bridge/quote",
+        {
+          from_chain: "solana",
+          to_chain: "base",
+          from_token: "USDC",
+          to_token: "USDC",
+          amount: 10,
+          from_address: "0x4200000000000000000000000000000000000006",
+        },
+        "from_address",
+      ],
+    ];
+    const { app: fresh, statuses } = build();
+    for (const [path, body, field] of cases) {
+      const res = await request(fresh).post(path).set("X-PAYMENT", testPayment()).send(body);
+      expect(res.status, path).toBe(400);
+      expect(res.body.errors, path).toEqual([expect.objectContaining({ location: "body", field })]);
+    }
+    // refused before the payment was looked at: not even reserved
+    expect(await statuses()).toEqual([]);
+  });
+
+  it("names a legacy GET's field where it came from, the query, when the handler refuses it", async () => {
+    const { app, statuses } = build();
+    const res = await request(app).get("/base/defi/tvl?chain=Nowhere").set("X-PAYMENT", testPayment());
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([expect.objectContaining({ location: "query", field: "chain" })]);
+    expect(await statuses()).toEqual(["not_charged"]);
+  });
+
   it("answers unknown paths with a JSON 404 and wrong methods with a 405 and Allow", async () => {
     const missing = await request(app).post("/defi/nothing").send({});
     expect(missing.status).toBe(404);
@@ -412,6 +497,23 @@ describe("HTTP hygiene", () => {
   it("echoes a caller's request id and makes one up otherwise", async () => {
     expect((await request(app).get("/").set("X-Request-Id", "trace-42")).headers["x-request-id"]).toBe("trace-42");
     expect((await request(app).get("/")).headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe("the /docs assets", () => {
+  it("answer another method, a file outside the folder and a bad path with the JSON errors, and ignore Range", async () => {
+    const post = await request(app).post("/docs/assets/standalone.js");
+    expect(post.status).toBe(405);
+    expect(post.headers.allow).toBe("GET, HEAD");
+    expect(post.body.error).toBe("method_not_allowed");
+    const outside = await request(app).get("/docs/assets/%2e%2e/%2e%2e/package.json");
+    expect(outside.status).toBe(404);
+    expect(outside.body.error).toBe("not_found");
+    const undecodable = await request(app).get("/docs/assets/%zz");
+    expect(undecodable.status).toBe(400);
+    expect(undecodable.body.errors[0]).toMatchObject({ location: "path", field: "/docs/assets/%zz" });
+    const ranged = await request(app).get("/docs/assets/standalone.js").set("Range", "bytes=999999999-");
+    expect(ranged.status).toBe(200);
   });
 });
 

@@ -1,5 +1,6 @@
 /**
- * One paid route, end to end: the 402 challenge (x402 v1 in the body, v2 in `PAYMENT-REQUIRED`)
+ * One paid route, end to end: the input's rules beyond its schema (segments/input-rules.ts), checked
+ * before any payment as the schema is; the 402 challenge (x402 v1 in the body, v2 in `PAYMENT-REQUIRED`)
  * without a payment header; the payment, from `PAYMENT-SIGNATURE` or `X-PAYMENT`, admitted by the
  * gate (or its stored answer returned, for a retry of a delivered request); the operation's
  * handler, the envelope, its contract check and its serialization; settlement; and only then the
@@ -19,6 +20,7 @@ import type { OpenApiDocument, PaidRoute } from "./contract.js";
 import { assembleEnvelope } from "./envelope.js";
 import type { EnvelopeCheck } from "./envelope-check.js";
 import type { InsightObserver, InsightWriter } from "./insight/types.js";
+import type { OperationName } from "./operation-types.js";
 import { requestFingerprint } from "./payments/fingerprint.js";
 import type { PaymentGate } from "./payments/gate.js";
 import type { StoredAnswer } from "./payments/ledger/store.js";
@@ -35,6 +37,7 @@ import {
 } from "./payments/protocols.js";
 import { offerAt, routeOffer } from "./payments/requirements.js";
 import type { PaymentErrorReason, PaymentRequiredBody, PaymentRequirements } from "./payments/types.js";
+import { type InputRule, inputRules } from "./segments/input-rules.js";
 import type { OperationHandler, SegmentContext } from "./segments/types.js";
 
 export interface PaidRouteDeps {
@@ -63,6 +66,15 @@ function legacyInput(route: PaidRoute, query: Record<string, unknown>, params: R
   return { ...route.bodyDefaults, ...query, ...pathFields };
 }
 
+/** A legacy GET's fields come from its path and query: an error naming one as a body field names it where it came from. */
+function inLegacyTerms(error: unknown, params: Record<string, string>): unknown {
+  if (!(error instanceof ApiError) || !error.details.errors) return error;
+  const errors = error.details.errors.map((e) =>
+    e.location === "body" ? { ...e, location: e.field in params ? ("path" as const) : ("query" as const) } : e,
+  );
+  return new ApiError(error.status, error.code, error.message, { ...error.details, errors }, error.headers);
+}
+
 export function challengeBody(
   requirement: PaymentRequirements,
   error: PaymentErrorReason,
@@ -86,6 +98,7 @@ export function paidRouteHandler(route: PaidRoute, handler: OperationHandler, de
   const priceText = `${route.payment.price.amount} USD in USDC on ${routed.template.network}`;
   const prefix = route.payment.network.prefix;
   const timeoutSeconds = Math.ceil(deps.config.payments.answerTimeoutMs / 1000);
+  const inputRule = inputRules[route.name] as InputRule<OperationName> | undefined;
   const missing = `Pay ${priceText} and repeat the request with the ${PAYMENT_HEADERS[2]} (x402 v2) or ${PAYMENT_HEADERS[1]} (x402 v1) header.`;
 
   /** Both challenges at once: v1 in the body, v2 in `PAYMENT-REQUIRED`; never cached. */
@@ -129,6 +142,10 @@ export function paidRouteHandler(route: PaidRoute, handler: OperationHandler, de
   }
 
   return async function paidRoute(req: Request, res: Response) {
+    const params = req.params as Record<string, string>;
+    const input = route.legacy ? legacyInput(route, req.query as Record<string, unknown>, params) : req.body;
+    const refused = inputRule?.(input as never);
+    if (refused) throw route.legacy ? inLegacyTerms(refused, params) : refused;
     const offer = offerAt(routed, `${requestOrigin(req, deps.config.publicBaseUrl)}${req.path}`);
     const read = readSubmission((name) => req.get(name));
     if (read.kind === "none") return challenge(res, offer, "X-PAYMENT header is required", missing);
@@ -139,7 +156,6 @@ export function paidRouteHandler(route: PaidRoute, handler: OperationHandler, de
       });
     }
     const header = PAYMENT_HEADERS[read.version];
-    const input = route.legacy ? legacyInput(route, req.query as Record<string, unknown>, req.params as Record<string, string>) : req.body;
     const admission = await deps.gate.admit(read, offer, {
       operation: route.name,
       requestId: req.requestId,
@@ -174,7 +190,7 @@ export function paidRouteHandler(route: PaidRoute, handler: OperationHandler, de
           {},
           { "Retry-After": "1" },
         );
-      throw error;
+      throw route.legacy ? inLegacyTerms(error, params) : error;
     }
 
     let delivery: Awaited<ReturnType<PaymentGate["settle"]>>;

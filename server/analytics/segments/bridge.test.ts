@@ -41,7 +41,7 @@ describe("bridgeQuote", () => {
     expect(out.baseline.signal).toBe("avoid");
   });
 
-  it("rejects unknown tokens, a sender of the wrong chain, a no-op swap and an amount too small to route", async () => {
+  it("rejects unknown tokens, a no-op swap and an amount too small to route", async () => {
     const ctx = testContext();
     const field = (e: unknown) => (e as { details: { errors: { field: string }[] } }).details.errors[0]?.field;
     const rejected = async (body: Parameters<typeof bridgeHandlers.bridgeQuote>[0]) =>
@@ -53,10 +53,6 @@ describe("bridgeQuote", () => {
       );
     expect(await rejected({ ...quoteRequest, from_token: "NOPE" })).toBe("from_token");
     expect(await rejected({ ...quoteRequest, to_token: "WETH" })).toBe("to_token");
-    expect(await rejected({ ...quoteRequest, from_address: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM" })).toBe("from_address");
-    expect(await rejected({ ...quoteRequest, from_chain: "solana", from_address: "0x5520000000000000000000000000000000000Ea0" })).toBe(
-      "from_address",
-    );
     expect(await rejected({ ...quoteRequest, to_chain: "base" })).toBe("to_token");
     expect(await rejected({ ...quoteRequest, amount: 0.1, from_chain: "ethereum" })).toBe("amount");
     await expect(

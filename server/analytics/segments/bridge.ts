@@ -64,8 +64,6 @@ export const bridgeHandlers: SegmentHandlers<"bridgeQuote" | "bridgeYieldMigrate
       RequestOf<"bridgeQuote">,
       "slippage_pct"
     >;
-    if (from_address !== undefined && from_address.startsWith("0x") !== (from_chain !== "solana"))
-      throw invalidField("body", "from_address", `is not a ${from_chain} address`);
     const from = await ctx.providers.swap_bridge.token(from_chain, from_token);
     if (!from) throw invalidField("body", "from_token", `is not a token the aggregator lists on ${from_chain}`);
     const to = await ctx.providers.swap_bridge.token(to_chain, to_token);

@@ -3,7 +3,7 @@
  * the PnL leaderboard, from the wallet-labels provider. A profile's PnL covers 30 days, the
  * leaderboard's default window, so a wallet's profile and its leaderboard row agree.
  */
-import { entityNotFound, invalidField } from "../../http/errors.js";
+import { entityNotFound } from "../../http/errors.js";
 import type { DataOf, RequestOf, Validated } from "../operation-types.js";
 import type { CategoryFlowRecord, LabeledChain, PnlSummaryRecord, TradeRecord } from "../providers/wallet-labels.js";
 import {
@@ -21,18 +21,8 @@ import type { SegmentHandlers } from "./types.js";
 /** Trades shown on a profile (the contract's maximum). */
 const RECENT_TRADES = 10;
 
-const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
-
-/** The address in the provider's form (EVM lowercase); a 400 naming the field when it does not fit the chain. */
-function addressOn(chain: LabeledChain, address: string, field: string): string {
-  if (chain === "solana") {
-    if (!BASE58_ADDRESS.test(address)) throw invalidField("body", field, "must be a base58 address on solana");
-    return address;
-  }
-  if (!EVM_ADDRESS.test(address)) throw invalidField("body", field, `must be a 0x-prefixed EVM address on ${chain}`);
-  return address.toLowerCase();
-}
+/** The address in the provider's form: EVM lowercase (its form was checked by the operation's input rule). */
+const providerAddress = (chain: LabeledChain, address: string) => (chain === "solana" ? address : address.toLowerCase());
 
 const cents = (value: number) => Math.round(value * 100) / 100;
 const netVerb = (net: number) => (net >= 0 ? "bought" : "sold");
@@ -81,8 +71,6 @@ export const smartmoneyHandlers: SegmentHandlers<
       RequestOf<"smartmoneyTokenScreener">,
       "chains" | "only_smart_money" | "limit"
     >;
-    if (market_cap_min !== undefined && market_cap_max !== undefined && market_cap_max < market_cap_min)
-      throw invalidField("body", "market_cap_max", "must not be below market_cap_min");
     // The schema's pattern admits only the four chain names.
     const list = [...new Set(chains.split(","))] as LabeledChain[];
     const sorted = [...list].sort();
@@ -130,7 +118,7 @@ export const smartmoneyHandlers: SegmentHandlers<
 
   async smartmoneyFlowIntel(request, ctx) {
     const { chain, token_address, timeframe } = request as Validated<RequestOf<"smartmoneyFlowIntel">, "timeframe">;
-    const tokenAddress = addressOn(chain, token_address, "token_address");
+    const tokenAddress = providerAddress(chain, token_address);
     const record = await ctx.providers.wallet_labels.flowIntelligence({ chain, tokenAddress }, timeframe);
     if (!record) throw entityNotFound(`${chain} token`, token_address);
     const flows = { smart_traders: bucketOf(record.smartTrader), whales: bucketOf(record.whale), kols: bucketOf(record.publicFigure) };
@@ -171,7 +159,7 @@ export const smartmoneyHandlers: SegmentHandlers<
   },
 
   async smartmoneyWalletIntel({ chain, address }, ctx) {
-    const wallet = { chain, address: addressOn(chain, address, "address") };
+    const wallet = { chain, address: providerAddress(chain, address) };
     const p = ctx.providers.wallet_labels;
     const [labelRecords, summary, trades, holdings, firstAt] = await Promise.all([
       p.labels(wallet),

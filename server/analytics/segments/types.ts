@@ -44,7 +44,8 @@ export interface Outcome<N extends OperationName> {
 
 /**
  * A handler receives the validated request (defaults applied by the validator; legacy GET query
- * and path parameters already mapped onto the POST body's field names).
+ * and path parameters already mapped onto the POST body's field names) that passed its operation's
+ * input rule (input-rules.ts).
  */
 export type Handler<N extends OperationName> = (input: RequestOf<N>, ctx: SegmentContext) => Promise<Outcome<N>>;
 

@@ -1,0 +1,36 @@
+// The rules of inputs beyond their schemas, as pure functions (the app test checks they run before the payment).
+import { describe, expect, it } from "vitest";
+import { inputRules } from "./input-rules.js";
+
+const JUP = "JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN";
+const FAMOUS = "0x28C6c06298d514Db089934071355E5743bf21d60";
+const fieldOf = (error: { details: { errors?: { field: string }[] } } | undefined) => error?.details.errors?.map((e) => e.field);
+
+describe("input rules", () => {
+  it("refuse a maximum market cap below the minimum, but not an equal one or either alone", () => {
+    const rule = inputRules.smartmoneyTokenScreener as NonNullable<typeof inputRules.smartmoneyTokenScreener>;
+    expect(fieldOf(rule({ market_cap_min: 2e9, market_cap_max: 1e9 }))).toEqual(["market_cap_max"]);
+    expect(rule({ market_cap_min: 1e9, market_cap_max: 1e9 })).toBeUndefined();
+    expect(rule({ market_cap_max: 1 })).toBeUndefined();
+  });
+
+  it("refuse an address that does not fit its chain, naming the field", () => {
+    const flow = inputRules.smartmoneyFlowIntel as NonNullable<typeof inputRules.smartmoneyFlowIntel>;
+    const wallet = inputRules.smartmoneyWalletIntel as NonNullable<typeof inputRules.smartmoneyWalletIntel>;
+    expect(fieldOf(flow({ chain: "ethereum", token_address: JUP }))).toEqual(["token_address"]);
+    expect(fieldOf(flow({ chain: "solana", token_address: FAMOUS }))).toEqual(["token_address"]);
+    expect(flow({ chain: "solana", token_address: JUP })).toBeUndefined();
+    expect(fieldOf(wallet({ chain: "solana", address: FAMOUS }))).toEqual(["address"]);
+    expect(fieldOf(wallet({ chain: "arbitrum", address: JUP }))).toEqual(["address"]);
+    expect(wallet({ chain: "base", address: FAMOUS })).toBeUndefined();
+  });
+
+  it("refuse a bridge sender of the other chain family", () => {
+    const rule = inputRules.bridgeQuote as NonNullable<typeof inputRules.bridgeQuote>;
+    const quote = { from_chain: "base", to_chain: "solana", from_token: "USDC", to_token: "USDC", amount: 100 } as const;
+    expect(fieldOf(rule({ ...quote, from_address: JUP }))).toEqual(["from_address"]);
+    expect(fieldOf(rule({ ...quote, from_chain: "solana", from_address: FAMOUS }))).toEqual(["from_address"]);
+    expect(rule({ ...quote, from_address: FAMOUS })).toBeUndefined();
+    expect(rule(quote)).toBeUndefined();
+  });
+});
