@@ -1,6 +1,7 @@
 // Recovery's question (did this payment's money move?) asked of real chains over JSON-RPC: the local
 // hardhat and litesvm chains serve the same calls a public Base, SKALE or Solana endpoint does.
 import { generateKeyPairSigner } from "@solana/kit";
+import type { PublicClient } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signEvmPayment } from "../../../../client/x402/evm.js";
@@ -13,7 +14,7 @@ import { networkOf, requirementTemplate } from "../requirements.js";
 import type { InterruptedPayment } from "../settlement.js";
 import type { PaymentRequirements, VerifiedPayment } from "../types.js";
 import { createExactVerifier } from "../verifier.js";
-import { rpcSettlementState } from "./chain-status.js";
+import { evmSettlementState, rpcSettlementState } from "./chain-status.js";
 import { type LocalChains, startLocalChains } from "./local-chain/index.js";
 
 const contract = loadAnalyticsContract();
@@ -68,6 +69,36 @@ describe("EVM: USDC's authorizationState over JSON-RPC", () => {
     await chains.evm.provider.request({ method: "evm_mine", params: [validBefore] });
     expect(await state(interrupted(lost))).toMatchObject({ state: "unsettled" });
     expect(await state(interrupted(payment))).toEqual({ state: "settled", transaction: settled.transaction });
+  });
+});
+
+describe("EVM: a used authorization", () => {
+  // USDC's cancelAuthorization also marks the nonce used; the local token has none, so the client is scripted.
+  const authorization = { from: "0x28C6c06298d514Db089934071355E5743bf21d60", nonce: `0x${"ab".repeat(32)}`, validBefore: "1" };
+  const payment = { network: "base-sepolia", payer: authorization.from, payload: { authorization }, expiresAt: 1_000 };
+  const chainWith = (logs: { AuthorizationUsed?: string; AuthorizationCanceled?: string }, failLogs = false) =>
+    ({
+      getBlock: async () => ({ number: 50_000n, timestamp: 2n }),
+      readContract: async () => true,
+      getLogs: async ({ event }: { event: { name: "AuthorizationUsed" | "AuthorizationCanceled" } }) => {
+        if (failLogs) throw new Error("the RPC endpoint refused the log query");
+        const hash = logs[event.name];
+        return hash ? [{ transactionHash: hash }] : [];
+      },
+    }) as unknown as PublicClient;
+  const token = "0x036CbD53842c5426634e7929541eC2318f3dCF7e";
+
+  it("is settled only with its AuthorizationUsed log, unsettled once cancelled, and otherwise left open, never guessed", async () => {
+    expect(await evmSettlementState(chainWith({ AuthorizationUsed: "0xfeed" }), token, payment)).toEqual({
+      state: "settled",
+      transaction: "0xfeed",
+    });
+    expect(await evmSettlementState(chainWith({ AuthorizationCanceled: "0xdead" }), token, payment)).toEqual({
+      state: "unsettled",
+      why: "the payer cancelled the authorization",
+    });
+    expect(await evmSettlementState(chainWith({}), token, payment)).toMatchObject({ state: "open" });
+    await expect(evmSettlementState(chainWith({}, true), token, payment)).rejects.toThrow(/refused the log query/);
   });
 });
 

@@ -3,8 +3,10 @@
  * question after a crash or a facilitator failure during settlement). Never a guess: `settled`
  * only when the chain shows the transfer, `unsettled` only when it can no longer happen.
  *
- * - EVM: USDC's EIP-3009 `authorizationState(authorizer, nonce)`; the transaction is found from the
- *   token's `AuthorizationUsed` log. Unused and past `validBefore`: it can never be used.
+ * - EVM: USDC's EIP-3009 `authorizationState(authorizer, nonce)`, then the token's logs: it is also
+ *   true for an authorization its payer cancelled, so only an `AuthorizationUsed` log proves the
+ *   transfer (and names its transaction), and an `AuthorizationCanceled` one that it never will be.
+ *   Unused and past `validBefore`: it can never be used.
  * - Solana: the transaction among the payer's recent ones whose message is the payment's; not
  *   found and its blockhash no longer valid: it can never land.
  */
@@ -16,8 +18,9 @@ import type { InterruptedPayment, SettlementState } from "../settlement.js";
 const TOKEN_ABI = parseAbi([
   "function authorizationState(address authorizer, bytes32 nonce) view returns (bool)",
   "event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)",
+  "event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)",
 ]);
-/** Blocks searched back for the `AuthorizationUsed` log (hours on Base and SKALE); a miss keeps a reference instead. */
+/** Blocks searched back for the authorization's log (hours on Base and SKALE); found in neither, the payment stays open for an operator. */
 const LOG_WINDOW = 10_000n;
 
 type EvmPayload = { authorization: { from: Address; nonce: Hex; validBefore: string } };
@@ -38,16 +41,21 @@ export async function evmSettlementState(client: PublicClient, token: Address, p
     blockNumber: block.number,
   });
   if (used) {
-    const logs = await client
-      .getLogs({
-        address: token,
-        event: TOKEN_ABI[1],
-        args: { authorizer: from, nonce },
-        fromBlock: block.number > LOG_WINDOW ? block.number - LOG_WINDOW : 0n,
-        toBlock: block.number,
-      })
-      .catch(() => []);
-    return { state: "settled", transaction: logs[0]?.transactionHash ?? `eip3009:${from.toLowerCase()}:${nonce}` };
+    const range = {
+      address: token,
+      args: { authorizer: from, nonce },
+      fromBlock: block.number > LOG_WINDOW ? block.number - LOG_WINDOW : 0n,
+      toBlock: block.number,
+    };
+    // A failed log query throws: the payment stays as it is for the next pass, never guessed settled.
+    const [use] = await client.getLogs({ ...range, event: TOKEN_ABI[1] });
+    if (use) return { state: "settled", transaction: use.transactionHash };
+    const [cancel] = await client.getLogs({ ...range, event: TOKEN_ABI[2] });
+    if (cancel) return { state: "unsettled", why: "the payer cancelled the authorization" };
+    return {
+      state: "open",
+      why: `the authorization is used, but neither its use nor its cancellation is in the last ${LOG_WINDOW} blocks`,
+    };
   }
   if (block.timestamp >= BigInt(validBefore)) return { state: "unsettled", why: "the authorization expired unused" };
   return { state: "open", why: "the authorization is unused and still valid" };
