@@ -98,7 +98,8 @@ export function createPaymentGate(options: GateOptions): PaymentGate {
       if (!verification.ok) return { kind: "rejected", ...verification };
       const payment = { ...verification.payment, version: submission.version };
       const now = clock.now();
-      const deadlineAt = now + options.answerTimeoutMs;
+      // No later than the payment is valid (less the margin settlement needs): an answer ready after it could not be charged.
+      const deadlineAt = Math.min(now + options.answerTimeoutMs, payment.expiresAt - SETTLEMENT_MARGIN_MS);
       const reservation = await ledger.reserve({
         key: payment.key,
         network: payment.network,

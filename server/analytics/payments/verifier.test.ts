@@ -103,6 +103,22 @@ describe("EVM exact payments (/base, /skale)", () => {
     expect(results.filter((r) => r.kind === "admitted")).toHaveLength(1);
   });
 
+  it("gives an answer no longer than the authorization is valid: its deadline ends before validBefore", async () => {
+    const clock = manualClock(NOW * 1000);
+    const own = openSqliteLedger(":memory:", { now: () => clock.now() });
+    const split = (_network: string, amount: bigint) => ({ service: { address: "s", amount }, treasury: { address: "t", amount: 0n } });
+    const verifier = createExactVerifier({ config, clock });
+    const short = createPaymentGate({ verifier, ledger: own, backend: ledgerBackend, clock, split, answerTimeoutMs: 30_000 });
+    const header = await sign(base, { overrides: { validBefore: String(NOW + 8) } });
+    const admitted = await short.admit({ version: 1, header }, offerFor(base), { operation: "defiTvl", requestId: "r1", fingerprint: "f" });
+    if (admitted.kind !== "admitted") throw new Error("expected admission");
+    expect(admitted.deadlineAt).toBe((NOW + 8) * 1000 - 2_000);
+    // past that deadline, still before validBefore: not settled, not charged
+    clock.advance(7_000);
+    expect(await short.settle(admitted.payment, { status: 200, body: "{}" })).toMatchObject({ ok: false, status: 503 });
+    expect((await own.rows()).map((row) => row.status)).toEqual(["verified"]);
+  });
+
   it("lets a released payment (its answer failed, not charged) be used again", async () => {
     const header = await sign(base);
     const first = await admit(header, base);

@@ -120,6 +120,17 @@ describe("facilitator settlement", () => {
     ["a slow answer (timeout)", { body: '{"success":true,"transaction":"0x1"}', delayMs: 2000 }, /did not answer within 500 ms/],
     ["malformed JSON", { body: "{not json" }, /without a JSON object/],
     ["a 200 that neither succeeds nor refuses", { body: '{"ok":1}' }, /neither success nor a transaction/],
+    // refusals after the transaction was sent: it may still land
+    [
+      "a refusal whose confirmation timed out",
+      json({ success: false, errorReason: "settle_exact_svm_transaction_confirmation_timed_out", transaction: "" }),
+      /could not confirm the settlement \(settle_exact_svm_transaction_confirmation_timed_out\)/,
+    ],
+    [
+      "a refusal that names its transaction",
+      json({ success: false, errorReason: "unexpected_settle_error", transaction: "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnb" }),
+      /could not confirm the settlement \(unexpected_settle_error\)/,
+    ],
   ];
   for (const [what, reply, message] of unknown) {
     it(`throws on ${what}: the outcome is unknown`, async () => {

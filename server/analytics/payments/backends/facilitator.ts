@@ -2,7 +2,8 @@
  * The `facilitator` settlement: a remote x402 v1 facilitator over HTTP. `POST /settle` carries the
  * payment as the client sent it and the requirement this server issued (the facilitator verifies
  * again before it settles, so no separate `/verify` round trip). A 200 with `success: false` is a
- * refused payment; any other status, a network error, a timeout or an unreadable answer leaves the
+ * refused payment, unless it names a transaction or a confirmation that timed out (sent, so it may
+ * still land); that, any other status, a network error, a timeout or an unreadable answer leaves the
  * outcome unknown and is thrown: the payment stays `settling`, and recovery reads the chain (through
  * `state`, the network's RPC) to learn whether the money moved.
  */
@@ -81,6 +82,10 @@ export function facilitatorBackend(options: FacilitatorOptions): SettlementBacke
         return { ok: true, transaction: answer.transaction, simulated: false };
       if (answer.success !== false) throw new FacilitatorError("the facilitator's settle answer has neither success nor a transaction");
       const raw = typeof answer.errorReason === "string" ? answer.errorReason : undefined;
+      // A refusal that names its transaction, or whose confirmation timed out, came after the transaction was sent:
+      // it may still land, so the outcome is unknown and the chain decides (through recovery), not this answer.
+      if ((typeof answer.transaction === "string" && answer.transaction) || raw?.endsWith("_timed_out"))
+        throw new FacilitatorError(`the facilitator could not confirm the settlement (${raw ?? "no reason"}); the chain decides`);
       const known = raw && (!options.reasons || options.reasons.has(raw));
       return {
         ok: false,
