@@ -80,6 +80,7 @@ export function createRecovery({
       payer: payment.payer,
       payload: JSON.parse(payment.payload),
       expiresAt: payment.expiresAt,
+      createdAt: payment.createdAt,
     });
     if (state.state === "settled") {
       const settlement = { transaction: state.transaction, simulated: false, split: split(payment.network, payment.amount) };

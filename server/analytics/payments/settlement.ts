@@ -20,6 +20,8 @@ export interface InterruptedPayment {
   payload: unknown;
   /** Epoch ms after which the payment can no longer settle. */
   expiresAt: number;
+  /** Epoch ms the payment was admitted, when known: nothing of it can be on chain before. */
+  createdAt?: number;
 }
 
 export type SettlementState =

@@ -1,5 +1,7 @@
 // Recovery's question (did this payment's money move?) asked of real chains over JSON-RPC: the local
 // hardhat and litesvm chains serve the same calls a public Base, SKALE or Solana endpoint does.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { generateKeyPairSigner } from "@solana/kit";
 import type { PublicClient } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -14,7 +16,7 @@ import { networkOf, requirementTemplate } from "../requirements.js";
 import type { InterruptedPayment } from "../settlement.js";
 import type { PaymentRequirements, VerifiedPayment } from "../types.js";
 import { createExactVerifier } from "../verifier.js";
-import { evmSettlementState, rpcSettlementState } from "./chain-status.js";
+import { evmSettlementState, rpcSettlementState, solanaSettlementState } from "./chain-status.js";
 import { type LocalChains, startLocalChains } from "./local-chain/index.js";
 
 const contract = loadAnalyticsContract();
@@ -122,5 +124,74 @@ describe("Solana: the payer's transactions and the blockhash over JSON-RPC", () 
     chains.svm.litesvm.expireBlockhash();
     expect(await state(interrupted(lost))).toMatchObject({ state: "unsettled" });
     expect(await state(interrupted(landed))).toEqual({ state: "settled", transaction: settled.transaction });
+  });
+});
+
+describe("Solana: a payer with many transactions since the payment", () => {
+  /** A JSON-RPC endpoint serving `history` (newest first) as the payer's transactions, each landing `wire`, with an expired blockhash. */
+  async function endpoint(history: { signature: string; wire: string; blockTime: number }[]) {
+    const server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (chunk) => {
+        body += chunk;
+      });
+      req.on("end", () => {
+        const { id, method, params } = JSON.parse(body) as { id: number; method: string; params: [string, Record<string, unknown>?] };
+        const options = params[1] ?? {};
+        const start = options.before ? history.findIndex((h) => h.signature === options.before) + 1 : 0;
+        const result =
+          method === "isBlockhashValid"
+            ? { context: { slot: 1 }, value: false }
+            : method === "getSignaturesForAddress"
+              ? history
+                  .slice(start, start + Number(options.limit))
+                  .map((h) => ({
+                    signature: h.signature,
+                    slot: 1,
+                    err: null,
+                    memo: null,
+                    blockTime: h.blockTime,
+                    confirmationStatus: "confirmed",
+                  }))
+              : (() => {
+                  const h = history.find((entry) => entry.signature === params[0]);
+                  return h && { slot: 1, blockTime: h.blockTime, meta: { err: null, fee: 5000 }, transaction: [h.wire, "base64"] };
+                })();
+        res.setHeader("content-type", "application/json").end(JSON.stringify({ jsonrpc: "2.0", id, result }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => server.close() };
+  }
+
+  it("pages back through them to the payment's transaction, stops at its admission, and stays open past its limit", async () => {
+    const requirement = requirementFor("");
+    const signer = await generateKeyPairSigner();
+    const sign = async (memo: string) =>
+      verified(await signSvmPayment(signer, requirement, { blockhash: chains.latestBlockhash(), memo }), requirement);
+    const payment = interrupted(await sign("paid"));
+    const other = (interrupted(await sign("other")).payload as { transaction: string }).transaction;
+    const paid = (payment.payload as { transaction: string }).transaction;
+    const admittedAt = 1_800_000_000;
+    const later = (n: number, wire: string) => ({ signature: String(n).padStart(64, "1"), wire, blockTime: admittedAt + 10 });
+
+    // the payment's transaction behind 150 later ones: found on the second page
+    const deep = await endpoint([...Array.from({ length: 150 }, (_, i) => later(i + 2, other)), later(999, paid)]);
+    expect(await solanaSettlementState(deep.url, { ...payment, createdAt: admittedAt * 1000 })).toEqual({
+      state: "settled",
+      transaction: later(999, paid).signature,
+    });
+    deep.close();
+
+    // not among those since its admission (the next one is older): it never landed
+    const older = { signature: "9".repeat(64), wire: paid, blockTime: admittedAt - 3_600 };
+    const missed = await endpoint([...Array.from({ length: 150 }, (_, i) => later(i + 2, other)), older]);
+    expect(await solanaSettlementState(missed.url, { ...payment, createdAt: admittedAt * 1000 })).toMatchObject({ state: "unsettled" });
+    missed.close();
+
+    // more later transactions than the search reads: not known, so not released
+    const busy = await endpoint(Array.from({ length: 1_050 }, (_, i) => later(i + 2, other)));
+    expect(await solanaSettlementState(busy.url, { ...payment, createdAt: admittedAt * 1000 })).toMatchObject({ state: "open" });
+    busy.close();
   });
 });

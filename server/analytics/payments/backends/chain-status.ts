@@ -7,8 +7,9 @@
  *   true for an authorization its payer cancelled, so only an `AuthorizationUsed` log proves the
  *   transfer (and names its transaction), and an `AuthorizationCanceled` one that it never will be.
  *   Unused and past `validBefore`: it can never be used.
- * - Solana: the transaction among the payer's recent ones whose message is the payment's; not
- *   found and its blockhash no longer valid: it can never land.
+ * - Solana: the transaction among the payer's ones since the payment was admitted whose message is
+ *   the payment's; not found and its blockhash no longer valid: it can never land. A search that
+ *   cannot reach back that far (more than `SIGNATURE_LIMIT` later transactions) leaves it open.
  */
 import { createSolanaRpc, getBase58Decoder, getBase64Encoder, type Signature, type Address as SolanaAddress } from "@solana/kit";
 import { type Address, createPublicClient, type Hex, http, type PublicClient, parseAbi } from "viem";
@@ -68,8 +69,11 @@ export function solanaPaymentOf(payment: InterruptedPayment) {
   return { tx, blockhash: getBase58Decoder().decode(tx.recentBlockhash) };
 }
 
-/** How many of the payer's latest transactions are compared with the payment's. */
-const SIGNATURE_WINDOW = 50;
+/** The payer's transactions read per request, and how many at most before the search gives up (and the payment stays open). */
+const SIGNATURE_PAGE = 100;
+const SIGNATURE_LIMIT = 1_000;
+/** How far the chain's block times may run behind this service's clock. */
+const CLOCK_SLACK_S = 120;
 
 export async function solanaSettlementState(rpcUrl: string, payment: InterruptedPayment): Promise<SettlementState> {
   const rpc = createSolanaRpc(rpcUrl);
@@ -78,20 +82,35 @@ export async function solanaSettlementState(rpcUrl: string, payment: Interrupted
   // Asked first: once the blockhash is invalid the transaction cannot land any more, so a search that
   // follows and misses it is final.
   const expired = !(await rpc.isBlockhashValid(blockhash as never, { commitment: "processed" }).send()).value;
-  const recent = await rpc
-    .getSignaturesForAddress(payment.payer as SolanaAddress, { limit: SIGNATURE_WINDOW, commitment: "confirmed" })
-    .send();
-  for (const entry of recent) {
-    if (entry.err) continue;
-    const found = await rpc
-      .getTransaction(entry.signature as Signature, { encoding: "base64", maxSupportedTransactionVersion: 0, commitment: "confirmed" })
+  const notFound: SettlementState = expired
+    ? { state: "unsettled", why: "the transaction's blockhash expired before it landed" }
+    : { state: "open", why: "the transaction has not landed and its blockhash is still valid" };
+  // Nothing of the payment can be on chain before it was admitted: the fee payer signs only after.
+  const since = payment.createdAt === undefined ? undefined : Math.floor(payment.createdAt / 1000) - CLOCK_SLACK_S;
+  let before: Signature | undefined;
+  for (let read = 0; read < SIGNATURE_LIMIT; read += SIGNATURE_PAGE) {
+    const page = await rpc
+      .getSignaturesForAddress(payment.payer as SolanaAddress, {
+        limit: SIGNATURE_PAGE,
+        commitment: "confirmed",
+        ...(before && { before }),
+      })
       .send();
-    const landed = found?.transaction?.[0];
-    if (landed && Buffer.from(parseTransaction(getBase64Encoder().encode(landed) as Uint8Array).messageBytes).equals(message))
-      return { state: "settled", transaction: entry.signature };
+    for (const entry of page) {
+      if (since !== undefined && entry.blockTime != null && Number(entry.blockTime) < since) return notFound;
+      if (entry.err) continue;
+      const found = await rpc
+        .getTransaction(entry.signature, { encoding: "base64", maxSupportedTransactionVersion: 0, commitment: "confirmed" })
+        .send();
+      const landed = found?.transaction?.[0];
+      if (landed && Buffer.from(parseTransaction(getBase64Encoder().encode(landed) as Uint8Array).messageBytes).equals(message))
+        return { state: "settled", transaction: entry.signature };
+    }
+    // A short page is the start of the payer's history: every transaction since the payment was read.
+    if (page.length < SIGNATURE_PAGE) return notFound;
+    before = page.at(-1)?.signature;
   }
-  if (expired) return { state: "unsettled", why: "the transaction's blockhash expired before it landed" };
-  return { state: "open", why: "the transaction has not landed and its blockhash is still valid" };
+  return { state: "open", why: `the payer made more than ${SIGNATURE_LIMIT} transactions since, none of them the payment's` };
 }
 
 /** One reader per network of the deployment, over its RPC endpoint (`SETTLEMENT_RPC_<NETWORK>`, else the contract's public one). */

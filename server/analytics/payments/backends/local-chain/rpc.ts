@@ -19,19 +19,19 @@ function methods(chain: SvmChain): Record<string, (params: Params) => unknown> {
   return {
     // litesvm accepts only its latest blockhash; `expireBlockhash` makes the previous one invalid.
     isBlockhashValid: ([blockhash]) => ({ context: context(), value: blockhash === svm.latestBlockhash() }),
-    getSignaturesForAddress: ([address, options]) =>
-      chain.landed
-        .filter((tx) => tx.accounts.includes(address))
-        .reverse()
-        .slice(0, Number(options?.limit ?? 1000))
-        .map((tx) => ({
-          signature: tx.signature,
-          slot: context().slot,
-          err: null,
-          memo: null,
-          blockTime: null,
-          confirmationStatus: "confirmed",
-        })),
+    getSignaturesForAddress: ([address, options]) => {
+      const newestFirst = chain.landed.filter((tx) => tx.accounts.includes(address)).reverse();
+      // `before`: the page after that signature, as a paging client asks for it
+      const start = options?.before ? newestFirst.findIndex((tx) => tx.signature === options.before) + 1 : 0;
+      return newestFirst.slice(start, start + Number(options?.limit ?? 1000)).map((tx) => ({
+        signature: tx.signature,
+        slot: context().slot,
+        err: null,
+        memo: null,
+        blockTime: null,
+        confirmationStatus: "confirmed",
+      }));
+    },
     getTransaction: ([signature]) => {
       const tx = chain.landed.find((landed) => landed.signature === signature);
       return tx
