@@ -245,6 +245,8 @@ describe("bad input", () => {
     ["a missing required field", () => request(app).post("/lp/pool-detail").send({}), "address"],
     ["an invalid address", () => request(app).post("/trenches/token-verdict").send({ mint: "not-a-mint!" }), "mint"],
     ["a legacy query above the maximum", () => request(app).get("/base/trenches/new-tokens?limit=101"), "limit"],
+    ["a legacy query number in hexadecimal", () => request(app).get("/base/trenches/new-tokens?limit=0x10"), "limit"],
+    ["a legacy query number with spaces", () => request(app).get("/base/trenches/new-tokens?limit=%2010%20"), "limit"],
     ["an unknown query parameter", () => request(app).get("/defi/tvl?color=blue"), "color"],
     ["an unknown venue", () => request(app).get("/lp/uniswap/pools"), "venue"],
   ];

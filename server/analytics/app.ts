@@ -10,7 +10,7 @@ import { DOCS_ASSETS_PATH, docsAssets } from "../docs/reference-page.js";
 import { cors } from "../http/cors.js";
 import { errorHandler, notFound } from "../http/errors.js";
 import { handlerChain } from "../http/handler-chain.js";
-import { refuseAmbiguousQuery, refuseDeepBodies, refuseNonFiniteNumbers } from "../http/input-guard.js";
+import { refuseAmbiguousQuery, refuseDeepBodies, refuseMalformedNumbers } from "../http/input-guard.js";
 import { requestContext } from "../http/request-context.js";
 import { openApiValidation } from "../http/validator.js";
 import { requestMetrics, UNMATCHED } from "../ops/metrics.js";
@@ -130,7 +130,7 @@ export function createAnalyticsApp(deps: AnalyticsDeps): express.Express {
       const handler = methods.get(req.method === "HEAD" ? "GET" : req.method);
       return handler ? handler(req, res, next) : next();
     };
-    const stack = [...validatorFor(path), refuseNonFiniteNumbers, byMethod];
+    const stack = [...validatorFor(path), refuseMalformedNumbers, byMethod];
     if (!path.includes("{")) exact.set(path, handlerChain(stack));
     routes.push([path.replace(/\{([^}]+)\}/g, ":$1"), stack]);
   }

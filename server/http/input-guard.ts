@@ -60,13 +60,28 @@ function nonFinite(value: unknown, path: string, out: string[]): void {
     for (const [key, item] of Object.entries(value)) nonFinite(item, path ? `${path}.${key}` : key, out);
 }
 
-/** After validation (and its coercion of query strings to numbers): every number is finite. */
-export const refuseNonFiniteNumbers: RequestHandler = function refuseNonFiniteNumbers(req, _res, next) {
+/** A number as a query string means one: decimal digits, optionally a fraction and an exponent. */
+const DECIMAL = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+
+/**
+ * After validation and its coercion of query strings to numbers: every number is finite, and every
+ * query value coerced to a number was written in decimal (the coercion also reads `0x10` as 16,
+ * `0b11` as 3 and ` 10 ` as 10).
+ */
+export const refuseMalformedNumbers: RequestHandler = function refuseMalformedNumbers(req, _res, next) {
   const errors: FieldError[] = [];
   for (const location of ["query", "body"] as const) {
     const found: string[] = [];
     nonFinite(req[location], "", found);
     for (const field of found) errors.push({ location, field, message: "must be a finite number" });
+  }
+  const search = req.originalUrl.indexOf("?");
+  if (search >= 0) {
+    const query = req.query as Record<string, unknown>;
+    for (const [field, raw] of new URLSearchParams(req.originalUrl.slice(search + 1))) {
+      if (typeof query[field] === "number" && Number.isFinite(query[field]) && !DECIMAL.test(raw))
+        errors.push({ location: "query", field, message: "must be a decimal number" });
+    }
   }
   next(errors.length ? refuse(errors) : undefined);
 };

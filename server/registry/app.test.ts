@@ -120,7 +120,7 @@ describe("GET /api/agents", () => {
     expect(body.agents[1]).not.toHaveProperty("displayName");
   });
 
-  it.each(["0", "101", "abc", "2.5"])("refuses limit=%s with a 400 naming the query parameter", async (limit) => {
+  it.each(["0", "101", "abc", "2.5", "0x10", "0b11", "%2010"])("refuses limit=%s with a 400 naming the query parameter", async (limit) => {
     const { status, body } = await getChecked(app, `/api/agents?limit=${limit}`);
     expect(status).toBe(400);
     expect(body.error).toBe("invalid_request");

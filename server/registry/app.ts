@@ -11,7 +11,7 @@ import type { Logger } from "pino";
 import { DOCS_ASSETS_PATH, docsAssets } from "../docs/reference-page.js";
 import { cors } from "../http/cors.js";
 import { errorHandler, notFound } from "../http/errors.js";
-import { refuseAmbiguousQuery, refuseNonFiniteNumbers } from "../http/input-guard.js";
+import { refuseAmbiguousQuery, refuseMalformedNumbers } from "../http/input-guard.js";
 import { requestContext } from "../http/request-context.js";
 import { openApiValidation } from "../http/validator.js";
 import { requestMetrics, UNMATCHED } from "../ops/metrics.js";
@@ -56,7 +56,7 @@ export function createRegistryApp({
   app.use(refuseAmbiguousQuery);
   // Each documented path is validated by its own validator (see validator.ts); any other method on it is its 405 with `Allow`.
   const validatorFor = openApiValidation(SERVED, { validateResponses });
-  for (const path of Object.keys(SERVED.paths)) app.all(path.replace(/\{(\w+)\}/g, ":$1"), validatorFor(path), refuseNonFiniteNumbers);
+  for (const path of Object.keys(SERVED.paths)) app.all(path.replace(/\{(\w+)\}/g, ":$1"), validatorFor(path), refuseMalformedNumbers);
   const described = { ...serviceDocumentHandlers(registryDocument, publicBaseUrl), ...operationsHandlers(operations) };
   for (const { path, operationId } of getOperations(registryDocument, described)) {
     const handler = described[operationId] ?? route(handlers[operationId as OperationId] as Handler<OperationId>, store);

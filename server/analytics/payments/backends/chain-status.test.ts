@@ -143,16 +143,14 @@ describe("Solana: a payer with many transactions since the payment", () => {
           method === "isBlockhashValid"
             ? { context: { slot: 1 }, value: false }
             : method === "getSignaturesForAddress"
-              ? history
-                  .slice(start, start + Number(options.limit))
-                  .map((h) => ({
-                    signature: h.signature,
-                    slot: 1,
-                    err: null,
-                    memo: null,
-                    blockTime: h.blockTime,
-                    confirmationStatus: "confirmed",
-                  }))
+              ? history.slice(start, start + Number(options.limit)).map((h) => ({
+                  signature: h.signature,
+                  slot: 1,
+                  err: null,
+                  memo: null,
+                  blockTime: h.blockTime,
+                  confirmationStatus: "confirmed",
+                }))
               : (() => {
                   const h = history.find((entry) => entry.signature === params[0]);
                   return h && { slot: 1, blockTime: h.blockTime, meta: { err: null, fee: 5000 }, transaction: [h.wire, "base64"] };
