@@ -62,7 +62,7 @@ describe("payment recovery", () => {
     clock.advance(5_000);
     expect(await recovery.run()).toMatchObject({ settled: 1 });
     expect(seen).toEqual([
-      { network: "base-sepolia", payer: "0xpayer", payload: { authorization: { nonce: "0x1" } }, expiresAt: T0 + 60_000 },
+      { network: "base-sepolia", payer: "0xpayer", payload: { authorization: { nonce: "0x1" } }, expiresAt: T0 + 60_000, createdAt: T0 },
     ]);
     expect((await ledger.rows())[0]).toMatchObject({ status: "settled", transaction: "0xonchain", hasAnswer: true });
     expect((await ledger.totals()).byAccount.map((a) => a.amount)).toEqual([900n, 100n]);
@@ -86,13 +86,13 @@ describe("payment recovery", () => {
     expect((await ledger.rows())[0]).toMatchObject({ status: "not_charged", reason: "the authorization expired unused" });
   });
 
-  it("releases a settling payment whose settlement has no outside effect (the ledger backend)", async () => {
+  it("leaves a settling payment to the backend that began it when running on the ledger backend, which never begins one", async () => {
     const { clock, ledger, recovery } = setup(ledgerBackend);
     await ledger.reserve(reservation("a", {}, T0));
     await ledger.beginSettling("a", answer, T0 + 1);
     clock.advance(1);
-    expect(await recovery.run()).toMatchObject({ released: 1 });
-    expect((await ledger.rows())[0]).toMatchObject({ status: "not_charged", recovery: RECOVERY.releasedNoEffect });
+    expect(await recovery.run()).toMatchObject({ released: 0, settled: 0, awaiting: 1 });
+    expect((await ledger.rows())[0]).toMatchObject({ status: "settling", recovery: RECOVERY.awaitingOtherBackend });
   });
 
   it("drops stored answers once their payment's window has passed", async () => {

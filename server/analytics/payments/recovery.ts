@@ -19,7 +19,7 @@ import type { SettlementBackend } from "./settlement.js";
 /** What recovery records on a payment it resolved (`npm run ledger` groups by it). */
 export const RECOVERY = {
   releasedUnanswered: "released: no answer by its deadline",
-  releasedNoEffect: "released: settlement had not started",
+  awaitingOtherBackend: "awaiting: settlement begun by another SETTLEMENT backend, which must resolve it",
   releasedUnsettled: "released: the money never moved",
   settledConfirmed: "settled: confirmed on chain",
   awaiting: "awaiting: settlement outcome still open",
@@ -63,16 +63,13 @@ export function createRecovery({
   };
 
   async function resolveSettling(payment: PendingPayment, report: RecoveryReport): Promise<void> {
+    // The ledger backend settles in the commit that stores the answer and never leaves a payment `settling`: this one
+    // was begun by a backend with an outside effect (before a restart with another SETTLEMENT, or by another instance),
+    // and only that backend can read where its money went. Released here, a charged payment could read not charged.
     if (!backend.status) {
-      if (
-        await ledger.resolve(
-          payment.key,
-          "settling",
-          { status: "not_charged", reason: RECOVERY.releasedNoEffect },
-          RECOVERY.releasedNoEffect,
-        )
-      )
-        resolved(payment, report, "released");
+      logger.warn({ payment: payment.key }, "a payment is settling under another SETTLEMENT backend; left for it to resolve");
+      await ledger.postpone(payment.key, clock.now() + retryMs, RECOVERY.awaitingOtherBackend);
+      report.awaiting++;
       return;
     }
     const state = await backend.status({
