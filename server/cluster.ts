@@ -58,7 +58,8 @@ export function runWorkers(count: number, logger: Logger, { stopTimeoutMs = 15_0
       // its own line on stderr said why; a refusal (exit 2) stays one
       return stop("a worker failed to start", code === 2 ? 2 : 1);
     }
-    logger.error({ pid: worker.process.pid, code, signal }, "a worker died; starting a replacement");
+    // `worker`, not `pid`: every log line carries the primary's own pid
+    logger.error({ worker: worker.process.pid, code, signal }, "a worker died; starting a replacement");
     fork();
   });
   for (let i = 0; i < count; i++) fork();

@@ -4,13 +4,14 @@
  * (one pool per process), and with `WORKERS` (cluster.ts) N processes serve them. The
  * configuration is read once, first: a value that cannot work, or a port already taken, stops the
  * process with one plain line naming the variable and exit code 2. SIGTERM and SIGINT stop
- * accepting connections, let requests in flight finish, then close the stores.
+ * accepting connections, let requests in flight finish (as long as a paid request may take:
+ * `drainMs`), then close the stores.
  */
 import type { Server } from "node:http";
 import { createServer } from "node:net";
 import { createAnalyticsService } from "./analytics/service.js";
 import { announceServing, isPrimaryOfCluster, runWorkers } from "./cluster.js";
-import { ConfigError, loadServiceConfig, type ServiceConfig } from "./config/index.js";
+import { ConfigError, drainMs, loadServiceConfig, type ServiceConfig } from "./config/index.js";
 import { openDatabase } from "./db/database.js";
 import { createLogger } from "./http/logger.js";
 import { createRegistryService } from "./registry/service.js";
@@ -72,8 +73,13 @@ async function serve(config: ServiceConfig) {
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info({ signal }, "shutting down");
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const waitMs = drainMs(config);
+    logger.info({ signal, waitMs }, "shutting down");
+    const force = setTimeout(() => {
+      logger.error({ waitMs }, "requests still in flight at the end of the shutdown wait; exiting");
+      logger.flush();
+      process.exit(1);
+    }, waitMs);
     force.unref();
     Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))))
       .then(closeStores)
@@ -90,7 +96,8 @@ async function start(config: ServiceConfig) {
   if (!isPrimaryOfCluster(config.stores.workers)) return serve(config);
   await probePort(config.analytics.port, "PORT");
   await probePort(config.registry.port, "REGISTRY_PORT");
-  runWorkers(config.stores.workers, createLogger(config.logLevel));
+  // the primary outwaits its workers' own shutdown wait
+  runWorkers(config.stores.workers, createLogger(config.logLevel), { stopTimeoutMs: drainMs(config) + 5_000 });
 }
 
 let config: ServiceConfig;

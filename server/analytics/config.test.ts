@@ -38,6 +38,19 @@ describe("loadAnalyticsConfig", () => {
     expect(loadAnalyticsConfig({ X402_PROFILE: "mainnet", ...real }, defaults).payTo.evm).toBe(real.PAY_TO_EVM);
   });
 
+  it("refuses the development addresses on mainnet in any spelling, and the zero addresses", () => {
+    const lower = { PAY_TO_EVM: defaults.evm.payTo.toLowerCase(), TREASURY_EVM: defaults.evm.treasury.toLowerCase() };
+    expect(() => loadAnalyticsConfig({ X402_PROFILE: "mainnet", ...real, ...lower }, defaults)).toThrow(/set PAY_TO_EVM, TREASURY_EVM$/);
+    const zero = { PAY_TO_EVM: `0x${"0".repeat(40)}`, PAY_TO_SOLANA: "11111111111111111111111111111111" };
+    expect(() => loadAnalyticsConfig({ X402_PROFILE: "mainnet", ...real, ...zero }, defaults)).toThrow(/set PAY_TO_EVM, PAY_TO_SOLANA$/);
+  });
+
+  it("refuses local-chain settlement on mainnet: it moves no real money", () => {
+    expect(() => loadAnalyticsConfig({ X402_PROFILE: "mainnet", ...real, SETTLEMENT: "local-chain" }, defaults)).toThrow(
+      /SETTLEMENT=local-chain would settle on an in-process test chain/,
+    );
+  });
+
   it("does not ask for a fee payer on mainnet when a facilitator supplies it", () => {
     const { SOLANA_FEE_PAYER: _, ...rest } = real;
     const facilitator = { SETTLEMENT: "facilitator", FACILITATOR_URL: "https://facilitator.example.com" };
@@ -50,6 +63,33 @@ describe("loadAnalyticsConfig", () => {
     expect(() => loadAnalyticsConfig({ X402_MAX_TIMEOUT_SECONDS: "5" }, defaults)).toThrow(/at least 6/);
     expect(() => loadAnalyticsConfig({ INSIGHT_ATTEMPTS: "0" }, defaults)).toThrow(/INSIGHT_ATTEMPTS/);
     expect(() => loadAnalyticsConfig({ INSIGHT_TIMEOUT_MS: "soon" }, defaults)).toThrow(/INSIGHT_TIMEOUT_MS/);
+    // longer than a Node.js timer can wait: it would fire at once
+    expect(() => loadAnalyticsConfig({ RECOVERY_INTERVAL_MS: "99999999999" }, defaults)).toThrow(
+      'RECOVERY_INTERVAL_MS must be a positive integer up to 2147483647, got "99999999999"',
+    );
+    expect(loadAnalyticsConfig({ INSIGHT_TIMEOUT_MS: "2147483647" }, defaults).insight.timeoutMs).toBe(2_147_483_647);
+    expect(() => loadAnalyticsConfig({ PORT: "0" }, defaults)).toThrow(/PORT must be a port number from 1 to 65535/);
+  });
+
+  it("refuses a URL with credentials, and a base URL with a query, without echoing either", () => {
+    const cases: [Record<string, string>, RegExp][] = [
+      [{ INSIGHT_BASE_URL: "http://user:sk-secret@127.0.0.1:11434/v1" }, /INSIGHT_BASE_URL must not carry a user name or password/],
+      [
+        { SETTLEMENT: "facilitator", FACILITATOR_URL: "https://facilitator.example.com/?apikey=QS123" },
+        /FACILITATOR_URL must not carry a query or fragment/,
+      ],
+    ];
+    for (const [env, message] of cases) {
+      const error = (() => {
+        try {
+          loadAnalyticsConfig(env, defaults);
+        } catch (thrown) {
+          return thrown as Error;
+        }
+      })();
+      expect(error?.message).toMatch(message);
+      expect(error?.message).not.toMatch(/secret|QS123/);
+    }
   });
 
   it("reads the insight model and the public origin without trailing slashes", () => {
@@ -80,6 +120,10 @@ describe("loadAnalyticsConfig", () => {
     expect(loadAnalyticsConfig({ TRUST_PROXY: "loopback, 10.0.0.0/8" }, defaults).trustProxy).toBe("loopback,10.0.0.0/8");
     expect(() => loadAnalyticsConfig({ TRUST_PROXY: "true" }, defaults)).toThrow(/TRUST_PROXY/);
     expect(() => loadAnalyticsConfig({ TRUST_PROXY: "everyone" }, defaults)).toThrow(/TRUST_PROXY/);
+    // shaped like addresses, but none: they failed only when Express compiled them, with a line that named no variable
+    for (const bad of ["cafe", "999.1.1.1", "10.0.0.0/99", "::1/129"])
+      expect(() => loadAnalyticsConfig({ TRUST_PROXY: bad }, defaults), bad).toThrow(/TRUST_PROXY/);
+    expect(loadAnalyticsConfig({ TRUST_PROXY: "::1/128, 192.168.0.1" }, defaults).trustProxy).toBe("::1/128,192.168.0.1");
   });
 
   it("refuses simulated settlement on mainnet unless allowed, and then carries a warning", () => {

@@ -99,7 +99,7 @@ function settlementSettings(env: Env, profile: Profile): SettlementSettings {
     if (endpoint) rpc[name] = endpoint;
   }
   if (mode !== "facilitator") return { mode, rpc };
-  const facilitatorUrl = url(env, "FACILITATOR_URL", profile === "testnet" ? DEFAULT_TESTNET_FACILITATOR : undefined, HTTP);
+  const facilitatorUrl = url(env, "FACILITATOR_URL", profile === "testnet" ? DEFAULT_TESTNET_FACILITATOR : undefined, HTTP, { base: true });
   if (!facilitatorUrl) throw new ConfigError("SETTLEMENT=facilitator on the mainnet profile needs FACILITATOR_URL");
   return {
     mode,
@@ -143,7 +143,7 @@ export function loadAnalyticsConfig(
     validateResponses: flag(env, "VALIDATE_RESPONSES", env.NODE_ENV !== "production"),
     seed: present(env, "DATA_SEED") ?? "defi-intel",
     insight: {
-      baseUrl: url(env, "INSIGHT_BASE_URL", undefined, HTTP),
+      baseUrl: url(env, "INSIGHT_BASE_URL", undefined, HTTP, { base: true }),
       model: present(env, "INSIGHT_MODEL") ?? "gpt-4o-mini",
       apiKey: present(env, "INSIGHT_API_KEY"),
       timeoutMs: positiveInt(env, "INSIGHT_TIMEOUT_MS", 8000),
@@ -156,15 +156,21 @@ export function loadAnalyticsConfig(
   return config;
 }
 
-/** The mainnet profile takes real money: real recipients, a public origin, and a settlement that moves the money. */
+/** The mainnet profile takes real money: real recipients (not the development ones, in any spelling, nor a zero address), a public origin, and a settlement that moves the money. */
 function checkMainnet(env: Env, config: AnalyticsConfig, defaults: DevelopmentDefaults): void {
-  const development = new Set([
-    defaults.evm.payTo,
-    defaults.evm.treasury,
-    defaults.svm.payTo,
-    defaults.svm.treasury,
-    defaults.svm.feePayer,
-  ]);
+  // EVM addresses compare in lowercase (a checksum is only a spelling); the zero addresses burn what they receive.
+  const normal = (address: string) => (address.startsWith("0x") ? address.toLowerCase() : address);
+  const refused = new Set(
+    [
+      defaults.evm.payTo,
+      defaults.evm.treasury,
+      defaults.svm.payTo,
+      defaults.svm.treasury,
+      defaults.svm.feePayer,
+      `0x${"0".repeat(40)}`,
+      "11111111111111111111111111111111",
+    ].map(normal),
+  );
   // a facilitator (or a local chain) announces its own fee payer, so only `ledger` settlement needs one configured
   const used = Object.entries({
     PAY_TO_EVM: config.payTo.evm,
@@ -172,11 +178,15 @@ function checkMainnet(env: Env, config: AnalyticsConfig, defaults: DevelopmentDe
     TREASURY_EVM: config.treasury.evm,
     TREASURY_SOLANA: config.treasury.svm,
     ...(config.settlement.mode === "ledger" ? { SOLANA_FEE_PAYER: config.feePayer } : {}),
-  }).filter(([, value]) => development.has(value));
+  }).filter(([, value]) => refused.has(normal(value)));
   if (used.length) throw new ConfigError(`the mainnet profile needs real addresses; set ${used.map(([name]) => name).join(", ")}`);
   if (!config.publicBaseUrl)
     throw new ConfigError(
       "the mainnet profile needs PUBLIC_BASE_URL (the origin clients reach), so that no request header chooses the URLs paid for",
+    );
+  if (config.settlement.mode === "local-chain")
+    throw new ConfigError(
+      "X402_PROFILE=mainnet with SETTLEMENT=local-chain would settle on an in-process test chain, moving no real money; set SETTLEMENT=facilitator",
     );
   if (config.settlement.mode === "ledger") {
     if (!flag(env, "ALLOW_SIMULATED_SETTLEMENT", false))

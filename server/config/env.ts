@@ -5,6 +5,7 @@
  * these and from nothing else (server/config/index.ts).
  */
 
+import { isIP } from "node:net";
 import { isAddress as isSolanaAddress } from "@solana/kit";
 import { getAddress, isAddress as isEvmAddress } from "viem";
 
@@ -18,21 +19,31 @@ export function present(env: Env, name: string): string | undefined {
   return value ? value : undefined;
 }
 
-export function positiveInt(env: Env, name: string, fallback: number): number {
+/** The longest delay a Node.js timer takes (2^31 - 1 ms, about 24.8 days); a longer one fires at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** A positive integer up to `max`; a `*_MS` duration is at most `MAX_TIMER_MS` unless `max` says less. */
+export function positiveInt(
+  env: Env,
+  name: string,
+  fallback: number,
+  max = name.endsWith("_MS") ? MAX_TIMER_MS : Number.MAX_SAFE_INTEGER,
+): number {
   const raw = present(env, name);
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (!/^[0-9]+$/.test(raw) || !Number.isSafeInteger(value) || value <= 0)
-    throw new ConfigError(`${name} must be a positive integer, got "${raw}"`);
+  if (!/^[0-9]+$/.test(raw) || !Number.isSafeInteger(value) || value <= 0 || value > max)
+    throw new ConfigError(`${name} must be a positive integer${max < Number.MAX_SAFE_INTEGER ? ` up to ${max}` : ""}, got "${raw}"`);
   return value;
 }
 
-/** A TCP port, 1 to 65535 (0 lets the system choose: tests). */
+/** A TCP port, 1 to 65535. */
 export function port(env: Env, name: string, fallback: number): number {
   const raw = present(env, name);
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (!/^[0-9]+$/.test(raw) || value > 65_535) throw new ConfigError(`${name} must be a port number from 1 to 65535, got "${raw}"`);
+  if (!/^[0-9]+$/.test(raw) || value < 1 || value > 65_535)
+    throw new ConfigError(`${name} must be a port number from 1 to 65535, got "${raw}"`);
   return value;
 }
 
@@ -67,8 +78,18 @@ export function oneOf<T extends string>(env: Env, name: string, values: readonly
   return raw as T;
 }
 
-/** A URL of one of `protocols`, without its trailing slash; the value is not echoed (it may carry a key). */
-export function url(env: Env, name: string, fallback: string | undefined, protocols: readonly string[]): string | undefined {
+/**
+ * A URL of one of `protocols`, without its trailing slash; the value is not echoed (it may carry a
+ * key). An http(s) URL carries no user name or password (fetch refuses them; a key goes in its own
+ * variable or header), and a `base` URL, which the service appends paths to, no query or fragment.
+ */
+export function url(
+  env: Env,
+  name: string,
+  fallback: string | undefined,
+  protocols: readonly string[],
+  { base = false }: { base?: boolean } = {},
+): string | undefined {
   const raw = present(env, name) ?? fallback;
   if (raw === undefined) return undefined;
   let parsed: URL;
@@ -78,6 +99,10 @@ export function url(env: Env, name: string, fallback: string | undefined, protoc
     throw new ConfigError(`${name} is not a valid URL`);
   }
   if (!protocols.includes(parsed.protocol)) throw new ConfigError(`${name} must be a ${protocols.join(" or ")} URL`);
+  if (parsed.protocol.startsWith("http") && (parsed.username || parsed.password))
+    throw new ConfigError(`${name} must not carry a user name or password (fetch refuses such URLs)`);
+  if (base && (parsed.search || parsed.hash))
+    throw new ConfigError(`${name} must not carry a query or fragment: the service appends paths to it`);
   return raw.replace(/\/+$/, "");
 }
 
@@ -105,11 +130,19 @@ export function trustProxy(env: Env): string | number | false {
   if (!raw || raw === "false") return false;
   if (/^[0-9]+$/.test(raw)) return Number(raw);
   const entries = raw.split(",").map((entry) => entry.trim());
-  const valid = /^(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/[0-9]{1,3})?)$/;
-  const bad = entries.find((entry) => !valid.test(entry));
+  const bad = entries.find((entry) => !proxyEntry(entry));
   if (bad !== undefined)
     throw new ConfigError(`TRUST_PROXY must be a hop count or addresses, subnets, loopback, linklocal or uniquelocal; "${bad}" is none`);
   return entries.join(",");
+}
+
+/** A `TRUST_PROXY` entry: a named range, or an IPv4/IPv6 address with an optional prefix length that fits it. */
+function proxyEntry(entry: string): boolean {
+  if (entry === "loopback" || entry === "linklocal" || entry === "uniquelocal") return true;
+  const [address = "", prefix, extra] = entry.split("/");
+  const version = isIP(address);
+  if (!version || extra !== undefined) return false;
+  return prefix === undefined || (/^[0-9]{1,3}$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
 }
 
 /** `WORKERS`: a count of worker processes, or `auto` for one per core; unset = 1 (no cluster). */

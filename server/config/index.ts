@@ -7,10 +7,10 @@ import type { LevelWithSilent } from "pino";
 import { type AnalyticsConfig, loadAnalyticsConfig } from "../analytics/config.js";
 import { type OperationsConfig, operationsConfig } from "../ops/config.js";
 import { type RegistryConfig, registryConfig } from "../registry/config.js";
-import { type Env, oneOf } from "./env.js";
+import { ConfigError, type Env, oneOf } from "./env.js";
 import { type StoreSettings, storeSettings } from "./stores.js";
 
-export { ConfigError } from "./env.js";
+export { ConfigError };
 
 export interface ServiceConfig {
   logLevel: LevelWithSilent;
@@ -25,11 +25,26 @@ export interface ServiceConfig {
 const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
 export function loadServiceConfig(env: Env): ServiceConfig {
-  return {
+  const config = {
     logLevel: oneOf(env, "LOG_LEVEL", LEVELS, "info"),
     analytics: loadAnalyticsConfig(env),
     registry: registryConfig(env),
     stores: storeSettings(env),
     operations: operationsConfig(env),
   };
+  if (config.analytics.port === config.registry.port)
+    throw new ConfigError(`PORT and REGISTRY_PORT must differ; both are ${config.analytics.port}`);
+  // Replays are refused by the ledger the workers share; an in-memory ledger is one per process.
+  if (config.stores.workers > 1 && !config.stores.database && config.analytics.ledger.path === ":memory:")
+    throw new ConfigError(`WORKERS=${config.stores.workers} needs a ledger the workers share; LEDGER_DB=:memory: gives each its own`);
+  return config;
+}
+
+/**
+ * How long a stopping process waits for the requests in flight: the longest a paid request may
+ * take (its answer's deadline, then settlement's own timeout) and a margin. Cut short, a request
+ * whose payment is settling loses its answer and leaves the payment to recovery.
+ */
+export function drainMs({ analytics }: ServiceConfig): number {
+  return analytics.payments.answerTimeoutMs + (analytics.settlement.facilitator?.timeoutMs ?? 0) + 5_000;
 }

@@ -4,7 +4,7 @@
  * (`CACHE_URL`; unset, each process caches in its memory) and the number of worker processes.
  */
 import { availableParallelism } from "node:os";
-import { type Env, identifier, positiveInt, present, url, workers } from "./env.js";
+import { type Env, identifier, MAX_TIMER_MS, positiveInt, present, url, workers } from "./env.js";
 
 export interface DatabaseSettings {
   url: string;
@@ -40,7 +40,8 @@ export function storeSettings(env: Env): StoreSettings {
         url: databaseUrl,
         schema: identifier(env, "DATABASE_SCHEMA", "public"),
         poolSize: positiveInt(env, "DATABASE_POOL_SIZE", 10),
-        statementTimeoutMs: positiveInt(env, "DATABASE_STATEMENT_TIMEOUT_MS", 5_000),
+        // PostgreSQL takes at most 2^31 - 1 ms, and the idle-in-transaction timeout is twice this one
+        statementTimeoutMs: positiveInt(env, "DATABASE_STATEMENT_TIMEOUT_MS", 5_000, Math.floor(MAX_TIMER_MS / 2)),
         connectTimeoutMs: positiveInt(env, "DATABASE_CONNECT_TIMEOUT_MS", 3_000),
       },
     }),

@@ -1,12 +1,12 @@
 /** The registry's settings from the environment; nothing else in server/registry reads it. */
-import { ConfigError, type Env, publicBaseUrl, trustProxy } from "../config/env.js";
+import { type Env, port, present, publicBaseUrl, trustProxy } from "../config/env.js";
 
 export interface RegistryConfig {
   /** `REGISTRY_PORT`, default 4022. */
   port: number;
   /** `REGISTRY_DB`, default `data/registry.db` (relative to the working directory); `:memory:` keeps nothing. */
   dbPath: string;
-  /** Off only when `NODE_ENV` is `production`: there a contract slip should not cost an answer. */
+  /** Off only when `NODE_ENV` is `production` (`VALIDATE_RESPONSES` is the analytics service's): there a contract slip should not cost an answer. */
   validateResponses: boolean;
   /** `REGISTRY_PUBLIC_BASE_URL`: the origin written into `/openapi.json`'s `servers`; unset = the request's own (validated). */
   publicBaseUrl?: string;
@@ -15,12 +15,9 @@ export interface RegistryConfig {
 }
 
 export function registryConfig(env: Env = process.env): RegistryConfig {
-  const port = Number(env.REGISTRY_PORT ?? 4022);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new ConfigError(`REGISTRY_PORT must be a port number, got "${env.REGISTRY_PORT}"`);
   return {
-    port,
-    dbPath: env.REGISTRY_DB || "data/registry.db",
+    port: port(env, "REGISTRY_PORT", 4022),
+    dbPath: present(env, "REGISTRY_DB") ?? "data/registry.db",
     validateResponses: env.NODE_ENV !== "production",
     publicBaseUrl: publicBaseUrl(env, "REGISTRY_PUBLIC_BASE_URL"),
     trustProxy: trustProxy(env),

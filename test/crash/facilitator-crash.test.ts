@@ -187,3 +187,34 @@ describe("SIGKILL while a slow facilitator settles (SETTLEMENT=facilitator)", ()
     }
   }, 180_000);
 });
+
+describe("SIGTERM while a facilitator settles slower than the old ten-second shutdown wait", () => {
+  it("lets the paid request finish (its answer delivered, its payment settled) and then exits 0", async () => {
+    const slow = await startStandinFacilitator(chains, { delayMs: 11_000 });
+    const stopping = await startService({
+      ...env,
+      FACILITATOR_URL: slow.url,
+      FACILITATOR_TIMEOUT_MS: "20000",
+      LEDGER_DB: join(dir, "sigterm-ledger.db"),
+      REGISTRY_DB: join(dir, "sigterm-registry.db"),
+    });
+    try {
+      const path = "/base/defi/tvl";
+      const header = await sign(await challenge(stopping.url, "POST", path));
+      const answer = send(stopping.url, { method: "POST", path, body: {}, header, network: "base-sepolia", amount: 1000n });
+      await until(async () => {
+        if (slow.received() < 1) throw new Error("the facilitator has not been asked yet");
+      });
+      stopping.child.kill("SIGTERM");
+      const sent = await answer;
+      expect(delivered(sent), sent?.text).toBe(true);
+      expect(await stopping.exited).toEqual({ code: 0, signal: null });
+      const ledger = openSqliteLedger(join(dir, "sigterm-ledger.db"));
+      expect((await ledger.rows()).map((row) => row.status)).toEqual(["settled"]);
+      await ledger.close();
+    } finally {
+      await stopping.kill("SIGKILL");
+      await slow.close();
+    }
+  }, 90_000);
+});

@@ -80,14 +80,14 @@ export function parseProviderSettings(env: Env): ProviderSettings {
   return {
     modes,
     defillama: {
-      url: url(env, "DEFILLAMA_API_URL", DEFILLAMA_API_URL, HTTP) as string,
-      yieldsUrl: url(env, "DEFILLAMA_YIELDS_URL", DEFILLAMA_YIELDS_URL, HTTP) as string,
+      url: url(env, "DEFILLAMA_API_URL", DEFILLAMA_API_URL, HTTP, { base: true }) as string,
+      yieldsUrl: url(env, "DEFILLAMA_YIELDS_URL", DEFILLAMA_YIELDS_URL, HTTP, { base: true }) as string,
       // The yields list is several megabytes.
       policy: policy("DEFILLAMA", 20_000, 4),
     },
     meteora: {
-      url: url(env, "METEORA_DATAPI_URL", METEORA_DATAPI_URL, HTTP) as string,
-      legacyUrl: url(env, "METEORA_LEGACY_URL", METEORA_LEGACY_URL, HTTP) as string,
+      url: url(env, "METEORA_DATAPI_URL", METEORA_DATAPI_URL, HTTP, { base: true }) as string,
+      legacyUrl: url(env, "METEORA_LEGACY_URL", METEORA_LEGACY_URL, HTTP, { base: true }) as string,
       policy: policy("METEORA", 8_000, 4),
     },
     solana: {
@@ -103,18 +103,18 @@ export function parseProviderSettings(env: Env): ProviderSettings {
       policy: {},
     },
     nansen: {
-      url: url(env, "NANSEN_BASE_URL", NANSEN_URL, HTTP) as string,
+      url: url(env, "NANSEN_BASE_URL", NANSEN_URL, HTTP, { base: true }) as string,
       key: present(env, "NANSEN_API_KEY"),
       policy: policy("NANSEN", 15_000, 4),
     },
     lifi: {
-      url: url(env, "LIFI_BASE_URL", LIFI_URL, HTTP) as string,
+      url: url(env, "LIFI_BASE_URL", LIFI_URL, HTTP, { base: true }) as string,
       key: present(env, "LIFI_API_KEY"),
       policy: policy("LIFI", 15_000, 2),
     },
     // Keyless Jupiter allows 0.5 requests a second: one at a time.
     jupiter: {
-      url: url(env, "JUPITER_BASE_URL", JUPITER_URL, HTTP) as string,
+      url: url(env, "JUPITER_BASE_URL", JUPITER_URL, HTTP, { base: true }) as string,
       key: present(env, "JUPITER_API_KEY"),
       policy: policy("JUPITER", 5_000, 1),
     },
