@@ -13,6 +13,7 @@ import { createAnalyticsService } from "./analytics/service.js";
 import { announceServing, isPrimaryOfCluster, runWorkers } from "./cluster.js";
 import { ConfigError, drainMs, loadServiceConfig, type ServiceConfig } from "./config/index.js";
 import { openDatabase } from "./db/database.js";
+import { StoreUnavailable } from "./db/unavailable.js";
 import { createLogger } from "./http/logger.js";
 import { createRegistryService } from "./registry/service.js";
 
@@ -109,7 +110,10 @@ try {
 }
 start(config).catch((error) => {
   if (error instanceof ConfigError) refuse(error.message);
-  // Anything else that stops the start (a facilitator that does not answer, a store that cannot open): one line too.
-  process.stderr.write(`failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  // Anything else that stops the start (a facilitator that does not answer, a database out of reach): one line too,
+  // naming the variable when a store is what failed; exit 1, as it may start once that is back.
+  const message = error instanceof Error ? error.message : String(error);
+  const cause = error instanceof StoreUnavailable && error.cause instanceof Error ? ` (${error.cause.message})` : "";
+  process.stderr.write(`failed to start: ${error instanceof StoreUnavailable ? `DATABASE_URL: ${message}${cause}` : message}\n`);
   process.exit(1);
 });

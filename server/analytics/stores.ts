@@ -4,6 +4,7 @@
  * Redis when `CACHE_URL` is set, else in this process's memory.
  */
 import type { Logger } from "pino";
+import { openNamedFile } from "../config/env.js";
 import type { StoreSettings } from "../config/stores.js";
 import { type Database, openDatabase } from "../db/database.js";
 import type { CacheObserver } from "./cache.js";
@@ -41,7 +42,9 @@ export async function openAnalyticsStores(
   try {
     const ledger = shared
       ? await openPostgresLedger(shared, { now })
-      : openSqliteLedger(sqlite.file, { now, synchronous: sqlite.synchronous });
+      : await openNamedFile("LEDGER_DB", sqlite.file, "ledger", () =>
+          openSqliteLedger(sqlite.file, { now, synchronous: sqlite.synchronous }),
+        );
     const cache = settings.cache
       ? await openRedisCache(settings.cache, { clock, logger, observer: cacheObserver })
       : memoryCache(clock, cacheObserver);

@@ -161,3 +161,16 @@ export function identifier(env: Env, name: string, fallback: string): string {
     throw new ConfigError(`${name} must be a lower-case SQL identifier (a-z, 0-9, _), got "${raw}"`);
   return raw;
 }
+
+/**
+ * Opens the file a variable names (`LEDGER_DB`, `REGISTRY_DB`): whatever stops it (not a database,
+ * not writable, under a file) refuses the start in one line naming the variable and the file.
+ */
+export async function openNamedFile<T>(name: string, file: string, role: string, open: () => T | Promise<T>): Promise<T> {
+  try {
+    return await open();
+  } catch (error) {
+    const why = error instanceof Error ? error.message.replace(/^E[A-Z]+: /, "") : String(error);
+    throw new ConfigError(`${name} ${file} cannot be opened as the ${role}: ${why}`);
+  }
+}

@@ -28,6 +28,12 @@ describe("loadServiceConfig", () => {
     expect(loadServiceConfig({ REGISTRY_DB: "  " }).registry.dbPath).toBe("data/registry.db");
   });
 
+  it("refuses a METRICS_TOKEN of blanks, which would leave /metrics open", () => {
+    expect(() => loadServiceConfig({ METRICS_TOKEN: "   " })).toThrow(/METRICS_TOKEN is only blanks/);
+    expect(loadServiceConfig({ METRICS_TOKEN: "" }).operations.metricsToken).toBeUndefined();
+    expect(loadServiceConfig({ METRICS_TOKEN: " scrape " }).operations.metricsToken).toBe("scrape");
+  });
+
   it("waits at shutdown as long as a paid request may take: its answer's deadline, then the facilitator's timeout", () => {
     expect(drainMs(loadServiceConfig({}))).toBe(35_000);
     const facilitator = { SETTLEMENT: "facilitator", FACILITATOR_URL: "https://facilitator.example.com", FACILITATOR_TIMEOUT_MS: "20000" };

@@ -1,5 +1,5 @@
 /** The operators' settings, read the same way by both services. */
-import { type Env, positiveInt, present } from "../config/env.js";
+import { ConfigError, type Env, positiveInt, present } from "../config/env.js";
 
 export interface OperationsConfig {
   /** `METRICS_TOKEN`: when set, `GET /metrics` needs `Authorization: Bearer <token>`. */
@@ -9,5 +9,9 @@ export interface OperationsConfig {
 }
 
 export function operationsConfig(env: Env): OperationsConfig {
-  return { metricsToken: present(env, "METRICS_TOKEN"), readinessTimeoutMs: positiveInt(env, "READINESS_TIMEOUT_MS", 2000) };
+  const metricsToken = present(env, "METRICS_TOKEN");
+  // Blanks that are not empty look like a token someone meant to set: /metrics would stay open without a word.
+  if (!metricsToken && env.METRICS_TOKEN)
+    throw new ConfigError("METRICS_TOKEN is only blanks; give the token, or leave it unset for open metrics");
+  return { metricsToken, readinessTimeoutMs: positiveInt(env, "READINESS_TIMEOUT_MS", 2000) };
 }

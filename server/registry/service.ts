@@ -5,6 +5,7 @@
  */
 import type { Express } from "express";
 import type { Logger } from "pino";
+import { openNamedFile } from "../config/env.js";
 import type { Database } from "../db/database.js";
 import { type OperationsConfig, operationsConfig } from "../ops/config.js";
 import { createServiceMetrics } from "../ops/metrics.js";
@@ -36,7 +37,9 @@ export async function createRegistryService({
     /** The metrics token and the readiness bound (`operationsConfig`); unset: an open page, the default bound. */
     operations?: OperationsConfig;
   }): Promise<RegistryService> {
-  const store = await openRegistryStore(database ?? dbPath);
+  const store = database
+    ? await openRegistryStore(database)
+    : await openNamedFile("REGISTRY_DB", dbPath, "registry", () => openRegistryStore(dbPath));
   const readiness = pingChecks({ "registry-store": store });
   return {
     app: createRegistryApp({

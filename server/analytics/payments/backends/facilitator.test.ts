@@ -141,8 +141,10 @@ describe("facilitator settlement", () => {
     });
   }
 
-  it("throws when the facilitator cannot be reached", async () => {
-    await expect(facilitatorBackend({ url: "http://127.0.0.1:9", timeoutMs: 500, state }).settle(payment)).rejects.toThrow(/failed/);
+  it("throws when the facilitator cannot be reached, naming the call and not the URL (a key may sit in its path)", async () => {
+    const unreachable = facilitatorBackend({ url: "http://127.0.0.1:9/sk_live_SECRET", timeoutMs: 500, state }).settle(payment);
+    await expect(unreachable).rejects.toThrow(/^the facilitator's \/settle failed/);
+    await expect(unreachable).rejects.not.toThrow(/SECRET/);
   });
 });
 

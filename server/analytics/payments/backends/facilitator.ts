@@ -31,9 +31,13 @@ function headersOf(authHeader: string | undefined): Record<string, string> {
   return line ? { [line[1] as string]: line[2] as string } : { Authorization: authHeader };
 }
 
-/** One facilitator call: the JSON object of a 2xx answer, or a FacilitatorError for anything else. */
+/**
+ * One facilitator call: the JSON object of a 2xx answer, or a FacilitatorError for anything else.
+ * Errors name the call (`the facilitator's /settle`), never its URL: a key may sit in its path.
+ */
 async function call(options: FacilitatorOptions, path: string, body?: unknown, signal?: AbortSignal): Promise<Record<string, unknown>> {
   const url = `${options.url.replace(/\/+$/, "")}${path}`;
+  const where = `the facilitator's ${path}`;
   let response: Response;
   try {
     response = await (options.fetch ?? fetch)(url, {
@@ -48,13 +52,13 @@ async function call(options: FacilitatorOptions, path: string, body?: unknown, s
     });
   } catch (error) {
     if (error instanceof Error && error.name === "TimeoutError")
-      throw new FacilitatorError(`${url} did not answer within ${options.timeoutMs} ms`);
+      throw new FacilitatorError(`${where} did not answer within ${options.timeoutMs} ms`);
     const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : "";
-    throw new FacilitatorError(`${url} failed: ${String(error)}${cause}`);
+    throw new FacilitatorError(`${where} failed: ${String(error)}${cause}`);
   }
   const text = await response.text().catch(() => "");
   // The body is not kept: a facilitator's error page may echo the request's credentials.
-  if (!response.ok) throw new FacilitatorError(`${url} answered ${response.status}`);
+  if (!response.ok) throw new FacilitatorError(`${where} answered ${response.status}`);
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -62,7 +66,7 @@ async function call(options: FacilitatorOptions, path: string, body?: unknown, s
     json = undefined;
   }
   if (json && typeof json === "object" && !Array.isArray(json)) return json as Record<string, unknown>;
-  throw new FacilitatorError(`${url} answered ${response.status} without a JSON object`);
+  throw new FacilitatorError(`${where} answered ${response.status} without a JSON object`);
 }
 
 export function facilitatorBackend(options: FacilitatorOptions): SettlementBackend {
