@@ -1,7 +1,7 @@
 // `npm start`'s entry point refuses what cannot work or is unsafe, as a process: exit code 2 and one
 // plain line on stderr naming the variable and what to do (never a JSON log line or a stack trace).
 
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +9,8 @@ import { describe, expect, it } from "vitest";
 import { freePort, runUntilExit, startService } from "../support/processes.js";
 
 const dir = mkdtempSync(join(tmpdir(), "refusals-"));
+const notADatabase = join(dir, "notes.txt");
+writeFileSync(notADatabase, "not a database, just text that is long enough to have a header");
 const files = { LEDGER_DB: join(dir, "ledger.db"), REGISTRY_DB: join(dir, "registry.db") };
 const MAINNET = {
   X402_PROFILE: "mainnet",
@@ -48,6 +50,32 @@ describe("start-up refusals (exit 2, one line)", () => {
       'PAY_TO_SOLANA must be a Solana address (base58 of 32 bytes), got "0OIl"',
     ],
     ["a public origin that is not one", { PUBLIC_BASE_URL: "javascript://evil.example" }, /^PUBLIC_BASE_URL must be an http\(s\) origin/],
+    [
+      "a duration longer than a timer can wait",
+      { RECOVERY_INTERVAL_MS: "99999999999" },
+      /^RECOVERY_INTERVAL_MS must be a positive integer up to 2147483647/,
+    ],
+    ["one port for both services", { PORT: "30999", REGISTRY_PORT: "30999" }, "PORT and REGISTRY_PORT must differ; both are 30999"],
+    [
+      "worker processes over an in-memory ledger",
+      { WORKERS: "2", LEDGER_DB: ":memory:" },
+      "WORKERS=2 needs a ledger the workers share; LEDGER_DB=:memory: gives each its own",
+    ],
+    [
+      "a ledger file that cannot be one",
+      { LEDGER_DB: notADatabase },
+      `LEDGER_DB ${notADatabase} cannot be opened as the ledger: file is not a database`,
+    ],
+    [
+      "a registry file under a file",
+      { REGISTRY_DB: join(notADatabase, "registry.db") },
+      /^REGISTRY_DB .* cannot be opened as the registry: /,
+    ],
+    [
+      "the development recipient on mainnet, in lowercase",
+      { ...MAINNET, ALLOW_SIMULATED_SETTLEMENT: "true", PAY_TO_EVM: "0xbab484b2daafab4bf6ed642a847517d33d106535" },
+      "the mainnet profile needs real addresses; set PAY_TO_EVM",
+    ],
     [
       "mainnet with simulated settlement",
       MAINNET,
