@@ -70,7 +70,7 @@ function legacyInput(route: PaidRoute, query: Record<string, unknown>, params: R
 function inLegacyTerms(error: unknown, params: Record<string, string>): unknown {
   if (!(error instanceof ApiError) || !error.details.errors) return error;
   const errors = error.details.errors.map((e) =>
-    e.location === "body" ? { ...e, location: e.field in params ? ("path" as const) : ("query" as const) } : e,
+    e.location === "body" ? { ...e, location: Object.hasOwn(params, e.field) ? ("path" as const) : ("query" as const) } : e,
   );
   return new ApiError(error.status, error.code, error.message, { ...error.details, errors }, error.headers);
 }
