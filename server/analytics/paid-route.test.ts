@@ -260,7 +260,7 @@ describe("a settlement interrupted after the answer was ready", () => {
     expect(receiptOf(retry)).toEqual({ success: true, transaction: "0xmoved", network: "base-sepolia", payer: expect.any(String) });
   });
 
-  it("is released when the money never moved and never can; the retry is served anew", async () => {
+  it("is released when the money never moved and never can", async () => {
     const { ledger, report } = await interruptedCall({ state: "unsettled", why: "the authorization expired unused" });
     expect(report).toMatchObject({ settled: 0, released: 1 });
     expect((await ledger.rows())[0]).toMatchObject({

@@ -206,7 +206,7 @@ export function paidRouteHandler(route: PaidRoute, handler: OperationHandler, de
       throw new ApiError(
         502,
         "upstream_error",
-        "The settlement did not complete. Repeat the request with the same payment in a minute: if it was charged you receive this answer, otherwise it is served anew.",
+        "The settlement did not complete. Repeat the request with the same payment in a minute: if it was charged you receive this answer. If it was not, it is released (never charged) once it can no longer settle; then pay again.",
         { provider: "settlement" },
       );
     }
