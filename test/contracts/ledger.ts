@@ -120,6 +120,9 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
           settlement: { transaction: "0xtx", simulated: false },
         },
       });
+      // read without reserving: the same holder, and nothing for a key no payment holds
+      expect(await ledger.held("k")).toEqual(held.reserved === false ? held.existing : undefined);
+      expect(await ledger.held("unknown")).toBeUndefined();
       const [row] = await ledger.rows();
       expect(row).toMatchObject({ status: "settled", transaction: "0xtx", amount: 1000n, hasAnswer: true, recovery: null });
       const totals = await ledger.totals();

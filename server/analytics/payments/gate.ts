@@ -5,7 +5,8 @@
  *   and reserves it in the ledger under one key whichever header brought it. A payment already
  *   settled for the same request (same fingerprint, which names the version) within its validity
  *   window gets its stored answer back, with the same receipt: a client whose answer was lost
- *   retries with the same payment in the same header. Any other reuse is a refused replay.
+ *   retries with the same payment in the same header, even in the last seconds of its validity,
+ *   when a new payment would be refused as too close to its end. Any other reuse is a refused replay.
  * - `settle` takes an answer that is ready to send (serialized and checked) and settles: with the
  *   answer stored in the same commit when the settlement is the ledger itself; otherwise the
  *   answer is stored at `settling`, before the money moves, so that recovery can serve a retry.
@@ -15,10 +16,10 @@
  * release it) can no longer be settled by the request that was too slow.
  */
 import type { Clock } from "../clock.js";
-import type { LedgerStore, Split, StoredAnswer } from "./ledger/store.js";
+import type { ExistingPayment, LedgerStore, Split, StoredAnswer } from "./ledger/store.js";
 import { type Offer, openSubmission, type Receipt, type Submission } from "./protocols.js";
 import type { SettlementBackend } from "./settlement.js";
-import type { Family, PaymentErrorReason, PaymentVerifier, VerifiedPayment } from "./types.js";
+import type { Family, PaymentErrorReason, PaymentVerifier, Verification, VerifiedPayment } from "./types.js";
 
 export type Admission =
   | { kind: "admitted"; payment: VerifiedPayment; deadlineAt: number }
@@ -90,12 +91,37 @@ export function createPaymentGate(options: GateOptions): PaymentGate {
 
   const splitOf = (payment: VerifiedPayment) => options.split(payment.network, BigInt(payment.amount));
 
+  /** The answer a settled payment delivered, while it is kept. */
+  const stored = (held: ExistingPayment, now: number): Admission | undefined =>
+    held.status === "settled" && held.answer && held.settlement && now <= held.expiresAt
+      ? { kind: "stored", answer: held.answer, receipt: receiptOf(held, held.settlement) }
+      : undefined;
+
+  /**
+   * A retry of a delivered request gets its stored answer even when its authorization is now too
+   * close to its end for a new settlement (the strict check's refusal): checked again without that
+   * margin, then looked up, never reserved.
+   */
+  async function storedForRetry(
+    payment: Record<string, unknown>,
+    offer: Offer,
+    request: RequestContext,
+    refused: Extract<Verification, { ok: false }>,
+  ): Promise<Admission | undefined> {
+    if (refused.reason !== "invalid_exact_evm_payload_authorization_valid_before") return undefined;
+    const retried = await verifier.verify(payment, offer.v1, { retry: true });
+    if (!retried.ok) return undefined;
+    const held = await ledger.held(retried.payment.key);
+    return held && held.fingerprint === request.fingerprint ? stored(held, clock.now()) : undefined;
+  }
+
   return {
     async admit(submission, offer, request) {
       const opened = openSubmission(submission, offer);
       if (!opened.ok) return { kind: "rejected", ...opened };
       const verification = await verifier.verify(opened.payment, offer.v1);
-      if (!verification.ok) return { kind: "rejected", ...verification };
+      if (!verification.ok)
+        return (await storedForRetry(opened.payment, offer, request, verification)) ?? { kind: "rejected", ...verification };
       const payment = { ...verification.payment, version: submission.version };
       const now = clock.now();
       // No later than the payment is valid (less the margin settlement needs): an answer ready after it could not be charged.
@@ -127,9 +153,9 @@ export function createPaymentGate(options: GateOptions): PaymentGate {
           payment.payer,
           "this payment is being processed by another request; repeat this request with it in a few seconds to receive the answer",
         );
-      if (!held.answer || !held.settlement || now > held.expiresAt)
-        return replayRefusal(payment.family, payment.payer, "this payment was already used, and its answer is no longer kept");
-      return { kind: "stored", answer: held.answer, receipt: receiptOf(held, held.settlement) };
+      return (
+        stored(held, now) ?? replayRefusal(payment.family, payment.payer, "this payment was already used, and its answer is no longer kept")
+      );
     },
 
     async settle(payment, answer) {

@@ -41,6 +41,10 @@ export type Verification =
   | { ok: false; status: 402; reason: PaymentErrorReason; message: string; payer?: string };
 
 export interface PaymentVerifier {
-  /** `payment`: the decoded payment in its v1 form (`{x402Version, scheme, network, payload}`). */
-  verify(payment: Record<string, unknown>, requirement: PaymentRequirements): Promise<Verification>;
+  /**
+   * `payment`: the decoded payment in its v1 form (`{x402Version, scheme, network, payload}`).
+   * `retry`: it is checked only to find the answer it already paid for, so an authorization too
+   * close to its end for a new settlement (but not past it) passes.
+   */
+  verify(payment: Record<string, unknown>, requirement: PaymentRequirements, options?: { retry?: boolean }): Promise<Verification>;
 }

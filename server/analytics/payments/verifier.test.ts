@@ -103,20 +103,44 @@ describe("EVM exact payments (/base, /skale)", () => {
     expect(results.filter((r) => r.kind === "admitted")).toHaveLength(1);
   });
 
-  it("gives an answer no longer than the authorization is valid: its deadline ends before validBefore", async () => {
+  /** A gate over its own clock and ledger, and admission through it for the request `fingerprint`. */
+  function clockedGate() {
     const clock = manualClock(NOW * 1000);
     const own = openSqliteLedger(":memory:", { now: () => clock.now() });
     const split = (_network: string, amount: bigint) => ({ service: { address: "s", amount }, treasury: { address: "t", amount: 0n } });
     const verifier = createExactVerifier({ config, clock });
-    const short = createPaymentGate({ verifier, ledger: own, backend: ledgerBackend, clock, split, answerTimeoutMs: 30_000 });
+    const gate = createPaymentGate({ verifier, ledger: own, backend: ledgerBackend, clock, split, answerTimeoutMs: 30_000 });
+    const admitAt = (header: string, fingerprint = "f") =>
+      gate.admit({ version: 1, header }, offerFor(base), { operation: "defiTvl", requestId: "r1", fingerprint });
+    return { clock, own, short: gate, admitAt };
+  }
+
+  it("gives an answer no longer than the authorization is valid: its deadline ends before validBefore", async () => {
+    const { clock, own, short, admitAt } = clockedGate();
     const header = await sign(base, { overrides: { validBefore: String(NOW + 8) } });
-    const admitted = await short.admit({ version: 1, header }, offerFor(base), { operation: "defiTvl", requestId: "r1", fingerprint: "f" });
+    const admitted = await admitAt(header);
     if (admitted.kind !== "admitted") throw new Error("expected admission");
     expect(admitted.deadlineAt).toBe((NOW + 8) * 1000 - 2_000);
     // past that deadline, still before validBefore: not settled, not charged
     clock.advance(7_000);
     expect(await short.settle(admitted.payment, { status: 200, body: "{}" })).toMatchObject({ ok: false, status: 503 });
     expect((await own.rows()).map((row) => row.status)).toEqual(["verified"]);
+  });
+
+  it("gives a retry its stored answer in the last seconds of the payment's validity, where a new payment is refused", async () => {
+    const { clock, short, admitAt } = clockedGate();
+    const header = await sign(base, { overrides: { validBefore: String(NOW + 20) } });
+    const admitted = await admitAt(header);
+    if (admitted.kind !== "admitted") throw new Error("expected admission");
+    expect(await short.settle(admitted.payment, { status: 200, body: '{"answer":1}' })).toMatchObject({ ok: true });
+    // 4 s of validity left: under the 6 s a new settlement needs
+    clock.advance(16_000);
+    expect(await admitAt(header)).toMatchObject({ kind: "stored", answer: { status: 200, body: '{"answer":1}' } });
+    const tooLate = { kind: "rejected", reason: "invalid_exact_evm_payload_authorization_valid_before" };
+    expect(await admitAt(header, "another request")).toMatchObject(tooLate);
+    expect(await admitAt(await sign(base, { overrides: { validBefore: String(NOW + 20) } }))).toMatchObject(tooLate);
+    clock.advance(5_000);
+    expect(await admitAt(header)).toMatchObject(tooLate);
   });
 
   it("lets a released payment (its answer failed, not charged) be used again", async () => {

@@ -44,12 +44,16 @@ export function createExactVerifier({ config, clock }: { config: AnalyticsConfig
   const ata = cachedAta();
 
   return {
-    async verify(decoded, requirement): Promise<Verification> {
+    async verify(decoded, requirement, { retry = false } = {}): Promise<Verification> {
       const now = clock.now();
       const base = { network: requirement.network, amount: requirement.maxAmountRequired, requirement, payload: decoded.payload };
       if (familyOf(requirement.network) === "evm") {
         const separator = separators.get(requirement.network) as Uint8Array;
-        const checked = verifyExactEvm(decoded, requirement, { separator, nowSeconds: Math.floor(now / 1000) });
+        const checked = verifyExactEvm(decoded, requirement, {
+          separator,
+          nowSeconds: Math.floor(now / 1000),
+          ...(retry && { minValiditySeconds: 1 }),
+        });
         if (!checked.ok) return { ok: false, status: 402, reason: checked.reason, message: checked.message, payer: checked.payer };
         return {
           ok: true,

@@ -196,6 +196,10 @@ export async function openPostgresLedger(database: Database, { now = Date.now }:
 
   return {
     reserve,
+    async held(key) {
+      const [row] = await query(SQL.holder, [key]);
+      return row && existingPayment(row);
+    },
     async beginSettling(key, answer, settleBy) {
       return (await query(SQL.beginSettling, [key, settleBy, now(), answer.status, answer.body])).length === 1;
     },

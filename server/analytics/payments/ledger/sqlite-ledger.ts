@@ -203,6 +203,9 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
 
   return {
     reserve: (request) => committed(() => reserveTx(request)),
+    async held(key) {
+      return existing(key);
+    },
     beginSettling: (key, answer, settleBy) => committed(() => beginSettlingTx(key, answer, settleBy)),
     settle: (key, settlement, answer) => committed(() => settleTx(key, settlement, answer)),
     release: (key, status, reason) => committed(() => releaseTx(key, status, reason, ["verified", "settling"], null)),

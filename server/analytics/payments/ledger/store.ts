@@ -110,6 +110,8 @@ export interface LedgerTotals {
 export interface LedgerStore {
   /** Records a verified payment and reserves its key; when the key is held, says by what. */
   reserve(request: ReservationRequest): Promise<Reservation>;
+  /** What holds `key` now, if anything: a retry's stored answer, read without reserving. */
+  held(key: string): Promise<ExistingPayment | undefined>;
   /**
    * `verified` → `settling` with the answer stored, before an outside settlement starts. False
    * when the payment is no longer `verified` or its deadline has passed (recovery may release it).

@@ -43,7 +43,11 @@ function parseAuthorization(raw: unknown): Authorization | string {
 export function verifyExactEvm(
   payment: Record<string, unknown>,
   requirement: PaymentRequirements,
-  { separator, nowSeconds }: { separator: Uint8Array; nowSeconds: number },
+  {
+    separator,
+    nowSeconds,
+    minValiditySeconds = MIN_VALIDITY_SECONDS,
+  }: { separator: Uint8Array; nowSeconds: number; minValiditySeconds?: number },
 ): EvmVerified | Rejection {
   const envelope = checkEnvelope(payment, requirement);
   if (envelope) return envelope;
@@ -70,8 +74,12 @@ export function verifyExactEvm(
   const now = BigInt(nowSeconds);
   if (authorization.validAfter > now)
     return reject("invalid_exact_evm_payload_authorization_valid_after", "authorization is not valid yet", payer);
-  if (authorization.validBefore < now + BigInt(MIN_VALIDITY_SECONDS)) {
-    return reject("invalid_exact_evm_payload_authorization_valid_before", "authorization expires in under 6 seconds", payer);
+  if (authorization.validBefore < now + BigInt(minValiditySeconds)) {
+    return reject(
+      "invalid_exact_evm_payload_authorization_valid_before",
+      `authorization expires in under ${minValiditySeconds} seconds`,
+      payer,
+    );
   }
   if (authorization.validBefore > now + BigInt(requirement.maxTimeoutSeconds + VALIDITY_SLACK_SECONDS)) {
     return reject(
