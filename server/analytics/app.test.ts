@@ -353,6 +353,16 @@ describe("bad input", () => {
     expect(await statuses()).toEqual(["not_charged"]);
   });
 
+  it("takes a query number in any decimal spelling, and only those", async () => {
+    for (const minApy of [".5", "5.", "0.5", "5e-1", "12"])
+      expect((await request(app).get(`/defi/yields?min_apy=${minApy}`)).status, minApy).toBe(402);
+    for (const minApy of ["0x1", "0b1", "%205", "1_0"]) {
+      const res = await request(app).get(`/defi/yields?min_apy=${minApy}`);
+      expect(res.status, minApy).toBe(400);
+      expect(res.body.errors[0], minApy).toMatchObject({ location: "query", field: "min_apy" });
+    }
+  });
+
   it("answers unknown paths with a JSON 404 and wrong methods with a 405 and Allow", async () => {
     const missing = await request(app).post("/defi/nothing").send({});
     expect(missing.status).toBe(404);

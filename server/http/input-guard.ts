@@ -60,8 +60,8 @@ function nonFinite(value: unknown, path: string, out: string[]): void {
     for (const [key, item] of Object.entries(value)) nonFinite(item, path ? `${path}.${key}` : key, out);
 }
 
-/** A number as a query string means one: decimal digits, optionally a fraction and an exponent. */
-const DECIMAL = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+/** A number as a query string means one: decimal digits with an optional point (`5`, `0.5`, `.5`, `5.`) and exponent. */
+const DECIMAL = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
  * After validation and its coercion of query strings to numbers: every number is finite, and every
