@@ -34,6 +34,13 @@ export const split = (amount: bigint) => {
   return { service: { address: "0xservice", amount: service }, treasury: { address: "0xtreasury", amount: treasury } };
 };
 
+/** Reserves a fresh payment and returns its entry. */
+export async function entryOf(ledger: LedgerStore, request: ReservationRequest): Promise<number> {
+  const reservation = await ledger.reserve(request);
+  if (!reservation.reserved) throw new Error(`${request.key} is held already`);
+  return reservation.entry;
+}
+
 const settlement = (transaction = "0xtx", amount = 1000n) => ({ transaction, simulated: false, split: split(amount) });
 const answer = { status: 200, body: '{"data":{}}' };
 
@@ -41,7 +48,7 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
   describe(`${name} ledger`, () => {
     it("reserves a payment once and says what holds it", async () => {
       const { ledger } = await open(T0);
-      expect(await ledger.reserve(reservation("k"))).toEqual({ reserved: true });
+      expect(await ledger.reserve(reservation("k"))).toEqual({ reserved: true, entry: expect.any(Number) });
       const again = await ledger.reserve(reservation("k", { fingerprint: "f2" }));
       expect(again).toMatchObject({ reserved: false, existing: { status: "verified", fingerprint: "f1", payer: "0xpayer" } });
       expect(again.reserved === false && again.existing.answer).toBeUndefined();
@@ -68,23 +75,26 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
         ledger.reserve(reservation("twice", { fingerprint: "a" })),
         ledger.reserve(reservation("twice", { fingerprint: "b" })),
       ]);
-      expect(reservations.slice(0, keys.length)).toEqual(keys.map(() => ({ reserved: true })));
+      expect(reservations.slice(0, keys.length)).toEqual(keys.map(() => ({ reserved: true, entry: expect.any(Number) })));
+      const entries = reservations.slice(0, keys.length).map((r) => (r.reserved ? r.entry : 0));
+      expect(new Set(entries).size).toBe(keys.length);
+      const entryOfKey = (i: number) => entries[order.indexOf(i)] as number;
       expect(reservations[keys.length]).toMatchObject({ reserved: false, existing: { status: "verified", fingerprint: "first" } });
       // One of the two copies won, and the payment held is that copy's own request.
       const [a, b] = reservations.slice(-2);
       expect([a?.reserved, b?.reserved].sort()).toEqual([false, true]);
       expect(a?.reserved ? b : a).toMatchObject({ reserved: false, existing: { fingerprint: a?.reserved ? "a" : "b" } });
 
-      await ledger.release("k03", "not_charged", "the answer failed");
+      await ledger.release(entryOfKey(3), "not_charged", "the answer failed");
       const settled = await Promise.all(
         order.map((i) =>
-          ledger.settle(keys[i] as string, settlement(`0xtx${i}`, amountOf(i)), { status: i % 2 ? 206 : 200, body: `{"i":${i}}` }),
+          ledger.settle(entryOfKey(i), settlement(`0xtx${i}`, amountOf(i)), { status: i % 2 ? 206 : 200, body: `{"i":${i}}` }),
         ),
       );
       expect(settled).toEqual(order.map((i) => i !== 3));
       for (const [i, key] of keys.entries()) {
         const held = await ledger.reserve(reservation(key));
-        if (i === 3) expect(held).toEqual({ reserved: true });
+        if (i === 3) expect(held).toEqual({ reserved: true, entry: expect.any(Number) });
         else
           expect(held).toMatchObject({
             reserved: false,
@@ -104,8 +114,8 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
 
     it("settles with the answer in one step from verified, with its split and receipt data", async () => {
       const { ledger } = await open(T0);
-      await ledger.reserve(reservation("k"));
-      expect(await ledger.settle("k", settlement(), answer)).toBe(true);
+      const k = await entryOf(ledger, reservation("k"));
+      expect(await ledger.settle(k, settlement(), answer)).toBe(true);
       const held = await ledger.reserve(reservation("k"));
       expect(held).toEqual({
         reserved: false,
@@ -136,40 +146,40 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
 
     it("goes through settling with the answer stored before an outside settlement", async () => {
       const { ledger, now } = await open(T0);
-      await ledger.reserve(reservation("k"));
-      expect(await ledger.beginSettling("k", answer, now() + 40_000)).toBe(true);
-      expect(await ledger.beginSettling("k", answer, now() + 40_000)).toBe(false);
+      const k = await entryOf(ledger, reservation("k"));
+      expect(await ledger.beginSettling(k, answer, now() + 40_000)).toBe(true);
+      expect(await ledger.beginSettling(k, answer, now() + 40_000)).toBe(false);
       const held = await ledger.reserve(reservation("k"));
       expect(held).toMatchObject({ reserved: false, existing: { status: "settling", answer } });
-      expect(await ledger.settle("k", settlement(), answer)).toBe(false); // not from settling with a new answer
-      expect(await ledger.settle("k", settlement())).toBe(true);
-      expect(await ledger.settle("k", settlement())).toBe(false);
+      expect(await ledger.settle(k, settlement(), answer)).toBe(false); // not from settling with a new answer
+      expect(await ledger.settle(k, settlement())).toBe(true);
+      expect(await ledger.settle(k, settlement())).toBe(false);
       expect((await ledger.rows()).map((r) => r.status)).toEqual(["settled"]);
       await ledger.close();
     });
 
     it("refuses to settle or start settling a payment past its deadline", async () => {
       const { ledger, advance, now } = await open(T0);
-      await ledger.reserve(reservation("a"));
-      await ledger.reserve(reservation("b"));
+      const a = await entryOf(ledger, reservation("a"));
+      const b = await entryOf(ledger, reservation("b"));
       advance(30_000);
-      expect(await ledger.settle("a", settlement(), answer)).toBe(false);
-      expect(await ledger.beginSettling("b", answer, now() + 1)).toBe(false);
-      expect(await ledger.settle("nope", settlement(), answer)).toBe(false);
+      expect(await ledger.settle(a, settlement(), answer)).toBe(false);
+      expect(await ledger.beginSettling(b, answer, now() + 1)).toBe(false);
+      expect(await ledger.settle(a + b + 1, settlement(), answer)).toBe(false); // no such entry
       expect((await ledger.rows()).map((r) => r.status)).toEqual(["verified", "verified"]);
       await ledger.close();
     });
 
     it("releases a payment as not charged or failed, frees its key, drops its answer, keeps the record", async () => {
       const { ledger, now } = await open(T0);
-      await ledger.reserve(reservation("k1"));
-      expect(await ledger.release("k1", "not_charged", "upstream_error")).toBe(true);
-      await ledger.reserve(reservation("k2"));
-      await ledger.beginSettling("k2", answer, now() + 40_000);
-      expect(await ledger.release("k2", "failed", "insufficient_funds")).toBe(true);
-      expect(await ledger.release("k2", "failed", "again")).toBe(false);
-      expect(await ledger.reserve(reservation("k1"))).toEqual({ reserved: true });
-      expect(await ledger.reserve(reservation("k2"))).toEqual({ reserved: true });
+      const k1 = await entryOf(ledger, reservation("k1"));
+      expect(await ledger.release(k1, "not_charged", "upstream_error")).toBe(true);
+      const k2 = await entryOf(ledger, reservation("k2"));
+      await ledger.beginSettling(k2, answer, now() + 40_000);
+      expect(await ledger.release(k2, "failed", "insufficient_funds")).toBe(true);
+      expect(await ledger.release(k2, "failed", "again")).toBe(false);
+      expect(await ledger.reserve(reservation("k1"))).toEqual({ reserved: true, entry: expect.any(Number) });
+      expect(await ledger.reserve(reservation("k2"))).toEqual({ reserved: true, entry: expect.any(Number) });
       const rows = await ledger.rows();
       expect(rows.map((r) => `${r.key}:${r.status}:${r.hasAnswer}`)).toEqual([
         "k1:not_charged:false",
@@ -182,33 +192,55 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
       await ledger.close();
     });
 
+    it("lets a late write of a released reservation touch nothing of the same payment reserved again", async () => {
+      const { ledger, advance, now } = await open(T0);
+      // The first request stalls past its deadline; recovery releases its entry; the client's retry reserves anew.
+      const first = await entryOf(ledger, reservation("k", { requestId: "first" }));
+      advance(30_000);
+      expect(await ledger.resolve(first, "verified", { status: "not_charged", reason: "no answer" }, "released: late")).toBe(true);
+      const retry = await entryOf(ledger, reservation("k", { requestId: "retry" }, now()));
+      expect(retry).not.toBe(first);
+      // The first request wakes: none of its writes reaches the retry's entry, in any stage.
+      expect(await ledger.settle(first, settlement("0xlate"), answer)).toBe(false);
+      expect(await ledger.beginSettling(first, answer, now() + 10_000)).toBe(false);
+      expect(await ledger.release(first, "not_charged", "the late request gave up")).toBe(false);
+      expect(await ledger.beginSettling(retry, answer, now() + 10_000)).toBe(true);
+      expect(await ledger.release(first, "failed", "late refusal")).toBe(false);
+      expect(await ledger.settle(first, settlement("0xlate"))).toBe(false);
+      expect(await ledger.settle(retry, settlement("0xretry"))).toBe(true);
+      const rows = await ledger.rows();
+      expect(rows.map((r) => [r.requestId, r.status, r.transaction])).toEqual([
+        ["first", "not_charged", null],
+        ["retry", "settled", "0xretry"],
+      ]);
+      expect((await ledger.totals()).byNetwork).toEqual([{ network: "base-sepolia", payments: 1, amount: 1000n }]);
+      await ledger.close();
+    });
+
     it("lists payments past their deadline for recovery, and records what recovery did", async () => {
       const { ledger, advance, now } = await open(T0);
-      await ledger.reserve(reservation("stuck"));
-      await ledger.reserve(reservation("settling"));
-      await ledger.beginSettling("settling", answer, now() + 10_000);
-      await ledger.reserve(reservation("done"));
-      await ledger.settle("done", settlement(), answer);
+      const stuck = await entryOf(ledger, reservation("stuck"));
+      const settling = await entryOf(ledger, reservation("settling"));
+      await ledger.beginSettling(settling, answer, now() + 10_000);
+      await ledger.settle(await entryOf(ledger, reservation("done")), settlement(), answer);
       expect(await ledger.pending(now(), 10)).toEqual([]);
       advance(31_000);
       const pending = await ledger.pending(now(), 10);
-      expect(pending.map((p) => [p.key, p.status])).toEqual([
-        ["settling", "settling"],
-        ["stuck", "verified"],
+      expect(pending.map((p) => [p.entry, p.key, p.status])).toEqual([
+        [settling, "settling", "settling"],
+        [stuck, "stuck", "verified"],
       ]);
       expect(pending[1]).toMatchObject({ network: "base-sepolia", payer: "0xpayer", amount: 1000n, payload: '{"authorization":{}}' });
 
-      expect(await ledger.resolve("stuck", "verified", { status: "not_charged", reason: "no answer" }, "released: x")).toBe(true);
-      expect(await ledger.resolve("stuck", "verified", { status: "not_charged", reason: "no answer" }, "released: x")).toBe(false);
-      await ledger.postpone("settling", now() + 5_000, "awaiting: y");
+      expect(await ledger.resolve(stuck, "verified", { status: "not_charged", reason: "no answer" }, "released: x")).toBe(true);
+      expect(await ledger.resolve(stuck, "verified", { status: "not_charged", reason: "no answer" }, "released: x")).toBe(false);
+      await ledger.postpone(settling, now() + 5_000, "awaiting: y");
       expect(await ledger.pending(now(), 10)).toEqual([]);
       advance(5_000);
-      expect(await ledger.resolve("settling", "verified", { status: "settled", settlement: settlement("0xchain") }, "settled: z")).toBe(
+      expect(await ledger.resolve(settling, "verified", { status: "settled", settlement: settlement("0xchain") }, "settled: z")).toBe(
         false,
       );
-      expect(await ledger.resolve("settling", "settling", { status: "settled", settlement: settlement("0xchain") }, "settled: z")).toBe(
-        true,
-      );
+      expect(await ledger.resolve(settling, "settling", { status: "settled", settlement: settlement("0xchain") }, "settled: z")).toBe(true);
       const held = await ledger.reserve(reservation("settling"));
       expect(held).toMatchObject({ reserved: false, existing: { status: "settled", answer, settlement: { transaction: "0xchain" } } });
       const totals = await ledger.totals();
@@ -222,8 +254,7 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
 
     it("drops stored answers once their payment expired, and keeps the payment", async () => {
       const { ledger, now } = await open(T0);
-      await ledger.reserve(reservation("k"));
-      await ledger.settle("k", settlement(), answer);
+      await ledger.settle(await entryOf(ledger, reservation("k")), settlement(), answer);
       expect(await ledger.dropExpiredAnswers(now() + 59_000)).toBe(0);
       expect(await ledger.dropExpiredAnswers(now() + 61_000)).toBe(1);
       const held = await ledger.reserve(reservation("k"));

@@ -21,8 +21,14 @@ import { type Offer, openSubmission, type Receipt, type Submission } from "./pro
 import type { SettlementBackend } from "./settlement.js";
 import type { Family, PaymentErrorReason, PaymentVerifier, Verification, VerifiedPayment } from "./types.js";
 
+/** A payment the gate admitted: the x402 version of the header it came in, and its ledger entry. */
+export interface AdmittedPayment extends VerifiedPayment {
+  version: 1 | 2;
+  entry: number;
+}
+
 export type Admission =
-  | { kind: "admitted"; payment: VerifiedPayment; deadlineAt: number }
+  | { kind: "admitted"; payment: AdmittedPayment; deadlineAt: number }
   | { kind: "stored"; answer: StoredAnswer; receipt: Receipt }
   | { kind: "rejected"; status: 400 | 402; reason: PaymentErrorReason; message: string; payer?: string };
 
@@ -44,8 +50,8 @@ export interface RequestContext {
 export interface PaymentGate {
   admit(submission: Submission, offer: Offer, request: RequestContext): Promise<Admission>;
   /** Settles with an answer ready to send; throws when the settlement's outcome is unknown (the payment stays `settling`). */
-  settle(payment: VerifiedPayment, answer: StoredAnswer): Promise<Delivery>;
-  release(payment: VerifiedPayment, why: string): Promise<void>;
+  settle(payment: AdmittedPayment, answer: StoredAnswer): Promise<Delivery>;
+  release(payment: AdmittedPayment, why: string): Promise<void>;
 }
 
 export interface GateOptions {
@@ -122,39 +128,41 @@ export function createPaymentGate(options: GateOptions): PaymentGate {
       const verification = await verifier.verify(opened.payment, offer.v1);
       if (!verification.ok)
         return (await storedForRetry(opened.payment, offer, request, verification)) ?? { kind: "rejected", ...verification };
-      const payment = { ...verification.payment, version: submission.version };
+      const verified = verification.payment;
       const now = clock.now();
       // No later than the payment is valid (less the margin settlement needs): an answer ready after it could not be charged.
-      const deadlineAt = Math.min(now + options.answerTimeoutMs, payment.expiresAt - SETTLEMENT_MARGIN_MS);
+      const deadlineAt = Math.min(now + options.answerTimeoutMs, verified.expiresAt - SETTLEMENT_MARGIN_MS);
       const reservation = await ledger.reserve({
-        key: payment.key,
-        network: payment.network,
-        payer: payment.payer,
-        amount: BigInt(payment.amount),
+        key: verified.key,
+        network: verified.network,
+        payer: verified.payer,
+        amount: BigInt(verified.amount),
         endpoint: request.operation,
         requestId: request.requestId,
         fingerprint: request.fingerprint,
-        payload: JSON.stringify(payment.payload),
+        payload: JSON.stringify(verified.payload),
         deadlineAt,
-        expiresAt: payment.expiresAt,
+        expiresAt: verified.expiresAt,
       });
-      if (reservation.reserved) return { kind: "admitted", payment, deadlineAt };
+      if (reservation.reserved)
+        return { kind: "admitted", payment: { ...verified, version: submission.version, entry: reservation.entry }, deadlineAt };
 
       const held = reservation.existing;
       if (held.fingerprint !== request.fingerprint)
         return replayRefusal(
-          payment.family,
-          payment.payer,
+          verified.family,
+          verified.payer,
           "this payment was already used for another request, or sent in the other x402 version's header",
         );
       if (held.status !== "settled")
         return replayRefusal(
-          payment.family,
-          payment.payer,
+          verified.family,
+          verified.payer,
           "this payment is being processed by another request; repeat this request with it in a few seconds to receive the answer",
         );
       return (
-        stored(held, now) ?? replayRefusal(payment.family, payment.payer, "this payment was already used, and its answer is no longer kept")
+        stored(held, now) ??
+        replayRefusal(verified.family, verified.payer, "this payment was already used, and its answer is no longer kept")
       );
     },
 
@@ -168,28 +176,28 @@ export function createPaymentGate(options: GateOptions): PaymentGate {
       if (!backend.status) {
         const result = await backend.settle(payment);
         if (!result.ok) {
-          await ledger.release(payment.key, "failed", `${result.reason}: ${result.message}`);
+          await ledger.release(payment.entry, "failed", `${result.reason}: ${result.message}`);
           return { ok: false, status: 402, reason: result.reason, message: result.message };
         }
-        const settled = await ledger.settle(payment.key, { ...result, split: splitOf(payment) }, answer);
+        const settled = await ledger.settle(payment.entry, { ...result, split: splitOf(payment) }, answer);
         return settled ? { ok: true, receipt: receiptOf(payment, result) } : late;
       }
       const settleBy = clock.now() + backend.timeoutMs + SETTLEMENT_MARGIN_MS;
-      if (!(await ledger.beginSettling(payment.key, answer, settleBy))) return late;
+      if (!(await ledger.beginSettling(payment.entry, answer, settleBy))) return late;
       // A throw here leaves the payment `settling`: recovery asks the chain where its money went.
       const result = await backend.settle(payment);
       if (!result.ok) {
-        await ledger.release(payment.key, "failed", `${result.reason}: ${result.message}`);
+        await ledger.release(payment.entry, "failed", `${result.reason}: ${result.message}`);
         return { ok: false, status: 402, reason: result.reason, message: result.message };
       }
       // False only when recovery already resolved it (as settled: the chain shows the same money moved). The money has
       // moved and the answer is stored: it is delivered even if the ledger is out of reach now, and recovery settles the row.
-      await ledger.settle(payment.key, { ...result, split: splitOf(payment) }).catch(() => false);
+      await ledger.settle(payment.entry, { ...result, split: splitOf(payment) }).catch(() => false);
       return { ok: true, receipt: receiptOf(payment, result) };
     },
 
     async release(payment, why) {
-      await ledger.release(payment.key, "not_charged", why);
+      await ledger.release(payment.entry, "not_charged", why);
     },
   };
 }

@@ -2,18 +2,17 @@
  * The gate and the settlement backend as they were, reporting to a `PaymentObserver`: decorators,
  * so the payment core itself stays free of reporting and its tests unchanged.
  */
-import type { PaymentGate } from "./gate.js";
+import type { AdmittedPayment, PaymentGate } from "./gate.js";
 import type { PaymentObserver } from "./observer.js";
 import type { SettlementBackend } from "./settlement.js";
-import type { VerifiedPayment } from "./types.js";
 
 /**
  * Reports every payment's outcome. A delivery that came after its payment's deadline reports
  * nothing here: the payment is still open, and recovery releases it (reported as `recovered`).
  */
 export function observedGate(gate: PaymentGate, observer: PaymentObserver): PaymentGate {
-  const report = (payment: VerifiedPayment, outcome: "served" | "refused" | "released", reason = "") =>
-    observer.payment({ network: payment.network, version: String(payment.version ?? ""), outcome, reason });
+  const report = (payment: AdmittedPayment, outcome: "served" | "refused" | "released", reason = "") =>
+    observer.payment({ network: payment.network, version: String(payment.version), outcome, reason });
   return {
     async admit(submission, offer, request) {
       const admission = await gate.admit(submission, offer, request);

@@ -1,6 +1,6 @@
 // Recovery over a real ledger and a backend whose chain answers as each case needs.
 import { describe, expect, it } from "vitest";
-import { reservation, split } from "../../../test/contracts/ledger.js";
+import { entryOf, reservation, split } from "../../../test/contracts/ledger.js";
 import { createLogger } from "../../http/logger.js";
 import { manualClock } from "../clock.js";
 import { openSqliteLedger } from "./ledger/sqlite-ledger.js";
@@ -51,14 +51,14 @@ describe("payment recovery", () => {
     clock.advance(30_000);
     expect(await recovery.run()).toMatchObject({ released: 1 });
     expect((await ledger.rows())[0]).toMatchObject({ status: "not_charged", recovery: RECOVERY.releasedUnanswered });
-    expect(await ledger.reserve(reservation("a", {}, clock.now()))).toEqual({ reserved: true });
+    expect(await ledger.reserve(reservation("a", {}, clock.now()))).toEqual({ reserved: true, entry: expect.any(Number) });
   });
 
   it("asks the chain about a settling payment with what the client signed, and settles it with the split when the money moved", async () => {
     const seen: unknown[] = [];
     const { clock, ledger, recovery } = setup(chain(() => ({ state: "settled", transaction: "0xonchain" }), seen));
-    await ledger.reserve(reservation("a", { payload: '{"authorization":{"nonce":"0x1"}}' }, T0));
-    await ledger.beginSettling("a", answer, T0 + 5_000);
+    const a = await entryOf(ledger, reservation("a", { payload: '{"authorization":{"nonce":"0x1"}}' }, T0));
+    await ledger.beginSettling(a, answer, T0 + 5_000);
     clock.advance(5_000);
     expect(await recovery.run()).toMatchObject({ settled: 1 });
     expect(seen).toEqual([
@@ -71,8 +71,8 @@ describe("payment recovery", () => {
   it("postpones a settling payment while its outcome is open or the chain cannot be asked, then resolves it", async () => {
     let state: () => SettlementState | Promise<SettlementState> = () => Promise.reject(new Error("rpc down"));
     const { clock, ledger, recovery } = setup(chain(() => state()));
-    await ledger.reserve(reservation("a", {}, T0));
-    await ledger.beginSettling("a", answer, T0 + 5_000);
+    const a = await entryOf(ledger, reservation("a", {}, T0));
+    await ledger.beginSettling(a, answer, T0 + 5_000);
     clock.advance(5_000);
     expect(await recovery.run()).toMatchObject({ awaiting: 1 });
     state = () => ({ state: "open", why: "still valid" });
@@ -88,8 +88,8 @@ describe("payment recovery", () => {
 
   it("leaves a settling payment to the backend that began it when running on the ledger backend, which never begins one", async () => {
     const { clock, ledger, recovery } = setup(ledgerBackend);
-    await ledger.reserve(reservation("a", {}, T0));
-    await ledger.beginSettling("a", answer, T0 + 1);
+    const a = await entryOf(ledger, reservation("a", {}, T0));
+    await ledger.beginSettling(a, answer, T0 + 1);
     clock.advance(1);
     expect(await recovery.run()).toMatchObject({ released: 0, settled: 0, awaiting: 1 });
     expect((await ledger.rows())[0]).toMatchObject({ status: "settling", recovery: RECOVERY.awaitingOtherBackend });
@@ -97,8 +97,8 @@ describe("payment recovery", () => {
 
   it("drops stored answers once their payment's window has passed", async () => {
     const { clock, ledger, recovery } = setup(ledgerBackend);
-    await ledger.reserve(reservation("a", {}, T0));
-    await ledger.settle("a", { transaction: "t", simulated: true, split: split(1000n) }, answer);
+    const a = await entryOf(ledger, reservation("a", {}, T0));
+    await ledger.settle(a, { transaction: "t", simulated: true, split: split(1000n) }, answer);
     clock.advance(61_000);
     expect(await recovery.run()).toMatchObject({ answersDropped: 1 });
     expect((await ledger.rows())[0]).toMatchObject({ status: "settled", hasAnswer: false });
@@ -108,16 +108,16 @@ describe("payment recovery", () => {
     let state: SettlementState = { state: "settled", transaction: "0x1" };
     const { clock, ledger, recovery, reported } = setup(chain(() => state));
     await ledger.reserve(reservation("unanswered", {}, T0));
-    await ledger.reserve(reservation("moved", {}, T0));
-    await ledger.beginSettling("moved", answer, T0 + 5_000);
+    const moved = await entryOf(ledger, reservation("moved", {}, T0));
+    await ledger.beginSettling(moved, answer, T0 + 5_000);
     clock.advance(30_000);
     await recovery.run();
     expect(reported.map((e) => e.reason).sort()).toEqual(["released", "settled"]);
     expect(reported.every((e) => e.outcome === "recovered" && e.network === "base-sepolia" && e.version === "")).toBe(true);
 
     state = { state: "open", why: "still valid" };
-    await ledger.reserve(reservation("open", {}, clock.now()));
-    await ledger.beginSettling("open", answer, clock.now() + 5_000);
+    const open = await entryOf(ledger, reservation("open", {}, clock.now()));
+    await ledger.beginSettling(open, answer, clock.now() + 5_000);
     clock.advance(5_000);
     await recovery.run();
     expect(reported).toHaveLength(2);

@@ -68,7 +68,7 @@ export function createRecovery({
     // and only that backend can read where its money went. Released here, a charged payment could read not charged.
     if (!backend.status) {
       logger.warn({ payment: payment.key }, "a payment is settling under another SETTLEMENT backend; left for it to resolve");
-      await ledger.postpone(payment.key, clock.now() + retryMs, RECOVERY.awaitingOtherBackend);
+      await ledger.postpone(payment.entry, clock.now() + retryMs, RECOVERY.awaitingOtherBackend);
       report.awaiting++;
       return;
     }
@@ -81,13 +81,13 @@ export function createRecovery({
     });
     if (state.state === "settled") {
       const settlement = { transaction: state.transaction, simulated: false, split: split(payment.network, payment.amount) };
-      if (await ledger.resolve(payment.key, "settling", { status: "settled", settlement }, RECOVERY.settledConfirmed))
+      if (await ledger.resolve(payment.entry, "settling", { status: "settled", settlement }, RECOVERY.settledConfirmed))
         resolved(payment, report, "settled");
     } else if (state.state === "unsettled") {
       const outcome = { status: "not_charged" as const, reason: state.why };
-      if (await ledger.resolve(payment.key, "settling", outcome, RECOVERY.releasedUnsettled)) resolved(payment, report, "released");
+      if (await ledger.resolve(payment.entry, "settling", outcome, RECOVERY.releasedUnsettled)) resolved(payment, report, "released");
     } else {
-      await ledger.postpone(payment.key, clock.now() + retryMs, RECOVERY.awaiting);
+      await ledger.postpone(payment.entry, clock.now() + retryMs, RECOVERY.awaiting);
       report.awaiting++;
     }
   }
@@ -98,12 +98,12 @@ export function createRecovery({
       try {
         if (payment.status === "verified") {
           const outcome = { status: "not_charged" as const, reason: RECOVERY.releasedUnanswered };
-          if (await ledger.resolve(payment.key, "verified", outcome, RECOVERY.releasedUnanswered)) resolved(payment, report, "released");
+          if (await ledger.resolve(payment.entry, "verified", outcome, RECOVERY.releasedUnanswered)) resolved(payment, report, "released");
         } else await resolveSettling(payment, report);
       } catch (error) {
         // The chain or the facilitator did not answer: the payment stays as it is, for the next pass.
         logger.warn({ err: error, payment: payment.key }, "recovery could not resolve a payment yet");
-        await ledger.postpone(payment.key, clock.now() + retryMs, RECOVERY.awaiting).catch(() => {});
+        await ledger.postpone(payment.entry, clock.now() + retryMs, RECOVERY.awaiting).catch(() => {});
         report.awaiting++;
       }
     }

@@ -18,8 +18,6 @@ export type Family = "svm" | "evm";
 
 /** A payment that passed every check. */
 export interface VerifiedPayment {
-  /** The x402 version of the header it came in (set by the gate; the verifier sees the v1 form only). */
-  version?: 1 | 2;
   /** Replay key: `<network>:<authorizer>:<nonce>` (EIP-3009 nonces are unique per authorizer) or `<network>:<payer's signature>`. */
   key: string;
   family: Family;

@@ -69,20 +69,20 @@ const SQL = {
                 SELECT key, key, network, payer, amount, endpoint, request_id, 'verified', fingerprint, payload, deadline_at, expires_at, $11, $11
                 FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[],
                             $10::bigint[]) AS r(key, network, payer, amount, endpoint, request_id, fingerprint, payload, deadline_at, expires_at)
-                ON CONFLICT (reservation_key) DO NOTHING RETURNING reservation_key`,
+                ON CONFLICT (reservation_key) DO NOTHING RETURNING id, reservation_key`,
   // A statement of its own, after the insert: it sees the holder that made the insert conflict once that one committed.
   holder: `SELECT p.status, p.fingerprint, p.expires_at, p.payer, p.network, p.amount, p.settlement_tx, p.simulated,
                   a.status AS answer_status, a.body AS answer_body
            FROM payments p LEFT JOIN answers a ON a.payment_id = p.id WHERE p.reservation_key = $1`,
   beginSettling: `WITH moved AS (
                     UPDATE payments SET status = 'settling', deadline_at = $2, updated_at = $3
-                    WHERE reservation_key = $1 AND status = 'verified' AND deadline_at > $3 RETURNING id, expires_at)
+                    WHERE id = $1 AND status = 'verified' AND deadline_at > $3 RETURNING id, expires_at)
                   INSERT INTO answers (payment_id, status, body, expires_at) SELECT id, $4::int, $5::text, expires_at FROM moved
                   RETURNING payment_id`,
   // From `verified` within its deadline with the answer ($8 not null), or from `$11` (settling, or recovery's stage) without.
   settle: `WITH moved AS (
              UPDATE payments SET status = 'settled', settlement_tx = $2, simulated = $3, updated_at = $10, recovery = COALESCE($12, recovery)
-             WHERE reservation_key = $1
+             WHERE id = $1
                AND ((($8::text) IS NOT NULL AND status = 'verified' AND deadline_at > $10) OR (($8::text) IS NULL AND status = $11))
              RETURNING id, expires_at),
            split AS (
@@ -93,28 +93,28 @@ const SQL = {
            SELECT id FROM moved`,
   // The paid path's settlement with its answer (from `verified`, within its deadline), for many payments at once.
   settleMany: `WITH input AS (
-                 SELECT * FROM unnest($1::text[], $2::text[], $3::boolean[], $4::text[], $5::bigint[], $6::text[], $7::bigint[], $8::text[],
-                                      $9::int[]) AS i(key, tx, simulated, service, service_amount, treasury, treasury_amount, body, answer_status)),
+                 SELECT * FROM unnest($1::bigint[], $2::text[], $3::boolean[], $4::text[], $5::bigint[], $6::text[], $7::bigint[], $8::text[],
+                                      $9::int[]) AS i(id, tx, simulated, service, service_amount, treasury, treasury_amount, body, answer_status)),
                moved AS (
                  UPDATE payments p SET status = 'settled', settlement_tx = i.tx, simulated = i.simulated, updated_at = $10
-                 FROM input i WHERE p.reservation_key = i.key AND p.status = 'verified' AND p.deadline_at > $10
-                 RETURNING p.id, p.expires_at, p.reservation_key),
+                 FROM input i WHERE p.id = i.id AND p.status = 'verified' AND p.deadline_at > $10
+                 RETURNING p.id, p.expires_at),
                split AS (
                  INSERT INTO splits (payment_id, account, address, amount)
-                 SELECT m.id, 'service', i.service, i.service_amount FROM moved m JOIN input i ON i.key = m.reservation_key
-                 UNION ALL SELECT m.id, 'treasury', i.treasury, i.treasury_amount FROM moved m JOIN input i ON i.key = m.reservation_key),
+                 SELECT m.id, 'service', i.service, i.service_amount FROM moved m JOIN input i ON i.id = m.id
+                 UNION ALL SELECT m.id, 'treasury', i.treasury, i.treasury_amount FROM moved m JOIN input i ON i.id = m.id),
                answer AS (
                  INSERT INTO answers (payment_id, status, body, expires_at)
-                 SELECT m.id, i.answer_status, i.body, m.expires_at FROM moved m JOIN input i ON i.key = m.reservation_key)
-               SELECT reservation_key FROM moved`,
+                 SELECT m.id, i.answer_status, i.body, m.expires_at FROM moved m JOIN input i ON i.id = m.id)
+               SELECT id FROM moved`,
   release: `WITH moved AS (
               UPDATE payments SET status = $2, reservation_key = NULL, reason = $3, updated_at = $4, recovery = COALESCE($6, recovery)
-              WHERE reservation_key = $1 AND status = ANY($5::text[]) RETURNING id),
+              WHERE id = $1 AND status = ANY($5::text[]) RETURNING id),
             dropped AS (DELETE FROM answers WHERE payment_id IN (SELECT id FROM moved))
             SELECT id FROM moved`,
-  pending: `SELECT payment_key, status, network, payer, amount, payload, expires_at, created_at FROM payments
+  pending: `SELECT id, payment_key, status, network, payer, amount, payload, expires_at, created_at FROM payments
             WHERE status IN ('verified', 'settling') AND deadline_at <= $1 ORDER BY deadline_at LIMIT $2`,
-  postpone: "UPDATE payments SET deadline_at = $2, recovery = $3, updated_at = $4 WHERE reservation_key = $1 AND status = 'settling'",
+  postpone: "UPDATE payments SET deadline_at = $2, recovery = $3, updated_at = $4 WHERE id = $1 AND status = 'settling'",
   dropExpired: "WITH dropped AS (DELETE FROM answers WHERE expires_at < $1 RETURNING 1) SELECT count(*) AS n FROM dropped",
   rows: `SELECT p.*, a.payment_id IS NOT NULL AS has_answer FROM payments p LEFT JOIN answers a ON a.payment_id = p.id ORDER BY p.id`,
 };
@@ -126,9 +126,9 @@ export interface PostgresLedgerOptions {
 }
 
 /** A settlement's values in the order both settle statements number them (1 to 9; the time is 10). */
-const settlementValues = (key: string, s: SettledPayment, answer?: StoredAnswer) =>
+const settlementValues = (entry: number, s: SettledPayment, answer?: StoredAnswer) =>
   [
-    key,
+    entry,
     s.transaction,
     s.simulated,
     s.split.service.address,
@@ -147,17 +147,17 @@ export async function openPostgresLedger(database: Database, { now = Date.now }:
   await database.migrate("ledger", LEDGER_MIGRATIONS);
   const { query } = database;
 
-  const settleRow = (key: string, s: SettledPayment, from: string, answer?: StoredAnswer, recovery: string | null = null) =>
-    query(SQL.settle, [...settlementValues(key, s, answer), now(), from, recovery]).then((rows) => rows.length === 1);
+  const settleRow = (entry: number, s: SettledPayment, from: string, answer?: StoredAnswer, recovery: string | null = null) =>
+    query(SQL.settle, [...settlementValues(entry, s, answer), now(), from, recovery]).then((rows) => rows.length === 1);
 
-  const release = (key: string, status: string, reason: string, from: string[], recovery: string | null) =>
-    query(SQL.release, [key, status, reason.slice(0, 500), now(), from, recovery]).then((rows) => rows.length === 1);
+  const release = (entry: number, status: string, reason: string, from: string[], recovery: string | null) =>
+    query(SQL.release, [entry, status, reason.slice(0, 500), now(), from, recovery]).then((rows) => rows.length === 1);
 
   async function reserveOne(r: ReservationRequest): Promise<Reservation> {
     // A holder released between the conflict and the read leaves nothing to report: reserve again.
     for (let attempt = 0; attempt < 3; attempt++) {
-      const inserted = await query(SQL.reserve, [...reservationValues(r), now()]);
-      if (inserted.length === 1) return { reserved: true };
+      const [inserted] = await query(SQL.reserve, [...reservationValues(r), now()]);
+      if (inserted) return { reserved: true, entry: Number(inserted.id) };
       const [held] = await query(SQL.holder, [r.key]);
       if (held) return { reserved: false, existing: existingPayment(held) };
     }
@@ -170,17 +170,21 @@ export async function openPostgresLedger(database: Database, { now = Date.now }:
     for (const r of requests) if (!first.has(r.key)) first.set(r.key, r);
     const distinct = [...first.values()].sort((a, b) => (a.key < b.key ? -1 : 1));
     const rows = await query(SQL.reserveMany, [...columns(distinct.map(reservationValues)), now()]);
-    const inserted = new Set(rows.map((row) => row.reservation_key as string));
-    return requests.map((r) => (first.get(r.key) === r && inserted.has(r.key) ? { reserved: true } : undefined));
+    const entries = new Map(rows.map((row) => [row.reservation_key as string, Number(row.id)]));
+    return requests.map((r) => {
+      const entry = first.get(r.key) === r ? entries.get(r.key) : undefined;
+      return entry === undefined ? undefined : { reserved: true, entry };
+    });
   }
 
-  type Settlement = { key: string; settlement: SettledPayment; answer: StoredAnswer };
+  type Settlement = { entry: number; settlement: SettledPayment; answer: StoredAnswer };
   async function settleMany(items: Settlement[]): Promise<boolean[]> {
-    const sorted = [...items].sort((a, b) => (a.key < b.key ? -1 : 1));
-    const values = sorted.map(({ key, settlement, answer }) => settlementValues(key, settlement, answer));
+    // In one order of rows for every batch, so that two instances' batches cannot deadlock.
+    const sorted = [...items].sort((a, b) => a.entry - b.entry);
+    const values = sorted.map(({ entry, settlement, answer }) => settlementValues(entry, settlement, answer));
     const rows = await query(SQL.settleMany, [...columns(values), now()]);
-    const settled = new Set(rows.map((row) => row.reservation_key as string));
-    return items.map((i) => settled.has(i.key));
+    const settled = new Set(rows.map((row) => Number(row.id)));
+    return items.map((i) => settled.has(i.entry));
   }
 
   // The paid path's two writes, batched across concurrent requests (server/db/batch.ts). Two statements of
@@ -189,7 +193,7 @@ export async function openPostgresLedger(database: Database, { now = Date.now }:
   const reserve = batched({ many: reserveMany, one: reserveOne, maxBatch: 64, maxInFlight });
   const settleWithAnswer = batched<Settlement, boolean>({
     many: settleMany,
-    one: ({ key, settlement, answer }) => settleRow(key, settlement, "settling", answer),
+    one: ({ entry, settlement, answer }) => settleRow(entry, settlement, "settling", answer),
     maxBatch: 64,
     maxInFlight,
   });
@@ -200,20 +204,21 @@ export async function openPostgresLedger(database: Database, { now = Date.now }:
       const [row] = await query(SQL.holder, [key]);
       return row && existingPayment(row);
     },
-    async beginSettling(key, answer, settleBy) {
-      return (await query(SQL.beginSettling, [key, settleBy, now(), answer.status, answer.body])).length === 1;
+    async beginSettling(entry, answer, settleBy) {
+      return (await query(SQL.beginSettling, [entry, settleBy, now(), answer.status, answer.body])).length === 1;
     },
-    settle: (key, settlement, answer) => (answer ? settleWithAnswer({ key, settlement, answer }) : settleRow(key, settlement, "settling")),
-    release: (key, status, reason) => release(key, status, reason, ["verified", "settling"], null),
+    settle: (entry, settlement, answer) =>
+      answer ? settleWithAnswer({ entry, settlement, answer }) : settleRow(entry, settlement, "settling"),
+    release: (entry, status, reason) => release(entry, status, reason, ["verified", "settling"], null),
     async pending(at, limit) {
       return (await query(SQL.pending, [at, limit])).map(pendingPayment);
     },
-    resolve(key, from, outcome, recovery) {
-      if (outcome.status === "settled") return settleRow(key, outcome.settlement, from, undefined, recovery);
-      return release(key, outcome.status, outcome.reason, [from], recovery);
+    resolve(entry, from, outcome, recovery) {
+      if (outcome.status === "settled") return settleRow(entry, outcome.settlement, from, undefined, recovery);
+      return release(entry, outcome.status, outcome.reason, [from], recovery);
     },
-    async postpone(key, retryAt, why) {
-      await query(SQL.postpone, [key, retryAt, why, now()]);
+    async postpone(entry, retryAt, why) {
+      await query(SQL.postpone, [entry, retryAt, why, now()]);
     },
     async dropExpiredAnswers(at) {
       const [row] = await query(SQL.dropExpired, [at]);

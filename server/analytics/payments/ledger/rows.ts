@@ -29,6 +29,7 @@ export function existingPayment(row: Row): ExistingPayment {
 
 export function pendingPayment(r: Row): PendingPayment {
   return {
+    entry: Number(r.id),
     key: r.payment_key as string,
     status: r.status as PendingPayment["status"],
     network: r.network as string,

@@ -130,21 +130,21 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
   );
   const toSettling = db.prepare(
     `UPDATE payments SET status = 'settling', deadline_at = ?, updated_at = ?
-     WHERE reservation_key = ? AND status = 'verified' AND deadline_at > ? RETURNING id, expires_at`,
+     WHERE id = ? AND status = 'verified' AND deadline_at > ? RETURNING id, expires_at`,
   );
   const settleFromVerified = db.prepare(
     `UPDATE payments SET status = 'settled', settlement_tx = ?, simulated = ?, updated_at = ?
-     WHERE reservation_key = ? AND status = 'verified' AND deadline_at > ? RETURNING id, expires_at`,
+     WHERE id = ? AND status = 'verified' AND deadline_at > ? RETURNING id, expires_at`,
   );
   const settleFrom = db.prepare(
     `UPDATE payments SET status = 'settled', settlement_tx = ?, simulated = ?, updated_at = ?, recovery = COALESCE(?, recovery)
-     WHERE reservation_key = ? AND status = ? RETURNING id`,
+     WHERE id = ? AND status = ? RETURNING id`,
   );
   const storeAnswer = db.prepare("INSERT INTO answers (payment_id, status, body, expires_at) VALUES (?, ?, ?, ?)");
   const split = db.prepare("INSERT INTO splits (payment_id, account, address, amount) VALUES (?, 'service', ?, ?), (?, 'treasury', ?, ?)");
   const releaseFrom = db.prepare(
     `UPDATE payments SET status = ?, reservation_key = NULL, reason = ?, updated_at = ?, recovery = COALESCE(?, recovery)
-     WHERE reservation_key = ? AND status IN (?, ?) RETURNING id`,
+     WHERE id = ? AND status IN (?, ?) RETURNING id`,
   );
   const dropAnswer = db.prepare("DELETE FROM answers WHERE payment_id = ?");
   const probe = db.prepare("SELECT MAX(version) AS v FROM schema_version");
@@ -161,25 +161,25 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
   const reserveTx = (r: ReservationRequest): Reservation => {
     const at = now();
     const inserted = insert.run(...reservationValues(r), at);
-    if (inserted.changes === 1) return { reserved: true };
+    if (inserted.changes === 1) return { reserved: true, entry: Number(inserted.lastInsertRowid) };
     // Same transaction: the holder seen is the one that made the insert conflict.
     return { reserved: false, existing: existing(r.key) as ExistingPayment };
   };
 
-  const beginSettlingTx = (key: string, answer: StoredAnswer, settleBy: number) => {
+  const beginSettlingTx = (entry: number, answer: StoredAnswer, settleBy: number) => {
     const at = now();
-    const row = toSettling.get(settleBy, at, key, at) as Row | undefined;
+    const row = toSettling.get(settleBy, at, entry, at) as Row | undefined;
     if (!row) return false;
     storeAnswer.run(row.id, answer.status, answer.body, row.expires_at);
     return true;
   };
 
-  const settleTx = (key: string, s: SettledPayment, answer: StoredAnswer | undefined) => {
+  const settleTx = (entry: number, s: SettledPayment, answer: StoredAnswer | undefined) => {
     const at = now();
     const row = (
       answer
-        ? settleFromVerified.get(s.transaction, s.simulated ? 1 : 0, at, key, at)
-        : settleFrom.get(s.transaction, s.simulated ? 1 : 0, at, null, key, "settling")
+        ? settleFromVerified.get(s.transaction, s.simulated ? 1 : 0, at, entry, at)
+        : settleFrom.get(s.transaction, s.simulated ? 1 : 0, at, null, entry, "settling")
     ) as Row | undefined;
     if (!row) return false;
     writeSplit(row.id, s);
@@ -187,15 +187,15 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
     return true;
   };
 
-  const releaseTx = (key: string, status: string, reason: string, from: string[], recovery: string | null) => {
-    const row = releaseFrom.get(status, reason.slice(0, 500), now(), recovery, key, from[0], from[1] ?? from[0]) as Row | undefined;
+  const releaseTx = (entry: number, status: string, reason: string, from: string[], recovery: string | null) => {
+    const row = releaseFrom.get(status, reason.slice(0, 500), now(), recovery, entry, from[0], from[1] ?? from[0]) as Row | undefined;
     if (!row) return false;
     dropAnswer.run(row.id);
     return true;
   };
 
-  const resolveSettledTx = (key: string, from: string, s: SettledPayment, recovery: string) => {
-    const row = settleFrom.get(s.transaction, s.simulated ? 1 : 0, now(), recovery, key, from) as Row | undefined;
+  const resolveSettledTx = (entry: number, from: string, s: SettledPayment, recovery: string) => {
+    const row = settleFrom.get(s.transaction, s.simulated ? 1 : 0, now(), recovery, entry, from) as Row | undefined;
     if (!row) return false;
     writeSplit(row.id, s);
     return true;
@@ -206,29 +206,29 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
     async held(key) {
       return existing(key);
     },
-    beginSettling: (key, answer, settleBy) => committed(() => beginSettlingTx(key, answer, settleBy)),
-    settle: (key, settlement, answer) => committed(() => settleTx(key, settlement, answer)),
-    release: (key, status, reason) => committed(() => releaseTx(key, status, reason, ["verified", "settling"], null)),
+    beginSettling: (entry, answer, settleBy) => committed(() => beginSettlingTx(entry, answer, settleBy)),
+    settle: (entry, settlement, answer) => committed(() => settleTx(entry, settlement, answer)),
+    release: (entry, status, reason) => committed(() => releaseTx(entry, status, reason, ["verified", "settling"], null)),
     async pending(at, limit) {
       const rows = db
         .prepare(
-          `SELECT payment_key, status, network, payer, amount, payload, expires_at, created_at FROM payments
+          `SELECT id, payment_key, status, network, payer, amount, payload, expires_at, created_at FROM payments
            WHERE status IN ('verified', 'settling') AND deadline_at <= ? ORDER BY deadline_at LIMIT ?`,
         )
         .safeIntegers(true)
         .all(at, limit) as Row[];
       return rows.map(pendingPayment);
     },
-    async resolve(key, from, outcome, recovery) {
-      if (outcome.status === "settled") return committed(() => resolveSettledTx(key, from, outcome.settlement, recovery));
-      return committed(() => releaseTx(key, outcome.status, outcome.reason, [from], recovery));
+    async resolve(entry, from, outcome, recovery) {
+      if (outcome.status === "settled") return committed(() => resolveSettledTx(entry, from, outcome.settlement, recovery));
+      return committed(() => releaseTx(entry, outcome.status, outcome.reason, [from], recovery));
     },
-    async postpone(key, retryAt, why) {
-      db.prepare("UPDATE payments SET deadline_at = ?, recovery = ?, updated_at = ? WHERE reservation_key = ? AND status = 'settling'").run(
+    async postpone(entry, retryAt, why) {
+      db.prepare("UPDATE payments SET deadline_at = ?, recovery = ?, updated_at = ? WHERE id = ? AND status = 'settling'").run(
         retryAt,
         why,
         now(),
-        key,
+        entry,
       );
     },
     async dropExpiredAnswers(at) {

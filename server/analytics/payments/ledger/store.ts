@@ -12,6 +12,10 @@
  * a read followed by a write in the application: two requests carrying one payment cannot both be
  * served, a stage is left only from the stage it was in, and a payment released by recovery can no
  * longer be settled by a request that was slower than its deadline.
+ *
+ * A reservation names its ledger entry, and every later write finds the payment by that entry, never
+ * by its key: once recovery released an entry, the same payment reserved again is a new entry that
+ * a late write of the first request cannot move.
  */
 export type PaymentStatus = "verified" | "settling" | "settled" | "failed" | "not_charged";
 
@@ -55,7 +59,8 @@ export interface ExistingPayment {
   amount: bigint;
 }
 
-export type Reservation = { reserved: true } | { reserved: false; existing: ExistingPayment };
+/** `entry`: the ledger's own id of the reservation, which every later write names. */
+export type Reservation = { reserved: true; entry: number } | { reserved: false; existing: ExistingPayment };
 
 export interface Split {
   service: { address: string; amount: bigint };
@@ -70,6 +75,7 @@ export interface SettledPayment {
 
 /** A payment whose process may have died: `verified` past its deadline, or `settling` past its deadline. */
 export interface PendingPayment {
+  entry: number;
   key: string;
   status: "verified" | "settling";
   network: string;
@@ -116,26 +122,26 @@ export interface LedgerStore {
    * `verified` → `settling` with the answer stored, before an outside settlement starts. False
    * when the payment is no longer `verified` or its deadline has passed (recovery may release it).
    */
-  beginSettling(key: string, answer: StoredAnswer, settleBy: number): Promise<boolean>;
+  beginSettling(entry: number, answer: StoredAnswer, settleBy: number): Promise<boolean>;
   /**
    * → `settled` with its transaction and split, in one transaction. From `settling`; or from
    * `verified` (within its deadline) with the answer, when settlement has no outside effect.
    * False when the payment was not in that stage.
    */
-  settle(key: string, settlement: SettledPayment, answer?: StoredAnswer): Promise<boolean>;
+  settle(entry: number, settlement: SettledPayment, answer?: StoredAnswer): Promise<boolean>;
   /** `verified` or `settling` → `not_charged` (the answer failed) or `failed` (settlement refused); the key is freed. */
-  release(key: string, status: "not_charged" | "failed", reason: string): Promise<boolean>;
+  release(entry: number, status: "not_charged" | "failed", reason: string): Promise<boolean>;
   /** Payments past their deadline in `verified` or `settling`, oldest first. */
   pending(now: number, limit: number): Promise<PendingPayment[]>;
   /** Recovery's resolution of a pending payment, recorded with what it did; false if it moved meanwhile. */
   resolve(
-    key: string,
+    entry: number,
     from: "verified" | "settling",
     outcome: { status: "settled"; settlement: SettledPayment } | { status: "not_charged" | "failed"; reason: string },
     recovery: string,
   ): Promise<boolean>;
   /** A `settling` payment whose outcome is still open is looked at again no sooner than `retryAt`. */
-  postpone(key: string, retryAt: number, why: string): Promise<void>;
+  postpone(entry: number, retryAt: number, why: string): Promise<void>;
   /** Drops stored answers whose payment has expired; returns how many. */
   dropExpiredAnswers(now: number): Promise<number>;
   rows(): Promise<LedgerRow[]>;
