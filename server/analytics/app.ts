@@ -72,7 +72,9 @@ export function createAnalyticsApp(deps: AnalyticsDeps): express.Express {
       cors({
         methods: "GET, POST, OPTIONS",
         // Both protocol versions' payment headers in, their challenge and receipt headers out: browsers hide what is not listed.
-        requestHeaders: "Content-Type, PAYMENT-SIGNATURE, X-PAYMENT",
+        // The official clients (@x402/fetch, x402-fetch) also send `Access-Control-Expose-Headers` as a request header on
+        // their paid retry: a preflight that did not allow it would stop every browser payment.
+        requestHeaders: "Content-Type, PAYMENT-SIGNATURE, X-PAYMENT, Access-Control-Expose-Headers",
         exposedHeaders: "PAYMENT-REQUIRED, PAYMENT-RESPONSE, X-PAYMENT-RESPONSE, X-Request-Id",
       }),
     ]),

@@ -7,42 +7,19 @@
  * Without Chromium the suite is skipped with one line saying how to enable it; under CI=true a
  * missing Chromium fails instead.
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import type { Server } from "node:http";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { browserSuiteRuns, launchChromium, listenLocally as listen } from "../../test/support/chromium.js";
 import { loadAnalyticsConfig } from "../analytics/config.js";
 import { createAnalyticsService } from "../analytics/service.js";
 import { createLogger } from "../http/logger.js";
 import { createRegistryService } from "../registry/service.js";
 
-const CHROMIUM = "/usr/bin/chromium";
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const ARTIFACTS = new URL("../../test-results/", import.meta.url);
 const LOCAL_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 const PAGE_TIMEOUT_MS = 60_000;
-
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium && process.env.CI !== "true")
-  console.log(`docs page browser test skipped: no ${CHROMIUM} (install Debian's chromium: apt-get install chromium)`);
-
-function listen(app: { listen(port: number, host: string, cb: () => void): Server }): Promise<{ url: string; server: Server }> {
-  return new Promise((resolve) => {
-    const server = app.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      resolve({ url: `http://127.0.0.1:${address && typeof address === "object" ? address.port : 0}`, server });
-    });
-  });
-}
 
 /** A page that records every console error, page error and request to anything but this machine (and refuses those). */
 async function watchedPage(browser: Browser): Promise<{ page: Page; errors: string[]; external: string[] }> {
@@ -65,7 +42,7 @@ async function watchedPage(browser: Browser): Promise<{ page: Page; errors: stri
   return { page, errors, external };
 }
 
-describe.runIf(hasChromium || process.env.CI === "true")("the /docs page in Chromium", () => {
+describe.runIf(browserSuiteRuns("docs page browser test"))("the /docs page in Chromium", () => {
   const logger = createLogger("silent");
   let browser: Browser;
   let analytics: Awaited<ReturnType<typeof createAnalyticsService>>;
@@ -74,7 +51,6 @@ describe.runIf(hasChromium || process.env.CI === "true")("the /docs page in Chro
   const urls = { analytics: "", registry: "" };
 
   beforeAll(async () => {
-    if (!hasChromium) throw new Error(`CI=true and no ${CHROMIUM}: install Debian's chromium (.ci/run does when it is missing)`);
     mkdirSync(ARTIFACTS, { recursive: true });
     analytics = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:", NODE_ENV: "test" }), { logger });
     registry = await createRegistryService({ dbPath: ":memory:", validateResponses: true, logger });
@@ -86,8 +62,7 @@ describe.runIf(hasChromium || process.env.CI === "true")("the /docs page in Chro
       urls[name] = url;
       servers.push(server);
     }
-    // playwright's launch gives every browser a fresh temporary user-data-dir of its own.
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {
