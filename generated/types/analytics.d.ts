@@ -4396,6 +4396,8 @@ export interface components {
             /** @description OpenAPI path with the prefix, e.g. `/base/defi/tvl` or `/base/lp/{venue}/pools`. */
             path: string;
         };
+        /** @description The headers of a paid answer (200 or 206): its receipt in the header of the version paid in. */
+        PaidAnswerHeaders: Record<string, never>;
         /** @description `data` of `/smartmoney/pnl-leaderboard`: highest total PnL first. */
         PnlLeaderboardData: {
             chain: components["schemas"]["SmartMoneyChain"];
@@ -6457,6 +6459,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6514,6 +6521,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6741,6 +6753,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6798,6 +6815,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7030,6 +7052,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7089,6 +7116,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7322,6 +7354,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7374,6 +7411,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7593,6 +7635,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7646,6 +7693,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7870,6 +7922,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7923,6 +7980,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8146,6 +8208,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8206,6 +8273,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8438,6 +8510,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8498,6 +8575,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8729,6 +8811,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8806,6 +8893,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9057,6 +9149,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9116,6 +9213,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9349,6 +9451,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9405,6 +9512,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9634,6 +9746,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9714,6 +9831,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9967,6 +10089,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10024,6 +10151,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10252,6 +10384,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10304,6 +10441,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10526,6 +10668,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10585,6 +10732,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10810,6 +10962,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10887,6 +11044,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11136,6 +11298,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11191,6 +11358,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11419,6 +11591,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11467,6 +11644,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11689,6 +11871,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11743,6 +11930,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11969,6 +12161,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12025,6 +12222,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12254,6 +12456,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12306,6 +12513,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12530,6 +12742,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12573,6 +12790,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12789,6 +13011,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12834,6 +13061,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13050,6 +13282,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13094,6 +13331,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13310,6 +13552,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13361,6 +13608,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13583,6 +13835,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13629,6 +13886,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13840,6 +14102,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13884,6 +14151,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14098,6 +14370,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14142,6 +14419,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14357,6 +14639,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14404,6 +14691,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14616,6 +14908,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14661,6 +14958,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14876,6 +15178,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14921,6 +15228,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15131,6 +15443,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15175,6 +15492,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15389,6 +15711,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15433,6 +15760,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15648,6 +15980,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15690,6 +16027,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15903,6 +16245,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15949,6 +16296,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16166,6 +16518,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16219,6 +16576,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16437,6 +16799,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16490,6 +16857,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16717,6 +17089,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16776,6 +17153,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17008,6 +17390,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17060,6 +17447,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17278,6 +17670,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17331,6 +17728,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17554,6 +17956,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17607,6 +18014,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17829,6 +18241,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17889,6 +18306,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18120,6 +18542,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18180,6 +18607,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18513,6 +18945,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18590,6 +19027,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18840,6 +19282,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18899,6 +19346,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19131,6 +19583,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19187,6 +19644,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19415,6 +19877,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19495,6 +19962,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19747,6 +20219,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19804,6 +20281,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20031,6 +20513,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20083,6 +20570,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20304,6 +20796,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20363,6 +20860,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20587,6 +21089,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20664,6 +21171,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21112,6 +21624,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21169,6 +21686,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21401,6 +21923,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21460,6 +21987,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21693,6 +22225,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21745,6 +22282,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21964,6 +22506,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22017,6 +22564,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22241,6 +22793,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22294,6 +22851,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22517,6 +23079,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22577,6 +23144,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22809,6 +23381,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22869,6 +23446,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23100,6 +23682,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23177,6 +23764,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23428,6 +24020,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23487,6 +24084,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23720,6 +24322,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23776,6 +24383,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24005,6 +24617,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24085,6 +24702,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24338,6 +24960,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24395,6 +25022,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24623,6 +25255,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24675,6 +25312,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24897,6 +25539,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24956,6 +25603,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25181,6 +25833,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25258,6 +25915,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25507,6 +26169,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25562,6 +26229,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25790,6 +26462,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25838,6 +26515,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26060,6 +26742,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26114,6 +26801,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26340,6 +27032,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26396,6 +27093,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26625,6 +27327,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26677,6 +27384,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26901,6 +27613,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26944,6 +27661,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27160,6 +27882,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27205,6 +27932,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27421,6 +28153,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27465,6 +28202,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27681,6 +28423,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27732,6 +28479,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27954,6 +28706,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28000,6 +28757,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28211,6 +28973,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28255,6 +29022,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28469,6 +29241,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28513,6 +29290,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28728,6 +29510,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28775,6 +29562,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28987,6 +29779,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29032,6 +29829,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29247,6 +30049,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29292,6 +30099,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29502,6 +30314,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29546,6 +30363,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29760,6 +30582,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29804,6 +30631,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -30019,6 +30851,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -30061,6 +30898,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -30274,6 +31116,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -30320,6 +31167,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -30537,6 +31389,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -30590,6 +31447,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -30808,6 +31670,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -30861,6 +31728,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -31086,6 +31958,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -31141,6 +32018,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -31368,6 +32250,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -31416,6 +32303,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -31637,6 +32529,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -31691,6 +32588,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -31916,6 +32818,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -31972,6 +32879,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -32200,6 +33112,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -32252,6 +33169,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -32475,6 +33397,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -32518,6 +33445,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -32733,6 +33665,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -32778,6 +33715,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -32993,6 +33935,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -33037,6 +33984,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -33252,6 +34204,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -33303,6 +34260,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -33524,6 +34486,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -33570,6 +34537,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -33780,6 +34752,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -33824,6 +34801,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -34037,6 +35019,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -34081,6 +35068,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -34295,6 +35287,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -34342,6 +35339,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -34553,6 +35555,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -34598,6 +35605,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -34812,6 +35824,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -34857,6 +35874,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -35066,6 +36088,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -35110,6 +36137,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -35323,6 +36355,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -35367,6 +36404,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -35581,6 +36623,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -35623,6 +36670,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -35835,6 +36887,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -35881,6 +36938,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -36097,6 +37159,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -36150,6 +37217,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -36367,6 +37439,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -36420,6 +37497,11 @@ export interface operations {
                     "X-PAYMENT-RESPONSE"?: string;
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
+                    /**
+                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
+                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     */
+                    "Cache-Control": "private, no-store";
                     [name: string]: unknown;
                 };
                 content: {

@@ -111,9 +111,15 @@ export function paidRouteHandler(route: PaidRoute, handler: OperationHandler, de
       .json(challengeBody(offer.v1, error, message, payer));
   }
 
+  /** A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay (a retry gets it from the ledger). */
   function send(res: Response, answer: StoredAnswer, receipt: Receipt, version: X402Version): void {
     const [name, value] = receiptHeader(version, receipt, caip2);
-    res.status(answer.status).setHeader(name, value).type("application/json").send(answer.body);
+    res
+      .status(answer.status)
+      .setHeader(name, value)
+      .setHeader("Cache-Control", "private, no-store")
+      .type("application/json")
+      .send(answer.body);
   }
 
   /** The answer as it will be sent: envelope checked against the contract, then serialized. */
