@@ -205,24 +205,46 @@ describe("an answer that cannot be delivered is never charged", () => {
 
 describe("a database out of reach", () => {
   const down = () => Promise.reject(new StoreUnavailable("database"));
-  const unavailable = (res: request.Response) => {
+  const unavailable = (res: request.Response, says = /never charged twice/) => {
     expect(res.status).toBe(503);
     expect(res.body.error).toBe("service_unavailable");
+    expect(res.body.message).toMatch(says);
     expect(res.headers["retry-after"]).toBeDefined();
     expect(res.headers["x-payment-response"]).toBeUndefined();
   };
 
   it("answers 503 service_unavailable without receipt when the payment cannot be reserved", async () => {
     const { app } = build({ gate: { admit: down, settle: down, release: down } });
-    unavailable(await request(app).post("/defi/tvl").set("X-PAYMENT", testPayment()).send({}));
+    unavailable(await request(app).post("/defi/tvl").set("X-PAYMENT", testPayment()).send({}), /Nothing was charged/);
   });
 
   it("answers 503 without receipt when the settlement cannot be recorded, and charges nothing", async () => {
     const { gate, ledger } = testGate(manualClock(TEST_NOW));
     const { app } = build({ gate: { ...gate, settle: down } });
     unavailable(await request(app).post("/defi/tvl").set("X-PAYMENT", testPayment()).send({}));
-    // reserved, never settled: recovery releases it at its deadline
-    expect((await ledger.rows()).map((row) => row.status)).toEqual(["verified"]);
+    expect((await ledger.rows()).map((row) => row.status)).toEqual(["not_charged"]);
+  });
+
+  it("releases the payment as soon as the ledger is back, so that the retry the 503 asks for is served, not refused as in progress", async () => {
+    const clock = manualClock(TEST_NOW);
+    const { gate, ledger } = testGate(clock);
+    // The ledger is out of reach for the settlement and for the first two attempts at the release, then back.
+    let refusals = 3;
+    const flaky =
+      <A extends unknown[], R>(write: (...args: A) => Promise<R>) =>
+      (...args: A) =>
+        refusals-- > 0 ? Promise.reject(new StoreUnavailable("database")) : write(...args);
+    const release = ledger.release.bind(ledger);
+    const settle = ledger.settle.bind(ledger);
+    Object.assign(ledger, { release: flaky(release), settle: flaky(settle) });
+    const { app } = build({ gate });
+    const header = testPayment();
+    unavailable(await request(app).post("/defi/tvl").set("X-PAYMENT", header).send({}));
+    // The deadline never comes (the clock stands still): only the gate's own attempts can release it.
+    await expect.poll(async () => (await ledger.rows()).map((row) => row.status), { timeout: 10_000 }).toEqual(["not_charged"]);
+    const retry = await request(app).post("/defi/tvl").set("X-PAYMENT", header).send({});
+    expect(retry.status).toBe(200);
+    expect((await ledger.rows()).map((row) => row.status)).toEqual(["not_charged", "settled"]);
   });
 });
 

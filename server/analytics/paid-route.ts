@@ -57,6 +57,12 @@ export interface PaidRouteDeps {
 /** The answer was not ready before the payment's deadline. */
 class AnswerTimeout extends Error {}
 
+/** The ledger out of reach, in what it means for the payment: `consequence` says what a retry with it gets. */
+function ledgerUnreachable(cause: StoreUnavailable, consequence: string): ApiError {
+  const message = `The service's database cannot be reached right now. ${consequence}`;
+  return new ApiError(503, "service_unavailable", message, {}, { "Retry-After": "2" }, { cause });
+}
+
 /**
  * Legacy GETs carry some of the POST body's fields in the query and path (the venue segment only
  * selects the venue); the rest take the body's defaults, so the shared handler sees a full body.
@@ -162,11 +168,16 @@ export function paidRouteHandler(route: PaidRoute, handler: OperationHandler, de
       });
     }
     const header = PAYMENT_HEADERS[read.version];
-    const admission = await deps.gate.admit(read, offer, {
-      operation: route.name,
-      requestId: req.requestId,
-      fingerprint: requestFingerprint(prefix, route.name, input, read.version),
-    });
+    const admission = await deps.gate
+      .admit(read, offer, {
+        operation: route.name,
+        requestId: req.requestId,
+        fingerprint: requestFingerprint(prefix, route.name, input, read.version),
+      })
+      .catch((error) => {
+        if (!(error instanceof StoreUnavailable)) throw error;
+        throw ledgerUnreachable(error, "Nothing was charged. Repeat the request with the same payment in a few seconds.");
+      });
     if (admission.kind === "stored") return send(res, admission.answer, admission.receipt, read.version);
     if (admission.kind === "rejected") {
       if (admission.status === 400) {
@@ -177,14 +188,14 @@ export function paidRouteHandler(route: PaidRoute, handler: OperationHandler, de
       return challenge(res, offer, admission.reason, admission.message, admission.payer);
     }
 
-    const { payment, deadlineAt } = admission;
+    const { payment } = admission;
     let ready: StoredAnswer;
     try {
-      ready = await withDeadline(answer(input, req.requestId), deadlineAt - deps.clock.now());
+      ready = await withDeadline(answer(input, req.requestId), payment.deadlineAt - deps.clock.now());
     } catch (error) {
       const why =
         error instanceof AnswerTimeout ? "the answer was not ready before its deadline" : String((error as Error)?.message ?? error);
-      // If the ledger cannot record it now, recovery releases the payment at its deadline.
+      // If the ledger cannot record it now, the gate asks again as it comes back (recovery at the deadline otherwise).
       await deps.gate
         .release(payment, why)
         .catch((failure) => deps.logger.error({ err: failure, requestId: req.requestId }, "could not release a payment"));
@@ -203,8 +214,15 @@ export function paidRouteHandler(route: PaidRoute, handler: OperationHandler, de
     try {
       delivery = await deps.gate.settle(payment, ready);
     } catch (error) {
-      // The ledger was out of reach before the money moved: a 503, not charged (a commit whose reply was lost is a stored answer for the retry).
-      if (error instanceof StoreUnavailable) throw error;
+      // The ledger was out of reach before the money moved: a 503, and the payment released as soon as the ledger takes it,
+      // for the retry the 503 asks for (a settlement whose commit's reply was lost stays settled: the retry gets its answer).
+      if (error instanceof StoreUnavailable) {
+        await deps.gate.release(payment, "the ledger could not be reached to record the settlement").catch(() => {});
+        throw ledgerUnreachable(
+          error,
+          "Repeat the request with the same payment in a few seconds: you receive the answer, and the payment is never charged twice.",
+        );
+      }
       deps.logger.error(
         { err: error, requestId: req.requestId, payment: payment.key },
         "settlement outcome unknown; recovery will resolve it",

@@ -1,8 +1,8 @@
 /**
  * A store that cannot be reached right now: its connection was refused or lost, or a statement ran
  * past its timeout. Nothing the request asked for was done (or, for a commit whose reply was lost,
- * a retry finds it done): the service answers 503 `service_unavailable`, never charged, and serves
- * again as soon as the store is back.
+ * a retry finds it done): the service answers 503 `service_unavailable` (a paid route says what a
+ * retry with the same payment gets) and serves again as soon as the store is back.
  */
 export class StoreUnavailable extends Error {
   constructor(store: string, options?: { cause?: unknown }) {

@@ -20,8 +20,9 @@ export class ApiError extends Error {
     message: string,
     readonly details: Pick<ErrorBody, "errors" | "provider"> = {},
     readonly headers: Record<string, string> = {},
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 }
 
@@ -58,14 +59,13 @@ export function toErrorResponse(error: unknown, path = ""): { status: number; bo
   if (error instanceof ApiError) {
     return { status: error.status, body: { error: error.code, message: error.message, ...error.details }, headers: error.headers };
   }
-  // The database is out of reach: nothing was done, nothing charged; the service serves again once it is back.
+  // The database is out of reach; the service serves again once it is back. (The paid routes say what it means for a payment.)
   if (error instanceof StoreUnavailable) {
     return {
       status: 503,
       body: {
         error: "service_unavailable",
-        message:
-          "The service's database cannot be reached right now; nothing was charged. Repeat the request (with the same payment) in a few seconds.",
+        message: "The service's database cannot be reached right now. Repeat the request in a few seconds.",
       },
       headers: { "Retry-After": "2" },
     };

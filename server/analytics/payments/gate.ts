@@ -15,20 +15,23 @@
  * Every stage is a conditional write of the ledger: a payment whose deadline passed (recovery may
  * release it) can no longer be settled by the request that was too slow.
  */
+import { StoreUnavailable } from "../../db/unavailable.js";
 import type { Clock } from "../clock.js";
 import type { ExistingPayment, LedgerStore, Split, StoredAnswer } from "./ledger/store.js";
 import { type Offer, openSubmission, type Receipt, type Submission } from "./protocols.js";
 import type { SettlementBackend } from "./settlement.js";
 import type { Family, PaymentErrorReason, PaymentVerifier, Verification, VerifiedPayment } from "./types.js";
 
-/** A payment the gate admitted: the x402 version of the header it came in, and its ledger entry. */
+/** A payment the gate admitted: the x402 version of the header it came in, its ledger entry and its answer's deadline. */
 export interface AdmittedPayment extends VerifiedPayment {
   version: 1 | 2;
   entry: number;
+  /** Epoch ms by which its answer must be ready; past it, recovery may release the payment. */
+  deadlineAt: number;
 }
 
 export type Admission =
-  | { kind: "admitted"; payment: AdmittedPayment; deadlineAt: number }
+  | { kind: "admitted"; payment: AdmittedPayment }
   | { kind: "stored"; answer: StoredAnswer; receipt: Receipt }
   | { kind: "rejected"; status: 400 | 402; reason: PaymentErrorReason; message: string; payer?: string };
 
@@ -51,6 +54,7 @@ export interface PaymentGate {
   admit(submission: Submission, offer: Offer, request: RequestContext): Promise<Admission>;
   /** Settles with an answer ready to send; throws when the settlement's outcome is unknown (the payment stays `settling`). */
   settle(payment: AdmittedPayment, answer: StoredAnswer): Promise<Delivery>;
+  /** Records the payment not charged; a ledger out of reach is asked again in the background until the deadline. */
   release(payment: AdmittedPayment, why: string): Promise<void>;
 }
 
@@ -71,6 +75,9 @@ export interface GateOptions {
  * the chain shows, never on time alone, so no margin can make it wrong.
  */
 const SETTLEMENT_MARGIN_MS = 2_000;
+
+/** Waits between attempts to record a release the ledger could not take; after the deadline it is recovery's. */
+const RELEASE_RETRY_MS = [250, 500, 1_000, 2_000];
 
 export function receiptOf(
   payment: { network: string; payer: string; amount: bigint | string },
@@ -94,6 +101,21 @@ function replayRefusal(family: Family, payer: string, message: string): Admissio
 
 export function createPaymentGate(options: GateOptions): PaymentGate {
   const { verifier, ledger, backend, clock } = options;
+
+  /**
+   * A release the ledger could not record (out of reach) is tried again in the background, so that a
+   * retry of the request is served as soon as the ledger is back, rather than refused as "being
+   * processed" until recovery releases the payment at its deadline.
+   */
+  function releaseLater(payment: AdmittedPayment, why: string, attempt = 0): void {
+    const wait = RELEASE_RETRY_MS[Math.min(attempt, RELEASE_RETRY_MS.length - 1)] as number;
+    if (clock.now() + wait >= payment.deadlineAt) return;
+    setTimeout(() => {
+      ledger.release(payment.entry, "not_charged", why).catch((error) => {
+        if (error instanceof StoreUnavailable) releaseLater(payment, why, attempt + 1);
+      });
+    }, wait).unref();
+  }
 
   const splitOf = (payment: VerifiedPayment) => options.split(payment.network, BigInt(payment.amount));
 
@@ -145,7 +167,7 @@ export function createPaymentGate(options: GateOptions): PaymentGate {
         expiresAt: verified.expiresAt,
       });
       if (reservation.reserved)
-        return { kind: "admitted", payment: { ...verified, version: submission.version, entry: reservation.entry }, deadlineAt };
+        return { kind: "admitted", payment: { ...verified, version: submission.version, entry: reservation.entry, deadlineAt } };
 
       const held = reservation.existing;
       if (held.fingerprint !== request.fingerprint)
@@ -197,7 +219,12 @@ export function createPaymentGate(options: GateOptions): PaymentGate {
     },
 
     async release(payment, why) {
-      await ledger.release(payment.entry, "not_charged", why);
+      try {
+        await ledger.release(payment.entry, "not_charged", why);
+      } catch (error) {
+        if (error instanceof StoreUnavailable) releaseLater(payment, why);
+        throw error;
+      }
     },
   };
 }

@@ -120,7 +120,7 @@ describe("EVM exact payments (/base, /skale)", () => {
     const header = await sign(base, { overrides: { validBefore: String(NOW + 8) } });
     const admitted = await admitAt(header);
     if (admitted.kind !== "admitted") throw new Error("expected admission");
-    expect(admitted.deadlineAt).toBe((NOW + 8) * 1000 - 2_000);
+    expect(admitted.payment.deadlineAt).toBe((NOW + 8) * 1000 - 2_000);
     // past that deadline, still before validBefore: not settled, not charged
     clock.advance(7_000);
     expect(await short.settle(admitted.payment, { status: 200, body: "{}" })).toMatchObject({ ok: false, status: 503 });
