@@ -145,6 +145,17 @@ describe("the cached providers", () => {
     expect(trades.count).toBe(3);
   });
 
+  it("keeps the reads of different upstreams of a role apart in one shared cache (instances mid-way through a provider change)", async () => {
+    const clock = manualClock(TEST_NOW);
+    const shared = singleFlight(jsonStore(clock));
+    const embedded = createEmbeddedProviders({ seed: "cached-test", clock });
+    const live = { ...embedded, tvl: { ...embedded.tvl, source: "defillama", chains: async () => [] } };
+    const first = cachedProviders(embedded, shared, clock);
+    const second = cachedProviders(live, shared, clock);
+    expect((await first.tvl.chains()).length).toBeGreaterThan(0);
+    expect(await second.tvl.chains()).toEqual([]);
+  });
+
   it("passes sources and derived reads through", () => {
     const { upstream, cached } = setup();
     expect(cached.launches.launchLabSource).toBe(upstream.launches.launchLabSource);

@@ -20,5 +20,9 @@ const POLICY: RolePolicy<DerivedReads> = {
 export function createSegmentContext({ providers, clock, cache }: { providers: Providers; clock: Clock; cache: Cache }): SegmentContext {
   const reads = { providers, clock };
   const derived: DerivedReads = { traderRows: (period) => traderRows(reads, period) };
-  return { providers, clock, derived: cachedRole("derived", derived, POLICY, cache) };
+  // Derived from every role: kept apart for each combination of upstreams.
+  const sources = Object.values(providers)
+    .map((role) => role.source)
+    .join("+");
+  return { providers, clock, derived: cachedRole("derived", sources, derived, POLICY, cache) };
 }
