@@ -1,10 +1,11 @@
 // WORKERS=2 as a process: two workers serve both services, a worker killed with SIGKILL is replaced,
-// SIGTERM to the primary stops every worker gracefully, and a worker that cannot start stops them all.
+// SIGTERM to the primary stops every worker gracefully, and a worker that cannot start at the first
+// start stops them all; once the service has served, replacements that die starting are replaced again.
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { startService, until } from "../test/support/processes.js";
+import { freePort, runUntilExit, startService, until } from "../test/support/processes.js";
 
 /** The live child processes of `pid` (Linux). */
 function children(pid: number): number[] {
@@ -19,23 +20,35 @@ function serving(log: string): number[] {
   return lines.map((line) => (JSON.parse(line) as { pid: number }).pid);
 }
 
+/**
+ * The service with WORKERS=2 once both workers serve (killed before that, a worker would stop them
+ * all, as a start-up failure does): the service, the primary's pid and the workers'.
+ */
+async function twoServingWorkers() {
+  const dir = mkdtempSync(join(tmpdir(), "cluster-"));
+  const service = await startService(
+    { WORKERS: "2", LOG_LEVEL: "info", LEDGER_DB: join(dir, "ledger.db"), REGISTRY_DB: join(dir, "registry.db") },
+    120_000,
+  );
+  const primary = service.child.pid as number;
+  const workers = await until(async () => {
+    const pids = children(primary);
+    if (pids.length !== 2 || !pids.every((pid) => serving(service.stdout()).includes(pid))) {
+      throw new Error(`${pids.length} workers, serving: ${serving(service.stdout())}`);
+    }
+    return pids as [number, number];
+  }, 60_000).catch((error) => {
+    service.child.kill("SIGKILL");
+    throw error;
+  });
+  return { service, primary, workers };
+}
+
 describe.skipIf(process.platform !== "linux")("WORKERS", () => {
   it("runs two workers of both services, replaces one that dies, and stops them all on SIGTERM", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "cluster-"));
-    const service = await startService(
-      { WORKERS: "2", LOG_LEVEL: "info", LEDGER_DB: join(dir, "ledger.db"), REGISTRY_DB: join(dir, "registry.db") },
-      120_000,
-    );
-    const primary = service.child.pid as number;
+    const { service, primary, workers } = await twoServingWorkers();
     try {
-      // killed before it served, a worker would stop them all, as a start-up failure does
-      const [first, second] = await until(async () => {
-        const workers = children(primary);
-        if (workers.length !== 2 || !workers.every((pid) => serving(service.stdout()).includes(pid))) {
-          throw new Error(`${workers.length} workers, serving: ${serving(service.stdout())}`);
-        }
-        return workers as [number, number];
-      }, 60_000);
+      const [first, second] = workers;
       expect((await fetch(`${service.registryUrl}/api/agents?limit=1`)).status).toBe(200);
 
       process.kill(first, "SIGKILL");
@@ -53,6 +66,73 @@ describe.skipIf(process.platform !== "linux")("WORKERS", () => {
       service.child.kill("SIGKILL");
     }
   }, 180_000);
+
+  it("keeps serving once it has served: a replacement that dies while it starts is replaced again, later", async () => {
+    const { service, primary, workers } = await twoServingWorkers();
+    try {
+      const [first, second] = workers;
+      process.kill(first, "SIGKILL");
+
+      // each replacement is killed as soon as it is forked, long before it could serve (the same failure
+      // as one that cannot reach a database still away): before, that stopped the healthy worker too
+      const gone = [first];
+      const replacement = () => {
+        const fresh = children(primary).find((pid) => pid !== second && !gone.includes(pid));
+        if (!fresh) throw new Error(`no replacement yet; workers: ${children(primary)}`);
+        return fresh;
+      };
+      for (let i = 0; i < 2; i++) {
+        const starting = await until(async () => replacement(), 60_000, 10);
+        process.kill(starting, "SIGKILL");
+        gone.push(starting);
+        expect((await fetch(`${service.url}/`)).status).toBe(200);
+        expect((await fetch(`${service.registryUrl}/api/agents?limit=1`)).status).toBe(200);
+      }
+
+      const later = await until(async () => {
+        const pid = replacement();
+        if (!serving(service.stdout()).includes(pid)) throw new Error(`replacement ${pid} does not serve yet`);
+        return pid;
+      }, 120_000);
+      expect(alive(second)).toBe(true);
+      expect(serving(service.stdout()).filter((pid) => gone.slice(1).includes(pid))).toEqual([]);
+      const failures = service
+        .stdout()
+        .split("\n")
+        .filter((line) => line.includes("starting a replacement"))
+        .map((line) => JSON.parse(line) as { level: number; worker: number; signal: string; msg: string });
+      expect(failures).toEqual(
+        gone.map((worker, i) =>
+          expect.objectContaining({
+            level: 50,
+            worker,
+            signal: "SIGKILL",
+            msg: i === 0 ? "a worker died; starting a replacement" : "a worker exited before it served; starting a replacement",
+          }),
+        ),
+      );
+
+      expect(await service.kill("SIGTERM")).toEqual({ code: 0, signal: null });
+      expect([second, later].filter(alive)).toEqual([]);
+    } finally {
+      service.child.kill("SIGKILL");
+    }
+  }, 240_000);
+
+  it("stops at the first start when no worker can start: exit 1 and the workers' line", async () => {
+    const nothing = await freePort();
+    const { code, stderr } = await runUntilExit({
+      WORKERS: "2",
+      DATABASE_URL: `postgres://postgres@127.0.0.1:${nothing}/nothing`,
+      PORT: String(await freePort()),
+      REGISTRY_PORT: String(await freePort()),
+    });
+    // each worker that got as far as saying why says the same
+    expect([...new Set(stderr.trimEnd().split("\n"))]).toEqual([
+      `failed to start: DATABASE_URL: the database cannot be reached (connect ECONNREFUSED 127.0.0.1:${nothing})`,
+    ]);
+    expect(code).toBe(1);
+  }, 90_000);
 
   it("refuses a configuration that cannot work before it starts any worker: exit 2, one line", async () => {
     const service = startService({ WORKERS: "2", X402_PROFILE: "moon" }, 60_000);
