@@ -310,6 +310,11 @@ describe("Solana exact payments (root)", () => {
       "invalid_exact_svm_payload_transaction_instructions_length",
     ],
     [
+      "a compute-unit limit above the cap (400,000 at 5 lamports a unit is the most a payment may cost the fee payer)",
+      () => sign({ computeUnitLimit: 400_001, computeUnitPrice: 5_000_000n }),
+      "invalid_exact_svm_payload_transaction_instructions_compute_limit_instruction",
+    ],
+    [
       "a compute price above the cap",
       () => sign({ computeUnitPrice: 5_000_001n }),
       "invalid_exact_svm_payload_transaction_instructions_compute_price_instruction_too_high",
@@ -327,6 +332,10 @@ describe("Solana exact payments (root)", () => {
       expect(await verify(await header(), solana)).toMatchObject({ ok: false, status: 402, reason });
     });
   }
+
+  it("accepts the compute-unit limit and price at their caps", async () => {
+    expect(await verify(await sign({ computeUnitLimit: 400_000, computeUnitPrice: 5_000_000n }), solana)).toMatchObject({ ok: true });
+  });
 });
 
 // --- helpers that forge payments the way an attacker would ---

@@ -22,6 +22,12 @@ const LIGHTHOUSE_PROGRAM = "L2TExMFKdjpN9kozasaurPirfHy9P8sbXoAN1qA3S95";
 
 /** 5 lamports per compute unit, the reference's cap: a higher price would spend the fee payer's SOL. */
 export const MAX_COMPUTE_UNIT_PRICE_MICROLAMPORTS = 5_000_000n;
+/**
+ * The compute-unit limit, capped too: the fee is limit × price, so a price cap alone lets a payer
+ * ask for 1.4 million units at that price (7 million lamports). 400,000 is @x402/svm's own ceiling for
+ * its Solana schemes; its exact client asks for 20,000, a TransferChecked with a memo uses a few thousand.
+ */
+export const MAX_COMPUTE_UNIT_LIMIT = 400_000;
 const USDC_DECIMALS = 6;
 
 export type SvmVerified = { ok: true; payer: string; messageHash: string; transaction: string };
@@ -86,7 +92,7 @@ function decodeTransaction(payload: Record<string, unknown>): WireTransaction | 
   return tx;
 }
 
-/** The server's fee payer signs first; 3 to 6 instructions: compute limit, compute price (capped), TransferChecked, then only Memo or Lighthouse. */
+/** The server's fee payer signs first; 3 to 6 instructions: compute limit and price (both capped), TransferChecked, then only Memo or Lighthouse. */
 function checkLayout(tx: WireTransaction, feePayer: string): Layout | Rejection {
   if (!same(tx.accountKeys[0], feePayer))
     return reject("invalid_exact_svm_payload_transaction_fee_payer_mismatch", `the fee payer must be ${feePayer}`);
@@ -103,6 +109,11 @@ function checkLayout(tx: WireTransaction, feePayer: string): Layout | Rejection 
     return reject(
       "invalid_exact_svm_payload_transaction_instructions_compute_price_instruction",
       "instruction 2 must set the compute-unit price",
+    );
+  if (Buffer.from(limit.data.buffer, limit.data.byteOffset + 1, 4).readUInt32LE(0) > MAX_COMPUTE_UNIT_LIMIT)
+    return reject(
+      "invalid_exact_svm_payload_transaction_instructions_compute_limit_instruction",
+      `compute-unit limit above ${MAX_COMPUTE_UNIT_LIMIT.toLocaleString("en")}`,
     );
   if (u64(price.data, 1) > MAX_COMPUTE_UNIT_PRICE_MICROLAMPORTS)
     return reject(
