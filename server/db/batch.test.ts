@@ -124,4 +124,43 @@ describe("batched statements", () => {
     expect((await results).map((o) => o.status === "rejected" && o.reason)).toEqual([unavailable, unavailable]);
     expect(db.oneCalls).toEqual([]);
   });
+
+  it("fails the calls queued behind a statement that found the database out of reach, without running them", async () => {
+    const db = statement();
+    const unavailable = new StoreUnavailable("database");
+    const run = batchedOn(db, 2, 1);
+    const onTheWire = Promise.allSettled([1, 2].map(run));
+    await turn();
+    const queued = Promise.allSettled([3, 4, 5].map(run));
+    await turn();
+    db.fail(unavailable);
+    db.release();
+    expect((await onTheWire).map((o) => o.status === "rejected" && o.reason)).toEqual([unavailable, unavailable]);
+    await turn();
+    expect(db.manyCalls).toEqual([[1, 2]]);
+    expect((await queued).map((o) => o.status === "rejected" && o.reason)).toEqual([unavailable, unavailable, unavailable]);
+    // a call made afterwards is tried again
+    const later = run(6);
+    await turn();
+    db.release();
+    expect(await later).toBe(60);
+  });
+
+  it("fails the calls queued behind a lone statement that found the database out of reach", async () => {
+    const unavailable = new StoreUnavailable("database");
+    let fail: (error: unknown) => void = () => {};
+    const run = batched<number, number>({
+      many: async (items) => items,
+      one: () => new Promise((_, reject) => (fail = reject)),
+      maxBatch: 64,
+      maxInFlight: 1,
+    });
+    const alone = run(1);
+    await turn();
+    const queued = Promise.allSettled([2, 3].map(run));
+    await turn();
+    fail(unavailable);
+    await expect(alone).rejects.toBe(unavailable);
+    expect((await queued).map((o) => o.status === "rejected" && o.reason)).toEqual([unavailable, unavailable]);
+  });
 });

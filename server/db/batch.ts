@@ -36,25 +36,37 @@ export function batched<I, O>({ many, one, maxBatch, maxInFlight }: BatchOptions
   let inFlight = 0;
   let scheduled = false;
 
+  // A statement that found the database out of reach fails the calls queued behind it too: none of
+  // theirs was sent, and each would otherwise wait, with no bound, for the statements ahead of it to
+  // time out in turn on connections most likely cut off as well (a network partition).
+  function unreachable(error: unknown): void {
+    if (error instanceof StoreUnavailable) for (const { reject } of queue.splice(0)) reject(error);
+  }
+
+  const alone = ({ item, resolve, reject }: Queued<I, O>) =>
+    one(item).then(resolve, (error: unknown) => {
+      reject(error);
+      unreachable(error);
+    });
+
   async function run(batch: Queued<I, O>[]): Promise<void> {
-    if (batch.length === 1) {
-      const [{ item, resolve, reject }] = batch as [Queued<I, O>];
-      return one(item).then(resolve, reject);
-    }
+    if (batch.length === 1) return alone(batch[0] as Queued<I, O>);
     let outcomes: (O | undefined)[];
     try {
       outcomes = await many(batch.map((queued) => queued.item));
     } catch (error) {
-      if (error instanceof StoreUnavailable) for (const { reject } of batch) reject(error);
-      else await Promise.all(batch.map(({ item, resolve, reject }) => one(item).then(resolve, reject)));
+      if (error instanceof StoreUnavailable) {
+        for (const { reject } of batch) reject(error);
+        unreachable(error);
+      } else await Promise.all(batch.map(alone));
       return;
     }
     // Each item left to `one` succeeds or fails on its own: the batch's other callers are answered already.
     await Promise.all(
-      batch.map(({ item, resolve, reject }, i) => {
+      batch.map((queued, i) => {
         const outcome = outcomes[i];
-        if (outcome !== undefined) return resolve(outcome);
-        return one(item).then(resolve, reject);
+        if (outcome !== undefined) return queued.resolve(outcome);
+        return alone(queued);
       }),
     );
   }

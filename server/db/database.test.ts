@@ -1,4 +1,5 @@
-import { afterAll, describe, expect, it } from "vitest";
+import net from "node:net";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { reservation } from "../../test/contracts/ledger.js";
 import { freePort } from "../../test/support/processes.js";
 import { adminQuery, databaseSettings, dropSchema, hasPostgres, uniqueName } from "../../test/support/services.js";
@@ -15,6 +16,68 @@ const fresh = (what: string) => {
   schemas.push(schema);
   return schema;
 };
+
+/**
+ * A TCP proxy to the test database that can stop forwarding while keeping every connection open: a
+ * network partition, where nothing is refused or reset and no reply (not even the server's statement
+ * timeout) comes back. Held bytes and closes go through, in order, once it heals.
+ */
+async function partitionableProxy() {
+  const target = new URL(databaseSettings("public").url);
+  const clients = new Set<net.Socket>();
+  const sockets = new Set<net.Socket>();
+  let held: (() => void)[] | undefined;
+  const later = (act: () => void) => (held ? held.push(act) : act());
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    clients.add(client);
+    for (const [from, to] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
+      sockets.add(from);
+      from.on("data", (chunk) => later(() => to.write(chunk)));
+      from.on("error", () => {});
+      from.on("close", () => {
+        sockets.delete(from);
+        clients.delete(from);
+        later(() => to.destroy());
+      });
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = new URL(target);
+  url.port = String((server.address() as net.AddressInfo).port);
+  return {
+    url: url.toString(),
+    /** Connections the database's clients hold open to the proxy. */
+    open: () => clients.size,
+    partition() {
+      held ??= [];
+    },
+    heal() {
+      const acts = held ?? [];
+      held = undefined;
+      for (const act of acts) act();
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** `promise`'s outcome, or a failure once `ms` have passed: "it fails rather than hangs". */
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`still waiting after ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe("connection loss", () => {
   it("is told apart from a statement the database refused", () => {
@@ -58,6 +121,44 @@ describe.skipIf(!hasPostgres())("PostgreSQL database", () => {
     await expect(database.query("SELECT pg_sleep(1)")).rejects.toBeInstanceOf(StoreUnavailable);
     expect(await database.query("SELECT 1 AS one")).toEqual([{ one: 1 }]);
     await database.close();
+  });
+
+  it("fails statements, and the batched calls queued behind them, as StoreUnavailable across a network partition, and recovers", async () => {
+    const schema = fresh("partition");
+    const proxy = await partitionableProxy();
+    const statementTimeoutMs = 1_000;
+    const poolSize = 4;
+    const database = openDatabase(databaseSettings(schema, { url: proxy.url, poolSize, statementTimeoutMs, connectTimeoutMs: 1_000 }));
+    try {
+      const ledger = await openPostgresLedger(database);
+      // Every connection of the pool open beforehand: the statements are sent, then never answered.
+      await Promise.all(Array.from({ length: poolSize }, () => database.query("SELECT pg_sleep(0.05)")));
+      proxy.partition();
+
+      const alone = database.query("SELECT 1");
+      const inTransaction = database.transaction((q) => q("SELECT 1"));
+      // The ledger keeps two reservation statements on the wire; the calls made meanwhile wait in its queue.
+      const onTheWire = [ledger.reserve(reservation("base-sepolia:0xp:0x1", {}, Date.now()))];
+      await turn();
+      onTheWire.push(ledger.reserve(reservation("base-sepolia:0xp:0x2", {}, Date.now())));
+      await turn();
+      const queued = Array.from({ length: 5 }, (_, i) => ledger.reserve(reservation(`base-sepolia:0xp:0x1${i}`, {}, Date.now())));
+
+      const outcomes = await within(Promise.allSettled([alone, inTransaction, ...onTheWire, ...queued]), 10 * statementTimeoutMs);
+      expect(outcomes.map((o) => (o.status === "rejected" ? o.reason.constructor.name : "fulfilled"))).toEqual(
+        Array(outcomes.length).fill("StoreUnavailable"),
+      );
+      // A connection that missed a reply is closed, never handed out again.
+      await vi.waitFor(() => expect(proxy.open()).toBe(0), { timeout: 10 * statementTimeoutMs });
+
+      proxy.heal();
+      expect(await database.query("SELECT 1 AS one")).toEqual([{ one: 1 }]);
+      // (a fresh key: the statements held across the partition may have run once it healed)
+      expect(await ledger.reserve(reservation("base-sepolia:0xp:0x99", {}, Date.now()))).toMatchObject({ reserved: true });
+    } finally {
+      await proxy.close();
+      await database.close();
+    }
   });
 
   it("lets exactly one of two instances reserve each payment they race for", async () => {

@@ -44,6 +44,9 @@ export function openDatabase(settings: DatabaseSettings, logger?: Logger): Datab
     max: settings.poolSize,
     connectionTimeoutMillis: settings.connectTimeoutMs,
     statement_timeout: settings.statementTimeoutMs,
+    // The server's timeout cannot report back across a network partition: past this the client gives up
+    // (a second later, for the server's cancellation to arrive first), and the pool destroys the connection.
+    query_timeout: settings.statementTimeoutMs + 1_000,
     // A transaction left open by a stalled caller must not hold its row locks for long.
     idle_in_transaction_session_timeout: settings.statementTimeoutMs * 2,
     keepAlive: true,
@@ -87,10 +90,13 @@ export function openDatabase(settings: DatabaseSettings, logger?: Logger): Datab
       return result;
     } catch (error) {
       broken = error instanceof StoreUnavailable;
-      if (!broken) await client.query("ROLLBACK").catch(() => {});
+      if (!broken)
+        await client.query("ROLLBACK").catch(() => {
+          broken = true;
+        });
       throw error;
     } finally {
-      // A connection that broke mid-transaction is destroyed, never handed out again.
+      // A connection that broke mid-transaction, or missed a reply, is destroyed, never handed out again.
       client.release(broken || undefined);
     }
   }

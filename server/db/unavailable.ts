@@ -20,8 +20,12 @@ const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE"
  */
 const UNAVAILABLE_STATES = /^(08...|57P0[123]|53300|57014)$/;
 
-/** node-postgres reports a connection it lost or could not make in time with these messages and no code. */
-const LOST = /Connection terminated|timeout exceeded when trying to connect|connection error|Client was closed|not queryable/i;
+/**
+ * node-postgres reports a connection it lost or could not make in time, or a reply that did not come
+ * within its `query_timeout` (a network partition), with these messages and no code.
+ */
+const LOST =
+  /Connection terminated|timeout exceeded when trying to connect|connection error|Client was closed|not queryable|Query read timeout/i;
 
 /** Whether `error` means the database is out of reach (as opposed to a statement it refused). */
 export function isConnectionLoss(error: unknown): boolean {
