@@ -2,6 +2,7 @@
 // SIGTERM to the primary stops every worker gracefully, and a worker that cannot start at the first
 // start stops them all; once the service has served, replacements that die starting are replaced again.
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { get } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -18,6 +19,20 @@ const alive = (pid: number) => existsSync(`/proc/${pid}`);
 function serving(log: string): number[] {
   const lines = log.split("\n").filter((line) => line.includes('"registry listening"'));
   return lines.map((line) => (JSON.parse(line) as { pid: number }).pid);
+}
+
+/**
+ * The status of a GET on a fresh connection, bounded: a kept-alive connection the test's fetch reused
+ * could belong to the worker it killed (in one full-suite run such a request waited, unanswered,
+ * until the test's timeout).
+ */
+function statusOf(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = get(url, { agent: false, timeout: 15_000 }, (response) => {
+      response.resume().on("end", () => resolve(response.statusCode ?? 0));
+    });
+    request.on("timeout", () => request.destroy(new Error(`GET ${url}: no answer in 15 s`))).on("error", reject);
+  });
 }
 
 /**
@@ -49,7 +64,7 @@ describe.skipIf(process.platform !== "linux")("WORKERS", () => {
     const { service, primary, workers } = await twoServingWorkers();
     try {
       const [first, second] = workers;
-      expect((await fetch(`${service.registryUrl}/api/agents?limit=1`)).status).toBe(200);
+      expect(await statusOf(`${service.registryUrl}/api/agents?limit=1`)).toBe(200);
 
       process.kill(first, "SIGKILL");
       const replaced = await until(async () => {
@@ -58,7 +73,7 @@ describe.skipIf(process.platform !== "linux")("WORKERS", () => {
         return workers;
       }, 60_000);
       expect(replaced).toContain(second);
-      expect((await fetch(`${service.url}/`)).status).toBe(200);
+      expect(await statusOf(`${service.url}/`)).toBe(200);
 
       expect(await service.kill("SIGTERM")).toEqual({ code: 0, signal: null });
       expect(replaced.filter(alive)).toEqual([]);
@@ -85,8 +100,8 @@ describe.skipIf(process.platform !== "linux")("WORKERS", () => {
         const starting = await until(async () => replacement(), 60_000, 10);
         process.kill(starting, "SIGKILL");
         gone.push(starting);
-        expect((await fetch(`${service.url}/`)).status).toBe(200);
-        expect((await fetch(`${service.registryUrl}/api/agents?limit=1`)).status).toBe(200);
+        expect(await statusOf(`${service.url}/`)).toBe(200);
+        expect(await statusOf(`${service.registryUrl}/api/agents?limit=1`)).toBe(200);
       }
 
       const later = await until(async () => {
