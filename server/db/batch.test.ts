@@ -125,9 +125,12 @@ describe("batched statements", () => {
     expect(db.oneCalls).toEqual([]);
   });
 
+  /** A connection cut off: no reply came within node-postgres's `query_timeout`. */
+  const cutOff = () => new StoreUnavailable("database", { cause: new Error("Query read timeout") });
+
   it("fails the calls queued behind a statement that found the database out of reach, without running them", async () => {
     const db = statement();
-    const unavailable = new StoreUnavailable("database");
+    const unavailable = cutOff();
     const run = batchedOn(db, 2, 1);
     const onTheWire = Promise.allSettled([1, 2].map(run));
     await turn();
@@ -146,8 +149,25 @@ describe("batched statements", () => {
     expect(await later).toBe(60);
   });
 
+  it("runs the calls queued behind a statement the server cancelled (busy, not out of reach)", async () => {
+    const db = statement();
+    const busy = new StoreUnavailable("database", { cause: Object.assign(new Error("canceling statement"), { code: "57014" }) });
+    const run = batchedOn(db, 2, 1);
+    const onTheWire = Promise.allSettled([1, 2].map(run));
+    await turn();
+    const queued = Promise.all([3, 4].map(run));
+    await turn();
+    db.fail(busy);
+    db.release();
+    expect((await onTheWire).map((o) => o.status === "rejected" && o.reason)).toEqual([busy, busy]);
+    db.fail(undefined);
+    await turn();
+    db.release();
+    expect(await queued).toEqual([30, 40]);
+  });
+
   it("fails the calls queued behind a lone statement that found the database out of reach", async () => {
-    const unavailable = new StoreUnavailable("database");
+    const unavailable = cutOff();
     let fail: (error: unknown) => void = () => {};
     const run = batched<number, number>({
       many: async (items) => items,

@@ -11,7 +11,7 @@
  * deadlock, a refused row) runs again item by item, so each caller gets its own outcome. Written
  * here because node-postgres sends each query as a round trip of its own and batches nothing.
  */
-import { StoreUnavailable } from "./unavailable.js";
+import { isLinkLoss, StoreUnavailable } from "./unavailable.js";
 
 export interface BatchOptions<I, O> {
   /**
@@ -36,11 +36,12 @@ export function batched<I, O>({ many, one, maxBatch, maxInFlight }: BatchOptions
   let inFlight = 0;
   let scheduled = false;
 
-  // A statement that found the database out of reach fails the calls queued behind it too: none of
+  // A statement whose connection was lost or cut off fails the calls queued behind it too: none of
   // theirs was sent, and each would otherwise wait, with no bound, for the statements ahead of it to
-  // time out in turn on connections most likely cut off as well (a network partition).
+  // time out in turn on connections most likely cut off as well (a network partition). A busy server
+  // (a statement timeout, too many connections) still answers: the queue goes on.
   function unreachable(error: unknown): void {
-    if (error instanceof StoreUnavailable) for (const { reject } of queue.splice(0)) reject(error);
+    if (error instanceof StoreUnavailable && isLinkLoss(error.cause)) for (const { reject } of queue.splice(0)) reject(error);
   }
 
   const alone = ({ item, resolve, reject }: Queued<I, O>) =>

@@ -14,11 +14,12 @@ export class StoreUnavailable extends Error {
 const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
 
 /**
- * PostgreSQL SQLSTATEs that say "not now" rather than "not this": connection exceptions (class 08),
- * a server shutting down, crashed or starting up (57P01-57P03), too many connections (53300) and a
- * statement cancelled by its timeout (57014).
+ * PostgreSQL SQLSTATEs that say "not now" rather than "not this": connection exceptions (class 08)
+ * and a server shutting down, crashed or starting up (57P01-57P03) lose the connection; too many
+ * connections (53300) and a statement cancelled by its timeout (57014) come from a server that answers.
  */
-const UNAVAILABLE_STATES = /^(08...|57P0[123]|53300|57014)$/;
+const LINK_STATES = /^(08...|57P0[123])$/;
+const BUSY_STATES = /^(53300|57014)$/;
 
 /**
  * node-postgres reports a connection it lost or could not make in time, or a reply that did not come
@@ -27,9 +28,15 @@ const UNAVAILABLE_STATES = /^(08...|57P0[123]|53300|57014)$/;
 const LOST =
   /Connection terminated|timeout exceeded when trying to connect|connection error|Client was closed|not queryable|Query read timeout/i;
 
+/** Whether `error` means the connection to the database is gone or cut off (the server does not answer on it). */
+export function isLinkLoss(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === "string" && (SOCKET_CODES.has(code) || LINK_STATES.test(code))) return true;
+  return typeof message === "string" && LOST.test(message);
+}
+
 /** Whether `error` means the database is out of reach (as opposed to a statement it refused). */
 export function isConnectionLoss(error: unknown): boolean {
-  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
-  if (typeof code === "string" && (SOCKET_CODES.has(code) || UNAVAILABLE_STATES.test(code))) return true;
-  return typeof message === "string" && LOST.test(message);
+  const { code } = (error ?? {}) as { code?: unknown };
+  return isLinkLoss(error) || (typeof code === "string" && BUSY_STATES.test(code));
 }
