@@ -11,7 +11,8 @@ describe("mapChains", () => {
   it("keeps name, TVL and gas token, with null and missing symbols and string TVLs", () => {
     expect(mapChains(chains)).toEqual([
       { name: "Ethereum", tvlUsd: 52875523609.47606, tokenSymbol: "ETH" },
-      { name: "Arbitrum", tvlUsd: 990422914.845172, tokenSymbol: null },
+      // a rollup paying gas in ETH, whatever the aggregator names (here nothing)
+      { name: "Arbitrum", tvlUsd: 990422914.845172, tokenSymbol: "ETH" },
       { name: "Solana", tvlUsd: 9200000000, tokenSymbol: "SOL" },
       { name: "SKALE", tvlUsd: 6100000.5, tokenSymbol: null },
     ]);

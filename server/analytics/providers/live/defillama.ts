@@ -55,8 +55,32 @@ const SYNTHETIC = new Set([
   "treasury",
 ]);
 
+/**
+ * Rollups that pay gas in ETH, where DefiLlama's `tokenSymbol` names their governance token (ARB, OP)
+ * or nothing: `token_symbol` is the native gas token (interface), so these read ETH.
+ */
+const ETH_GAS = new Set([
+  "Arbitrum",
+  "Arbitrum Nova",
+  "Optimism",
+  "OP Mainnet",
+  "Base",
+  "Linea",
+  "Scroll",
+  "Blast",
+  "zkSync Era",
+  "Mode",
+  "Zora",
+  "Taiko",
+  "Unichain",
+  "Ink",
+  "Soneium",
+  "World Chain",
+  "Abstract",
+]);
+
 export function mapChains(rows: z.infer<typeof chainsSchema>): ChainTvlRecord[] {
-  return rows.map((row) => ({ name: row.name, tvlUsd: row.tvl, tokenSymbol: row.tokenSymbol ?? null }));
+  return rows.map((row) => ({ name: row.name, tvlUsd: row.tvl, tokenSymbol: ETH_GAS.has(row.name) ? "ETH" : (row.tokenSymbol ?? null) }));
 }
 
 /** The protocol whose slug or name matches (case-insensitive), with its plain per-chain TVL. */
