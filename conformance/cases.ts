@@ -6,7 +6,7 @@
  * column of the summary table (`POST /defi/tvl` × `base`).
  */
 import type { CaseRequest } from "./http.js";
-import { ENDPOINT_SIGNALS, LEGACY, type PaidPath, PRICES, REGISTRY_PATHS } from "./interface.js";
+import { ENDPOINT_SIGNALS, LEGACY, type PaidPath, PRICES, REGISTRY_PATHS, UNSHOWN_LEGACY } from "./interface.js";
 import {
   loadDoc,
   microUsdc,
@@ -122,7 +122,8 @@ export function paidCases(prefixes: readonly Prefix[]): PaidCase[] {
     if (!payment || !prefix) return [];
     const bare = path.slice(prefix.prefix.length);
     const legacy = method === "get";
-    const twin = (legacy ? LEGACY.find((l) => l.path === bare)?.of : bare) as PaidPath | undefined;
+    const shown = LEGACY.find((l) => l.path === bare)?.of;
+    const twin = (legacy ? (shown ?? UNSHOWN_LEGACY.find((path) => path === bare)) : bare) as PaidPath | undefined;
     if (!twin || !(twin in PRICES)) throw new Error(`${op.operationId}: ${path} is not in the interface's price table`);
     return [
       {

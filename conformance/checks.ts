@@ -251,10 +251,17 @@ export function checkReceipt(f: Findings, answer: Answer, paid: Paid): void {
   }
 }
 
-/** An answer that was not delivered carries no receipt in either version. */
+/**
+ * An answer that was not delivered carries no receipt in either version. The one v2 header it may
+ * carry is a 402's report of a settlement that failed (`success: false`, no transaction).
+ */
 export function checkNoReceipt(f: Findings, answer: Answer): void {
-  for (const { header } of Object.values(RECEIPTS))
-    if (answer.headers.get(header) !== null) f.add(header, `must not come with a ${answer.status}`);
+  for (const { header } of Object.values(RECEIPTS)) {
+    if (answer.headers.get(header) === null) continue;
+    if (answer.status === 402 && header === RECEIPTS[2].header)
+      headerObject(f, answer, header, "X402.SettlementFailureV2", "on a refused settlement");
+    else f.add(header, `must not come with a ${answer.status}`);
+  }
 }
 
 /**

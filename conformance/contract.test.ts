@@ -18,6 +18,7 @@ import {
   REQUEST_ENUMS,
   REQUEST_FIELDS,
   SEGMENT_SIGNALS,
+  UNSHOWN_LEGACY,
 } from "./interface.js";
 import {
   fieldSchema,
@@ -74,6 +75,7 @@ function enumOf(schema: Schema | undefined): string[] {
 
 const paidRoutes = PREFIXES.flatMap(({ prefix }) => PAID_PATHS.map((path) => ({ prefix, path, url: `${prefix}${path}` })));
 const legacyRoutes = PREFIXES.flatMap(({ prefix }) => LEGACY.map((legacy) => ({ prefix, legacy, url: `${prefix}${legacy.path}` })));
+const unshownLegacyRoutes = PREFIXES.flatMap(({ prefix }) => UNSHOWN_LEGACY.map((path) => ({ prefix, path, url: `${prefix}${path}` })));
 
 describe("paths", () => {
   it("serves every priced endpoint as POST under the root, /base and /skale", () => {
@@ -89,9 +91,20 @@ describe("paths", () => {
     }
   });
 
+  it("serves the legacy GET of every other endpoint at its POST path, with every body field in the query", () => {
+    expect(unshownLegacyRoutes.length).toBeGreaterThan(0);
+    for (const { url } of unshownLegacyRoutes) {
+      const params = parametersOf(analytics, op(analytics, "get", url));
+      const names = (where: string) => params.filter((p) => p?.in === where).map((p) => p?.name);
+      const body = Object.keys(requestSchema(op(analytics, "post", url)).properties ?? {});
+      expect(names("query").sort(), url).toEqual(body.sort());
+      expect(names("path"), url).toEqual([]);
+    }
+  });
+
   it("has no paid operation beyond the price table and the legacy GETs", () => {
     const paid = operations(analytics).filter(({ op }) => op["x-payment-info"]);
-    expect(paid).toHaveLength(PREFIXES.length * (PAID_PATHS.length + LEGACY.length));
+    expect(paid).toHaveLength(PREFIXES.length * (PAID_PATHS.length + LEGACY.length + UNSHOWN_LEGACY.length));
   });
 
   it("serves the free endpoints without payment", () => {
@@ -129,6 +142,8 @@ describe("x-payment-info", () => {
     for (const { url, prefix, legacy } of legacyRoutes) {
       expect(op(analytics, "get", url)["x-payment-info"], url).toEqual(op(analytics, "post", `${prefix}${legacy.of}`)["x-payment-info"]);
     }
+    for (const { url } of unshownLegacyRoutes)
+      expect(op(analytics, "get", url)["x-payment-info"], url).toEqual(op(analytics, "post", url)["x-payment-info"]);
   });
 
   it("names the network of the route's prefix in both profiles", () => {

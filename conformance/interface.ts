@@ -108,7 +108,7 @@ export const LIMITS: Partial<Record<PaidPath, { max: number; default: number }>>
   "/smartmoney/token-screener": { max: 50, default: 20 },
 };
 
-/** Legacy GETs: path (under each prefix), the POST twin, and the parameters the interface puts in the query or path. */
+/** Legacy GETs the interface shows: path (under each prefix), the POST twin, and the parameters it puts in the query or path. */
 export const LEGACY = [
   { path: "/defi/tvl", of: "/defi/tvl", query: ["chain", "limit"], pathParams: [] },
   { path: "/defi/yields", of: "/defi/yields", query: ["chain", "stablecoin", "min_apy", "limit"], pathParams: [] },
@@ -119,6 +119,13 @@ export const LEGACY = [
   { path: "/trenches/token/{mint}/verdict", of: "/trenches/token-verdict", query: [], pathParams: ["mint"] },
   { path: "/traders/wallet/{address}/intel", of: "/traders/wallet-intel", query: [], pathParams: ["address"] },
 ] as const satisfies readonly { path: string; of: PaidPath; query: readonly string[]; pathParams: readonly string[] }[];
+
+/**
+ * The endpoints whose legacy GET the interface does not show, though "every endpoint also accepts a
+ * legacy GET: parameters go in the query string". The contract's choice: a GET at the POST path with
+ * every body field in the query string.
+ */
+export const UNSHOWN_LEGACY: readonly PaidPath[] = PAID_PATHS.filter((path) => !LEGACY.some((legacy) => legacy.of === path));
 
 /** JSON types as the interface states them ("number" admits integers). */
 export type FieldType = "string" | "number" | "integer" | "boolean" | "object" | "array" | "string|null" | "number|null";

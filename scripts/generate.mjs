@@ -107,6 +107,43 @@ function deriveExamples(doc) {
   }
 }
 
+/**
+ * @typespec/openapi3 1.11 writes a query parameter's `@minValueExclusive` in the 3.0 form
+ * (`minimum: x, exclusiveMinimum: true`) in 3.1 documents too, where `exclusiveMinimum` must be the
+ * number (a body property gets it right): rewritten here, for the 3.1 documents' parameters only.
+ */
+function exclusiveBoundsAsNumbers(doc) {
+  const parameters = [
+    ...Object.values(doc.components?.parameters ?? {}),
+    ...Object.values(doc.paths).flatMap((item) => Object.values(item).flatMap((operation) => operation.parameters ?? [])),
+  ];
+  for (const { schema } of parameters) {
+    for (const [bound, exclusive] of [
+      ["minimum", "exclusiveMinimum"],
+      ["maximum", "exclusiveMaximum"],
+    ]) {
+      if (schema?.[exclusive] !== true) continue;
+      schema[exclusive] = schema[bound];
+      delete schema[bound];
+    }
+  }
+}
+
+/**
+ * A legacy GET's query values are free text at times (`/ask?query=…`), and form encoding (HTML forms,
+ * URLSearchParams) writes a space as `+`: a reserved character, which express-openapi-validator refuses
+ * unless the parameter allows reserved characters. TypeSpec's `@query` has no `allowReserved`: set here.
+ */
+function queryAllowsReserved(doc) {
+  const shared = doc.components?.parameters ?? {};
+  for (const item of Object.values(doc.paths)) {
+    for (const p of item.get?.["x-payment-info"] ? (item.get.parameters ?? []) : []) {
+      const parameter = p.$ref ? shared[p.$ref.split("/").pop()] : p;
+      if (parameter?.in === "query") parameter.allowReserved = true;
+    }
+  }
+}
+
 async function build() {
   const docs = compileSpec();
   const files = {};
@@ -116,6 +153,8 @@ async function build() {
     files[`openapi/${key}.yaml`] = YAML.stringify(doc, { lineWidth: 0 });
   };
   for (const [key, doc] of Object.entries(docs)) {
+    if (key.startsWith("3.1/")) exclusiveBoundsAsNumbers(doc);
+    queryAllowsReserved(doc);
     deriveExamples(doc);
     deriveErrorExamples(doc);
     if (key === "3.1/analytics") for (const name of prefixNames(doc)) write(`${key}-${name}`, networkDocument(doc, name));

@@ -88,7 +88,9 @@ export interface paths {
         };
         /**
          * Identity card
-         * @description The agent's identity card: public, unauthenticated JSON whose content the registry does not constrain. Unknown name: 404.
+         * @description The agent's identity card: public, unauthenticated JSON whose content the registry does not
+         *     constrain. 404 for an unknown name, and for a registered agent that has published no card (not
+         *     every agent has one: the card is imported with the agent when it has one).
          */
         get: operations["Agents_identityCard"];
         put?: never;

@@ -4,7 +4,7 @@ import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { loadDoc } from "../../conformance/openapi-doc.js";
 import { createResponseValidator } from "../../conformance/schema-validator.js";
-import { exampleHandlers, failingInsightWriter, testGate, testPayment } from "../../test/support/analytics.js";
+import { exampleHandlers, failingInsightWriter, testGate, testPayment, testPaymentV2 } from "../../test/support/analytics.js";
 import { TEST_NOW } from "../../test/support/segments.js";
 import { ApiError } from "../http/errors.js";
 import { MAX_BODY_DEPTH } from "../http/input-guard.js";
@@ -13,7 +13,7 @@ import { type AnalyticsDeps, createAnalyticsApp } from "./app.js";
 import { createCache } from "./cache.js";
 import { manualClock } from "./clock.js";
 import { loadAnalyticsConfig } from "./config.js";
-import { loadAnalyticsContract } from "./contract.js";
+import { loadAnalyticsContract, parametersOf } from "./contract.js";
 import { embeddedInsightWriter } from "./insight/embedded.js";
 import type { SettlementBackend } from "./payments/settlement.js";
 import { createEmbeddedProviders } from "./providers/index.js";
@@ -64,9 +64,10 @@ describe("the 402 challenge", () => {
     const { app } = build({ config: { ...config, validateResponses: false } });
     for (const route of contract.paid) {
       const path = concrete(route.path);
-      const res = await request(app)
-        [route.method](path)
-        .send(route.method === "post" ? samplePostBody(route.path) : undefined);
+      // the full URL paid for: a legacy GET's query string is part of it
+      const query = new URLSearchParams(route.method === "get" ? sampleQuery(route.path) : {}).toString();
+      const target = query ? `${path}?${query}` : path;
+      const res = route.method === "post" ? await request(app).post(path).send(samplePostBody(route.path)) : await request(app).get(target);
       expect(res.status, `${route.method} ${path}`).toBe(402);
       expect(independent.validate(route.method, route.path, 402, res.body), route.operationId).toEqual([]);
       const [accept] = res.body.accepts;
@@ -77,7 +78,7 @@ describe("the 402 challenge", () => {
       expect(res.body.accepts).toHaveLength(1);
       expect(accept.network).toBe(PREFIX_NETWORK[route.payment.network.prefix as keyof typeof PREFIX_NETWORK]);
       expect(accept.maxAmountRequired).toBe(route.payment.maxAmountRequired);
-      expect(accept.resource).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+${path.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`));
+      expect(accept.resource).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+${target.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`));
       for (const field of [
         "network",
         "maxAmountRequired",
@@ -97,6 +98,15 @@ describe("the 402 challenge", () => {
     }
   });
 });
+
+/** A legacy GET's query parameters, from their examples in the contract. */
+function sampleQuery(path: string): Record<string, string> {
+  const parameters = parametersOf(
+    doc,
+    doc.paths[path]?.get?.parameters as { $ref?: string; in?: string; name?: string; example?: unknown }[],
+  );
+  return Object.fromEntries(parameters.filter((p) => p.in === "query" && p.example !== undefined).map((p) => [p.name, String(p.example)]));
+}
 
 /** A body that passes validation for any POST (required fields from the operation's example). */
 function samplePostBody(path: string) {
@@ -234,6 +244,26 @@ describe("no charge for an answer not delivered", () => {
     expect(res.body.data).toBeUndefined();
     expect(res.headers["x-payment-response"]).toBeUndefined();
     expect(await statuses()).toEqual(["failed"]);
+
+    // in v2, beside the 402, the transport's report of the failed settlement: not a receipt, no transaction
+    const challenge = await request(app).post("/base/defi/tvl").send({});
+    const [accepted] = decode(String(challenge.headers["payment-required"])).accepts;
+    const payer = "0x00000000000000000000000000000000000000bb";
+    const v2 = await request(app)
+      .post("/base/defi/tvl")
+      .set("PAYMENT-SIGNATURE", testPaymentV2(accepted, payer, "n-v2"))
+      .send({});
+    expect(v2.status).toBe(402);
+    expect(decode(String(v2.headers["payment-required"])).error).toBe("insufficient_funds");
+    expect(decode(String(v2.headers["payment-response"]))).toEqual({
+      success: false,
+      errorReason: "insufficient_funds",
+      transaction: "",
+      network: "eip155:84532",
+      payer,
+    });
+    expect(v2.body.data).toBeUndefined();
+    expect(await statuses()).toEqual(["failed", "failed"]);
   });
 });
 
@@ -477,7 +507,14 @@ describe("free endpoints", () => {
   it("list every concrete paid resource with its payment requirements in the x402 discovery", async () => {
     const res = await request(app).get("/.well-known/x402");
     expect(independent.validate("get", "/.well-known/x402", 200, res.body)).toEqual([]);
-    expect(res.body.resources).toHaveLength(contract.paid.length);
+    // the same concrete routes as the items: a prober calling one as written reaches its 402, never a template's 400
+    expect(res.body.resources).toEqual(
+      res.body.items.map((i: { method: string; resource: string }) => `${i.method} ${new URL(i.resource).pathname}`),
+    );
+    expect(res.body.resources.filter((r: string) => r.includes("{"))).toEqual([]);
+    // every GET listed answers its 402 when called as written (no id, no required query missing)
+    for (const { method, resource } of res.body.items as { method: string; resource: string }[])
+      if (method === "GET") expect((await request(app).get(new URL(resource).pathname)).status, resource).toBe(402);
     const item = res.body.items.find((i: { resource: string }) => i.resource.endsWith("/skale/lp/meteora/pools"));
     expect(item.accepts[0]).toMatchObject({ network: "skale-base-sepolia", maxAmountRequired: "1000" });
     // the v2 challenge beside it: what PAYMENT-REQUIRED says on a 402 of the same URL
@@ -489,6 +526,15 @@ describe("free endpoints", () => {
     const challenge = await request(app).get("/skale/lp/meteora/pools").set("Host", new URL(item.resource).host);
     expect(challenge.status).toBe(402);
     expect(JSON.parse(Buffer.from(String(challenge.headers["payment-required"]), "base64").toString())).toEqual(item.paymentRequired);
+  });
+
+  it("describe a route with path segments by its template, with the values of the URL at hand", async () => {
+    const pool = "5rCf1DM8LjKTw4YqhnoLcngyZYeNnQqztScTogYHAS6";
+    const challenge = await request(app).get(`/base/lp/meteora/pools/${pool}`);
+    expect(challenge.status).toBe(402);
+    const { bazaar } = decode(String(challenge.headers["payment-required"])).extensions;
+    expect(bazaar.routeTemplate).toBe("/base/lp/:venue/pools/:address");
+    expect(bazaar.info.input.pathParams).toEqual({ venue: "meteora", address: pool });
   });
 });
 

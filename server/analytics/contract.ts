@@ -34,6 +34,8 @@ export interface PaidRoute {
   signals: readonly string[];
   /** JSON Schema properties of the body (POST) or query (legacy GET), for discovery; self-contained (no `$ref`). */
   inputFields: Record<string, unknown>;
+  /** A legacy GET that cannot be called without query parameters (a question, an address). */
+  queryRequired: boolean;
   /**
    * Defaults of the operation's POST body. A legacy GET carries only some of the body's fields, and
    * its handler is the POST's: the fields it cannot send take these defaults.
@@ -62,6 +64,12 @@ export interface OpenApiDocument {
   [key: string]: unknown;
 }
 
+/** An operation's parameters with each `$ref` (a field shared by a body model and a legacy GET's query) read from the components. */
+export function parametersOf<P extends { $ref?: string }>(document: OpenApiDocument, parameters: readonly P[] | undefined): P[] {
+  const shared = (document.components.parameters ?? {}) as Record<string, P>;
+  return (parameters ?? []).map((p) => (p.$ref ? (shared[p.$ref.split("/").pop() as string] ?? p) : p));
+}
+
 export interface AnalyticsContract {
   document: OpenApiDocument;
   /**
@@ -82,7 +90,7 @@ type RawOperation = {
   summary?: string;
   description?: string;
   tags?: string[];
-  parameters?: { $ref?: string; name?: string; in?: string; schema?: RawSchema }[];
+  parameters?: { $ref?: string; name?: string; in?: string; required?: boolean; schema?: RawSchema }[];
   requestBody?: { content: Record<string, { schema: RawSchema }> };
   responses: Record<string, { content?: Record<string, { schema: RawSchema }> }>;
   "x-payment-info"?: PaymentInfo;
@@ -112,7 +120,8 @@ export function loadAnalyticsContract(file = new URL("../../generated/openapi/3.
       const envelope = resolve(op.responses["200"]?.content?.["application/json"]?.schema);
       const signals = (resolve(envelope?.properties?.signal)?.enum ?? []).map(String);
       const body = resolve(op.requestBody?.content["application/json"]?.schema);
-      const query = Object.fromEntries((op.parameters ?? []).filter((p) => p.in === "query").map((p) => [p.name as string, p.schema]));
+      const queryParameters = parametersOf(document, op.parameters).filter((p) => p.in === "query");
+      const query = Object.fromEntries(queryParameters.map((p) => [p.name as string, p.schema]));
       paid.push({
         operationId: op.operationId,
         name: (legacy ? base.slice(0, -"Legacy".length) : base) as OperationName,
@@ -126,6 +135,7 @@ export function loadAnalyticsContract(file = new URL("../../generated/openapi/3.
         payment,
         signals,
         inputFields: inlineRefs(legacy ? query : (body?.properties ?? {}), schemas) as Record<string, unknown>,
+        queryRequired: queryParameters.some((p) => p.required),
         bodyDefaults: {},
       });
     }

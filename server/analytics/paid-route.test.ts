@@ -225,6 +225,25 @@ describe("a database out of reach", () => {
     expect((await ledger.rows()).map((row) => row.status)).toEqual(["not_charged"]);
   });
 
+  it("answers settlement's refusal as its 402 even when the ledger cannot record it yet, and records it failed once it can", async () => {
+    const clock = manualClock(TEST_NOW);
+    const refusing: SettlementBackend = {
+      mode: "facilitator",
+      timeoutMs: 1_000,
+      settle: async () => ({ ok: false, reason: "insufficient_funds", message: "the payer holds less than the amount" }),
+      status: async () => ({ state: "open", why: "" }),
+    };
+    const { gate, ledger } = testGate(clock, { backend: refusing });
+    const release = ledger.release.bind(ledger);
+    let refusals = 1;
+    ledger.release = (...args) => (refusals-- > 0 ? Promise.reject(new StoreUnavailable("database")) : release(...args));
+    const { app } = build({ gate, backend: refusing });
+    const res = await request(app).post("/base/defi/tvl").set("X-PAYMENT", testPayment()).send({});
+    expect(res.status).toBe(402);
+    expect(res.body.error).toBe("insufficient_funds");
+    await expect.poll(async () => (await ledger.rows()).map((row) => row.status), { timeout: 10_000 }).toEqual(["failed"]);
+  });
+
   it("releases the payment as soon as the ledger is back, so that the retry the 503 asks for is served, not refused as in progress", async () => {
     const clock = manualClock(TEST_NOW);
     const { gate, ledger } = testGate(clock);
@@ -333,6 +352,15 @@ describe("resource URLs and servers come from PUBLIC_BASE_URL or a valid Host, n
     const evil = await challenge(app, { "X-Forwarded-Proto": "javascript", "X-Forwarded-Host": "api.example.com" });
     expect(evil.status).toBe(400);
     expect(evil.body.errors[0]).toMatchObject({ location: "header", field: "X-Forwarded-Proto" });
+  });
+
+  it("names the full URL paid for, a legacy GET's query included, as a URI whatever characters the request held", async () => {
+    const { app } = build();
+    const plain = await request(app).get("/base/defi/tvl?chain=all&limit=3");
+    expect(plain.body.accepts[0].resource).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/base\/defi\/tvl\?chain=all&limit=3$/);
+    const odd = await request(app).get("/base/ask?query=100%25|a%20b%");
+    expect(odd.status).toBe(402);
+    expect(odd.body.accepts[0].resource).toMatch(/\/base\/ask\?query=100%25%7Ca%20b%25$/);
   });
 
   it("uses PUBLIC_BASE_URL whatever the headers say, in the 402 and in the served document", async () => {

@@ -21,6 +21,7 @@ import { assembleEnvelope } from "./envelope.js";
 import type { EnvelopeCheck } from "./envelope-check.js";
 import type { InsightObserver, InsightWriter } from "./insight/types.js";
 import type { OperationName } from "./operation-types.js";
+import { atPath } from "./payments/bazaar.js";
 import { requestFingerprint } from "./payments/fingerprint.js";
 import type { PaymentGate } from "./payments/gate.js";
 import type { StoredAnswer } from "./payments/ledger/store.js";
@@ -28,6 +29,7 @@ import {
   CHALLENGE_HEADER,
   challengeV2,
   encodeHeader,
+  failureHeader,
   type Offer,
   PAYMENT_HEADERS,
   type Receipt,
@@ -81,6 +83,17 @@ function inLegacyTerms(error: unknown, params: Record<string, string>): unknown 
   return new ApiError(error.status, error.code, error.message, { ...error.details, errors }, error.headers);
 }
 
+/**
+ * The query string of a request target, as the `resource` URL carries it (the full URL being paid
+ * for, as the interface defines it). Node accepts characters a URI may not hold (`|`, `{`, a lone
+ * `%`): they are percent-encoded, so that `resource` stays a URI.
+ */
+function queryOf(target: string): string {
+  const at = target.indexOf("?");
+  if (at < 0) return "";
+  return target.slice(at).replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/g, (c) => encodeURIComponent(c));
+}
+
 export function challengeBody(
   requirement: PaymentRequirements,
   error: PaymentErrorReason,
@@ -113,7 +126,10 @@ export function paidRouteHandler(route: PaidRoute, handler: OperationHandler, de
     res
       .status(402)
       .setHeader("Cache-Control", "no-store")
-      .setHeader(CHALLENGE_HEADER, encodeHeader(challengeV2(offer, extensions, v2Error)))
+      .setHeader(
+        CHALLENGE_HEADER,
+        encodeHeader(challengeV2(offer, { bazaar: atPath(extensions.bazaar, res.req.params as Record<string, string>) }, v2Error)),
+      )
       .json(challengeBody(offer.v1, error, message, payer));
   }
 
@@ -158,7 +174,7 @@ export function paidRouteHandler(route: PaidRoute, handler: OperationHandler, de
     const input = route.legacy ? legacyInput(route, req.query as Record<string, unknown>, params) : req.body;
     const refused = inputRule?.(input as never);
     if (refused) throw route.legacy ? inLegacyTerms(refused, params) : refused;
-    const offer = offerAt(routed, `${requestOrigin(req, deps.config.publicBaseUrl)}${req.path}`);
+    const offer = offerAt(routed, `${requestOrigin(req, deps.config.publicBaseUrl)}${req.path}${queryOf(req.originalUrl)}`);
     const read = readSubmission((name) => req.get(name));
     if (read.kind === "none") return challenge(res, offer, "X-PAYMENT header is required", missing);
     if (read.kind === "both") {
@@ -217,7 +233,9 @@ export function paidRouteHandler(route: PaidRoute, handler: OperationHandler, de
       // The ledger was out of reach before the money moved: a 503, and the payment released as soon as the ledger takes it,
       // for the retry the 503 asks for (a settlement whose commit's reply was lost stays settled: the retry gets its answer).
       if (error instanceof StoreUnavailable) {
-        await deps.gate.release(payment, "the ledger could not be reached to record the settlement").catch(() => {});
+        await deps.gate
+          .release(payment, "the ledger could not be reached to record the settlement")
+          .catch((failure) => deps.logger.warn({ err: failure, requestId: req.requestId }, "payment released once the ledger is back"));
         throw ledgerUnreachable(
           error,
           "Repeat the request with the same payment in a few seconds: you receive the answer, and the payment is never charged twice.",
@@ -241,6 +259,8 @@ export function paidRouteHandler(route: PaidRoute, handler: OperationHandler, de
         throw new ApiError(503, "service_unavailable", delivery.message, {}, { "Retry-After": "1" });
       }
       deps.logger.warn({ ...logged, reason: delivery.reason }, "settlement refused the payment");
+      const failure = failureHeader(read.version, { reason: delivery.reason, payer: payment.payer }, caip2);
+      if (failure) res.setHeader(...failure);
       return challenge(res, offer, delivery.reason, delivery.message, payment.payer);
     }
     const { transaction, simulated = false } = delivery.receipt;

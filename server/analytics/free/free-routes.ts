@@ -173,15 +173,17 @@ export function freeRouteHandlers({
     }),
   );
 
-  // Discovery lists concrete URLs: the venue is filled in; routes still needing an id (a pool, a mint) are listed by their POST twin.
+  // Discovery lists URLs a prober can call as written: the venue is filled in; routes still needing an id (a pool, a
+  // mint) or query parameters (a question, an address) are listed by their POST twin.
   const templates = contract.paid
+    .filter((route) => !route.queryRequired)
     .map((route) => ({ route, path: concretePath(route, { venue: "meteora" }) }))
     .filter(({ path }) => !path.includes("{"))
     .map(({ route, path }) => ({ route, path, offer: routeOffer(route, config, contract.document) }));
   const discovery = perOrigin(
     (origin): X402Discovery => ({
       version: 1,
-      resources: contract.paid.map((route) => `${route.method.toUpperCase()} ${route.path}`),
+      resources: templates.map(({ route, path }) => `${route.method.toUpperCase()} ${path}`),
       items: templates.map(({ route, path, offer }) => {
         const resource = `${origin}${path}`;
         const at = offerAt(offer, resource);

@@ -7,20 +7,28 @@
  * `PAYMENT-SIGNATURE`, so it must stay well inside a request header (under 4 KB for every route);
  * the descriptions are in the OpenAPI document.
  */
-import type { OpenApiDocument, PaidRoute } from "../contract.js";
+import { type OpenApiDocument, type PaidRoute, parametersOf } from "../contract.js";
 import { inlineRefs } from "../inline-refs.js";
 
 type Schema = Record<string, unknown>;
 
 /** `X402.BazaarExtension` of the contract, its free-form objects typed as such (the generated type reads them as empty). */
 export interface BazaarExtension {
+  routeTemplate?: string;
   info: {
-    input: { type: "http"; method: "GET" | "POST"; bodyType?: "json"; body?: Schema; queryParams?: Schema };
+    input: {
+      type: "http";
+      method: "GET" | "POST";
+      bodyType?: "json";
+      body?: Schema;
+      queryParams?: Schema;
+      pathParams?: Record<string, string>;
+    };
     output?: { type: "json" };
   };
   schema: Schema;
 }
-type Parameter = { name?: string; in?: string; required?: boolean; schema?: unknown; example?: unknown };
+type Parameter = { $ref?: string; name?: string; in?: string; required?: boolean; schema?: unknown; example?: unknown };
 type Operation = {
   parameters?: Parameter[];
   requestBody?: { content: Record<string, { schema: unknown; example?: unknown }> };
@@ -72,6 +80,7 @@ export function bazaarExtension(route: PaidRoute, document: OpenApiDocument): Ba
 
   let input: BazaarExtension["info"]["input"];
   let inputSchema: Schema;
+  let routeTemplate: string | undefined;
   if (route.method === "post") {
     const body = operation.requestBody?.content["application/json"];
     input = { type: "http", method: "POST", bodyType: "json", body: (body?.example ?? {}) as Record<string, unknown> };
@@ -82,21 +91,28 @@ export function bazaarExtension(route: PaidRoute, document: OpenApiDocument): Ba
       body: body ? plain(body.schema) : { type: "object" },
     };
   } else {
-    const query = (operation.parameters ?? []).filter((p) => p.in === "query");
-    const example = Object.fromEntries(query.flatMap((p) => (p.example === undefined ? [] : [[p.name, p.example]])));
-    input = { type: "http", method: "GET", queryParams: example };
-    inputSchema = {
-      type: string("http"),
-      method: string("GET"),
-      queryParams: {
-        type: "object",
-        properties: Object.fromEntries(query.map((p) => [p.name, plain(p.schema)])),
-        required: query.filter((p) => p.required).map((p) => p.name),
-      },
-    };
+    const parameters = parametersOf(document, operation.parameters);
+    const query = parameters.filter((p) => p.in === "query");
+    const path = parameters.filter((p) => p.in === "path");
+    const examples = (list: Parameter[]) => Object.fromEntries(list.flatMap((p) => (p.example === undefined ? [] : [[p.name, p.example]])));
+    const object = (list: Parameter[]) => ({
+      type: "object",
+      properties: Object.fromEntries(list.map((p) => [p.name, plain(p.schema)])),
+      required: list.filter((p) => p.required).map((p) => p.name),
+    });
+    input = { type: "http", method: "GET", queryParams: examples(query) };
+    inputSchema = { type: string("http"), method: string("GET"), queryParams: object(query) };
+    // A dynamic route, as the SDK's server describes one: its template, and the values of the URL at hand (here the
+    // contract's examples; `atPath` puts in those of each request).
+    if (path.length) {
+      routeTemplate = route.expressPath;
+      input.pathParams = examples(path) as Record<string, string>;
+      inputSchema.pathParams = object(path);
+    }
   }
   const envelope = operation.responses["200"]?.content?.["application/json"]?.schema;
   return {
+    ...(routeTemplate ? { routeTemplate } : {}),
     info: { input, output: { type: "json" } },
     schema: {
       $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -112,4 +128,12 @@ export function bazaarExtension(route: PaidRoute, document: OpenApiDocument): Ba
       required: ["input"],
     },
   };
+}
+
+/** A dynamic route's extension with the path parameters of one request's URL. */
+export function atPath(extension: BazaarExtension, params: Record<string, string>): BazaarExtension {
+  const current = extension.info.input.pathParams;
+  if (!current) return extension;
+  const pathParams = Object.fromEntries(Object.keys(current).map((name) => [name, params[name] ?? current[name] ?? ""]));
+  return { ...extension, info: { ...extension.info, input: { ...extension.info.input, pathParams } } };
 }

@@ -54,8 +54,11 @@ export interface PaymentGate {
   admit(submission: Submission, offer: Offer, request: RequestContext): Promise<Admission>;
   /** Settles with an answer ready to send; throws when the settlement's outcome is unknown (the payment stays `settling`). */
   settle(payment: AdmittedPayment, answer: StoredAnswer): Promise<Delivery>;
-  /** Records the payment not charged; a ledger out of reach is asked again in the background until the deadline. */
-  release(payment: AdmittedPayment, why: string): Promise<void>;
+  /**
+   * Records the payment not charged; true when this call released it (false: it had moved on, its
+   * settlement landed). A ledger out of reach throws, and is asked again in the background.
+   */
+  release(payment: AdmittedPayment, why: string): Promise<boolean>;
 }
 
 export interface GateOptions {
@@ -76,7 +79,7 @@ export interface GateOptions {
  */
 const SETTLEMENT_MARGIN_MS = 2_000;
 
-/** Waits between attempts to record a release the ledger could not take; after the deadline it is recovery's. */
+/** Waits between attempts to record a release the ledger could not take; once the payment expired it is recovery's. */
 const RELEASE_RETRY_MS = [250, 500, 1_000, 2_000];
 
 export function receiptOf(
@@ -102,19 +105,40 @@ function replayRefusal(family: Family, payer: string, message: string): Admissio
 export function createPaymentGate(options: GateOptions): PaymentGate {
   const { verifier, ledger, backend, clock } = options;
 
+  type Released = "not_charged" | "failed";
+
   /**
    * A release the ledger could not record (out of reach) is tried again in the background, so that a
    * retry of the request is served as soon as the ledger is back, rather than refused as "being
-   * processed" until recovery releases the payment at its deadline.
+   * processed" until recovery releases the payment (at its deadline, or, if it was left `settling`,
+   * once the chain shows the money never moved).
    */
-  function releaseLater(payment: AdmittedPayment, why: string, attempt = 0): void {
+  function releaseLater(payment: AdmittedPayment, status: Released, why: string, attempt = 0): void {
     const wait = RELEASE_RETRY_MS[Math.min(attempt, RELEASE_RETRY_MS.length - 1)] as number;
-    if (clock.now() + wait >= payment.deadlineAt) return;
+    if (clock.now() + wait >= payment.expiresAt) return;
     setTimeout(() => {
-      ledger.release(payment.entry, "not_charged", why).catch((error) => {
-        if (error instanceof StoreUnavailable) releaseLater(payment, why, attempt + 1);
+      ledger.release(payment.entry, status, why).catch((error) => {
+        if (error instanceof StoreUnavailable) releaseLater(payment, status, why, attempt + 1);
       });
     }, wait).unref();
+  }
+
+  /** Releases the payment now, or as soon as the ledger takes the write (and throws meanwhile). */
+  async function release(payment: AdmittedPayment, status: Released, why: string): Promise<boolean> {
+    try {
+      return await ledger.release(payment.entry, status, why);
+    } catch (error) {
+      if (error instanceof StoreUnavailable) releaseLater(payment, status, why);
+      throw error;
+    }
+  }
+
+  /** Settlement refused the payment: a 402 naming why, recorded failed now or as soon as the ledger is back. */
+  async function refused(payment: AdmittedPayment, result: { reason: PaymentErrorReason; message: string }): Promise<Delivery> {
+    await release(payment, "failed", `${result.reason}: ${result.message}`).catch((error) => {
+      if (!(error instanceof StoreUnavailable)) throw error;
+    });
+    return { ok: false, status: 402, reason: result.reason, message: result.message };
   }
 
   const splitOf = (payment: VerifiedPayment) => options.split(payment.network, BigInt(payment.amount));
@@ -197,10 +221,7 @@ export function createPaymentGate(options: GateOptions): PaymentGate {
       // Without an outside effect (the ledger backend) the settlement and the stored answer are one commit.
       if (!backend.status) {
         const result = await backend.settle(payment);
-        if (!result.ok) {
-          await ledger.release(payment.entry, "failed", `${result.reason}: ${result.message}`);
-          return { ok: false, status: 402, reason: result.reason, message: result.message };
-        }
+        if (!result.ok) return refused(payment, result);
         const settled = await ledger.settle(payment.entry, { ...result, split: splitOf(payment) }, answer);
         return settled ? { ok: true, receipt: receiptOf(payment, result) } : late;
       }
@@ -208,23 +229,13 @@ export function createPaymentGate(options: GateOptions): PaymentGate {
       if (!(await ledger.beginSettling(payment.entry, answer, settleBy))) return late;
       // A throw here leaves the payment `settling`: recovery asks the chain where its money went.
       const result = await backend.settle(payment);
-      if (!result.ok) {
-        await ledger.release(payment.entry, "failed", `${result.reason}: ${result.message}`);
-        return { ok: false, status: 402, reason: result.reason, message: result.message };
-      }
+      if (!result.ok) return refused(payment, result);
       // False only when recovery already resolved it (as settled: the chain shows the same money moved). The money has
       // moved and the answer is stored: it is delivered even if the ledger is out of reach now, and recovery settles the row.
       await ledger.settle(payment.entry, { ...result, split: splitOf(payment) }).catch(() => false);
       return { ok: true, receipt: receiptOf(payment, result) };
     },
 
-    async release(payment, why) {
-      try {
-        await ledger.release(payment.entry, "not_charged", why);
-      } catch (error) {
-        if (error instanceof StoreUnavailable) releaseLater(payment, why);
-        throw error;
-      }
-    },
+    release: (payment, why) => release(payment, "not_charged", why),
   };
 }

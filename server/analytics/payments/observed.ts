@@ -30,8 +30,10 @@ export function observedGate(gate: PaymentGate, observer: PaymentObserver): Paym
       return delivery;
     },
     async release(payment, why) {
-      await gate.release(payment, why);
-      report(payment, "released");
+      const released = await gate.release(payment, why);
+      // not when it had moved on: a settlement whose reply was lost landed, and the payment is charged
+      if (released) report(payment, "released");
+      return released;
     },
   };
 }

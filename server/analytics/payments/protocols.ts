@@ -15,6 +15,7 @@ import type {
   PaymentRequiredV2,
   PaymentRequirements,
   PaymentRequirementsV2,
+  SettlementFailureV2,
   SettlementReceipt,
   SettlementReceiptV2,
 } from "./types.js";
@@ -120,6 +121,26 @@ export function challengeV2(offer: Offer, extensions: { bazaar: BazaarExtension 
 export interface Receipt extends SettlementReceipt {
   /** Atomic USDC amount settled. */
   amount: string;
+}
+
+/**
+ * What settlement's refusal of a payment adds to its 402: in v2, `PAYMENT-RESPONSE` reporting the
+ * failure (`success: false`, the reason, no transaction), as the v2 transport does; nothing in v1.
+ */
+export function failureHeader(
+  version: X402Version,
+  failure: { reason: PaymentErrorReason; payer: string },
+  caip2: string,
+): [name: string, value: string] | undefined {
+  if (version === 1) return undefined;
+  const report: SettlementFailureV2 = {
+    success: false,
+    errorReason: failure.reason,
+    transaction: "",
+    network: caip2 as SettlementFailureV2["network"],
+    payer: failure.payer,
+  };
+  return [RECEIPT_HEADERS[2], encodeHeader(report)];
 }
 
 /** The receipt header of the version the payment came in. */

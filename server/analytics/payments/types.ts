@@ -13,6 +13,7 @@ export type SettlementReceipt = components["schemas"]["X402.SettlementReceipt"];
 export type PaymentRequirementsV2 = components["schemas"]["X402.PaymentRequirementsV2"];
 export type PaymentRequiredV2 = components["schemas"]["X402.PaymentRequiredV2"];
 export type SettlementReceiptV2 = components["schemas"]["X402.SettlementReceiptV2"];
+export type SettlementFailureV2 = components["schemas"]["X402.SettlementFailureV2"];
 export type Network = PaymentRequirements["network"];
 export type Family = "svm" | "evm";
 
