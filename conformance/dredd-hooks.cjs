@@ -146,6 +146,10 @@ async function prepare(transaction) {
     const first = await probe(transaction);
     transaction.request.headers["If-None-Match"] = first.headers.get("etag") ?? "";
   } else if (service === "analytics" && status !== 402) await attachPayment(transaction);
+  // A 402 without a payment is a plain challenge: the v2 failure report it lists comes only when settlement refused one.
+  if (status === 402)
+    for (const name of Object.keys(transaction.expected.headers ?? {}))
+      if (name.toLowerCase() === X402[2].receipt.toLowerCase()) delete transaction.expected.headers[name];
   transaction.fullPath = transaction.request.uri;
 }
 
