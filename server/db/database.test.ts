@@ -161,6 +161,17 @@ describe.skipIf(!hasPostgres())("PostgreSQL database", () => {
     }
   });
 
+  it("works in a schema named by a word SQL reserves (DATABASE_SCHEMA=user)", async () => {
+    schemas.push("user");
+    const database = openDatabase(databaseSettings("user"));
+    try {
+      await database.migrate("reserved-word", ["CREATE TABLE notes (n int)"]);
+      expect(await database.query("SELECT count(*)::int AS n FROM notes")).toEqual([{ n: 0 }]);
+    } finally {
+      await database.close();
+    }
+  });
+
   it("lets exactly one of two instances reserve each payment they race for", async () => {
     const schema = fresh("race");
     const [a, b] = [openDatabase(databaseSettings(schema)), openDatabase(databaseSettings(schema))];

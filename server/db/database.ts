@@ -38,6 +38,12 @@ export function violation(error: unknown): "unique" | "foreign_key" | undefined 
   return code === "23505" ? "unique" : code === "23503" ? "foreign_key" : undefined;
 }
 
+/**
+ * The schema as an SQL identifier, quoted: the configuration admits lower-case names, among them
+ * words SQL reserves (`user`, `order`), which unquoted would be a syntax error at start.
+ */
+const identifier = (name: string) => `"${name}"`;
+
 export function openDatabase(settings: DatabaseSettings, logger?: Logger): Database {
   const pool = new pg.Pool({
     connectionString: settings.url,
@@ -50,7 +56,7 @@ export function openDatabase(settings: DatabaseSettings, logger?: Logger): Datab
     // A transaction left open by a stalled caller must not hold its row locks for long.
     idle_in_transaction_session_timeout: settings.statementTimeoutMs * 2,
     keepAlive: true,
-    options: `-c search_path=${settings.schema}`,
+    options: `-c search_path=${identifier(settings.schema)}`,
     application_name: "defi-intel",
   });
   // An idle connection the server closed (a restart) is dropped by the pool; the next query opens a new one.
@@ -107,7 +113,7 @@ export function openDatabase(settings: DatabaseSettings, logger?: Logger): Datab
     async migrate(component, migrations) {
       await transaction(async (q) => {
         await q("SELECT pg_advisory_xact_lock(hashtext($1))", [`defi-intel:migrations:${settings.schema}`]);
-        await q(`CREATE SCHEMA IF NOT EXISTS ${settings.schema}`);
+        await q(`CREATE SCHEMA IF NOT EXISTS ${identifier(settings.schema)}`);
         await q(
           `CREATE TABLE IF NOT EXISTS schema_migrations (
              component TEXT NOT NULL, version INTEGER NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now(),

@@ -34,7 +34,7 @@ export async function adminQuery(sql: string, url = TEST_DATABASE_URL): Promise<
   }
 }
 
-export const dropSchema = (schema: string, url = TEST_DATABASE_URL) => adminQuery(`DROP SCHEMA IF EXISTS ${schema} CASCADE`, url);
+export const dropSchema = (schema: string, url = TEST_DATABASE_URL) => adminQuery(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`, url);
 
 /** Deletes every key under `prefix`. */
 export async function dropKeys(prefix: string, url = TEST_REDIS_URL): Promise<void> {
