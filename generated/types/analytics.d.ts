@@ -3534,7 +3534,7 @@ export interface components {
         /** @description `POST /defi/tvl` body. Every field is optional; an absent body means all defaults. */
         DefiTvlRequest: {
             /**
-             * @description Chain filter: `solana`, `ethereum`, `all`, or any chain the aggregator lists.
+             * @description Chain filter: `solana`, `ethereum`, `all`, or any chain the aggregator lists; another name is a 400 naming `chain`.
              * @default all
              */
             chain?: components["schemas"]["ChainName"];
@@ -3623,7 +3623,8 @@ export interface components {
         /** @description `POST /defi/yields` body. */
         DefiYieldsRequest: {
             /**
-             * @description Chain filter; `all` gives cross-chain results.
+             * @description Chain filter; `all` gives cross-chain results. A chain the aggregator does not list is a 400 naming
+             *     `chain` (nothing charged); a listed chain with no pool gives an empty list.
              * @default all
              */
             chain?: components["schemas"]["ChainName"];

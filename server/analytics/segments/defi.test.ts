@@ -64,6 +64,19 @@ describe("defiYields", () => {
     expect(unfiltered.data.pools.some((p) => !p.stablecoin)).toBe(true);
   });
 
+  it("rejects a chain the aggregator does not list, and answers a listed chain without pools with an empty list", async () => {
+    const ctx = testContext();
+    await expect(defiHandlers.defiYields({ chain: "atlantis", limit: 20 }, ctx)).rejects.toMatchObject({
+      status: 400,
+      details: { errors: [{ location: "body", field: "chain" }] },
+    });
+    const pooled = new Set((await ctx.providers.tvl.yieldPools()).map((p) => p.chain.toLowerCase()));
+    const poolless = (await ctx.providers.tvl.chains()).find((c) => !pooled.has(c.name.toLowerCase()));
+    expect(poolless).toBeDefined();
+    const out = expectValidOutcome("defiYields", await defiHandlers.defiYields({ chain: poolless?.name as string, limit: 20 }, ctx));
+    expect(out.data.pools).toEqual([]);
+  });
+
   it("is reproducible from the seed and the clock", async () => {
     const a = await defiHandlers.defiYields({ chain: "all", limit: 5 }, testContext("s1"));
     const b = await defiHandlers.defiYields({ chain: "all", limit: 5 }, testContext("s1"));

@@ -7,14 +7,16 @@ import type { SegmentHandlers } from "./types.js";
 
 const isAll = (chain: string) => chain.trim().toLowerCase() === "all";
 const sameChain = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+/** A 400 naming `chain`: a filter that no listed chain matches is a mistake to say, not an empty answer to charge for. */
+const unlistedChain = (example: string | undefined) =>
+  invalidField("body", "chain", `is not a chain the TVL aggregator lists (e.g. ${example ?? "Ethereum"})`);
 
 export const defiHandlers: SegmentHandlers<"defiTvl" | "defiYields"> = {
   async defiTvl(request, ctx) {
     const { chain, limit, protocol } = request as Validated<RequestOf<"defiTvl">, "chain" | "limit">;
     const all = await ctx.providers.tvl.chains();
     const known = (name: string) => all.find((c) => sameChain(c.name, name));
-    if (!isAll(chain) && !known(chain))
-      throw invalidField("body", "chain", `is not a chain the TVL aggregator lists (e.g. ${all[0]?.name ?? "Ethereum"})`);
+    if (!isAll(chain) && !known(chain)) throw unlistedChain(all[0]?.name);
 
     let rows = all.map((c) => ({ name: c.name, tvl_usd: c.tvlUsd, token_symbol: c.tokenSymbol ?? "" }));
     if (protocol !== undefined) {
@@ -44,6 +46,11 @@ export const defiHandlers: SegmentHandlers<"defiTvl" | "defiYields"> = {
     const { chain, limit, stablecoin, min_apy } = request as Validated<RequestOf<"defiYields">, "chain" | "limit">;
     const stableOnly = stablecoin === true || stablecoin === "true";
     const all = await ctx.providers.tvl.yieldPools();
+    // A chain with no pool is still a chain if the aggregator lists its TVL: then the answer is an empty list.
+    if (!isAll(chain) && !all.some((p) => sameChain(p.chain, chain))) {
+      const chains = await ctx.providers.tvl.chains();
+      if (!chains.some((c) => sameChain(c.name, chain))) throw unlistedChain(chains[0]?.name);
+    }
     const pools = all
       .filter((p) => isAll(chain) || sameChain(p.chain, chain))
       .filter((p) => !stableOnly || p.stablecoin)
