@@ -265,6 +265,26 @@ describe("a database out of reach", () => {
     expect(retry.status).toBe(200);
     expect((await ledger.rows()).map((row) => row.status)).toEqual(["not_charged", "settled"]);
   });
+
+  it("abandons a reservation whose commit landed but whose reply was lost, so that the retry is served, not refused as in progress", async () => {
+    const clock = manualClock(TEST_NOW);
+    const { gate, ledger } = testGate(clock);
+    const reserve = ledger.reserve.bind(ledger);
+    let lost = 1;
+    ledger.reserve = async (request) => {
+      const reservation = await reserve(request);
+      if (lost-- > 0) throw new StoreUnavailable("database (connection lost after the commit)");
+      return reservation;
+    };
+    const { app } = build({ gate });
+    const header = testPayment();
+    unavailable(await request(app).post("/defi/tvl").set("X-PAYMENT", header).send({}), /Nothing was charged/);
+    // The deadline never comes (the clock stands still): only the gate's own attempt can free the key.
+    await expect.poll(async () => (await ledger.rows()).map((row) => row.status), { timeout: 10_000 }).toEqual(["not_charged"]);
+    const retry = await request(app).post("/defi/tvl").set("X-PAYMENT", header).send({});
+    expect(retry.status).toBe(200);
+    expect((await ledger.rows()).map((row) => row.status)).toEqual(["not_charged", "settled"]);
+  });
 });
 
 describe("a settlement interrupted after the answer was ready", () => {

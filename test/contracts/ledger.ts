@@ -26,6 +26,7 @@ export const reservation = (key: string, overrides: Partial<ReservationRequest> 
   payload: '{"authorization":{}}',
   deadlineAt: now + 30_000,
   expiresAt: now + 60_000,
+  holder: `holder-${key}`,
   ...overrides,
 });
 
@@ -214,6 +215,28 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
         ["retry", "settled", "0xretry"],
       ]);
       expect((await ledger.totals()).byNetwork).toEqual([{ network: "base-sepolia", payments: 1, amount: 1000n }]);
+      await ledger.close();
+    });
+
+    it("abandons a reservation only for the attempt that made it, and only while it is verified", async () => {
+      const { ledger } = await open(T0);
+      expect(await ledger.abandon("k", "nobody", "lost reply")).toBe(false);
+      const lost = await entryOf(ledger, reservation("k", { requestId: "same", holder: "first" }));
+      // Another attempt (even under the same client-sent request id) cannot abandon it.
+      expect(await ledger.abandon("k", "retry", "lost reply")).toBe(false);
+      expect(await ledger.abandon("k", "first", "lost reply")).toBe(true);
+      expect(await ledger.abandon("k", "first", "lost reply")).toBe(false);
+      // The key is free again: the retry reserves it, and the first attempt's late abandon cannot touch the retry's entry.
+      const retry = await entryOf(ledger, reservation("k", { requestId: "same", holder: "retry" }));
+      expect(await ledger.abandon("k", "first", "lost reply")).toBe(false);
+      expect(await ledger.beginSettling(retry, answer, T0 + 10_000)).toBe(true);
+      // Past `verified`, not even its own attempt abandons it: the answer is stored and the money may move.
+      expect(await ledger.abandon("k", "retry", "lost reply")).toBe(false);
+      const rows = await ledger.rows();
+      expect(rows.map((r) => [r.id, r.status, r.reason])).toEqual([
+        [lost, "not_charged", "lost reply"],
+        [retry, "settling", null],
+      ]);
       await ledger.close();
     });
 

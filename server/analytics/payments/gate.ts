@@ -15,9 +15,10 @@
  * Every stage is a conditional write of the ledger: a payment whose deadline passed (recovery may
  * release it) can no longer be settled by the request that was too slow.
  */
+import { randomUUID } from "node:crypto";
 import { StoreUnavailable } from "../../db/unavailable.js";
 import type { Clock } from "../clock.js";
-import type { ExistingPayment, LedgerStore, Split, StoredAnswer } from "./ledger/store.js";
+import type { ExistingPayment, LedgerStore, Reservation, ReservationRequest, Split, StoredAnswer } from "./ledger/store.js";
 import { type Offer, openSubmission, type Receipt, type Submission } from "./protocols.js";
 import type { SettlementBackend } from "./settlement.js";
 import type { Family, PaymentErrorReason, PaymentVerifier, Verification, VerifiedPayment } from "./types.js";
@@ -79,8 +80,8 @@ export interface GateOptions {
  */
 const SETTLEMENT_MARGIN_MS = 2_000;
 
-/** Waits between attempts to record a release the ledger could not take; once the payment expired it is recovery's. */
-const RELEASE_RETRY_MS = [250, 500, 1_000, 2_000];
+/** Waits between attempts at a write the ledger could not take (a release, an abandoned reservation). */
+const RETRY_MS = [250, 500, 1_000, 2_000];
 
 export function receiptOf(
   payment: { network: string; payer: string; amount: bigint | string },
@@ -108,17 +109,17 @@ export function createPaymentGate(options: GateOptions): PaymentGate {
   type Released = "not_charged" | "failed";
 
   /**
-   * A release the ledger could not record (out of reach) is tried again in the background, so that a
-   * retry of the request is served as soon as the ledger is back, rather than refused as "being
-   * processed" until recovery releases the payment (at its deadline, or, if it was left `settling`,
-   * once the chain shows the money never moved).
+   * A write that frees a payment's key, which the ledger could not take (out of reach), is tried again
+   * in the background until `until`, so that a retry of the request is served as soon as the ledger is
+   * back, rather than refused as "being processed" until recovery releases the payment (at its
+   * deadline, or, if it was left `settling`, once the chain shows the money never moved).
    */
-  function releaseLater(payment: AdmittedPayment, status: Released, why: string, attempt = 0): void {
-    const wait = RELEASE_RETRY_MS[Math.min(attempt, RELEASE_RETRY_MS.length - 1)] as number;
-    if (clock.now() + wait >= payment.expiresAt) return;
+  function writeLater(write: () => Promise<unknown>, until: number, attempt = 0): void {
+    const wait = RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)] as number;
+    if (clock.now() + wait >= until) return;
     setTimeout(() => {
-      ledger.release(payment.entry, status, why).catch((error) => {
-        if (error instanceof StoreUnavailable) releaseLater(payment, status, why, attempt + 1);
+      write().catch((error) => {
+        if (error instanceof StoreUnavailable) writeLater(write, until, attempt + 1);
       });
     }, wait).unref();
   }
@@ -128,7 +129,26 @@ export function createPaymentGate(options: GateOptions): PaymentGate {
     try {
       return await ledger.release(payment.entry, status, why);
     } catch (error) {
-      if (error instanceof StoreUnavailable) releaseLater(payment, status, why);
+      // Once the payment expired it is recovery's.
+      if (error instanceof StoreUnavailable) writeLater(() => ledger.release(payment.entry, status, why), payment.expiresAt);
+      throw error;
+    }
+  }
+
+  /**
+   * Reserves, or throws StoreUnavailable. A reservation whose reply was lost may have committed: this
+   * attempt never learned its entry, so it abandons it by its holder token as soon as the ledger takes
+   * the write, and the retry that the 503 asks for is served rather than refused as in progress until
+   * recovery releases it at its deadline.
+   */
+  async function reserve(request: ReservationRequest): Promise<Reservation> {
+    try {
+      return await ledger.reserve(request);
+    } catch (error) {
+      if (error instanceof StoreUnavailable) {
+        const abandon = () => ledger.abandon(request.key, request.holder, "the ledger's reply to its reservation was lost");
+        writeLater(abandon, request.deadlineAt);
+      }
       throw error;
     }
   }
@@ -178,7 +198,7 @@ export function createPaymentGate(options: GateOptions): PaymentGate {
       const now = clock.now();
       // No later than the payment is valid (less the margin settlement needs): an answer ready after it could not be charged.
       const deadlineAt = Math.min(now + options.answerTimeoutMs, verified.expiresAt - SETTLEMENT_MARGIN_MS);
-      const reservation = await ledger.reserve({
+      const reservation = await reserve({
         key: verified.key,
         network: verified.network,
         payer: verified.payer,
@@ -189,6 +209,7 @@ export function createPaymentGate(options: GateOptions): PaymentGate {
         payload: JSON.stringify(verified.payload),
         deadlineAt,
         expiresAt: verified.expiresAt,
+        holder: randomUUID(),
       });
       if (reservation.reserved)
         return { kind: "admitted", payment: { ...verified, version: submission.version, entry: reservation.entry, deadlineAt } };

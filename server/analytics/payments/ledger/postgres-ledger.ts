@@ -55,20 +55,24 @@ export const LEDGER_MIGRATIONS: readonly string[] = [
   "CREATE INDEX answers_expiry ON answers (expires_at)",
   // As on SQLite: nothing looks a payment up by payment_key, and its random-key index cost every insert.
   "DROP INDEX payments_key",
+  // The attempt that made a reservation (ReservationRequest.holder); older rows have none, and need none.
+  "ALTER TABLE payments ADD COLUMN holder TEXT NOT NULL DEFAULT ''",
 ];
 
 const SQL = {
   reserve: `INSERT INTO payments (payment_key, reservation_key, network, payer, amount, endpoint, request_id, status, fingerprint,
-                                  payload, deadline_at, expires_at, created_at, updated_at)
-            VALUES ($1, $1, $2, $3, $4, $5, $6, 'verified', $7, $8, $9, $10, $11, $11)
+                                  payload, deadline_at, expires_at, holder, created_at, updated_at)
+            VALUES ($1, $1, $2, $3, $4, $5, $6, 'verified', $7, $8, $9, $10, $11, $12, $12)
             ON CONFLICT (reservation_key) DO NOTHING RETURNING id`,
   // Many reservations in one statement (server/db/batch.ts); the keys come distinct and sorted, so
   // that two instances' batches lock the unique index in one order and cannot deadlock.
   reserveMany: `INSERT INTO payments (payment_key, reservation_key, network, payer, amount, endpoint, request_id, status, fingerprint,
-                                      payload, deadline_at, expires_at, created_at, updated_at)
-                SELECT key, key, network, payer, amount, endpoint, request_id, 'verified', fingerprint, payload, deadline_at, expires_at, $11, $11
+                                      payload, deadline_at, expires_at, holder, created_at, updated_at)
+                SELECT key, key, network, payer, amount, endpoint, request_id, 'verified', fingerprint, payload, deadline_at, expires_at, holder,
+                       $12, $12
                 FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bigint[],
-                            $10::bigint[]) AS r(key, network, payer, amount, endpoint, request_id, fingerprint, payload, deadline_at, expires_at)
+                            $10::bigint[], $11::text[])
+                     AS r(key, network, payer, amount, endpoint, request_id, fingerprint, payload, deadline_at, expires_at, holder)
                 ON CONFLICT (reservation_key) DO NOTHING RETURNING id, reservation_key`,
   // A statement of its own, after the insert: it sees the holder that made the insert conflict once that one committed.
   holder: `SELECT p.status, p.fingerprint, p.expires_at, p.payer, p.network, p.amount, p.settlement_tx, p.simulated,
@@ -112,6 +116,8 @@ const SQL = {
               WHERE id = $1 AND status = ANY($5::text[]) RETURNING id),
             dropped AS (DELETE FROM answers WHERE payment_id IN (SELECT id FROM moved))
             SELECT id FROM moved`,
+  abandon: `UPDATE payments SET status = 'not_charged', reservation_key = NULL, reason = $3, updated_at = $4
+            WHERE reservation_key = $1 AND holder = $2 AND status = 'verified' RETURNING id`,
   pending: `SELECT id, payment_key, status, network, payer, amount, payload, expires_at, created_at FROM payments
             WHERE status IN ('verified', 'settling') AND deadline_at <= $1 ORDER BY deadline_at LIMIT $2`,
   postpone: "UPDATE payments SET deadline_at = $2, recovery = $3, updated_at = $4 WHERE id = $1 AND status = 'settling'",
@@ -210,6 +216,9 @@ export async function openPostgresLedger(database: Database, { now = Date.now }:
     settle: (entry, settlement, answer) =>
       answer ? settleWithAnswer({ entry, settlement, answer }) : settleRow(entry, settlement, "settling"),
     release: (entry, status, reason) => release(entry, status, reason, ["verified", "settling"], null),
+    async abandon(key, holder, reason) {
+      return (await query(SQL.abandon, [key, holder, reason.slice(0, 500), now()])).length === 1;
+    },
     async pending(at, limit) {
       return (await query(SQL.pending, [at, limit])).map(pendingPayment);
     },

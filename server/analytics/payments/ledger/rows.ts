@@ -7,9 +7,9 @@ import type { ExistingPayment, LedgerRow, LedgerTotals, PaymentStatus, PendingPa
 
 export type Row = Record<string, unknown>;
 
-/** A reservation's values in the order both stores' INSERT numbers them (1 to 10; the time is 11). */
+/** A reservation's values in the order both stores' INSERT numbers them (1 to 11; the time is 12). */
 export const reservationValues = (r: ReservationRequest) =>
-  [r.key, r.network, r.payer, r.amount, r.endpoint, r.requestId, r.fingerprint, r.payload, r.deadlineAt, r.expiresAt] as const;
+  [r.key, r.network, r.payer, r.amount, r.endpoint, r.requestId, r.fingerprint, r.payload, r.deadlineAt, r.expiresAt, r.holder] as const;
 
 const truthy = (value: unknown) => value === true || Number(value) === 1;
 

@@ -82,6 +82,8 @@ const MIGRATIONS = [
   // and the key is a random nonce: each payment paid for a random-position index insert, a third of
   // its reservation's cost.
   "DROP INDEX payments_key",
+  // The attempt that made a reservation (ReservationRequest.holder); older rows have none, and need none.
+  "ALTER TABLE payments ADD COLUMN holder TEXT NOT NULL DEFAULT ''",
 ];
 
 const TOTALS = totalsQueries("");
@@ -120,8 +122,8 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
 
   const insert = db.prepare(
     `INSERT INTO payments (payment_key, reservation_key, network, payer, amount, endpoint, request_id, status, fingerprint, payload,
-                           deadline_at, expires_at, created_at, updated_at)
-     VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, 'verified', ?7, ?8, ?9, ?10, ?11, ?11) ON CONFLICT(reservation_key) DO NOTHING`,
+                           deadline_at, expires_at, holder, created_at, updated_at)
+     VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, 'verified', ?7, ?8, ?9, ?10, ?11, ?12, ?12) ON CONFLICT(reservation_key) DO NOTHING`,
   );
   const holder = db.prepare(
     `SELECT p.status, p.fingerprint, p.expires_at, p.payer, p.network, p.amount, p.settlement_tx, p.simulated,
@@ -147,6 +149,10 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
      WHERE id = ? AND status IN (?, ?) RETURNING id`,
   );
   const dropAnswer = db.prepare("DELETE FROM answers WHERE payment_id = ?");
+  const abandonHeld = db.prepare(
+    `UPDATE payments SET status = 'not_charged', reservation_key = NULL, reason = ?, updated_at = ?
+     WHERE reservation_key = ? AND holder = ? AND status = 'verified'`,
+  );
   const probe = db.prepare("SELECT MAX(version) AS v FROM schema_version");
 
   const writeSplit = (id: unknown, s: SettledPayment) => {
@@ -209,6 +215,7 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
     beginSettling: (entry, answer, settleBy) => committed(() => beginSettlingTx(entry, answer, settleBy)),
     settle: (entry, settlement, answer) => committed(() => settleTx(entry, settlement, answer)),
     release: (entry, status, reason) => committed(() => releaseTx(entry, status, reason, ["verified", "settling"], null)),
+    abandon: (key, holder, reason) => committed(() => abandonHeld.run(reason.slice(0, 500), now(), key, holder).changes === 1),
     async pending(at, limit) {
       const rows = db
         .prepare(

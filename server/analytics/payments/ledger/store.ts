@@ -36,6 +36,12 @@ export interface ReservationRequest {
   deadlineAt: number;
   /** Epoch ms until which the payment is valid, so its stored answer may be asked for again. */
   expiresAt: number;
+  /**
+   * A random token of this attempt at the reservation, shared by no other request (unlike the
+   * request id, which a client may send): an attempt that never learned whether its reservation
+   * committed abandons it by this token (`abandon`).
+   */
+  holder: string;
 }
 
 /** An answer as it was sent: status and the exact body bytes. */
@@ -131,6 +137,12 @@ export interface LedgerStore {
   settle(entry: number, settlement: SettledPayment, answer?: StoredAnswer): Promise<boolean>;
   /** `verified` or `settling` → `not_charged` (the answer failed) or `failed` (settlement refused); the key is freed. */
   release(entry: number, status: "not_charged" | "failed", reason: string): Promise<boolean>;
+  /**
+   * The `verified` reservation of `key` made by the attempt `holder`, if it committed, → `not_charged`
+   * and the key freed: for an attempt whose reservation's outcome was lost with the database's reply,
+   * and which so never learned its entry. False when there is none.
+   */
+  abandon(key: string, holder: string, reason: string): Promise<boolean>;
   /** Payments past their deadline in `verified` or `settling`, oldest first. */
   pending(now: number, limit: number): Promise<PendingPayment[]>;
   /** Recovery's resolution of a pending payment, recorded with what it did; false if it moved meanwhile. */
