@@ -1,5 +1,6 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { describeCacheContract, loader } from "../../test/contracts/cache.js";
+import { partitionableProxy } from "../../test/support/partition.js";
 import { freePort } from "../../test/support/processes.js";
 import { dropKeys, hasRedis, TEST_REDIS_URL, uniqueName } from "../../test/support/services.js";
 import { createLogger } from "../http/logger.js";
@@ -56,6 +57,29 @@ describe.skipIf(!hasRedis())("Redis", () => {
     expect(second).toEqual({ status: "fulfilled", value: "from b" });
     expect(working.state.calls).toBe(1);
     await Promise.all([a.close(), b.close()]);
+  });
+
+  it("says it is unavailable while a connected Redis does not answer (paused, cut off), and ok once it answers again", async () => {
+    const proxy = await partitionableProxy(TEST_REDIS_URL, 6379);
+    const shared = await open(freshPrefix(), proxy.url);
+    const { state, load } = loader("v");
+    expect(await shared.cache.wrap("a", 60_000, load)).toBe("v");
+    expect(shared.status()).toEqual({ store: "redis", status: "ok" });
+    proxy.partition();
+    // The connection stays open; the commands time out, and the caller is answered from upstream all the same.
+    expect(await shared.cache.wrap("b", 60_000, load)).toBe("v");
+    expect(state.calls).toBe(2);
+    expect(shared.status()).toEqual({ store: "redis", status: "unavailable" });
+    proxy.heal();
+    await vi.waitFor(
+      async () => {
+        await shared.cache.wrap("c", 60_000, load);
+        expect(shared.status()).toEqual({ store: "redis", status: "ok" });
+      },
+      { timeout: 10_000, interval: 200 },
+    );
+    await shared.close();
+    await proxy.close();
   });
 
   it("keeps deployments apart by prefix", async () => {

@@ -40,16 +40,26 @@ export function memoryCache(clock: Clock, observer?: CacheObserver): UpstreamCac
   return { cache: createCache(clock, { observer }), status: () => ({ store: "memory", status: "ok" }), close: async () => {} };
 }
 
+/** What the store tells of the link to Redis: whether it is connected, and how each command went. */
+interface RedisLink {
+  up(): boolean;
+  answered(ok: boolean, error?: unknown): void;
+}
+
 /**
- * Entries in Redis, each also kept in `fallback`, which answers while Redis is down. `up()` says
- * whether Redis is connected; a command that fails anyway is answered from `fallback` too.
+ * Entries in Redis, each also kept in `fallback`, which answers while Redis is down. A command is
+ * sent only while Redis is connected; one that fails anyway (a timeout: a connected Redis that does
+ * not answer) is answered from `fallback` too.
  */
-export function redisStore(redis: Redis, fallback: CacheStore, up: () => boolean): CacheStore {
+function redisStore(redis: Redis, fallback: CacheStore, link: RedisLink): CacheStore {
   const shared = async <T>(command: () => Promise<T>): Promise<T | undefined> => {
-    if (!up()) return undefined;
+    if (!link.up()) return undefined;
     try {
-      return await command();
-    } catch {
+      const value = await command();
+      link.answered(true);
+      return value;
+    } catch (error) {
+      link.answered(false, error);
       return undefined;
     }
   };
@@ -65,7 +75,7 @@ export function redisStore(redis: Redis, fallback: CacheStore, up: () => boolean
     },
     async claim(key, ms) {
       // Without Redis each instance loads for itself (single flight within the process still holds).
-      if (!up()) return { release: async () => {} };
+      if (!link.up()) return { release: async () => {} };
       const token = randomBytes(8).toString("hex");
       const taken = await shared(() => redis.set(`lock:${key}`, token, "PX", ms, "NX"));
       if (taken === undefined) return { release: async () => {} };
@@ -95,9 +105,12 @@ export async function openRedisCache(
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
   });
   let available = false;
+  // Connected is not answering: a paused or overloaded Redis keeps its connection and times every command out.
+  let answering = true;
   redis.on("ready", () => {
     if (!available) logger.info({ cache: "redis" }, "shared cache available");
     available = true;
+    answering = true;
   });
   const lost = (error?: Error) => {
     if (available)
@@ -114,10 +127,20 @@ export async function openRedisCache(
     });
   });
   if (!available) logger.warn({ cache: "redis" }, "shared cache unavailable at start: answering from upstream and this process's memory");
-  const store = redisStore(redis, memoryStore(clock), () => available && redis.status === "ready");
+  const link: RedisLink = {
+    up: () => available && redis.status === "ready",
+    answered(ok, error) {
+      if (ok && !answering) logger.info({ cache: "redis" }, "shared cache answering again");
+      if (!ok && answering && available)
+        logger.warn({ cache: "redis", err: error }, "shared cache not answering: answering from upstream and this process's memory");
+      answering = ok;
+    },
+  };
+  const store = redisStore(redis, memoryStore(clock), link);
   return {
     cache: singleFlight(store, { observer }),
-    status: () => ({ store: "redis", status: available ? "ok" : "unavailable" }),
+    // Until a command answers again: the next request's command tells.
+    status: () => ({ store: "redis", status: available && answering ? "ok" : "unavailable" }),
     async close() {
       available = false;
       redis.disconnect();

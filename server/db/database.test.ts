@@ -1,6 +1,6 @@
-import net from "node:net";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { reservation } from "../../test/contracts/ledger.js";
+import { partitionableProxy } from "../../test/support/partition.js";
 import { freePort } from "../../test/support/processes.js";
 import { adminQuery, databaseSettings, dropSchema, hasPostgres, uniqueName } from "../../test/support/services.js";
 import { openPostgresLedger } from "../analytics/payments/ledger/postgres-ledger.js";
@@ -16,57 +16,6 @@ const fresh = (what: string) => {
   schemas.push(schema);
   return schema;
 };
-
-/**
- * A TCP proxy to the test database that can stop forwarding while keeping every connection open: a
- * network partition, where nothing is refused or reset and no reply (not even the server's statement
- * timeout) comes back. Held bytes and closes go through, in order, once it heals.
- */
-async function partitionableProxy() {
-  const target = new URL(databaseSettings("public").url);
-  const clients = new Set<net.Socket>();
-  const sockets = new Set<net.Socket>();
-  let held: (() => void)[] | undefined;
-  const later = (act: () => void) => (held ? held.push(act) : act());
-  const server = net.createServer((client) => {
-    const upstream = net.connect(Number(target.port || 5432), target.hostname);
-    clients.add(client);
-    for (const [from, to] of [
-      [client, upstream],
-      [upstream, client],
-    ] as const) {
-      sockets.add(from);
-      from.on("data", (chunk) => later(() => to.write(chunk)));
-      from.on("error", () => {});
-      from.on("close", () => {
-        sockets.delete(from);
-        clients.delete(from);
-        later(() => to.destroy());
-      });
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const url = new URL(target);
-  url.port = String((server.address() as net.AddressInfo).port);
-  return {
-    url: url.toString(),
-    /** Connections the database's clients hold open to the proxy. */
-    open: () => clients.size,
-    partition() {
-      held ??= [];
-    },
-    heal() {
-      const acts = held ?? [];
-      held = undefined;
-      for (const act of acts) act();
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 /** `promise`'s outcome, or a failure once `ms` have passed: "it fails rather than hangs". */
 function within<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -125,7 +74,7 @@ describe.skipIf(!hasPostgres())("PostgreSQL database", () => {
 
   it("fails statements, and the batched calls queued behind them, as StoreUnavailable across a network partition, and recovers", async () => {
     const schema = fresh("partition");
-    const proxy = await partitionableProxy();
+    const proxy = await partitionableProxy(databaseSettings("public").url, 5432);
     const statementTimeoutMs = 1_000;
     const poolSize = 4;
     const database = openDatabase(databaseSettings(schema, { url: proxy.url, poolSize, statementTimeoutMs, connectTimeoutMs: 1_000 }));
