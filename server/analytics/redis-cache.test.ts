@@ -82,6 +82,12 @@ describe.skipIf(!hasRedis())("Redis", () => {
     await proxy.close();
   });
 
+  it("refuses to start on a database the Redis does not have, naming CACHE_URL, rather than writing to database 0", async () => {
+    const url = new URL(TEST_REDIS_URL);
+    url.pathname = "/99";
+    await expect(open(freshPrefix(), url.toString())).rejects.toThrow(/^CACHE_URL names a database this Redis does not have/);
+  });
+
   it("keeps deployments apart by prefix", async () => {
     const [a, b] = [await open(freshPrefix()), await open(freshPrefix())];
     const { state, load } = loader("v");

@@ -13,6 +13,7 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
+import { ConfigError } from "../config/env.js";
 import type { CacheSettings } from "../config/stores.js";
 import { type Cache, type CacheObserver, type CacheStore, createCache, memoryStore, singleFlight } from "./cache.js";
 import type { Clock } from "./clock.js";
@@ -117,7 +118,13 @@ export async function openRedisCache(
       logger.warn({ cache: "redis", err: error }, "shared cache unavailable: answering from upstream and this process's memory");
     available = false;
   };
-  redis.on("error", lost);
+  // ioredis reports a database the server does not have as an error, then goes on in database 0, which may be
+  // another deployment's: it is never used.
+  let wrongDatabase = false;
+  redis.on("error", (error: Error) => {
+    if (/DB index is out of range/i.test(error.message)) wrongDatabase = true;
+    lost(error);
+  });
   redis.on("close", () => lost());
   await new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, connectWaitMs);
@@ -126,9 +133,13 @@ export async function openRedisCache(
       resolve();
     });
   });
+  if (wrongDatabase) {
+    redis.disconnect();
+    throw new ConfigError("CACHE_URL names a database this Redis does not have (0 to 15 unless its databases setting says more)");
+  }
   if (!available) logger.warn({ cache: "redis" }, "shared cache unavailable at start: answering from upstream and this process's memory");
   const link: RedisLink = {
-    up: () => available && redis.status === "ready",
+    up: () => available && !wrongDatabase && redis.status === "ready",
     answered(ok, error) {
       if (ok && !answering) logger.info({ cache: "redis" }, "shared cache answering again");
       if (!ok && answering && available)
@@ -140,7 +151,7 @@ export async function openRedisCache(
   return {
     cache: singleFlight(store, { observer }),
     // Until a command answers again: the next request's command tells.
-    status: () => ({ store: "redis", status: available && answering ? "ok" : "unavailable" }),
+    status: () => ({ store: "redis", status: link.up() && answering ? "ok" : "unavailable" }),
     async close() {
       available = false;
       redis.disconnect();

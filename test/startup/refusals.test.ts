@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { freePort, runUntilExit, startService } from "../support/processes.js";
+import { hasRedis, TEST_REDIS_URL } from "../support/services.js";
 
 const dir = mkdtempSync(join(tmpdir(), "refusals-"));
 const notADatabase = join(dir, "notes.txt");
@@ -81,6 +82,16 @@ describe("start-up refusals (exit 2, one line)", () => {
       MAINNET,
       "X402_PROFILE=mainnet with SETTLEMENT=ledger would serve paid answers without moving any money; set SETTLEMENT=facilitator, or ALLOW_SIMULATED_SETTLEMENT=true to accept it",
     ],
+    // Refused when the Redis says so at start; without a Redis here, nothing can say it.
+    ...(hasRedis()
+      ? [
+          [
+            "a Redis database the server does not have",
+            { CACHE_URL: new URL("/99", TEST_REDIS_URL).toString() },
+            /^CACHE_URL names a database this Redis does not have/,
+          ] as [string, Record<string, string>, RegExp],
+        ]
+      : []),
   ];
   it.concurrent.each(cases)("refuses %s", async (_what, env, line) => expectRefusal(env, line));
 
