@@ -28,6 +28,10 @@ describe("store settings", () => {
     [{ DATABASE_URL: "postgres://u:secret@db/x", DATABASE_SCHEMA: "Blue; DROP" }, /DATABASE_SCHEMA must be a lower-case SQL identifier/],
     [{ DATABASE_URL: "postgres://db/x", DATABASE_POOL_SIZE: "0" }, /DATABASE_POOL_SIZE must be a positive integer/],
     [{ CACHE_URL: "http://cache" }, /CACHE_URL must be a redis: or rediss: URL/],
+    [
+      { DATABASE_URL: "postgres://db/x?options=-c%20search_path%3Dother" },
+      /^DATABASE_URL sets search_path in its options; name the schema/,
+    ],
     [{ WORKERS: "many" }, /WORKERS must be a positive integer or auto/],
   ])("refuses %o", (env, message) => {
     expect(() => storeSettings(env)).toThrow(ConfigError);

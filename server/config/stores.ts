@@ -4,7 +4,7 @@
  * (`CACHE_URL`; unset, each process caches in its memory) and the number of worker processes.
  */
 import { availableParallelism } from "node:os";
-import { type Env, identifier, MAX_TIMER_MS, positiveInt, present, url, workers } from "./env.js";
+import { ConfigError, type Env, identifier, MAX_TIMER_MS, positiveInt, present, url, workers } from "./env.js";
 
 export interface DatabaseSettings {
   url: string;
@@ -34,6 +34,8 @@ export interface StoreSettings {
 export function storeSettings(env: Env): StoreSettings {
   const databaseUrl = url(env, "DATABASE_URL", undefined, ["postgres:", "postgresql:"]);
   const cacheUrl = url(env, "CACHE_URL", undefined, ["redis:", "rediss:"]);
+  if (databaseUrl && /search_path/i.test(new URL(databaseUrl).searchParams.get("options") ?? ""))
+    throw new ConfigError("DATABASE_URL sets search_path in its options; name the schema with DATABASE_SCHEMA instead");
   return {
     ...(databaseUrl && {
       database: {

@@ -121,6 +121,24 @@ describe.skipIf(!hasPostgres())("PostgreSQL database", () => {
     }
   });
 
+  it("keeps the schema when DATABASE_URL carries server options of its own, and keeps those too", async () => {
+    const schema = fresh("options");
+    const url = new URL(databaseSettings(schema).url);
+    url.searchParams.set("options", "-c work_mem=8MB");
+    const database = openDatabase(databaseSettings(schema, { url: url.toString() }));
+    try {
+      await database.migrate("with-options", ["CREATE TABLE notes (n int)"]);
+      expect(await database.query("SHOW work_mem")).toEqual([{ work_mem: "8MB" }]);
+      expect(await database.query("SELECT current_schema() AS s")).toEqual([{ s: schema }]);
+      const placed = await adminQuery(
+        `SELECT table_schema FROM information_schema.tables WHERE table_name = 'notes' AND table_schema = '${schema}'`,
+      );
+      expect(placed.rows).toEqual([{ table_schema: schema }]);
+    } finally {
+      await database.close();
+    }
+  });
+
   it("lets exactly one of two instances reserve each payment they race for", async () => {
     const schema = fresh("race");
     const [a, b] = [openDatabase(databaseSettings(schema)), openDatabase(databaseSettings(schema))];

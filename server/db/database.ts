@@ -44,9 +44,24 @@ export function violation(error: unknown): "unique" | "foreign_key" | undefined 
  */
 const identifier = (name: string) => `"${name}"`;
 
+/**
+ * The connection string and the server options: the URL's own `options` (other settings, such as
+ * `-c work_mem=…`), then the schema's search path. node-postgres lets a connection string's `options`
+ * replace the pool's, which dropped the search path and put every table in `public`; the URL is
+ * rewritten only when it has them. (The configuration refuses a URL that sets the search path itself.)
+ */
+function connection(settings: DatabaseSettings): { connectionString: string; options: string } {
+  const ours = `-c search_path=${identifier(settings.schema)}`;
+  const url = new URL(settings.url);
+  const theirs = url.searchParams.get("options");
+  if (theirs === null) return { connectionString: settings.url, options: ours };
+  url.searchParams.delete("options");
+  return { connectionString: url.toString(), options: `${theirs} ${ours}` };
+}
+
 export function openDatabase(settings: DatabaseSettings, logger?: Logger): Database {
   const pool = new pg.Pool({
-    connectionString: settings.url,
+    ...connection(settings),
     max: settings.poolSize,
     connectionTimeoutMillis: settings.connectTimeoutMs,
     statement_timeout: settings.statementTimeoutMs,
@@ -56,7 +71,6 @@ export function openDatabase(settings: DatabaseSettings, logger?: Logger): Datab
     // A transaction left open by a stalled caller must not hold its row locks for long.
     idle_in_transaction_session_timeout: settings.statementTimeoutMs * 2,
     keepAlive: true,
-    options: `-c search_path=${identifier(settings.schema)}`,
     application_name: "defi-intel",
   });
   // An idle connection the server closed (a restart) is dropped by the pool; the next query opens a new one.
