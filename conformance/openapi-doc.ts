@@ -1,6 +1,7 @@
 /** Reading the generated OpenAPI documents: loading, `$ref` resolution and walking schemas by field path. */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { parametersOf as resolveParameters } from "../lib/openapi-refs.mjs";
 
 export type Schema = {
   $ref?: string;
@@ -123,9 +124,8 @@ export function operations(doc: OpenApiDoc): { method: string; path: string; op:
 }
 
 /** Parameters of an operation with component `$ref`s resolved. */
-export function parametersOf(doc: OpenApiDoc, op: Operation) {
-  return (op.parameters ?? []).map((p) => (p.$ref ? doc.components.parameters?.[p.$ref.split("/").pop() as string] : p) ?? p);
-}
+/** An operation's parameters, each `$ref` read from the components. */
+export const parametersOf = (doc: OpenApiDoc, op: Operation) => resolveParameters(doc, op.parameters);
 
 /** Integer micro-USDC of a USD decimal string, without floating point. */
 export function microUsdc(price: string): string {

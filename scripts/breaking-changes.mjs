@@ -14,6 +14,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { parameterOf } from "../lib/openapi-refs.mjs";
 import { commandLine } from "./command-line.mjs";
 
 const SERVICES = ["analytics", "registry"];
@@ -113,7 +114,6 @@ function compareShapes(before, after, mode, field, add) {
   if (before.items && after.items) compareShapes(before.items, after.items, mode, `${field}[]`, add);
 }
 
-const parameterOf = (doc, p) => (p.$ref ? doc.components?.parameters?.[p.$ref.split("/").pop()] : p);
 const jsonSchema = (part) => part?.content?.["application/json"]?.schema;
 
 /** Breaking changes from `before` to `after` (two OpenAPI 3.1 documents), each with a stable id to acknowledge. */

@@ -4,6 +4,8 @@
 // operation's own inputs and answers), and the per-network documents (one prefix's paid operations
 // plus the free ones).
 
+import { parameterOf } from "../lib/openapi-refs.mjs";
+
 const JSON_MEDIA = "application/json";
 
 /** Every operation of a document with its path and method. */
@@ -79,7 +81,6 @@ const resolve = (doc, schema) => {
     current = current.$ref ? doc.components.schemas[decodeURIComponent(current.$ref.split("/").pop())] : current.allOf[0];
   return current ?? {};
 };
-const parameterOf = (doc, p) => (p.$ref ? doc.components.parameters[p.$ref.split("/").pop()] : p);
 
 /** The operation's inputs as `{location, field, schema, required, example}`, body fields first. */
 function inputsOf(doc, op) {

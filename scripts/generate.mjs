@@ -17,6 +17,7 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import YAML from "yaml";
+import { parametersOf } from "../lib/openapi-refs.mjs";
 import { commandLine } from "./command-line.mjs";
 import { deriveErrorExamples, describePrices, networkDocument, prefixNames } from "./derive-documents.mjs";
 
@@ -135,11 +136,9 @@ function exclusiveBoundsAsNumbers(doc) {
  * unless the parameter allows reserved characters. TypeSpec's `@query` has no `allowReserved`: set here.
  */
 function queryAllowsReserved(doc) {
-  const shared = doc.components?.parameters ?? {};
   for (const item of Object.values(doc.paths)) {
-    for (const p of item.get?.["x-payment-info"] ? (item.get.parameters ?? []) : []) {
-      const parameter = p.$ref ? shared[p.$ref.split("/").pop()] : p;
-      if (parameter?.in === "query") parameter.allowReserved = true;
+    for (const parameter of item.get?.["x-payment-info"] ? parametersOf(doc, item.get.parameters) : []) {
+      if (parameter.in === "query") parameter.allowReserved = true;
     }
   }
 }

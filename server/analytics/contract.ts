@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { NETWORKS, type PaymentNetwork } from "../../lib/networks.js";
+import { parametersOf } from "../../lib/openapi-refs.mjs";
 import { inlineRefs } from "./inline-refs.js";
 import type { OperationName } from "./operation-types.js";
 
@@ -62,12 +63,6 @@ export interface OpenApiDocument {
   >;
   components: Record<string, unknown>;
   [key: string]: unknown;
-}
-
-/** An operation's parameters with each `$ref` (a field shared by a body model and a legacy GET's query) read from the components. */
-export function parametersOf<P extends { $ref?: string }>(document: OpenApiDocument, parameters: readonly P[] | undefined): P[] {
-  const shared = (document.components.parameters ?? {}) as Record<string, P>;
-  return (parameters ?? []).map((p) => (p.$ref ? (shared[p.$ref.split("/").pop() as string] ?? p) : p));
 }
 
 export interface AnalyticsContract {

@@ -7,7 +7,8 @@
  * `PAYMENT-SIGNATURE`, so it must stay well inside a request header (under 4 KB for every route);
  * the descriptions are in the OpenAPI document.
  */
-import { type OpenApiDocument, type PaidRoute, parametersOf } from "../contract.js";
+import { parametersOf } from "../../../lib/openapi-refs.mjs";
+import type { OpenApiDocument, PaidRoute } from "../contract.js";
 import { inlineRefs } from "../inline-refs.js";
 
 type Schema = Record<string, unknown>;
