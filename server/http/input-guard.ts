@@ -1,6 +1,7 @@
 /**
  * What request validation lets through but no caller means: a query key without a value
- * (`?limit`), a key given twice (`?limit=1&limit=2`), numbers that are not finite (`Infinity`,
+ * (`?limit`), a key given twice (`?limit=1&limit=2`), a bracketed key (`?limit[x]=1`; the query
+ * parser drops `limit[__proto__]=1` altogether, so the default would answer), numbers that are not finite (`Infinity`,
  * `NaN`, `1e309`, which the validator's type coercion turns into a JSON-unrepresentable number),
  * and a JSON body nested deeper than any input of the contract (`MAX_BODY_DEPTH`), which every
  * walk of it (these checks, the request's fingerprint) would otherwise follow until the stack
@@ -13,9 +14,15 @@ function refuse(errors: FieldError[]): ApiError {
   return new ApiError(400, "invalid_request", errors.map((e) => `${e.field}: ${e.message}`).join("; "), { errors });
 }
 
-/** Before validation: every query key carries one value. */
+/** Before validation: every query key is a plain name carrying one value. */
 export const refuseAmbiguousQuery: RequestHandler = function refuseAmbiguousQuery(req, _res, next) {
   const errors: FieldError[] = [];
+  const search = req.originalUrl.indexOf("?");
+  // The raw keys: the parser drops some (`__proto__` inside brackets), so the parsed query cannot show them.
+  if (search >= 0 && /[[\]]|%5[BbDd]/.test(req.originalUrl.slice(search)))
+    for (const field of new Set(new URLSearchParams(req.originalUrl.slice(search + 1)).keys()))
+      if (/[[\]]/.test(field)) errors.push({ location: "query", field, message: "must be a plain name, without brackets" });
+  if (errors.length) return next(refuse(errors));
   for (const [field, value] of Object.entries(req.query)) {
     if (Array.isArray(value)) errors.push({ location: "query", field, message: "must be given once" });
     else if (value === "") errors.push({ location: "query", field, message: "must have a value" });
