@@ -81,7 +81,7 @@ export const title = (c: Pick<CaseBase, "row" | "column">, check: string) => `${
 const upper = (method: string) => method.toUpperCase() as "GET" | "POST";
 
 /** The request the operation's examples describe: path and query parameters, and the body. */
-function exampleRequest(doc: OpenApiDoc, method: string, template: string, op: Operation, pathValues: Record<string, string> = {}) {
+export function exampleRequest(doc: OpenApiDoc, method: string, template: string, op: Operation, pathValues: Record<string, string> = {}) {
   const params = parametersOf(doc, op);
   const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = pathValues[name] ?? params.find((p) => p?.in === "path" && p.name === name)?.example;

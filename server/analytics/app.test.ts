@@ -2,9 +2,9 @@
 // Handlers answer the contract's examples here; segment data is tested with the segments.
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { loadDoc } from "../../conformance/openapi-doc.js";
+import { exampleRequest } from "../../conformance/cases.js";
+import { loadDoc, type Operation } from "../../conformance/openapi-doc.js";
 import { createResponseValidator } from "../../conformance/schema-validator.js";
-import { parametersOf } from "../../lib/openapi-refs.mjs";
 import { exampleHandlers, failingInsightWriter, testGate, testPayment, testPaymentV2 } from "../../test/support/analytics.js";
 import { TEST_NOW } from "../../test/support/segments.js";
 import { ApiError } from "../http/errors.js";
@@ -56,7 +56,6 @@ function build(overrides: Partial<AnalyticsDeps> = {}, backend?: SettlementBacke
 
 const { app } = build();
 const PREFIX_NETWORK = { "": "solana-devnet", "/base": "base-sepolia", "/skale": "skale-base-sepolia" } as const;
-const concrete = (path: string) => path.replace("{venue}", "meteora").replace(/\{[^}]+\}/g, "5rCf1DM8LjKTw4YqhnoLcngyZYeNnQqztScTogYHAS6");
 const decode = (header: string) => JSON.parse(Buffer.from(header, "base64").toString("utf8"));
 
 describe("the 402 challenge", () => {
@@ -64,12 +63,16 @@ describe("the 402 challenge", () => {
     // the independent validator judges the bodies; the app's own response validation would only add compile time
     const { app } = build({ config: { ...config, validateResponses: false } });
     for (const route of contract.paid) {
-      const path = concrete(route.path);
-      // the full URL paid for: a legacy GET's query string is part of it
-      const query = new URLSearchParams(route.method === "get" ? sampleQuery(route.path) : {}).toString();
-      const target = query ? `${path}?${query}` : path;
-      const res = route.method === "post" ? await request(app).post(path).send(samplePostBody(route.path)) : await request(app).get(target);
-      expect(res.status, `${route.method} ${path}`).toBe(402);
+      // the operation's example request; the full URL paid for includes a legacy GET's query string
+      const sent = exampleRequest(doc, route.method, route.path, doc.paths[route.path]?.[route.method] as Operation);
+      const target = sent.path;
+      const res =
+        sent.method === "POST"
+          ? await request(app)
+              .post(target)
+              .send(sent.body as object)
+          : await request(app).get(target);
+      expect(res.status, `${route.method} ${target}`).toBe(402);
       expect(independent.validate(route.method, route.path, 402, res.body), route.operationId).toEqual([]);
       const [accept] = res.body.accepts;
       const example = doc.paths[route.path]?.[route.method]?.responses["402"]?.content?.["application/json"]?.example as {
@@ -101,20 +104,6 @@ describe("the 402 challenge", () => {
 });
 
 /** A legacy GET's query parameters, from their examples in the contract. */
-function sampleQuery(path: string): Record<string, string> {
-  const parameters = parametersOf(
-    doc,
-    doc.paths[path]?.get?.parameters as { $ref?: string; in?: string; name?: string; example?: unknown }[],
-  );
-  return Object.fromEntries(parameters.filter((p) => p.in === "query" && p.example !== undefined).map((p) => [p.name, String(p.example)]));
-}
-
-/** A body that passes validation for any POST (required fields from the operation's example). */
-function samplePostBody(path: string) {
-  const op = doc.paths[path]?.post as { requestBody?: { content: { "application/json": { example?: unknown } } } } | undefined;
-  return op?.requestBody?.content["application/json"].example ?? {};
-}
-
 describe("a paid call", () => {
   it("is verified, served, settled, and returns the receipt", async () => {
     const { app, ledger } = build();
