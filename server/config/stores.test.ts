@@ -29,6 +29,11 @@ describe("store settings", () => {
     [{ DATABASE_URL: "postgres://db/x", DATABASE_POOL_SIZE: "0" }, /DATABASE_POOL_SIZE must be a positive integer/],
     [{ CACHE_URL: "http://cache" }, /CACHE_URL must be a redis: or rediss: URL/],
     [
+      { DATABASE_SCHEMA: "blue" },
+      "DATABASE_SCHEMA is set but DATABASE_URL is not; set DATABASE_URL, or unset DATABASE_SCHEMA to keep the SQLite files",
+    ],
+    [{ DATABASE_POOL_SIZE: "4" }, /^DATABASE_POOL_SIZE is set but DATABASE_URL is not/],
+    [
       { DATABASE_URL: "postgres://db/x?options=-c%20search_path%3Dother" },
       /^DATABASE_URL sets search_path in its options; name the schema/,
     ],

@@ -31,8 +31,16 @@ export interface StoreSettings {
   workers: number;
 }
 
+/** Settings of the database that mean nothing without `DATABASE_URL`. */
+const DATABASE_SETTINGS = ["DATABASE_SCHEMA", "DATABASE_POOL_SIZE", "DATABASE_STATEMENT_TIMEOUT_MS", "DATABASE_CONNECT_TIMEOUT_MS"];
+
 export function storeSettings(env: Env): StoreSettings {
   const databaseUrl = url(env, "DATABASE_URL", undefined, ["postgres:", "postgresql:"]);
+  // Set without the URL, they say a shared database was meant; the service would run on its own SQLite files instead,
+  // and instances that each keep their own ledger cannot see each other's payments.
+  const orphan = databaseUrl ? undefined : DATABASE_SETTINGS.find((name) => present(env, name) !== undefined);
+  if (orphan)
+    throw new ConfigError(`${orphan} is set but DATABASE_URL is not; set DATABASE_URL, or unset ${orphan} to keep the SQLite files`);
   const cacheUrl = url(env, "CACHE_URL", undefined, ["redis:", "rediss:"]);
   if (databaseUrl && /search_path/i.test(new URL(databaseUrl).searchParams.get("options") ?? ""))
     throw new ConfigError("DATABASE_URL sets search_path in its options; name the schema with DATABASE_SCHEMA instead");

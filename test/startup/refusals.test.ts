@@ -63,6 +63,11 @@ describe("start-up refusals (exit 2, one line)", () => {
       "WORKERS=2 needs a ledger the workers share; LEDGER_DB=:memory: gives each its own",
     ],
     [
+      "a database setting without the database",
+      { DATABASE_SCHEMA: "blue" },
+      "DATABASE_SCHEMA is set but DATABASE_URL is not; set DATABASE_URL, or unset DATABASE_SCHEMA to keep the SQLite files",
+    ],
+    [
       "a ledger file that cannot be one",
       { LEDGER_DB: notADatabase },
       `LEDGER_DB ${notADatabase} cannot be opened as the ledger: file is not a database`,
