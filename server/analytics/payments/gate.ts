@@ -18,6 +18,7 @@
 import { randomUUID } from "node:crypto";
 import { StoreUnavailable } from "../../db/unavailable.js";
 import type { Clock } from "../clock.js";
+import { laterWrites } from "./later-writes.js";
 import type { ExistingPayment, LedgerStore, Reservation, ReservationRequest, Split, StoredAnswer } from "./ledger/store.js";
 import { type Offer, openSubmission, type Receipt, type Submission } from "./protocols.js";
 import type { SettlementBackend } from "./settlement.js";
@@ -80,9 +81,6 @@ export interface GateOptions {
  */
 const SETTLEMENT_MARGIN_MS = 2_000;
 
-/** Waits between attempts at a write the ledger could not take (a release, an abandoned reservation). */
-const RETRY_MS = [250, 500, 1_000, 2_000];
-
 export function receiptOf(
   payment: { network: string; payer: string; amount: bigint | string },
   settlement: { transaction: string; simulated: boolean },
@@ -110,19 +108,11 @@ export function createPaymentGate(options: GateOptions): PaymentGate {
 
   /**
    * A write that frees a payment's key, which the ledger could not take (out of reach), is tried again
-   * in the background until `until`, so that a retry of the request is served as soon as the ledger is
-   * back, rather than refused as "being processed" until recovery releases the payment (at its
-   * deadline, or, if it was left `settling`, once the chain shows the money never moved).
+   * in the background, so that a retry of the request is served as soon as the ledger is back, rather
+   * than refused as "being processed" until recovery releases the payment (at its deadline, or, if it
+   * was left `settling`, once the chain shows the money never moved).
    */
-  function writeLater(write: () => Promise<unknown>, until: number, attempt = 0): void {
-    const wait = RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)] as number;
-    if (clock.now() + wait >= until) return;
-    setTimeout(() => {
-      write().catch((error) => {
-        if (error instanceof StoreUnavailable) writeLater(write, until, attempt + 1);
-      });
-    }, wait).unref();
-  }
+  const later = laterWrites(clock);
 
   /** Releases the payment now, or as soon as the ledger takes the write (and throws meanwhile). */
   async function release(payment: AdmittedPayment, status: Released, why: string): Promise<boolean> {
@@ -130,7 +120,7 @@ export function createPaymentGate(options: GateOptions): PaymentGate {
       return await ledger.release(payment.entry, status, why);
     } catch (error) {
       // Once the payment expired it is recovery's.
-      if (error instanceof StoreUnavailable) writeLater(() => ledger.release(payment.entry, status, why), payment.expiresAt);
+      if (error instanceof StoreUnavailable) later.add(() => ledger.release(payment.entry, status, why), payment.expiresAt);
       throw error;
     }
   }
@@ -147,7 +137,7 @@ export function createPaymentGate(options: GateOptions): PaymentGate {
     } catch (error) {
       if (error instanceof StoreUnavailable) {
         const abandon = () => ledger.abandon(request.key, request.holder, "the ledger's reply to its reservation was lost");
-        writeLater(abandon, request.deadlineAt);
+        later.add(abandon, request.deadlineAt);
       }
       throw error;
     }

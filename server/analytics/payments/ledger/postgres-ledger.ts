@@ -117,7 +117,7 @@ const SQL = {
             dropped AS (DELETE FROM answers WHERE payment_id IN (SELECT id FROM moved))
             SELECT id FROM moved`,
   abandon: `UPDATE payments SET status = 'not_charged', reservation_key = NULL, reason = $3, updated_at = $4
-            WHERE reservation_key = $1 AND holder = $2 AND status = 'verified' RETURNING id`,
+            WHERE reservation_key = $1 AND holder = $2 AND holder <> '' AND status = 'verified' RETURNING id`,
   pending: `SELECT id, payment_key, status, network, payer, amount, payload, expires_at, created_at FROM payments
             WHERE status IN ('verified', 'settling') AND deadline_at <= $1 ORDER BY deadline_at LIMIT $2`,
   postpone: "UPDATE payments SET deadline_at = $2, recovery = $3, updated_at = $4 WHERE id = $1 AND status = 'settling'",

@@ -151,7 +151,7 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
   const dropAnswer = db.prepare("DELETE FROM answers WHERE payment_id = ?");
   const abandonHeld = db.prepare(
     `UPDATE payments SET status = 'not_charged', reservation_key = NULL, reason = ?, updated_at = ?
-     WHERE reservation_key = ? AND holder = ? AND status = 'verified'`,
+     WHERE reservation_key = ? AND holder = ? AND holder <> '' AND status = 'verified'`,
   );
   const probe = db.prepare("SELECT MAX(version) AS v FROM schema_version");
 

@@ -140,7 +140,8 @@ export interface LedgerStore {
   /**
    * The `verified` reservation of `key` made by the attempt `holder`, if it committed, → `not_charged`
    * and the key freed: for an attempt whose reservation's outcome was lost with the database's reply,
-   * and which so never learned its entry. False when there is none.
+   * and which so never learned its entry. False when there is none (rows older than the token have
+   * none, and no holder frees them).
    */
   abandon(key: string, holder: string, reason: string): Promise<boolean>;
   /** Payments past their deadline in `verified` or `settling`, oldest first. */
