@@ -1,5 +1,7 @@
+import net from "node:net";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { describeCacheContract, loader } from "../../test/contracts/cache.js";
+import { capturedLogger } from "../../test/support/logs.js";
 import { partitionableProxy } from "../../test/support/partition.js";
 import { freePort } from "../../test/support/processes.js";
 import { dropKeys, hasRedis, TEST_REDIS_URL, uniqueName } from "../../test/support/services.js";
@@ -98,7 +100,68 @@ describe.skipIf(!hasRedis())("Redis", () => {
   });
 });
 
+/** One RESP command (an array of bulk strings) at the start of `buffer`, and the bytes it took. */
+function parseCommand(buffer: Buffer): { args: string[]; length: number } | undefined {
+  let at = 0;
+  const line = () => {
+    const end = buffer.indexOf("\r\n", at);
+    if (end < 0) return undefined;
+    const text = buffer.toString("utf8", at, end);
+    at = end + 2;
+    return text;
+  };
+  const head = line();
+  if (head === undefined) return undefined;
+  const args: string[] = [];
+  for (let i = 0; i < Number(head.slice(1)); i++) {
+    const size = Number(line()?.slice(1));
+    if (Number.isNaN(size) || buffer.length < at + size + 2) return undefined;
+    args.push(buffer.toString("utf8", at, at + size));
+    at += size + 2;
+  }
+  return { args, length: at };
+}
+
+/** A Redis stand-in that has no key and refuses every write as out of memory (`maxmemory` with `noeviction`). */
+async function outOfMemoryRedis() {
+  const server = net.createServer((socket) => {
+    let buffered = Buffer.alloc(0);
+    socket.on("data", (chunk) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      for (let command = parseCommand(buffered); command; command = parseCommand(buffered)) {
+        buffered = buffered.subarray(command.length);
+        const name = command.args[0]?.toUpperCase();
+        const info = "loading:0\r\n";
+        // As a Redis before 6 answers: no HELLO (the client stays on RESP2).
+        if (name === "HELLO") socket.write("-ERR unknown command 'HELLO'\r\n");
+        else if (name === "CLIENT") socket.write("+OK\r\n");
+        else if (name === "INFO") socket.write(`$${info.length}\r\n${info}\r\n`);
+        else if (name === "GET") socket.write("$-1\r\n");
+        else socket.write("-OOM command not allowed when used memory > 'maxmemory'.\r\n");
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `redis://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 describe("Redis out of reach", () => {
+  it("counts an error reply (out of memory) as an answer: ok in GET /, and no log line per command", async () => {
+    const redis = await outOfMemoryRedis();
+    const log = capturedLogger();
+    const shared = await openRedisCache({ url: redis.url, prefix: "oom:" }, { clock: systemClock, logger: log.logger });
+    const { state, load } = loader("from upstream");
+    for (let i = 0; i < 5; i++) expect(await shared.cache.wrap(`k${i}`, 60_000, load)).toBe("from upstream");
+    expect(state.calls).toBe(5);
+    expect(shared.status()).toEqual({ store: "redis", status: "ok" });
+    expect(log.lines().filter((line) => /answering/.test(String(line.msg)))).toEqual([]);
+    await shared.close();
+    await redis.close();
+  });
+
   it("answers from upstream and this process's memory, says so, and never fails a caller", async () => {
     const url = `redis://127.0.0.1:${await freePort()}`;
     const shared = await openRedisCache({ url, prefix: "nowhere:" }, { clock: manualClock(0), logger, connectWaitMs: 300 });

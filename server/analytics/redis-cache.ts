@@ -11,7 +11,7 @@
  * store needs built in: a key prefix, failing fast without an offline queue, per-command timeouts.
  */
 import { randomBytes } from "node:crypto";
-import { Redis } from "ioredis";
+import { Redis, ReplyError } from "ioredis";
 import type { Logger } from "pino";
 import { ConfigError } from "../config/env.js";
 import type { CacheSettings } from "../config/stores.js";
@@ -49,8 +49,9 @@ interface RedisLink {
 
 /**
  * Entries in Redis, each also kept in `fallback`, which answers while Redis is down. A command is
- * sent only while Redis is connected; one that fails anyway (a timeout: a connected Redis that does
- * not answer) is answered from `fallback` too.
+ * sent only while Redis is connected; one that fails anyway is answered from `fallback` too. Only a
+ * failure to answer (a timeout: a connected Redis paused or cut off) says Redis is not answering; an
+ * error reply (out of memory, read-only after a failover) is an answer.
  */
 function redisStore(redis: Redis, fallback: CacheStore, link: RedisLink): CacheStore {
   const shared = async <T>(command: () => Promise<T>): Promise<T | undefined> => {
@@ -60,7 +61,7 @@ function redisStore(redis: Redis, fallback: CacheStore, link: RedisLink): CacheS
       link.answered(true);
       return value;
     } catch (error) {
-      link.answered(false, error);
+      link.answered(error instanceof ReplyError, error);
       return undefined;
     }
   };
@@ -121,8 +122,14 @@ export async function openRedisCache(
   // ioredis reports a database the server does not have as an error, then goes on in database 0, which may be
   // another deployment's: it is never used.
   let wrongDatabase = false;
+  let started = false;
   redis.on("error", (error: Error) => {
-    if (/DB index is out of range/i.test(error.message)) wrongDatabase = true;
+    if (/DB index is out of range/i.test(error.message)) {
+      // At start the service refuses to start (below); found later (Redis first reachable after the start), the shared cache stays off.
+      if (started && !wrongDatabase)
+        logger.error({ cache: "redis" }, "CACHE_URL names a database this Redis does not have; the shared cache stays off");
+      wrongDatabase = true;
+    }
     lost(error);
   });
   redis.on("close", () => lost());
@@ -133,6 +140,7 @@ export async function openRedisCache(
       resolve();
     });
   });
+  started = true;
   if (wrongDatabase) {
     redis.disconnect();
     throw new ConfigError("CACHE_URL names a database this Redis does not have (0 to 15 unless its databases setting says more)");
