@@ -87,7 +87,7 @@ describe("bad input is a 400 naming the field, before any payment is looked at",
     ["a bare query key", () => request(app).get("/defi/tvl?limit"), "limit", "must have a value"],
     ["a bare string key", () => request(app).get("/skale/defi/tvl?chain"), "chain", "must have a value"],
     ["a repeated key", () => request(app).get("/defi/tvl?limit=3&limit=4"), "limit", "once"],
-    // The query parser drops this key altogether: without the check the default limit would answer, and be charged.
+    // The validator's bracket parsing drops this key altogether: without the check the default limit would answer, and be charged.
     ["a bracketed __proto__ key", () => request(app).get("/defi/tvl?limit[__proto__]=1"), "limit[__proto__]", "without brackets"],
     ["a percent-encoded bracketed key", () => request(app).get("/defi/tvl?limit%5Bx%5D=1"), "limit[x]", "without brackets"],
     [

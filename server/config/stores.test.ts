@@ -37,6 +37,7 @@ describe("store settings", () => {
       { DATABASE_URL: "postgres://db/x?options=-c%20search_path%3Dother" },
       /^DATABASE_URL sets search_path in its options; name the schema/,
     ],
+    [{ DATABASE_URL: "postgres://db/x?options=-c%20a%3D1&options=--search-path%3Dother" }, /^DATABASE_URL sets search_path/],
     [{ WORKERS: "many" }, /WORKERS must be a positive integer or auto/],
   ])("refuses %o", (env, message) => {
     expect(() => storeSettings(env)).toThrow(ConfigError);

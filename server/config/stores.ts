@@ -42,7 +42,8 @@ export function storeSettings(env: Env): StoreSettings {
   if (orphan)
     throw new ConfigError(`${orphan} is set but DATABASE_URL is not; set DATABASE_URL, or unset ${orphan} to keep the SQLite files`);
   const cacheUrl = url(env, "CACHE_URL", undefined, ["redis:", "rediss:"]);
-  if (databaseUrl && /search_path/i.test(new URL(databaseUrl).searchParams.get("options") ?? ""))
+  // PostgreSQL reads `search-path` as `search_path`, and `--search_path=` as `-c search_path=`.
+  if (databaseUrl && new URL(databaseUrl).searchParams.getAll("options").some((options) => /search[_-]path/i.test(options)))
     throw new ConfigError("DATABASE_URL sets search_path in its options; name the schema with DATABASE_SCHEMA instead");
   return {
     ...(databaseUrl && {

@@ -53,10 +53,10 @@ const identifier = (name: string) => `"${name}"`;
 function connection(settings: DatabaseSettings): { connectionString: string; options: string } {
   const ours = `-c search_path=${identifier(settings.schema)}`;
   const url = new URL(settings.url);
-  const theirs = url.searchParams.get("options");
-  if (theirs === null) return { connectionString: settings.url, options: ours };
+  const theirs = url.searchParams.getAll("options");
+  if (!theirs.length) return { connectionString: settings.url, options: ours };
   url.searchParams.delete("options");
-  return { connectionString: url.toString(), options: `${theirs} ${ours}` };
+  return { connectionString: url.toString(), options: [...theirs, ours].join(" ") };
 }
 
 export function openDatabase(settings: DatabaseSettings, logger?: Logger): Database {

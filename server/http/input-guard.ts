@@ -1,7 +1,7 @@
 /**
  * What request validation lets through but no caller means: a query key without a value
- * (`?limit`), a key given twice (`?limit=1&limit=2`), a bracketed key (`?limit[x]=1`; the query
- * parser drops `limit[__proto__]=1` altogether, so the default would answer), numbers that are not finite (`Infinity`,
+ * (`?limit`), a key given twice (`?limit=1&limit=2`), a bracketed key (`?limit[x]=1`; the
+ * validator's bracket notation handling drops `limit[__proto__]=1` altogether, so the default would answer), numbers that are not finite (`Infinity`,
  * `NaN`, `1e309`, which the validator's type coercion turns into a JSON-unrepresentable number),
  * and a JSON body nested deeper than any input of the contract (`MAX_BODY_DEPTH`), which every
  * walk of it (these checks, the request's fingerprint) would otherwise follow until the stack
@@ -18,7 +18,7 @@ function refuse(errors: FieldError[]): ApiError {
 export const refuseAmbiguousQuery: RequestHandler = function refuseAmbiguousQuery(req, _res, next) {
   const errors: FieldError[] = [];
   const search = req.originalUrl.indexOf("?");
-  // The raw keys: the parser drops some (`__proto__` inside brackets), so the parsed query cannot show them.
+  // The raw keys: the validator's bracket parsing drops some (`__proto__` inside brackets) from the query it checks.
   if (search >= 0 && /[[\]]|%5[BbDd]/.test(req.originalUrl.slice(search)))
     for (const field of new Set(new URLSearchParams(req.originalUrl.slice(search + 1)).keys()))
       if (/[[\]]/.test(field)) errors.push({ location: "query", field, message: "must be a plain name, without brackets" });
