@@ -106,11 +106,14 @@ export async function openRedisCache(
     // Reconnect forever, at most every 2 s, so that the shared cache comes back by itself.
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
   });
+  // ioredis reports a database the server does not have as an error, then goes on in database 0, which may be
+  // another deployment's: it is never used.
+  let wrongDatabase = false;
   let available = false;
   // Connected is not answering: a paused or overloaded Redis keeps its connection and times every command out.
   let answering = true;
   redis.on("ready", () => {
-    if (!available) logger.info({ cache: "redis" }, "shared cache available");
+    if (!available && !wrongDatabase) logger.info({ cache: "redis" }, "shared cache available");
     available = true;
     answering = true;
   });
@@ -119,9 +122,6 @@ export async function openRedisCache(
       logger.warn({ cache: "redis", err: error }, "shared cache unavailable: answering from upstream and this process's memory");
     available = false;
   };
-  // ioredis reports a database the server does not have as an error, then goes on in database 0, which may be
-  // another deployment's: it is never used.
-  let wrongDatabase = false;
   let started = false;
   redis.on("error", (error: Error) => {
     if (/DB index is out of range/i.test(error.message)) {
