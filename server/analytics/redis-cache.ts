@@ -156,10 +156,28 @@ export async function openRedisCache(
     },
   };
   const store = redisStore(redis, memoryStore(clock), link);
+  // Connected but not answering: asked in the background, so that an idle instance's `GET /` does not say
+  // unavailable long after Redis is back (one PING at a time; the answer shows from the next `GET /` on).
+  let probing = false;
+  const probe = () => {
+    if (probing || answering || !link.up()) return;
+    probing = true;
+    redis
+      .ping()
+      .then(
+        () => link.answered(true),
+        (error) => link.answered(error instanceof ReplyError, error),
+      )
+      .finally(() => {
+        probing = false;
+      });
+  };
   return {
     cache: singleFlight(store, { observer }),
-    // Until a command answers again: the next request's command tells.
-    status: () => ({ store: "redis", status: link.up() && answering ? "ok" : "unavailable" }),
+    status() {
+      probe();
+      return { store: "redis", status: link.up() && answering ? "ok" : "unavailable" };
+    },
     async close() {
       available = false;
       redis.disconnect();
