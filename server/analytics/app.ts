@@ -10,7 +10,13 @@ import { DOCS_ASSETS_PATH, docsAssets } from "../docs/reference-page.js";
 import { cors } from "../http/cors.js";
 import { errorHandler, notFound } from "../http/errors.js";
 import { handlerChain } from "../http/handler-chain.js";
-import { refuseAmbiguousQuery, refuseDeepBodies, refuseMalformedNumbers } from "../http/input-guard.js";
+import {
+  bodyOrDefaults,
+  refuseAmbiguousQuery,
+  refuseDeepBodies,
+  refuseMalformedNumbers,
+  refuseOtherCharsets,
+} from "../http/input-guard.js";
 import { requestContext } from "../http/request-context.js";
 import { openApiValidation } from "../http/validator.js";
 import { requestMetrics, UNMATCHED } from "../ops/metrics.js";
@@ -138,15 +144,9 @@ export function createAnalyticsApp(deps: AnalyticsDeps): express.Express {
   }
   app.use(
     handlerChain([
+      refuseOtherCharsets,
       express.json({ limit: "100kb" }),
-      // A POST without a body means "all defaults": hand the validator an empty JSON object to apply them to.
-      (req, _res, next) => {
-        if (req.method === "POST" && req.body === undefined && !req.get("content-type")) {
-          req.body = {};
-          req.headers["content-type"] = "application/json";
-        }
-        next();
-      },
+      bodyOrDefaults,
       refuseDeepBodies,
       refuseAmbiguousQuery,
       function exactPath(req, res, next) {

@@ -97,6 +97,26 @@ describe("bad input is a 400 naming the field, before any payment is looked at",
       "",
     ],
     ["an amount above its realistic maximum", () => request(app).post("/base/bridge/quote").send(bridgeQuote(1e15)), "amount", "<="],
+    // A body the JSON parser did not read was answered as if absent: at the defaults (charged), or as a 500.
+    [
+      "a body under a malformed Content-Type",
+      () => request(app).post("/smartmoney/token-screener").set("Content-Type", ";").send('{"limit":2}'),
+      "content-type",
+      "application/json",
+    ],
+    [
+      "a body without a Content-Type",
+      // superagent adds no Content-Type to a Buffer
+      () => request(app).post("/base/defi/tvl").send(Buffer.from('{"limit":2,"chain":"solana"}')),
+      "content-type",
+      "application/json",
+    ],
+    [
+      "a JSON body in another charset",
+      () => request(app).post("/defi/tvl").set("Content-Type", "application/json; charset=utf-16").send("{"),
+      "content-type",
+      "utf-8",
+    ],
   ];
   for (const [what, send, field, message] of cases) {
     it(`refuses ${what}`, async () => {

@@ -31,6 +31,34 @@ export const refuseAmbiguousQuery: RequestHandler = function refuseAmbiguousQuer
   next(errors.length ? refuse(errors) : undefined);
 };
 
+/** The `charset` parameter of a Content-Type, if it has one. */
+const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
+
+/**
+ * Before the JSON parser: a JSON body is UTF-8 (RFC 8259). The parser also decodes the other `utf-*`
+ * charsets, and reads a body that decodes to nothing (one byte as UTF-16) as `{}`: all defaults, charged.
+ */
+export const refuseOtherCharsets: RequestHandler = function refuseOtherCharsets(req, _res, next) {
+  const charset = CHARSET.exec(req.headers["content-type"] ?? "")?.[1]?.toLowerCase();
+  if (charset === undefined || charset === "utf-8") return next();
+  next(refuse([{ location: "header", field: "content-type", message: "charset must be utf-8" }]));
+};
+
+/**
+ * After the JSON parser, on a POST: a request without a body means "all defaults" (an empty JSON
+ * object for the validator to fill in). A body the parser did not read (no Content-Type, another
+ * media type, or one it cannot parse, such as `;`) is refused naming `content-type`, never answered
+ * as if it were absent.
+ */
+export const bodyOrDefaults: RequestHandler = function bodyOrDefaults(req, _res, next) {
+  if (req.method !== "POST" || req.body !== undefined) return next();
+  const sent = req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
+  if (sent) return next(refuse([{ location: "header", field: "content-type", message: "must be application/json" }]));
+  req.body = {};
+  req.headers["content-type"] = "application/json";
+  next();
+};
+
 /** Levels of arrays and objects a request body may nest; the contract's inputs use three at most. */
 export const MAX_BODY_DEPTH = 32;
 
