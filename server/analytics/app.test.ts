@@ -394,6 +394,22 @@ describe("bad input", () => {
 });
 
 describe("free endpoints", () => {
+  it("answer HEAD as their GET without a body; a paid route never does (it could not deliver what it would charge for)", async () => {
+    const { app, statuses } = build();
+    for (const route of contract.free.filter((r) => !r.path.includes("{"))) {
+      const [get, head] = [await request(app).get(route.path), await request(app).head(route.path)];
+      expect(head.status, route.path).toBe(get.status);
+      expect(head.headers["content-type"], route.path).toBe(get.headers["content-type"]);
+      expect(head.text ?? "", route.path).toBe("");
+    }
+    for (const path of ["/base/defi/tvl?chain=all", "/defi/yields"]) {
+      const res = await request(app).head(path).set("X-PAYMENT", testPayment());
+      expect(res.status, path).toBe(405);
+      expect(res.headers.allow, path).not.toContain("HEAD");
+    }
+    expect(await statuses()).toEqual([]);
+  });
+
   it("report service info: networks per prefix, 28 endpoints, provider modes", async () => {
     const res = await request(app).get("/");
     expect(res.status).toBe(200);

@@ -19,6 +19,7 @@ import {
 } from "../http/input-guard.js";
 import { requestContext } from "../http/request-context.js";
 import { openApiValidation } from "../http/validator.js";
+import { asGet, withHead } from "../http/with-head.js";
 import { requestMetrics, UNMATCHED } from "../ops/metrics.js";
 import { embeddedOperations, type OperationsOptions, operationsHandlers, operationsPaths } from "../ops/routes.js";
 import type { Clock } from "./clock.js";
@@ -57,7 +58,8 @@ function operationLabels(contract: AnalyticsContract): (operationId: string | un
     ...contract.free.map((route) => [route.operationId, route.operationId] as const),
     ...contract.paid.map((route) => [route.operationId, route.name as string] as const),
   ]);
-  return (operationId) => (operationId === undefined ? UNMATCHED : (labels.get(operationId) ?? UNMATCHED));
+  // HEAD is counted as its GET (see withHead).
+  return (operationId) => labels.get(asGet(operationId) as string) ?? UNMATCHED;
 }
 
 export function createAnalyticsApp(deps: AnalyticsDeps): express.Express {
@@ -76,7 +78,7 @@ export function createAnalyticsApp(deps: AnalyticsDeps): express.Express {
       requestContext(logger, operationsPaths(contract.document)),
       requestMetrics(operations.metrics.registry, operationLabels(contract)),
       cors({
-        methods: "GET, POST, OPTIONS",
+        methods: "GET, HEAD, POST, OPTIONS",
         // Both protocol versions' payment headers in, their challenge and receipt headers out: browsers hide what is not listed.
         // The official clients (@x402/fetch, x402-fetch) also send `Access-Control-Expose-Headers` as a request header on
         // their paid retry: a preflight that did not allow it would stop every browser payment.
@@ -126,7 +128,9 @@ export function createAnalyticsApp(deps: AnalyticsDeps): express.Express {
   // parameters (most of them) is found by one lookup of the request's path; the router, which tries
   // each layer's pattern in turn, still serves the others and any spelling of a path the lookup
   // misses (case, trailing slash), as before.
-  const validatorFor = openApiValidation(contract.document, {
+  // The free GETs answer HEAD as well; a paid route's never does: a HEAD could not deliver the answer it would be charged for.
+  const served = withHead(contract.document, (get) => get["x-payment-info"] === undefined);
+  const validatorFor = openApiValidation(served, {
     validateResponses: config.validateResponses,
     prefixes: NETWORKS.map((network) => network.prefix),
   });

@@ -14,6 +14,7 @@ import { errorHandler, notFound } from "../http/errors.js";
 import { refuseAmbiguousQuery, refuseMalformedNumbers } from "../http/input-guard.js";
 import { requestContext } from "../http/request-context.js";
 import { openApiValidation } from "../http/validator.js";
+import { asGet, withHead } from "../http/with-head.js";
 import { requestMetrics, UNMATCHED } from "../ops/metrics.js";
 import { embeddedOperations, type OperationsOptions, operationsHandlers, operationsPaths } from "../ops/routes.js";
 import type { RegistryDocument } from "./document.js";
@@ -49,7 +50,7 @@ export function createRegistryApp({
   app.set("etag", "strong");
   app.use(requestContext(logger, operationsPaths(registryDocument)));
   // HEAD is counted as its GET (see withHead).
-  app.use(requestMetrics(operations.metrics.registry, (id) => id?.replace(/Head$/, "") ?? UNMATCHED));
+  app.use(requestMetrics(operations.metrics.registry, (id) => asGet(id) ?? UNMATCHED));
   app.use(cors({ methods: "GET, HEAD, OPTIONS", requestHeaders: "If-None-Match, X-Request-Id", exposedHeaders: "ETag, X-Request-Id" }));
   // The /docs page's script and styles: files of the installed package, outside the contract's operations.
   app.use(DOCS_ASSETS_PATH, docsAssets());
@@ -85,20 +86,6 @@ function getOperations(document: RegistryDocument, described: Record<string, Req
       throw new Error(`${path}: no handler for operation ${operationId}`);
     return { path, operationId };
   });
-}
-
-/**
- * HEAD is GET without a body (RFC 9110). The validator routes only what the document lists, so it
- * gets a copy in which every GET is also listed as HEAD; Express answers HEAD with the GET route.
- */
-function withHead(document: RegistryDocument): RegistryDocument {
-  const paths = Object.fromEntries(
-    Object.entries(document.paths).map(([path, item]) => [
-      path,
-      item.get ? { ...item, head: { ...item.get, operationId: `${item.get.operationId}Head` } } : item,
-    ]),
-  );
-  return { ...document, paths };
 }
 
 /** The document as the validators see it: HEAD beside every GET. */
