@@ -410,6 +410,11 @@ describe("free endpoints", () => {
     expect(await statuses()).toEqual([]);
   });
 
+  it("ignore the charset of a GET, which has no body to decode", async () => {
+    const res = await request(app).get("/livez").set("Content-Type", "text/plain; charset=ISO-8859-1");
+    expect(res.status).toBe(200);
+  });
+
   it("report service info: networks per prefix, 28 endpoints, provider modes", async () => {
     const res = await request(app).get("/");
     expect(res.status).toBe(200);

@@ -112,6 +112,12 @@ describe("bad input is a 400 naming the field, before any payment is looked at",
       "application/json",
     ],
     [
+      "another charset behind a quoted parameter that holds ;charset=utf-8",
+      () => request(app).post("/defi/tvl").set("Content-Type", 'application/json; foo="x;charset=utf-8"; charset=utf-16').send("{"),
+      "content-type",
+      "utf-8",
+    ],
+    [
       "a JSON body in another charset",
       () => request(app).post("/defi/tvl").set("Content-Type", "application/json; charset=utf-16").send("{"),
       "content-type",

@@ -7,6 +7,7 @@
  * walk of it (these checks, the request's fingerprint) would otherwise follow until the stack
  * overflows. Each is a 400 naming the field, before any payment is looked at.
  */
+import { parse as parseContentType } from "content-type";
 import type { RequestHandler } from "express";
 import { ApiError, type FieldError } from "./errors.js";
 
@@ -31,15 +32,22 @@ export const refuseAmbiguousQuery: RequestHandler = function refuseAmbiguousQuer
   next(errors.length ? refuse(errors) : undefined);
 };
 
-/** The `charset` parameter of a Content-Type, if it has one. */
-const CHARSET = /;\s*charset\s*=\s*"?([^";\s]*)/i;
-
 /**
- * Before the JSON parser: a JSON body is UTF-8 (RFC 8259). The parser also decodes the other `utf-*`
- * charsets, and reads a body that decodes to nothing (one byte as UTF-16) as `{}`: all defaults, charged.
+ * Before the JSON parser, on a POST (the one method with a body here): a JSON body is UTF-8 (RFC
+ * 8259). The parser also decodes the other `utf-*` charsets, and reads a body that decodes to nothing
+ * (one byte as UTF-16) as `{}`: all defaults, charged. The header is read by the parser's own
+ * `content-type` module, so that both see the same charset (a regular expression can be misled by a
+ * quoted parameter holding `;charset=utf-8`).
  */
 export const refuseOtherCharsets: RequestHandler = function refuseOtherCharsets(req, _res, next) {
-  const charset = CHARSET.exec(req.headers["content-type"] ?? "")?.[1]?.toLowerCase();
+  const header = req.headers["content-type"];
+  if (req.method !== "POST" || !header) return next();
+  let charset: string | undefined;
+  try {
+    charset = parseContentType(header).parameters.charset?.toLowerCase();
+  } catch {
+    return next(refuse([{ location: "header", field: "content-type", message: "is not a media type" }]));
+  }
   if (charset === undefined || charset === "utf-8") return next();
   next(refuse([{ location: "header", field: "content-type", message: "charset must be utf-8" }]));
 };
