@@ -59,7 +59,10 @@ function operationLabels(contract: AnalyticsContract): (operationId: string | un
     ...contract.paid.map((route) => [route.operationId, route.name as string] as const),
   ]);
   // HEAD is counted as its GET (see withHead).
-  return (operationId) => labels.get(asGet(operationId) as string) ?? UNMATCHED;
+  return (operationId) => {
+    const id = asGet(operationId);
+    return (id && labels.get(id)) ?? UNMATCHED;
+  };
 }
 
 export function createAnalyticsApp(deps: AnalyticsDeps): express.Express {

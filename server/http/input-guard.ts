@@ -1,11 +1,12 @@
 /**
  * What request validation lets through but no caller means: a query key without a value
  * (`?limit`), a key given twice (`?limit=1&limit=2`), a bracketed key (`?limit[x]=1`; the
- * validator's bracket notation handling drops `limit[__proto__]=1` altogether, so the default would answer), numbers that are not finite (`Infinity`,
- * `NaN`, `1e309`, which the validator's type coercion turns into a JSON-unrepresentable number),
- * and a JSON body nested deeper than any input of the contract (`MAX_BODY_DEPTH`), which every
- * walk of it (these checks, the request's fingerprint) would otherwise follow until the stack
- * overflows. Each is a 400 naming the field, before any payment is looked at.
+ * validator's bracket parsing drops `limit[__proto__]=1` altogether, so the default would answer),
+ * numbers that are not finite (`Infinity`, `NaN`, `1e309`, which the validator's type coercion
+ * turns into a JSON-unrepresentable number), a JSON body nested deeper than any input of the
+ * contract (`MAX_BODY_DEPTH`), which every walk of it (these checks, the request's fingerprint)
+ * would otherwise follow until the stack overflows, and a POST body the JSON parser did not read.
+ * Each is a 400 naming the field, before any payment is looked at.
  */
 import { parse as parseContentType } from "content-type";
 import type { RequestHandler } from "express";
