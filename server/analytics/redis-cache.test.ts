@@ -1,4 +1,5 @@
 import net from "node:net";
+import { Redis } from "ioredis";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { describeCacheContract, loader } from "../../test/contracts/cache.js";
 import { capturedLogger } from "../../test/support/logs.js";
@@ -7,6 +8,7 @@ import { freePort } from "../../test/support/processes.js";
 import { dropKeys, hasRedis, TEST_REDIS_URL, uniqueName } from "../../test/support/services.js";
 import { createLogger } from "../http/logger.js";
 import { manualClock, systemClock } from "./clock.js";
+import { codeFingerprint } from "./code-fingerprint.js";
 import { openRedisCache } from "./redis-cache.js";
 
 const logger = createLogger("silent");
@@ -94,6 +96,23 @@ describe.skipIf(!hasRedis())("Redis", () => {
     await b.cache.wrap("k", 60_000, load);
     expect(state.calls).toBe(2);
     await Promise.all([a.close(), b.close()]);
+  });
+
+  it("keeps the versions of a rolling deploy apart: keys carry the code's fingerprint, and another version's are not read", async () => {
+    const prefix = freshPrefix();
+    const current = await open(prefix);
+    const { state, load } = loader({ shape: "new" });
+    await current.cache.wrap("k", 60_000, load);
+    const raw = new Redis(TEST_REDIS_URL);
+    const keys = await raw.keys(`${prefix}*`);
+    raw.disconnect();
+    expect(keys).toEqual([`${prefix}${codeFingerprint()}:v:k`]);
+    const older = await openRedisCache({ url: TEST_REDIS_URL, prefix }, { clock: systemClock, logger, namespace: "0123456789abcdef" });
+    const oldLoad = loader({ shape: "old" });
+    expect(await older.cache.wrap("k", 60_000, oldLoad.load)).toEqual({ shape: "old" });
+    expect(await current.cache.wrap("k", 60_000, load)).toEqual({ shape: "new" });
+    expect([state.calls, oldLoad.state.calls]).toEqual([1, 1]);
+    await Promise.all([current.close(), older.close()]);
   });
 });
 

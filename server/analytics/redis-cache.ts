@@ -1,6 +1,7 @@
 /**
  * The upstream cache shared on Redis (`CACHE_URL`): the same keys and lifetimes as in memory, under
- * `CACHE_PREFIX`, and single flight across instances through a short lock per key (`SET NX PX`,
+ * `CACHE_PREFIX` and the code's fingerprint (code-fingerprint.ts: the instances of two versions in a
+ * rolling deploy never read each other's values), and single flight across instances through a short lock per key (`SET NX PX`,
  * released by its owner's token). Every value is also kept in this process's memory, which answers
  * while Redis is unreachable: the service then calls upstream and its own memory, says so in `GET /`
  * and in the logs, and never fails a request because of the cache.
@@ -17,6 +18,7 @@ import { ConfigError } from "../config/env.js";
 import type { CacheSettings } from "../config/stores.js";
 import { type Cache, type CacheObserver, type CacheStore, createCache, memoryStore, singleFlight } from "./cache.js";
 import type { Clock } from "./clock.js";
+import { codeFingerprint } from "./code-fingerprint.js";
 
 /** What `GET /` says of the cache. */
 export interface CacheStatus {
@@ -91,13 +93,22 @@ function redisStore(redis: Redis, fallback: CacheStore, link: RedisLink): CacheS
   };
 }
 
+export interface RedisCacheOptions {
+  clock: Clock;
+  logger: Logger;
+  observer?: CacheObserver;
+  connectWaitMs?: number;
+  /** Keys are `<CACHE_PREFIX><namespace>:…`; by default the code's fingerprint. */
+  namespace?: string;
+}
+
 /** The cache on Redis at `settings.url`, with this process's memory beside it; waits briefly for the first connection. */
 export async function openRedisCache(
   settings: CacheSettings,
-  { clock, logger, observer, connectWaitMs = 2_000 }: { clock: Clock; logger: Logger; observer?: CacheObserver; connectWaitMs?: number },
+  { clock, logger, observer, connectWaitMs = 2_000, namespace = codeFingerprint() }: RedisCacheOptions,
 ): Promise<UpstreamCache> {
   const redis = new Redis(settings.url, {
-    keyPrefix: settings.prefix,
+    keyPrefix: `${settings.prefix}${namespace}:`,
     // Fail at once while disconnected instead of queueing: the memory answers meanwhile.
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
