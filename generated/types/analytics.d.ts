@@ -2911,7 +2911,11 @@ export interface components {
             /** @description Echo of the question. */
             query: string;
             context: components["schemas"]["AskContext"];
-            /** @description Paths of the specific endpoints relevant to the question, most relevant first, e.g. `/defi/yields`. */
+            /**
+             * @description Paths of the specific endpoints relevant to the question, most relevant first, under the prefix the
+             *     question was asked on (so that they settle on the same network): `/defi/yields` from `/ask`,
+             *     `/base/defi/yields` from `/base/ask`.
+             */
             available_endpoints: string[];
         };
         /** @description Every paid answer: upstream `data` plus the model's reading of it. Only `data` and the `signal` vocabulary vary by operation. */

@@ -18,6 +18,7 @@ import { loadAnalyticsContract } from "./contract.js";
 import { embeddedInsightWriter } from "./insight/embedded.js";
 import type { SettlementBackend } from "./payments/settlement.js";
 import { createEmbeddedProviders } from "./providers/index.js";
+import { askHandlers } from "./segments/ask.js";
 import { defiHandlers } from "./segments/defi.js";
 import { createSegmentContext } from "./segments/derived.js";
 
@@ -40,7 +41,7 @@ function build(overrides: Partial<AnalyticsDeps> = {}, backend?: SettlementBacke
   const deps: AnalyticsDeps = {
     contract,
     config,
-    handlers: { ...exampleHandlers(contract), ...defiHandlers },
+    handlers: { ...exampleHandlers(contract), ...defiHandlers, ...askHandlers },
     segment: createSegmentContext({ providers: createEmbeddedProviders({ seed: "app-test", clock }), clock, cache: createCache(clock) }),
     providerModes: allEmbedded,
     settlementMode: "ledger",
@@ -128,6 +129,15 @@ describe("a paid call", () => {
     const legacy = await request(app).get("/skale/defi/tvl?chain=all&limit=4").set("X-PAYMENT", testPayment());
     expect(legacy.status).toBe(200);
     for (const res of [...bodies, legacy]) expect(res.body.data).toEqual(bodies[0]?.body.data);
+  });
+
+  it("names other endpoints under the prefix asked on, whose network they settle on", async () => {
+    const query = "Where can I earn the best yield on SOL right now?";
+    for (const prefix of ["", "/base", "/skale"]) {
+      const res = await request(app).post(`${prefix}/ask`).set("X-PAYMENT", testPayment()).send({ query });
+      expect(res.status).toBe(200);
+      expect(res.body.data.available_endpoints[0]).toBe(`${prefix}/defi/yields`);
+    }
   });
 
   it("gives a legacy GET the body's defaults for the fields it does not carry", async () => {

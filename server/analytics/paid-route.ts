@@ -116,6 +116,7 @@ export function paidRouteHandler(route: PaidRoute, handler: OperationHandler, de
   const { caip2, extensions } = routed;
   const priceText = `${route.payment.price.amount} USD in USDC on ${routed.template.network}`;
   const prefix = route.payment.network.prefix;
+  const segment: SegmentContext = { ...deps.segment, prefix };
   const timeoutSeconds = Math.ceil(deps.config.payments.answerTimeoutMs / 1000);
   const inputRule = inputRules[route.name] as InputRule<OperationName> | undefined;
   const missing = `Pay ${priceText} and repeat the request with the ${PAYMENT_HEADERS[2]} (x402 v2) or ${PAYMENT_HEADERS[1]} (x402 v1) header.`;
@@ -148,7 +149,7 @@ export function paidRouteHandler(route: PaidRoute, handler: OperationHandler, de
   async function answer(input: unknown, requestId: string): Promise<StoredAnswer> {
     const startedAt = performance.now();
     // The validator checked `input` against this route's request schema: it is the operation's request, at run time.
-    const outcome = await handler(input as never, deps.segment);
+    const outcome = await handler(input as never, segment);
     const { status, body, failure } = await assembleEnvelope(outcome, {
       writer: deps.insight,
       clock: deps.clock,

@@ -24,7 +24,7 @@ export const askHandlers: SegmentHandlers<"ask"> = {
     ]);
     const chains = tvl.data.chains.map(({ name, tvl_usd }) => ({ name, tvl_usd }));
     const topPools = pools.data.pools.map(({ name, apr_pct, tvl_usd }) => ({ name, apr_pct, tvl_usd }));
-    const endpoints = routeQuestion(request.query);
+    const endpoints = routeQuestion(request.query).map((path) => `${ctx.prefix}${path}`);
     const baseline = yieldsSignal(topPools.map((p) => ({ apy_pct: p.apr_pct, tvl_usd: p.tvl_usd })));
     const [chain] = chains;
     const [pool] = topPools;

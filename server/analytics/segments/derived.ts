@@ -24,5 +24,5 @@ export function createSegmentContext({ providers, clock, cache }: { providers: P
   const sources = Object.values(providers)
     .map((role) => role.source)
     .join("+");
-  return { providers, clock, derived: cachedRole("derived", sources, derived, POLICY, cache) };
+  return { providers, clock, derived: cachedRole("derived", sources, derived, POLICY, cache), prefix: "" };
 }

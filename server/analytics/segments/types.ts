@@ -13,6 +13,8 @@ export interface SegmentContext {
   /** Figures computed from many provider reads, behind the same cache (derived.ts). */
   derived: DerivedReads;
   clock: Clock;
+  /** The prefix the operation is served under (`""`, `/base`, `/skale`): an answer that names other endpoints names them there. */
+  prefix: string;
 }
 
 /** One ranked candidate of the top-wallets list, before sorting. */
