@@ -6,7 +6,15 @@ import { loadAnalyticsContract, type PaidRoute } from "../server/analytics/contr
 import { challengeV2, encodeHeader } from "../server/analytics/payments/protocols.js";
 import { offerAt, routeOffer } from "../server/analytics/payments/requirements.js";
 import { DOCS, type PaidCase, paidCases } from "./cases.js";
-import { checkChallenge, checkChallengeV2, checkEnvelope, checkReceipt, Findings, type PaymentRequiredV2 } from "./checks.js";
+import {
+  checkBrowserReadable,
+  checkChallenge,
+  checkChallengeV2,
+  checkEnvelope,
+  checkReceipt,
+  Findings,
+  type PaymentRequiredV2,
+} from "./checks.js";
 import type { Answer } from "./http.js";
 import { ALL_PREFIXES } from "./targets.js";
 
@@ -220,5 +228,26 @@ describe("checks", () => {
     );
     expect(v1).toContain("PAYMENT-RESPONSE: must not come with a payment in X-PAYMENT (the receipt is in X-PAYMENT-RESPONSE)");
     expect(v1).toContain('X-PAYMENT-RESPONSE.network: expected "base-sepolia", got "base"');
+  });
+});
+
+describe("the CORS check", () => {
+  const answer = (headers: Record<string, string>): Answer => ({ ...exampleAnswer(base, 402), headers: new Headers(headers) });
+  const open = { "access-control-allow-origin": "*" };
+
+  it("passes an answer any origin may read with the header exposed, by name in any case or by `*`", () => {
+    const exposing = (list: string) => answer({ ...open, "access-control-expose-headers": list });
+    expect(failure((f) => checkBrowserReadable(f, exposing("X-Request-Id, payment-required"), ["PAYMENT-REQUIRED"]))).toBe("");
+    expect(failure((f) => checkBrowserReadable(f, exposing("*"), ["PAYMENT-REQUIRED"]))).toBe("");
+    expect(failure((f) => checkBrowserReadable(f, answer(open)))).toBe("");
+  });
+
+  it("names what a browser would hide: no Allow-Origin, another origin, a header not exposed", () => {
+    expect(failure((f) => checkBrowserReadable(f, answer({})))).toMatch(/access-control-allow-origin: expected "\*".*got null/);
+    expect(failure((f) => checkBrowserReadable(f, answer({ "access-control-allow-origin": "https://a.example" })))).toMatch(
+      /got "https:\/\/a\.example"/,
+    );
+    const hidden = answer({ ...open, "access-control-expose-headers": "X-Request-Id" });
+    expect(failure((f) => checkBrowserReadable(f, hidden, ["PAYMENT-REQUIRED"]))).toMatch(/must list PAYMENT-REQUIRED/);
   });
 });

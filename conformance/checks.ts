@@ -83,6 +83,20 @@ export function checkAnswer(
   return answer.json as Record<string, unknown>;
 }
 
+/**
+ * What a page on another origin needs to read the answer (the contract's CORS): `Access-Control-Allow-Origin: *`,
+ * and each of `exposed` listed in `Access-Control-Expose-Headers` (or `*`, every header, for a request without
+ * credentials, as x402 clients send), without which a browser hides it from the script.
+ */
+export function checkBrowserReadable(f: Findings, answer: Answer, exposed: readonly string[] = []): void {
+  const origin = answer.headers.get("access-control-allow-origin");
+  if (origin !== "*") f.add("access-control-allow-origin", `expected "*" (any origin may read), got ${JSON.stringify(origin)}`);
+  const listed = (answer.headers.get("access-control-expose-headers") ?? "").split(",").map((name) => name.trim().toLowerCase());
+  for (const name of exposed)
+    if (!listed.includes(name.toLowerCase()) && !listed.includes("*"))
+      f.add("access-control-expose-headers", `must list ${name}, got ${JSON.stringify(listed.filter(Boolean))}`);
+}
+
 /** The 402 challenge: x402 v1, one requirement for the prefix's network, the interface's price, an absolute resource URL. */
 export function checkChallenge(f: Findings, c: PaidCase, answer: Answer, origin?: string): PaymentRequirements | undefined {
   const body = checkAnswer(f, c, answer, [402]);
@@ -228,7 +242,7 @@ export interface Paid {
   amount: string;
 }
 
-const RECEIPTS = {
+export const RECEIPTS = {
   1: { header: "X-PAYMENT-RESPONSE", component: "X402.SettlementReceipt", paidIn: "X-PAYMENT" },
   2: { header: "PAYMENT-RESPONSE", component: "X402.SettlementReceiptV2", paidIn: "PAYMENT-SIGNATURE" },
 } as const;

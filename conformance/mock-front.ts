@@ -14,7 +14,8 @@
  *   offer, or an unreadable payload, the challenge naming the reason;
  * - with a well-formed payment goes to Prism as asked, and a 2xx answer gets a mock receipt in the
  *   header of the version paid in (`PAYMENT-RESPONSE` or `X-PAYMENT-RESPONSE`).
- * Prism's own x402 headers are placeholders generated from the schema: the front never relays them.
+ * Prism's own x402 headers are placeholders generated from the schema: the front never relays them,
+ * nor Prism's CORS headers: the front answers browsers (preflights too) with the service's policy.
  * Any other `Prefer` status (402, 400, 404, 500, 502) is Prism's example, never charged. A request
  * Prism finds invalid gets the service's 400 body naming each field (from Prism's `sl-violations`).
  */
@@ -22,6 +23,7 @@ import express, { type Request, type Response } from "express";
 import { NETWORKS } from "../lib/networks.js";
 import { offerAt } from "../server/analytics/payments/requirements.js";
 import { DOCS_ASSETS_PATH, docsAssets, referencePage } from "../server/docs/reference-page.js";
+import { ANALYTICS_CORS, cors, REGISTRY_CORS } from "../server/http/cors.js";
 import {
   challengeAnswer,
   type MockAnswer,
@@ -98,6 +100,8 @@ export function mockFront(service: "analytics" | "registry", prismUrl: string): 
   const paid = service === "analytics" ? paidOperations() : [];
   const app = express();
   app.disable("x-powered-by");
+  // Browsers are answered as by the service, the front's own answers (402, 400) included; Prism's CORS headers are not relayed.
+  app.use(cors(service === "analytics" ? ANALYTICS_CORS : REGISTRY_CORS));
   app.use(DOCS_ASSETS_PATH, docsAssets());
   app.use(express.raw({ type: () => true, limit: "1mb" }));
 
@@ -115,7 +119,7 @@ export function mockFront(service: "analytics" | "registry", prismUrl: string): 
     const invalid = answer.status === 400 ? validationAnswer(answer.headers.get("sl-violations")) : undefined;
     res.status(answer.status);
     answer.headers.forEach((value, name) => {
-      if (!HOP_BY_HOP.has(name) && !X402_HEADERS.has(name)) res.setHeader(name, value);
+      if (!HOP_BY_HOP.has(name) && !X402_HEADERS.has(name) && !name.startsWith("access-control-")) res.setHeader(name, value);
     });
     if (invalid) res.json(invalid.body);
     else res.set(extra).end(answer.body);

@@ -4,7 +4,17 @@
 // front) charges like the service, so the same exchange runs against every target.
 import { describe } from "vitest";
 import { type PaidCase, paidCases, title } from "./cases.js";
-import { checkAnswer, checkChallenge, checkChallengeV2, checkEnvelope, checkReceipt, Findings, X402_VERSIONS } from "./checks.js";
+import {
+  checkAnswer,
+  checkBrowserReadable,
+  checkChallenge,
+  checkChallengeV2,
+  checkEnvelope,
+  checkReceipt,
+  Findings,
+  RECEIPTS,
+  X402_VERSIONS,
+} from "./checks.js";
 import { type CaseRequest, send, withHeaders } from "./http.js";
 import { createPayer, payAndSend } from "./payer.js";
 import { skipReason } from "./skips.js";
@@ -21,7 +31,9 @@ const MALFORMED = "not base64 json!";
 /** A 400 `invalid_payload` whose errors name each of `headers`. */
 async function expectPaymentRefused(c: PaidCase, check: string, request: CaseRequest, headers: string[]): Promise<void> {
   const f = new Findings(`${c.label} ${check}`);
-  const body = checkAnswer(f, c, await send(url("analyticsUrl"), request, settings.timeoutMs), [400]);
+  const answer = await send(url("analyticsUrl"), request, settings.timeoutMs);
+  checkBrowserReadable(f, answer);
+  const body = checkAnswer(f, c, answer, [400]);
   if (body) {
     f.equal("error", body.error, "invalid_payload");
     const errors = Array.isArray(body.errors) ? (body.errors as { location?: string; field?: string }[]) : [];
@@ -39,6 +51,7 @@ describe(`paid operations on ${settings.kind}`, () => {
       const answer = await send(url("analyticsUrl"), c.request, settings.timeoutMs);
       checkChallenge(f, c, answer, checksOrigin ? url("analyticsUrl") : undefined);
       checkChallengeV2(f, c, answer);
+      checkBrowserReadable(f, answer, ["PAYMENT-REQUIRED"]);
       f.assert();
     });
 
@@ -60,7 +73,10 @@ describe(`paid operations on ${settings.kind}`, () => {
         const f = new Findings(`${c.label} ${check}`);
         const paid = await payAndSend(f, c.request, c, url("analyticsUrl"), pay, settings.timeoutMs, version);
         if (paid) checkEnvelope(f, c, paid.answer, [200, 206]);
-        if (paid && checksReceipt && paid.answer.status < 300) checkReceipt(f, paid.answer, paid.paid);
+        if (paid && checksReceipt && paid.answer.status < 300) {
+          checkReceipt(f, paid.answer, paid.paid);
+          checkBrowserReadable(f, paid.answer, [RECEIPTS[version].header]);
+        }
         f.assert();
       });
     }

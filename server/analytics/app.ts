@@ -7,7 +7,7 @@ import express, { type RequestHandler } from "express";
 import type { Logger } from "pino";
 import { NETWORKS } from "../../lib/networks.js";
 import { DOCS_ASSETS_PATH, docsAssets } from "../docs/reference-page.js";
-import { cors } from "../http/cors.js";
+import { ANALYTICS_CORS, cors } from "../http/cors.js";
 import { errorHandler, notFound } from "../http/errors.js";
 import { handlerChain } from "../http/handler-chain.js";
 import {
@@ -80,14 +80,7 @@ export function createAnalyticsApp(deps: AnalyticsDeps): express.Express {
     handlerChain([
       requestContext(logger, operationsPaths(contract.document)),
       requestMetrics(operations.metrics.registry, operationLabels(contract)),
-      cors({
-        methods: "GET, HEAD, POST, OPTIONS",
-        // Both protocol versions' payment headers in, their challenge and receipt headers out: browsers hide what is not listed.
-        // The official clients (@x402/fetch, x402-fetch) also send `Access-Control-Expose-Headers` as a request header on
-        // their paid retry: a preflight that did not allow it would stop every browser payment.
-        requestHeaders: "Content-Type, PAYMENT-SIGNATURE, X-PAYMENT, Access-Control-Expose-Headers",
-        exposedHeaders: "PAYMENT-REQUIRED, PAYMENT-RESPONSE, X-PAYMENT-RESPONSE, X-Request-Id",
-      }),
+      cors(ANALYTICS_CORS),
     ]),
   );
   // The /docs page's script and styles: files of the installed package, outside the contract's operations.

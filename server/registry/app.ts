@@ -9,7 +9,7 @@
 import express, { type Express, type RequestHandler } from "express";
 import type { Logger } from "pino";
 import { DOCS_ASSETS_PATH, docsAssets } from "../docs/reference-page.js";
-import { cors } from "../http/cors.js";
+import { cors, REGISTRY_CORS } from "../http/cors.js";
 import { errorHandler, notFound } from "../http/errors.js";
 import { refuseAmbiguousQuery, refuseMalformedNumbers } from "../http/input-guard.js";
 import { requestContext } from "../http/request-context.js";
@@ -51,7 +51,7 @@ export function createRegistryApp({
   app.use(requestContext(logger, operationsPaths(registryDocument)));
   // HEAD is counted as its GET (see withHead).
   app.use(requestMetrics(operations.metrics.registry, (id) => asGet(id) ?? UNMATCHED));
-  app.use(cors({ methods: "GET, HEAD, OPTIONS", requestHeaders: "If-None-Match, X-Request-Id", exposedHeaders: "ETag, X-Request-Id" }));
+  app.use(cors(REGISTRY_CORS));
   // The /docs page's script and styles: files of the installed package, outside the contract's operations.
   app.use(DOCS_ASSETS_PATH, docsAssets());
   app.use(refuseAmbiguousQuery);
