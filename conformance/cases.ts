@@ -62,7 +62,7 @@ export interface RegistryCase extends CaseBase {
   cacheable: boolean;
 }
 
-export type Mutation = "missing" | "maximum" | "enum" | "type" | "pattern";
+export type Mutation = "missing" | "maximum" | "enum" | "type" | "pattern" | "unknown";
 
 export interface NegativeCase extends CaseBase {
   kind: "negative";
@@ -169,7 +169,11 @@ const MUTATION_TEXT: Record<Mutation, (s: Schema) => string> = {
   enum: () => "not one of its enum values",
   type: () => "of the wrong type",
   pattern: (s) => `not matching ${s.pattern}`,
+  unknown: () => "not a field of the body (which is closed)",
 };
+
+/** A field no body has: a closed body (`...Record<never>`) refuses it rather than ignoring it. */
+const UNKNOWN_FIELD = "not_a_field";
 
 /** Invalid values for one input field; `undefined` means "leave it out". */
 function mutationsOf(doc: OpenApiDoc, schema: Schema, required: boolean, location: NegativeCase["location"]) {
@@ -226,17 +230,41 @@ function negativesOf(doc: OpenApiDoc, c: CaseBase, op: Operation): NegativeCase[
     if (p?.name && p.schema && (p.in === "query" || p.in === "path"))
       fields.push({ location: p.in, name: p.name, schema: p.schema, required: p.required ?? false });
   }
-  return fields.flatMap((field) =>
-    mutationsOf(doc, field.schema, field.required, field.location).map(({ mutation, value, text }) => {
-      const request =
-        field.location === "body"
-          ? withBodyField(c.request, field.name, value)
-          : field.location === "query"
-            ? withQuery(c.request, field.name, value)
-            : withPathParam(doc, c, op, field.name, value);
-      const description = `${field.location}.${field.name} ${text}`;
-      return { ...c, kind: "negative", mutation, location: field.location, field: field.name, description, request } satisfies NegativeCase;
-    }),
+  const closed = c.method === "POST" && body !== undefined && effective(doc, body).unevaluatedProperties !== undefined;
+  const unknown: NegativeCase[] = closed
+    ? [
+        {
+          ...c,
+          kind: "negative",
+          mutation: "unknown",
+          location: "body",
+          field: UNKNOWN_FIELD,
+          description: `body.${UNKNOWN_FIELD} ${MUTATION_TEXT.unknown({})}`,
+          request: withBodyField(c.request, UNKNOWN_FIELD, 1),
+        },
+      ]
+    : [];
+  return unknown.concat(
+    fields.flatMap((field) =>
+      mutationsOf(doc, field.schema, field.required, field.location).map(({ mutation, value, text }) => {
+        const request =
+          field.location === "body"
+            ? withBodyField(c.request, field.name, value)
+            : field.location === "query"
+              ? withQuery(c.request, field.name, value)
+              : withPathParam(doc, c, op, field.name, value);
+        const description = `${field.location}.${field.name} ${text}`;
+        return {
+          ...c,
+          kind: "negative",
+          mutation,
+          location: field.location,
+          field: field.name,
+          description,
+          request,
+        } satisfies NegativeCase;
+      }),
+    ),
   );
 }
 

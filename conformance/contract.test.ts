@@ -330,6 +330,24 @@ describe("requests", () => {
     }
   });
 
+  it("close every paid body: a field it does not have is refused, not ignored (and charged at the defaults)", () => {
+    for (const path of PAID_PATHS) expect(requestSchema(op(analytics, "post", path)).unevaluatedProperties, path).toEqual({ not: {} });
+  });
+
+  it("use `not` only to close an object, as the service's error message reads it (server/http/errors.ts)", () => {
+    const misuses: string[] = [];
+    const walk = (node: unknown, at: string): void => {
+      if (!node || typeof node !== "object") return;
+      for (const [key, value] of Object.entries(node)) {
+        const closing = (key === "unevaluatedProperties" || key === "additionalProperties") && JSON.stringify(value) === '{"not":{}}';
+        if (key === "not" && !/(unevaluated|additional)Properties$/.test(at)) misuses.push(`${at}/not`);
+        if (!closing) walk(value, `${at}/${key}`);
+      }
+    };
+    for (const document of [analytics, registry]) walk(document, "");
+    expect(misuses).toEqual([]);
+  });
+
   it("accept only comma-separated known chains in the screener", () => {
     const pattern = new RegExp(requestSchema(op(analytics, "post", "/smartmoney/token-screener")).properties?.chains?.pattern as string);
     expect(pattern.test("solana,base")).toBe(true);

@@ -14,6 +14,8 @@
  *   offer, or an unreadable payload, the challenge naming the reason;
  * - with a well-formed payment goes to Prism as asked, and a 2xx answer gets a mock receipt in the
  *   header of the version paid in (`PAYMENT-RESPONSE` or `X-PAYMENT-RESPONSE`).
+ * A POST body field the operation does not have is refused with the service's 400 before any payment:
+ * the contract closes every body with `unevaluatedProperties`, which Prism does not apply.
  * Prism's own x402 headers are placeholders generated from the schema: the front never relays them,
  * nor Prism's CORS headers: the front answers browsers (preflights too) with the service's policy.
  * Any other `Prefer` status (402, 400, 404, 500, 502) is Prism's example, never charged. A request
@@ -32,6 +34,7 @@ import {
   mockReceipt,
   mockRoutes,
   readPayment,
+  unknownFieldsAnswer,
 } from "./mock-payments.js";
 import { loadDoc, type OpenApiDoc } from "./openapi-doc.js";
 
@@ -151,6 +154,8 @@ export function mockFront(service: "analytics" | "registry", prismUrl: string): 
         if (operation && preferred === 402) return await challenge(req, res, operation);
         return relay(res, await forward(req));
       }
+      const unknown = unknownFieldsAnswer(operation.route, req.body);
+      if (unknown) return send(res, unknown);
       const offer = offerFor(req, operation);
       const payment = readPayment((name) => req.get(name), offer);
       if (payment.kind === "none") return await challenge(req, res, operation);

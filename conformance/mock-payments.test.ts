@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { offerAt } from "../server/analytics/payments/requirements.js";
 import { DOCS, type PaidCase, paidCases } from "./cases.js";
 import { checkChallenge, checkChallengeV2, decodeHeader, Findings } from "./checks.js";
-import { challengeAnswer, malformedAnswer, mockReceipt, mockRoutes, readPayment } from "./mock-payments.js";
+import { challengeAnswer, malformedAnswer, mockReceipt, mockRoutes, readPayment, unknownFieldsAnswer } from "./mock-payments.js";
 import { ALL_PREFIXES } from "./targets.js";
 
 const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64");
@@ -116,5 +116,33 @@ describe("the mock's answers", () => {
       payer: "0x1",
       simulated: true,
     });
+  });
+});
+
+describe("the mock's closed bodies", () => {
+  const post = mockRoutes().find((r) => r.route.operationId === "Base_defiTvl")?.route;
+  const get = mockRoutes().find((r) => r.route.operationId === "Base_defiTvlLegacy")?.route;
+  if (!post || !get) throw new Error("no Base_defiTvl routes");
+  const body = (value: unknown) => Buffer.from(JSON.stringify(value));
+
+  it("refuses each field the operation does not have, naming it as the service does", () => {
+    expect(unknownFieldsAnswer(post, body({ limit: 3, limt: 3, chian: "all" }))).toEqual({
+      status: 400,
+      headers: {},
+      body: {
+        error: "invalid_request",
+        message: "limt: is not a field of this request; chian: is not a field of this request",
+        errors: [
+          { location: "body", field: "limt", message: "is not a field of this request" },
+          { location: "body", field: "chian", message: "is not a field of this request" },
+        ],
+      },
+    });
+  });
+
+  it("lets the operation's own fields, an empty body, a non-object and a GET through (Prism answers those)", () => {
+    for (const value of [body({ chain: "all", limit: 3, protocol: "aave" }), Buffer.alloc(0), body([1]), Buffer.from("{oops")])
+      expect(unknownFieldsAnswer(post, value)).toBeUndefined();
+    expect(unknownFieldsAnswer(get, body({ limt: 3 }))).toBeUndefined();
   });
 });

@@ -131,6 +131,32 @@ export function malformedAnswer({ headers, message }: { headers: string[]; messa
 }
 
 /** The receipt of a paid answer, in the header of the version paid in: decodable like the service's, and plainly a mock settlement. */
+/**
+ * A body field the operation does not have, as the service refuses it (its bodies are closed: `unevaluatedProperties`,
+ * which Prism does not apply), before any payment; undefined when every field is the operation's, or the body is not
+ * a JSON object (Prism answers that).
+ */
+export function unknownFieldsAnswer(route: PaidRoute, body: unknown): MockAnswer | undefined {
+  if (route.method !== "post" || !Buffer.isBuffer(body) || !body.length) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body.toString("utf8"));
+  } catch {
+    return undefined;
+  }
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return undefined;
+  const message = "is not a field of this request";
+  const errors = Object.keys(parsed)
+    .filter((field) => !Object.hasOwn(route.inputFields, field))
+    .map((field) => ({ location: "body", field, message }));
+  if (!errors.length) return undefined;
+  return {
+    status: 400,
+    headers: {},
+    body: { error: "invalid_request", message: errors.map((e) => `${e.field}: ${message}`).join("; "), errors },
+  };
+}
+
 export function mockReceipt(paid: { version: X402Version; network: string; payer: string }, offer: Offer): Record<string, string> {
   const [name, value] = receiptHeader(
     paid.version,

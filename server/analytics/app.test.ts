@@ -310,10 +310,12 @@ describe("bad input", () => {
       expect(res.status).toBe(400);
       expect(res.body.errors).toEqual([{ location: "body", field: "junk", message: `nests deeper than ${MAX_BODY_DEPTH} levels` }]);
     }
+    // at the limit the body reaches the validator, which refuses the field itself (the body is closed)
+    const junkError = async (body: string) => (await post("/base/defi/tvl").send(body)).body.errors?.[0]?.message;
     const deepest = `{"junk":${"[".repeat(MAX_BODY_DEPTH - 1)}${"]".repeat(MAX_BODY_DEPTH - 1)}}`;
-    expect((await post("/base/defi/tvl").send(deepest)).status).toBe(402);
+    expect(await junkError(deepest)).toBe("is not a field of this request");
     const over = `{"junk":${"[".repeat(MAX_BODY_DEPTH)}${"]".repeat(MAX_BODY_DEPTH)}}`;
-    expect((await post("/base/defi/tvl").send(over)).status).toBe(400);
+    expect(await junkError(over)).toBe(`nests deeper than ${MAX_BODY_DEPTH} levels`);
   });
 
   it("names the header at fault when the body cannot be decoded, and says when JSON is not an object", async () => {

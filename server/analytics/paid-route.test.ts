@@ -97,6 +97,14 @@ describe("bad input is a 400 naming the field, before any payment is looked at",
       "",
     ],
     ["an amount above its realistic maximum", () => request(app).post("/base/bridge/quote").send(bridgeQuote(1e15)), "amount", "<="],
+    // A misspelt field would otherwise be ignored: the default answered, and charged.
+    ["a field the body does not have", () => request(app).post("/defi/tvl").send({ limt: 3 }), "limt", "is not a field of this request"],
+    [
+      "a field the body does not have, beside its own",
+      () => request(app).post("/traders/wallet-pnl").send({ wallet: "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin", windw: "7d" }),
+      "windw",
+      "is not a field of this request",
+    ],
     // A body the JSON parser did not read was answered as if absent: at the defaults (charged), or as a 500.
     [
       "a body under a malformed Content-Type",

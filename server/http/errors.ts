@@ -50,7 +50,7 @@ type ValidatorError = {
   type?: string;
   code?: unknown;
   body?: unknown;
-  errors?: { path: string; message: string }[];
+  errors?: { path: string; message: string; errorCode?: string }[];
   headers?: Record<string, string>;
 };
 
@@ -106,10 +106,18 @@ export function toErrorResponse(error: unknown, path = ""): { status: number; bo
     return bad([{ location: "header", field: "content-type", message: "must be application/json" }]);
   }
   if (status >= 400 && status < 500 && items.length) {
-    return bad(items.map((item) => ({ ...fieldOf(item.path), message: item.message })));
+    return bad(items.map((item) => ({ ...fieldOf(item.path), message: messageOf(item) })));
   }
   if (status >= 400 && status < 500) return bad([{ location: "body", field: "request", message: String((error as Error).message) }]);
   return { status: 500, body: { error: "internal_error", message: "The service failed to produce a valid answer." }, headers: {} };
+}
+
+/**
+ * The contract closes its request bodies with `...Record<never>` (`unevaluatedProperties: {not: {}}`), its only use
+ * of `not` (a test of the documents keeps it so): Ajv's "must NOT be valid" there means a field the body does not have.
+ */
+function messageOf(item: { message: string; errorCode?: string }): string {
+  return item.errorCode === "not.openapi.validation" ? "is not a field of this request" : item.message;
 }
 
 function parsesAsJson(text: unknown): boolean {
