@@ -8,7 +8,7 @@ import { openNamedFile } from "../config/env.js";
 import type { StoreSettings } from "../config/stores.js";
 import { type Database, openDatabase } from "../db/database.js";
 import type { CacheObserver } from "./cache.js";
-import type { Clock } from "./clock.js";
+import { type Clock, systemClock } from "./clock.js";
 import { openPostgresLedger } from "./payments/ledger/postgres-ledger.js";
 import { openSqliteLedger, type SqliteLedgerOptions } from "./payments/ledger/sqlite-ledger.js";
 import type { LedgerStore } from "./payments/ledger/store.js";
@@ -41,7 +41,8 @@ export async function openAnalyticsStores(
   const now = () => clock.now();
   try {
     const ledger = shared
-      ? await openPostgresLedger(shared, { now })
+      ? // the database's clock tells the same time as the system's, not as a test's
+        await openPostgresLedger(shared, { now, databaseClock: clock === systemClock })
       : await openNamedFile("LEDGER_DB", sqlite.file, "ledger", () =>
           openSqliteLedger(sqlite.file, { now, synchronous: sqlite.synchronous }),
         );

@@ -1,8 +1,10 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { describeLedgerContract } from "../../../../test/contracts/ledger.js";
+import { describeLedgerContract, entryOf, reservation, split } from "../../../../test/contracts/ledger.js";
+import { partitionableProxy } from "../../../../test/support/partition.js";
 import { databaseSettings, dropSchema, hasPostgres, uniqueName } from "../../../../test/support/services.js";
 import { openDatabase } from "../../../db/database.js";
 import { openPostgresLedger } from "./postgres-ledger.js";
+import type { LedgerStore } from "./store.js";
 
 const schemas: string[] = [];
 afterAll(async () => {
@@ -47,4 +49,38 @@ describe.skipIf(!hasPostgres())("PostgreSQL", () => {
     ]);
     await database.close();
   });
+
+  const lateWrites = {
+    "the settlement with its answer": (ledger: LedgerStore, entry: number) =>
+      ledger.settle(entry, { transaction: "0xtx", simulated: false, split: split(1000n) }, { status: 200, body: '{"data":{}}' }),
+    "the move to settling (a facilitator's settlement)": (ledger: LedgerStore, entry: number) =>
+      ledger.beginSettling(entry, { status: 200, body: '{"data":{}}' }, Date.now() + 60_000),
+  };
+  for (const [what, write] of Object.entries(lateWrites))
+    it(`does not apply ${what} when a partition delivers it after its deadline: the payment stays releasable`, async () => {
+      const { schema } = ownSchema();
+      const proxy = await partitionableProxy(databaseSettings(schema).url, 5432);
+      const database = openDatabase(databaseSettings(schema, { url: proxy.url }));
+      const direct = openDatabase(databaseSettings(schema));
+      const statusOf = async (entry: number) => (await direct.query("SELECT status FROM payments WHERE id = $1", [entry]))[0]?.status;
+      try {
+        const ledger = await openPostgresLedger(database, { databaseClock: true });
+        const deadline = Date.now() + 1_000;
+        const late = await entryOf(ledger, { ...reservation("base-sepolia:0xp:late", {}, Date.now()), deadlineAt: deadline });
+        const onTime = await entryOf(ledger, reservation("base-sepolia:0xp:on-time", {}, Date.now()));
+        proxy.partition();
+        const settling = write(ledger, late); // sent before its deadline, held by the partition
+        await new Promise((resolve) => setTimeout(resolve, deadline - Date.now() + 200));
+        proxy.heal(); // it reaches the database only now, past its deadline
+        expect(await settling).toBe(false);
+        expect(await statusOf(late)).toBe("verified");
+        expect(await ledger.release(late, "not_charged", "its answer was too late")).toBe(true);
+        expect(await write(ledger, onTime)).toBe(true);
+        expect(await statusOf(onTime)).not.toBe("verified");
+      } finally {
+        await database.close();
+        await direct.close();
+        await proxy.close();
+      }
+    });
 });

@@ -7,6 +7,12 @@
  * reservations and settlements of concurrent requests go as one statement each (the batch is one
  * transaction; each row keeps its own condition), as SQLite's group commit does. Times come from
  * the caller's clock, as on SQLite, so that deadlines mean the same in both stores.
+ *
+ * Unlike SQLite's, a statement here runs when it reaches the database, which a partition can delay
+ * past the caller's giving up on it (held bytes are delivered once the link heals): a settlement
+ * that ran after its deadline would record a charge whose answer its payer can no longer fetch (the
+ * payment has expired). With `databaseClock`, a write bound by a deadline checks it at the time it
+ * runs, by the database's own clock, as well as at the time it was sent.
  */
 import { batched } from "../../../db/batch.js";
 import type { Database } from "../../../db/database.js";
@@ -59,7 +65,14 @@ export const LEDGER_MIGRATIONS: readonly string[] = [
   "ALTER TABLE payments ADD COLUMN holder TEXT NOT NULL DEFAULT ''",
 ];
 
-const SQL = {
+/**
+ * The time a deadline-bound write runs at, in ms: the time it was sent (`param`), or with the database's clock the later
+ * of that and the database's time now.
+ */
+const runAt = (param: string, databaseClock: boolean) =>
+  databaseClock ? `GREATEST(${param}::bigint, (extract(epoch FROM clock_timestamp()) * 1000)::bigint)` : param;
+
+const statements = (databaseClock: boolean) => ({
   reserve: `INSERT INTO payments (payment_key, reservation_key, network, payer, amount, endpoint, request_id, status, fingerprint,
                                   payload, deadline_at, expires_at, holder, created_at, updated_at)
             VALUES ($1, $1, $2, $3, $4, $5, $6, 'verified', $7, $8, $9, $10, $11, $12, $12)
@@ -80,14 +93,14 @@ const SQL = {
            FROM payments p LEFT JOIN answers a ON a.payment_id = p.id WHERE p.reservation_key = $1`,
   beginSettling: `WITH moved AS (
                     UPDATE payments SET status = 'settling', deadline_at = $2, updated_at = $3
-                    WHERE id = $1 AND status = 'verified' AND deadline_at > $3 RETURNING id, expires_at)
+                    WHERE id = $1 AND status = 'verified' AND deadline_at > ${runAt("$3", databaseClock)} RETURNING id, expires_at)
                   INSERT INTO answers (payment_id, status, body, expires_at) SELECT id, $4::int, $5::text, expires_at FROM moved
                   RETURNING payment_id`,
   // From `verified` within its deadline with the answer ($8 not null), or from `$11` (settling, or recovery's stage) without.
   settle: `WITH moved AS (
              UPDATE payments SET status = 'settled', settlement_tx = $2, simulated = $3, updated_at = $10, recovery = COALESCE($12, recovery)
              WHERE id = $1
-               AND ((($8::text) IS NOT NULL AND status = 'verified' AND deadline_at > $10) OR (($8::text) IS NULL AND status = $11))
+               AND ((($8::text) IS NOT NULL AND status = 'verified' AND deadline_at > ${runAt("$10", databaseClock)}) OR (($8::text) IS NULL AND status = $11))
              RETURNING id, expires_at),
            split AS (
              INSERT INTO splits (payment_id, account, address, amount)
@@ -101,7 +114,7 @@ const SQL = {
                                       $9::int[]) AS i(id, tx, simulated, service, service_amount, treasury, treasury_amount, body, answer_status)),
                moved AS (
                  UPDATE payments p SET status = 'settled', settlement_tx = i.tx, simulated = i.simulated, updated_at = $10
-                 FROM input i WHERE p.id = i.id AND p.status = 'verified' AND p.deadline_at > $10
+                 FROM input i WHERE p.id = i.id AND p.status = 'verified' AND p.deadline_at > ${runAt("$10", databaseClock)}
                  RETURNING p.id, p.expires_at),
                split AS (
                  INSERT INTO splits (payment_id, account, address, amount)
@@ -123,12 +136,17 @@ const SQL = {
   postpone: "UPDATE payments SET deadline_at = $2, recovery = $3, updated_at = $4 WHERE id = $1 AND status = 'settling'",
   dropExpired: "WITH dropped AS (DELETE FROM answers WHERE expires_at < $1 RETURNING 1) SELECT count(*) AS n FROM dropped",
   rows: `SELECT p.*, a.payment_id IS NOT NULL AS has_answer FROM payments p LEFT JOIN answers a ON a.payment_id = p.id ORDER BY p.id`,
-};
+});
 
 const TOTALS = totalsQueries('COLLATE "C"');
 
 export interface PostgresLedgerOptions {
   now?: () => number;
+  /**
+   * Deadlines also checked by the database's clock when a write runs (see the header). For a `now` that is the system
+   * clock, as the database's is; not for a test's clock set to another time.
+   */
+  databaseClock?: boolean;
 }
 
 /** A settlement's values in the order both settle statements number them (1 to 9; the time is 10). */
@@ -149,8 +167,12 @@ const settlementValues = (entry: number, s: SettledPayment, answer?: StoredAnswe
 const columns = (rows: readonly (readonly unknown[])[]) => (rows[0] ?? []).map((_, c) => rows.map((row) => row[c]));
 
 /** The ledger in `database` (migrated first). Closing it leaves the database open: its owner closes that. */
-export async function openPostgresLedger(database: Database, { now = Date.now }: PostgresLedgerOptions = {}): Promise<LedgerStore> {
+export async function openPostgresLedger(
+  database: Database,
+  { now = Date.now, databaseClock = false }: PostgresLedgerOptions = {},
+): Promise<LedgerStore> {
   await database.migrate("ledger", LEDGER_MIGRATIONS);
+  const SQL = statements(databaseClock);
   const { query } = database;
 
   const settleRow = (entry: number, s: SettledPayment, from: string, answer?: StoredAnswer, recovery: string | null = null) =>
