@@ -40,3 +40,13 @@ export function isConnectionLoss(error: unknown): boolean {
   const { code } = (error ?? {}) as { code?: unknown };
   return isLinkLoss(error) || (typeof code === "string" && BUSY_STATES.test(code));
 }
+
+/**
+ * Whether `error` is SQLite's "database is locked" (SQLITE_BUSY, SQLITE_LOCKED and their extended codes): another
+ * process held the file's write lock past the busy timeout. The transaction did nothing; the file answers again
+ * once the lock is let go, so it is the store being out of reach, not a statement it refused.
+ */
+export function isSqliteBusy(error: unknown): boolean {
+  const { code } = (error ?? {}) as { code?: unknown };
+  return typeof code === "string" && /^SQLITE_(BUSY|LOCKED)/.test(code);
+}

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import Database from "libsql";
 import { describe, expect, it } from "vitest";
 import { describeLedgerContract, reservation } from "../../../../test/contracts/ledger.js";
+import { StoreUnavailable } from "../../../db/unavailable.js";
 import { splitPayment } from "./split.js";
 import { openSqliteLedger } from "./sqlite-ledger.js";
 
@@ -70,6 +71,19 @@ describe("SQLite ledger file", () => {
     expect((await mine.rows()).length).toBe(keys.length);
     await mine.close();
   });
+
+  it("is out of reach (StoreUnavailable: a 503, the payment released) while another process keeps the file locked, and back after", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "ledger-")), "ledger.db");
+    const ledger = openSqliteLedger(file);
+    const other = new Database(file);
+    other.exec("BEGIN IMMEDIATE"); // past the ledger's busy timeout (5 s), which it waits for first
+    const request = reservation("base-sepolia:0xp:locked", {}, Date.now());
+    await expect(ledger.reserve(request)).rejects.toBeInstanceOf(StoreUnavailable);
+    other.exec("COMMIT");
+    expect(await ledger.reserve(request)).toMatchObject({ reserved: true });
+    other.close();
+    await ledger.close();
+  }, 20_000);
 
   it("opens a new file while another process holds its lock (workers starting together), waiting instead of failing", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "ledger-")), "ledger.db");

@@ -10,6 +10,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "libsql";
 import { groupCommit } from "../../../db/group-commit.js";
+import { isSqliteBusy, StoreUnavailable } from "../../../db/unavailable.js";
 import { useWal } from "../../../db/wal.js";
 import { existingPayment, ledgerRow, ledgerTotals, pendingPayment, type Row, reservationValues, totalsQueries } from "./rows.js";
 import type { ExistingPayment, LedgerStore, Reservation, ReservationRequest, SettledPayment, StoredAnswer } from "./store.js";
@@ -118,7 +119,12 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
   db.pragma(`synchronous = ${synchronous}`);
   migrate(db);
   // Every stage change commits with those of concurrent requests: one commit per turn of the event loop.
-  const committed = groupCommit(db);
+  const inGroup = groupCommit(db);
+  // A file another process keeps locked is the ledger out of reach (503, the payment released once it answers again).
+  const committed = <T>(work: () => T): Promise<T> =>
+    inGroup(work).catch((error: unknown) => {
+      throw isSqliteBusy(error) ? new StoreUnavailable("ledger (its file is locked by another process)", { cause: error }) : error;
+    });
 
   const insert = db.prepare(
     `INSERT INTO payments (payment_key, reservation_key, network, payer, amount, endpoint, request_id, status, fingerprint, payload,
