@@ -9,6 +9,8 @@
  */
 import type { Server } from "node:http";
 import { createServer } from "node:net";
+// The command-line contract every command of the README keeps (`--help`; an unknown argument exits 2 before anything runs).
+import { commandLine } from "../scripts/command-line.mjs";
 import { createAnalyticsService } from "./analytics/service.js";
 import { announceServing, isPrimaryOfCluster, runWorkers } from "./cluster.js";
 import { ConfigError, drainMs, loadServiceConfig, type ServiceConfig } from "./config/index.js";
@@ -16,6 +18,15 @@ import { openDatabase } from "./db/database.js";
 import { StoreUnavailable } from "./db/unavailable.js";
 import { createLogger } from "./http/logger.js";
 import { createRegistryService } from "./registry/service.js";
+
+const USAGE = `usage: npm start
+
+The analytics service on PORT (4021) and the agent registry on REGISTRY_PORT (4022), configured by environment
+variables only (the README's Configuration lists them): on embedded SQLite and memory by default; with DATABASE_URL
+and CACHE_URL on PostgreSQL and Redis; with WORKERS=N (or auto) as N processes. A setting that cannot work stops it
+with one line naming the variable (exit 2). SIGTERM or SIGINT stops it gracefully.
+
+  --help   this text`;
 
 /** A refusal to start: one line on stderr, exit code 2 (never a JSON log line with a stack). */
 function refuse(line: string): never {
@@ -101,6 +112,7 @@ async function start(config: ServiceConfig) {
   runWorkers(config.stores.workers, createLogger(config.logLevel), { stopTimeoutMs: drainMs(config) + 5_000 });
 }
 
+commandLine(USAGE);
 let config: ServiceConfig;
 try {
   config = loadServiceConfig(process.env);

@@ -1,10 +1,12 @@
 // `npm start`'s entry point refuses what cannot work or is unsafe, as a process: exit code 2 and one
 // plain line on stderr naming the variable and what to do (never a JSON log line or a stack trace).
 
+import { execFile } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { freePort, runUntilExit, startService } from "../support/processes.js";
 import { hasRedis, TEST_REDIS_URL } from "../support/services.js";
@@ -125,5 +127,31 @@ describe("start-up refusals (exit 2, one line)", () => {
     } finally {
       await service.kill("SIGKILL");
     }
+  });
+});
+
+describe("npm start's command line", () => {
+  const start = (args: string[], env: Record<string, string> = {}) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+      execFile(
+        process.execPath,
+        ["--import", "tsx", "server/main.ts", ...args],
+        { cwd: fileURLToPath(new URL("../..", import.meta.url)), env: { ...process.env, ...env }, timeout: 60_000 },
+        (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),
+      ),
+    );
+
+  it("prints its usage on --help and exits 0 instead of serving", async () => {
+    const ports = { PORT: String(await freePort()), REGISTRY_PORT: String(await freePort()) };
+    const { code, stdout } = await start(["--help"], { ...files, ...ports });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^usage: npm start/);
+    expect(stdout).toContain("REGISTRY_PORT");
+  });
+
+  it("refuses an argument it does not take, with its usage, before reading its settings (exit 2)", async () => {
+    const { code, stderr } = await start(["--port", "5000"], { ...files, PORT: "abc" });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^unknown option --port\n\nusage: npm start/);
   });
 });
