@@ -410,6 +410,14 @@ describe("bad input", () => {
 });
 
 describe("free endpoints", () => {
+  it("ignore a query string when they take no query parameter (a monitor's cache-buster), as their documents declare", async () => {
+    for (const path of ["/", "/livez", "/readyz", "/.well-known/x402"]) {
+      const res = await request(app).get(`${path}?_=1700000000`);
+      expect(res.status, path).toBe(200);
+    }
+    expect((await request(app).get("/openapi.json?netwrk=base")).status).toBe(400);
+  });
+
   it("answer HEAD as their GET without a body; a paid route never does (it could not deliver what it would charge for)", async () => {
     const { app, statuses } = build();
     for (const route of contract.free.filter((r) => !r.path.includes("{"))) {

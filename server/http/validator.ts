@@ -18,17 +18,23 @@
  * instances that took 11 s of the service's start-up on a 2-core machine (now under 5 s); a path
  * reaches 22 of them (median).
  *
- * Why some requests skip it: a GET of an operation with no parameters, no request body and no
- * security, asked without a query string, gives the validator nothing to check, yet it cost a sixth
- * of such a request's CPU (five promise hops, a route lookup, a parameter parser built per request).
- * Those are the requests health probes and crawlers send most: `/livez`, `/readyz`, `/`, the
- * discovery documents. Such a request gets the validator's route metadata (`req.openapi`, which the
- * metrics read) and goes on; with a query string (or any request target other than the bare path),
- * or when responses are validated, the validator runs as for any other request.
+ * Why a free GET that takes no query parameters ignores a query string: nothing in it can be
+ * misread, and probes and monitors add cache-busters (`/livez?_=1700000000`), which a 400 (a status
+ * such an operation does not declare) would turn into an outage alarm. A paid operation keeps
+ * refusing unknown query keys: a body field sent in the query instead would be charged at its default.
+ *
+ * Why some requests skip it: a GET of a free operation with no parameters, no request body and no
+ * security gives the validator nothing to check, yet it cost a sixth of such a request's CPU (five
+ * promise hops, a route lookup, a parameter parser built per request). Those are the requests health
+ * probes and crawlers send most: `/livez`, `/readyz`, `/`, the discovery documents. Such a request
+ * gets the validator's route metadata (`req.openapi`, which the metrics read) and goes on; with a
+ * request target other than the path and its query string, or when responses are validated, the
+ * validator runs as for any other request.
  */
 import type { Request, RequestHandler } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import type { OpenApiRequestMetadata } from "express-openapi-validator/dist/framework/types.js";
+import { parametersOf } from "../../lib/openapi-refs.mjs";
 import { handlerChain } from "./handler-chain.js";
 
 interface Operation {
@@ -36,18 +42,27 @@ interface Operation {
   parameters?: unknown[];
   requestBody?: unknown;
   security?: unknown[];
+  "x-payment-info"?: unknown;
+  "x-eov-allow-unknown-query-parameters"?: boolean;
 }
 
 interface Document {
   paths: Record<string, unknown>;
   security?: unknown[];
+  components?: { parameters?: Record<string, unknown>; [key: string]: unknown };
   [key: string]: unknown;
 }
 
-/** The GET of `item` when a request for it without a query string leaves the validator nothing to check. */
+/** Whether `operation` (or its path `item`) declares a query parameter. */
+function queryParameters(document: Document, operation: Operation, item: { parameters?: unknown[] }): boolean {
+  const declared = [...(item.parameters ?? []), ...(operation.parameters ?? [])] as { $ref?: string; in?: string }[];
+  return parametersOf(document, declared).some((parameter) => parameter.in === "query");
+}
+
+/** The GET of `item` when a request for it leaves the validator nothing to check. */
 function uncheckedGet(document: Document, item: { get?: Operation; parameters?: unknown[] }): Operation | undefined {
   const get = item.get;
-  if (!get || item.parameters?.length || get.parameters?.length || get.requestBody) return undefined;
+  if (!get || get["x-payment-info"] || item.parameters?.length || get.parameters?.length || get.requestBody) return undefined;
   return (get.security ?? document.security)?.length ? undefined : get;
 }
 
@@ -131,16 +146,20 @@ function buildValidators(
       paths: { [rest]: item },
       components: componentsFor(document, item),
     };
+    const copy = structuredClone(spec);
+    const get = (copy.paths[rest] as { get?: Operation }).get;
+    if (get && !get["x-payment-info"] && !queryParameters(document, get, copy.paths[rest] as never))
+      get["x-eov-allow-unknown-query-parameters"] = true;
     const validator = OpenApiValidator.middleware({
       // a copy: the validator annotates the document it is given
-      apiSpec: structuredClone(spec) as never,
+      apiSpec: copy as never,
       validateApiSpec: false,
       validateRequests: { allErrors: true },
       validateResponses: validateResponses ? { allErrors: true } : false,
       ignoreUndocumented: false,
     }) as RequestHandler[];
-    const get = validateResponses ? undefined : uncheckedGet(document, spec.paths[rest] as never);
-    instances.set(rest, get ? [skipWhenUnchecked(rest, get, handlerChain(validator))] : validator);
+    const unchecked = validateResponses ? undefined : uncheckedGet(document, spec.paths[rest] as never);
+    instances.set(rest, unchecked ? [skipWhenUnchecked(rest, unchecked, handlerChain(validator))] : validator);
   }
   return (path) => {
     const found = instances.get(split(path, prefixes)[1]);
@@ -159,9 +178,11 @@ function skipWhenUnchecked(path: string, operation: Operation, validator: Reques
     serial: -1,
   });
   return function validateUnlessUnchecked(req: Request & { openapi?: OpenApiRequestMetadata }, res, next) {
-    // The request target as sent must be the bare path: the validator matches the raw target, so a query, a fragment or
-    // an absolute-form target (`GET http://host/livez`) keeps the validator's own answer.
-    if (req.method !== "GET" || req.originalUrl !== req.path) return validator(req, res, next);
+    // The request target as sent must be the path, with or without a query string (which the operation ignores): the
+    // validator matches the raw target, so a fragment or an absolute-form target (`GET http://host/livez`) keeps its answer.
+    const target = req.originalUrl;
+    const bare = target === req.path || (target.startsWith(req.path) && target[req.path.length] === "?");
+    if (req.method !== "GET" || !bare) return validator(req, res, next);
     req.openapi = metadata;
     next();
   };
