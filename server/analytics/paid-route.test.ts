@@ -97,6 +97,13 @@ describe("bad input is a 400 naming the field, before any payment is looked at",
       "",
     ],
     ["an amount above its realistic maximum", () => request(app).post("/base/bridge/quote").send(bridgeQuote(1e15)), "amount", "<="],
+    // A GET's validator ignores a body: its fields would be answered at their defaults, and charged.
+    [
+      "a body on a legacy GET",
+      () => request(app).get("/defi/tvl").set("Content-Type", "application/json").send('{"limit":3,"chain":"solana"}'),
+      "body",
+      "in the query string",
+    ],
     // A misspelt field would otherwise be ignored: the default answered, and charged.
     ["a field the body does not have", () => request(app).post("/defi/tvl").send({ limt: 3 }), "limt", "is not a field of this request"],
     [

@@ -11,7 +11,8 @@
 import type { Request, RequestHandler, Response } from "express";
 import type { Logger } from "pino";
 import { StoreUnavailable } from "../db/unavailable.js";
-import { ApiError } from "../http/errors.js";
+import { ApiError, invalidField } from "../http/errors.js";
+import { sentBody } from "../http/input-guard.js";
 import { requestOrigin } from "../http/origin.js";
 import { logWith } from "../http/request-context.js";
 import type { Clock } from "./clock.js";
@@ -172,6 +173,9 @@ export function paidRouteHandler(route: PaidRoute, handler: OperationHandler, de
 
   return async function paidRoute(req: Request, res: Response) {
     const params = req.params as Record<string, string>;
+    // A GET's validator ignores a body: its fields there would be answered at their defaults, and charged.
+    if (route.legacy && sentBody(req))
+      throw invalidField("body", "body", "a GET takes its fields in the query string; send a JSON body with POST instead");
     const input = route.legacy ? legacyInput(route, req.query as Record<string, unknown>, params) : req.body;
     const refused = inputRule?.(input as never);
     if (refused) throw route.legacy ? inLegacyTerms(refused, params) : refused;

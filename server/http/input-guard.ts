@@ -57,12 +57,16 @@ export const refuseOtherCharsets: RequestHandler = function refuseOtherCharsets(
  */
 export const bodyOrDefaults: RequestHandler = function bodyOrDefaults(req, _res, next) {
   if (req.method !== "POST" || req.body !== undefined) return next();
-  const sent = req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
-  if (sent) return next(refuse([{ location: "header", field: "content-type", message: "must be application/json" }]));
+  if (sentBody(req)) return next(refuse([{ location: "header", field: "content-type", message: "must be application/json" }]));
   req.body = {};
   req.headers["content-type"] = "application/json";
   next();
 };
+
+/** Whether the request came with a body (chunked, or a length above zero), read or not. */
+export function sentBody(req: { headers: Record<string, string | string[] | undefined> }): boolean {
+  return req.headers["transfer-encoding"] !== undefined || Number(req.headers["content-length"] ?? 0) > 0;
+}
 
 /** Levels of arrays and objects a request body may nest; the contract's inputs use three at most. */
 export const MAX_BODY_DEPTH = 32;
