@@ -412,8 +412,8 @@ describe("bad input", () => {
 describe("free endpoints", () => {
   it("ignore a query string when they take no query parameter (a monitor's cache-buster), as their documents declare", async () => {
     for (const path of ["/", "/livez", "/readyz", "/.well-known/x402"]) {
-      const res = await request(app).get(`${path}?_=1700000000`);
-      expect(res.status, path).toBe(200);
+      expect((await request(app).get(`${path}?_=1700000000`)).status, path).toBe(200);
+      expect((await request(app).head(`${path}?_=1700000000`)).status, `HEAD ${path}`).toBe(200);
     }
     expect((await request(app).get("/openapi.json?netwrk=base")).status).toBe(400);
   });

@@ -147,9 +147,11 @@ function buildValidators(
       components: componentsFor(document, item),
     };
     const copy = structuredClone(spec);
-    const get = (copy.paths[rest] as { get?: Operation }).get;
-    if (get && !get["x-payment-info"] && !queryParameters(document, get, copy.paths[rest] as never))
-      get["x-eov-allow-unknown-query-parameters"] = true;
+    // A free GET's HEAD twin (with-head.ts) reads the query as its GET does.
+    const served = copy.paths[rest] as { get?: Operation; head?: Operation; parameters?: unknown[] };
+    for (const operation of [served.get, served.head])
+      if (operation && !operation["x-payment-info"] && !queryParameters(document, operation, served))
+        operation["x-eov-allow-unknown-query-parameters"] = true;
     const validator = OpenApiValidator.middleware({
       // a copy: the validator annotates the document it is given
       apiSpec: copy as never,
