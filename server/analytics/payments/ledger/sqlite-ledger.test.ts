@@ -79,11 +79,13 @@ describe("SQLite ledger file", () => {
     other.exec("BEGIN IMMEDIATE"); // past the ledger's busy timeout (5 s), which it waits for first
     const request = reservation("base-sepolia:0xp:locked", {}, Date.now());
     await expect(ledger.reserve(request)).rejects.toBeInstanceOf(StoreUnavailable);
+    // recovery's own writes too
+    await expect(ledger.dropExpiredAnswers(Date.now())).rejects.toBeInstanceOf(StoreUnavailable);
     other.exec("COMMIT");
     expect(await ledger.reserve(request)).toMatchObject({ reserved: true });
     other.close();
     await ledger.close();
-  }, 20_000);
+  }, 30_000);
 
   it("opens a new file while another process holds its lock (workers starting together), waiting instead of failing", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "ledger-")), "ledger.db");

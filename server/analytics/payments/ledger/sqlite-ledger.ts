@@ -121,9 +121,11 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
   // Every stage change commits with those of concurrent requests: one commit per turn of the event loop.
   const inGroup = groupCommit(db);
   // A file another process keeps locked is the ledger out of reach (503, the payment released once it answers again).
+  const outOfReach = (error: unknown) =>
+    isSqliteBusy(error) ? new StoreUnavailable("ledger (its file is locked by another process)", { cause: error }) : error;
   const committed = <T>(work: () => T): Promise<T> =>
     inGroup(work).catch((error: unknown) => {
-      throw isSqliteBusy(error) ? new StoreUnavailable("ledger (its file is locked by another process)", { cause: error }) : error;
+      throw outOfReach(error);
     });
 
   const insert = db.prepare(
@@ -160,6 +162,10 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
      WHERE reservation_key = ? AND holder = ? AND holder <> '' AND status = 'verified'`,
   );
   const probe = db.prepare("SELECT MAX(version) AS v FROM schema_version");
+  const postponeSettling = db.prepare(
+    "UPDATE payments SET deadline_at = ?, recovery = ?, updated_at = ? WHERE id = ? AND status = 'settling'",
+  );
+  const dropExpired = db.prepare("DELETE FROM answers WHERE expires_at < ?");
 
   const writeSplit = (id: unknown, s: SettledPayment) => {
     split.run(id, s.split.service.address, s.split.service.amount, id, s.split.treasury.address, s.split.treasury.amount);
@@ -236,17 +242,12 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
       if (outcome.status === "settled") return committed(() => resolveSettledTx(entry, from, outcome.settlement, recovery));
       return committed(() => releaseTx(entry, outcome.status, outcome.reason, [from], recovery));
     },
+    // Recovery's writes are group-committed too: a lock then fails the BEGIN, before any statement starts (a statement
+    // that failed part-way would be left in progress, and every later commit on the connection refused).
     async postpone(entry, retryAt, why) {
-      db.prepare("UPDATE payments SET deadline_at = ?, recovery = ?, updated_at = ? WHERE id = ? AND status = 'settling'").run(
-        retryAt,
-        why,
-        now(),
-        entry,
-      );
+      await committed(() => postponeSettling.run(retryAt, why, now(), entry));
     },
-    async dropExpiredAnswers(at) {
-      return db.prepare("DELETE FROM answers WHERE expires_at < ?").run(at).changes;
-    },
+    dropExpiredAnswers: (at) => committed(() => dropExpired.run(at).changes),
     async rows() {
       const rows = db
         .prepare(
