@@ -28,6 +28,7 @@ import {
   type X402Version,
 } from "../server/analytics/payments/protocols.js";
 import { type RouteOffer, routeOffer } from "../server/analytics/payments/requirements.js";
+import { NOT_A_FIELD } from "../server/http/errors.js";
 
 type PaymentRequiredBody = components["schemas"]["X402.PaymentRequiredBody"];
 type Reason = PaymentRequiredBody["error"];
@@ -130,7 +131,6 @@ export function malformedAnswer({ headers, message }: { headers: string[]; messa
   };
 }
 
-/** The receipt of a paid answer, in the header of the version paid in: decodable like the service's, and plainly a mock settlement. */
 /**
  * A body field the operation does not have, as the service refuses it (its bodies are closed: `unevaluatedProperties`,
  * which Prism does not apply), before any payment; undefined when every field is the operation's, or the body is not
@@ -145,7 +145,7 @@ export function unknownFieldsAnswer(route: PaidRoute, body: unknown): MockAnswer
     return undefined;
   }
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return undefined;
-  const message = "is not a field of this request";
+  const message = NOT_A_FIELD;
   const errors = Object.keys(parsed)
     .filter((field) => !Object.hasOwn(route.inputFields, field))
     .map((field) => ({ location: "body", field, message }));
@@ -157,6 +157,7 @@ export function unknownFieldsAnswer(route: PaidRoute, body: unknown): MockAnswer
   };
 }
 
+/** The receipt of a paid answer, in the header of the version paid in: decodable like the service's, and plainly a mock settlement. */
 export function mockReceipt(paid: { version: X402Version; network: string; payer: string }, offer: Offer): Record<string, string> {
   const [name, value] = receiptHeader(
     paid.version,

@@ -1,5 +1,5 @@
 /**
- * A fingerprint of the code that runs the service: its own files (server/, tests left out), the
+ * A fingerprint of the code that runs the service: its own files (server/ and lib/, tests left out), the
  * network table it reads at run time, and its locked dependencies. Cached upstream values are what
  * this code produced, and during a rolling deploy instances of two versions share one Redis: a
  * value stored by one version could be read by the other in a shape it does not expect (a 500 at
@@ -39,6 +39,7 @@ let cached: string | undefined;
 export function codeFingerprint(): string {
   cached ??= fingerprintFiles(ROOT, [
     ...codeFiles(join(ROOT, "server")),
+    ...codeFiles(join(ROOT, "lib")),
     join(ROOT, "generated/networks.json"),
     join(ROOT, "package-lock.json"),
   ]);

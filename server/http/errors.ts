@@ -117,8 +117,11 @@ export function toErrorResponse(error: unknown, path = ""): { status: number; bo
  * of `not` (a test of the documents keeps it so): Ajv's "must NOT be valid" there means a field the body does not have.
  */
 function messageOf(item: { message: string; errorCode?: string }): string {
-  return item.errorCode === "not.openapi.validation" ? "is not a field of this request" : item.message;
+  return item.errorCode === "not.openapi.validation" ? NOT_A_FIELD : item.message;
 }
+
+/** What a 400 says of a body field the operation does not have (the mock words it the same). */
+export const NOT_A_FIELD = "is not a field of this request";
 
 function parsesAsJson(text: unknown): boolean {
   if (typeof text !== "string") return false;
