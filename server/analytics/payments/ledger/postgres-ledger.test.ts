@@ -57,7 +57,7 @@ describe.skipIf(!hasPostgres())("PostgreSQL", () => {
       ledger.beginSettling(entry, { status: 200, body: '{"data":{}}' }, Date.now() + 60_000),
   };
   for (const [what, write] of Object.entries(lateWrites))
-    it(`does not apply ${what} when a partition delivers it after its deadline: the payment stays releasable`, async () => {
+    it(`does not apply ${what} when a partition delivers it after its deadline, alone or batched: the payments stay releasable`, async () => {
       const { schema } = ownSchema();
       const proxy = await partitionableProxy(databaseSettings(schema).url, 5432);
       const database = openDatabase(databaseSettings(schema, { url: proxy.url }));
@@ -66,15 +66,20 @@ describe.skipIf(!hasPostgres())("PostgreSQL", () => {
       try {
         const ledger = await openPostgresLedger(database, { databaseClock: true });
         const deadline = Date.now() + 1_000;
-        const late = await entryOf(ledger, { ...reservation("base-sepolia:0xp:late", {}, Date.now()), deadlineAt: deadline });
+        const late = await Promise.all(
+          [1, 2, 3, 4].map((i) => entryOf(ledger, { ...reservation(`base-sepolia:0xp:late${i}`, {}, Date.now()), deadlineAt: deadline })),
+        );
         const onTime = await entryOf(ledger, reservation("base-sepolia:0xp:on-time", {}, Date.now()));
         proxy.partition();
-        const settling = write(ledger, late); // sent before its deadline, held by the partition
+        // sent before their deadline (the paid path batches concurrent settlements), held by the partition
+        const settling = Promise.all(late.map((entry) => write(ledger, entry)));
         await new Promise((resolve) => setTimeout(resolve, deadline - Date.now() + 200));
-        proxy.heal(); // it reaches the database only now, past its deadline
-        expect(await settling).toBe(false);
-        expect(await statusOf(late)).toBe("verified");
-        expect(await ledger.release(late, "not_charged", "its answer was too late")).toBe(true);
+        proxy.heal(); // they reach the database only now, past their deadline
+        expect(await settling).toEqual([false, false, false, false]);
+        for (const entry of late) {
+          expect(await statusOf(entry)).toBe("verified");
+          expect(await ledger.release(entry, "not_charged", "its answer was too late")).toBe(true);
+        }
         expect(await write(ledger, onTime)).toBe(true);
         expect(await statusOf(onTime)).not.toBe("verified");
       } finally {
