@@ -10,6 +10,8 @@ interface S {
   required?: string[];
   properties?: Record<string, S>;
   items?: S;
+  unevaluatedProperties?: unknown;
+  additionalProperties?: unknown;
 }
 interface Op {
   parameters?: { name: string; in: string; required: boolean; schema: S }[];
@@ -112,6 +114,14 @@ describe("breakingChanges", () => {
     ]);
     expect(kinds(doc((d) => (body(d).required = ["sort"])))).toEqual(["new-required-field: body.sort is now required"]);
     expect(kinds(doc((d) => (post(d).requestBody.required = true)))).toEqual(["new-required-field: request body is now required"]);
+  });
+
+  it("finds a request object closed to fields it does not name (as ...Record<never> writes it, or false)", () => {
+    const closed = "closed-object: body no longer accepts fields it does not name";
+    expect(kinds(doc((d) => (body(d).unevaluatedProperties = { not: {} })))).toEqual([closed]);
+    expect(kinds(doc((d) => (body(d).additionalProperties = false)))).toEqual([closed]);
+    // a response that closes takes nothing from its clients
+    expect(kinds(doc((d) => (component(d, "Pools").unevaluatedProperties = { not: {} })))).toEqual([]);
   });
 
   it("finds a changed price", () => {

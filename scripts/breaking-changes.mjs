@@ -43,6 +43,9 @@ function own(doc, schema, depth, refs, shape = { types: new Set(), properties: n
   for (const type of [schema.type ?? []].flat()) shape.types.add(type);
   if (schema.type === undefined && schema.properties) shape.types.add("object");
   if (Array.isArray(schema.enum)) shape.enum = schema.enum.map(String);
+  // an object closed to fields it does not name: `false`, or `{not: {}}` as TypeSpec writes `...Record<never>`
+  const closing = (rest) => rest === false || JSON.stringify(rest) === '{"not":{}}';
+  if (closing(schema.unevaluatedProperties) || closing(schema.additionalProperties)) shape.closed = true;
   if (schema.const !== undefined) shape.enum = [String(schema.const)];
   for (const [name, property] of Object.entries(schema.properties ?? {}))
     shape.properties.set(name, shapeOf(doc, property, depth + 1, refs));
@@ -67,6 +70,7 @@ function merge(into, from) {
   into.enum ??= from.enum;
   into.bounds = { ...from.bounds, ...into.bounds };
   into.items ??= from.items;
+  into.closed ||= from.closed;
   return into;
 }
 
@@ -111,6 +115,7 @@ function compareShapes(before, after, mode, field, add) {
   }
   if (mode === "request")
     for (const name of after.required) if (!before.required.has(name)) add("new-required-field", `${field}.${name} is now required`);
+  if (mode === "request" && after.closed && !before.closed) add("closed-object", `${field} no longer accepts fields it does not name`);
   if (before.items && after.items) compareShapes(before.items, after.items, mode, `${field}[]`, add);
 }
 
