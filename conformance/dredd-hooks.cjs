@@ -105,10 +105,13 @@ async function attachPayment(transaction) {
     if (name.toLowerCase() === other) delete transaction.expected.headers[name];
 }
 
-/** An invalid request the service must reject with 400: malformed JSON, or an undocumented query parameter. */
+/**
+ * An invalid request the service must reject with 400: malformed JSON, or a query key without a value (a free GET
+ * that takes no query parameter ignores `name=value` pairs, so an undocumented parameter with a value is no 400 there).
+ */
 function invalidate(transaction) {
   if (transaction.request.method === "POST") transaction.request.body = "{not json";
-  else transaction.request.uri += `${transaction.request.uri.includes("?") ? "&" : "?"}undocumented_parameter=1`;
+  else transaction.request.uri += `${transaction.request.uri.includes("?") ? "&" : "?"}undocumented_parameter`;
 }
 
 /** The same path naming an agent nobody holds. */
