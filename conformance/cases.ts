@@ -230,19 +230,11 @@ function negativesOf(doc: OpenApiDoc, c: CaseBase, op: Operation): NegativeCase[
     if (p?.name && p.schema && (p.in === "query" || p.in === "path"))
       fields.push({ location: p.in, name: p.name, schema: p.schema, required: p.required ?? false });
   }
+  const negative = (mutation: Mutation, location: NegativeCase["location"], field: string, text: string, request: CaseRequest) =>
+    ({ ...c, kind: "negative", mutation, location, field, description: `${location}.${field} ${text}`, request }) satisfies NegativeCase;
   const closed = c.method === "POST" && body !== undefined && effective(doc, body).unevaluatedProperties !== undefined;
-  const unknown: NegativeCase[] = closed
-    ? [
-        {
-          ...c,
-          kind: "negative",
-          mutation: "unknown",
-          location: "body",
-          field: UNKNOWN_FIELD,
-          description: `body.${UNKNOWN_FIELD} ${MUTATION_TEXT.unknown({})}`,
-          request: withBodyField(c.request, UNKNOWN_FIELD, 1),
-        },
-      ]
+  const unknown = closed
+    ? [negative("unknown", "body", UNKNOWN_FIELD, MUTATION_TEXT.unknown({}), withBodyField(c.request, UNKNOWN_FIELD, 1))]
     : [];
   return unknown.concat(
     fields.flatMap((field) =>
@@ -253,16 +245,7 @@ function negativesOf(doc: OpenApiDoc, c: CaseBase, op: Operation): NegativeCase[
             : field.location === "query"
               ? withQuery(c.request, field.name, value)
               : withPathParam(doc, c, op, field.name, value);
-        const description = `${field.location}.${field.name} ${text}`;
-        return {
-          ...c,
-          kind: "negative",
-          mutation,
-          location: field.location,
-          field: field.name,
-          description,
-          request,
-        } satisfies NegativeCase;
+        return negative(mutation, field.location, field.name, text, request);
       }),
     ),
   );

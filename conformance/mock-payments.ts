@@ -145,15 +145,14 @@ export function unknownFieldsAnswer(route: PaidRoute, body: unknown): MockAnswer
     return undefined;
   }
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return undefined;
-  const message = NOT_A_FIELD;
   const errors = Object.keys(parsed)
     .filter((field) => !Object.hasOwn(route.inputFields, field))
-    .map((field) => ({ location: "body", field, message }));
+    .map((field) => ({ location: "body", field, message: NOT_A_FIELD }));
   if (!errors.length) return undefined;
   return {
     status: 400,
     headers: {},
-    body: { error: "invalid_request", message: errors.map((e) => `${e.field}: ${message}`).join("; "), errors },
+    body: { error: "invalid_request", message: errors.map((e) => `${e.field}: ${NOT_A_FIELD}`).join("; "), errors },
   };
 }
 
