@@ -401,6 +401,28 @@ describe("examples", () => {
       }
     }
   });
+
+  it("suggest, in each /ask answer, paid operations under the prefix asked on (following one settles on the same network)", () => {
+    const prefixOf = (path: string) =>
+      PREFIXES.map((p) => p.prefix)
+        .filter((prefix) => path.startsWith(`${prefix}/`))
+        .sort((a, b) => b.length - a.length)[0];
+    for (const { prefix } of PREFIXES) {
+      for (const method of ["post", "get"]) {
+        for (const status of ["200", "206"]) {
+          const example = op(analytics, method, `${prefix}/ask`).responses[status]?.content?.[JSON_MEDIA]?.example as {
+            data: { available_endpoints: string[] };
+          };
+          const suggested = example.data.available_endpoints;
+          expect(suggested.length, `${method} ${prefix}/ask ${status}`).toBeGreaterThan(0);
+          for (const path of suggested) {
+            expect(prefixOf(path), `${method} ${prefix}/ask ${status} suggests ${path}`).toBe(prefix);
+            expect(op(analytics, "post", path)["x-payment-info"], path).toBeDefined();
+          }
+        }
+      }
+    }
+  });
 });
 
 describe("registry", () => {

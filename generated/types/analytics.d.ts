@@ -7169,7 +7169,7 @@ export interface operations {
                      *           "/lp/pools"
                      *         ]
                      *       },
-                     *       "insight": "SOL-USDC on the DLMM venue pays 71.6% APR from fees on $8.4M TVL; for lower risk, check /defi/yields for liquid staking.",
+                     *       "insight": "SOL-USDC on the DLMM venue pays 71.6% APR from fees on $8.4M TVL; for lower risk, compare liquid staking yields.",
                      *       "signal": "high_yield",
                      *       "confidence": 0.62,
                      *       "sources": [
@@ -7467,7 +7467,7 @@ export interface operations {
                      *           "/lp/pools"
                      *         ]
                      *       },
-                     *       "insight": "SOL-USDC on the DLMM venue pays 71.6% APR from fees on $8.4M TVL; for lower risk, check /defi/yields for liquid staking.",
+                     *       "insight": "SOL-USDC on the DLMM venue pays 71.6% APR from fees on $8.4M TVL; for lower risk, compare liquid staking yields.",
                      *       "signal": "high_yield",
                      *       "confidence": 0.62,
                      *       "sources": [
@@ -7758,12 +7758,12 @@ export interface operations {
                      *           ]
                      *         },
                      *         "available_endpoints": [
-                     *           "/defi/yields",
-                     *           "/lp/pools-recommend",
-                     *           "/lp/pools"
+                     *           "/base/defi/yields",
+                     *           "/base/lp/pools-recommend",
+                     *           "/base/lp/pools"
                      *         ]
                      *       },
-                     *       "insight": "SOL-USDC on the DLMM venue pays 71.6% APR from fees on $8.4M TVL; for lower risk, check /defi/yields for liquid staking.",
+                     *       "insight": "SOL-USDC on the DLMM venue pays 71.6% APR from fees on $8.4M TVL; for lower risk, compare liquid staking yields.",
                      *       "signal": "high_yield",
                      *       "confidence": 0.62,
                      *       "sources": [
@@ -7820,9 +7820,9 @@ export interface operations {
                      *           ]
                      *         },
                      *         "available_endpoints": [
-                     *           "/defi/yields",
-                     *           "/lp/pools-recommend",
-                     *           "/lp/pools"
+                     *           "/base/defi/yields",
+                     *           "/base/lp/pools-recommend",
+                     *           "/base/lp/pools"
                      *         ]
                      *       },
                      *       "insight": null,
@@ -8057,12 +8057,12 @@ export interface operations {
                      *           ]
                      *         },
                      *         "available_endpoints": [
-                     *           "/defi/yields",
-                     *           "/lp/pools-recommend",
-                     *           "/lp/pools"
+                     *           "/base/defi/yields",
+                     *           "/base/lp/pools-recommend",
+                     *           "/base/lp/pools"
                      *         ]
                      *       },
-                     *       "insight": "SOL-USDC on the DLMM venue pays 71.6% APR from fees on $8.4M TVL; for lower risk, check /defi/yields for liquid staking.",
+                     *       "insight": "SOL-USDC on the DLMM venue pays 71.6% APR from fees on $8.4M TVL; for lower risk, compare liquid staking yields.",
                      *       "signal": "high_yield",
                      *       "confidence": 0.62,
                      *       "sources": [
@@ -8119,9 +8119,9 @@ export interface operations {
                      *           ]
                      *         },
                      *         "available_endpoints": [
-                     *           "/defi/yields",
-                     *           "/lp/pools-recommend",
-                     *           "/lp/pools"
+                     *           "/base/defi/yields",
+                     *           "/base/lp/pools-recommend",
+                     *           "/base/lp/pools"
                      *         ]
                      *       },
                      *       "insight": null,
@@ -30588,12 +30588,12 @@ export interface operations {
                      *           ]
                      *         },
                      *         "available_endpoints": [
-                     *           "/defi/yields",
-                     *           "/lp/pools-recommend",
-                     *           "/lp/pools"
+                     *           "/skale/defi/yields",
+                     *           "/skale/lp/pools-recommend",
+                     *           "/skale/lp/pools"
                      *         ]
                      *       },
-                     *       "insight": "SOL-USDC on the DLMM venue pays 71.6% APR from fees on $8.4M TVL; for lower risk, check /defi/yields for liquid staking.",
+                     *       "insight": "SOL-USDC on the DLMM venue pays 71.6% APR from fees on $8.4M TVL; for lower risk, compare liquid staking yields.",
                      *       "signal": "high_yield",
                      *       "confidence": 0.62,
                      *       "sources": [
@@ -30650,9 +30650,9 @@ export interface operations {
                      *           ]
                      *         },
                      *         "available_endpoints": [
-                     *           "/defi/yields",
-                     *           "/lp/pools-recommend",
-                     *           "/lp/pools"
+                     *           "/skale/defi/yields",
+                     *           "/skale/lp/pools-recommend",
+                     *           "/skale/lp/pools"
                      *         ]
                      *       },
                      *       "insight": null,
@@ -30887,12 +30887,12 @@ export interface operations {
                      *           ]
                      *         },
                      *         "available_endpoints": [
-                     *           "/defi/yields",
-                     *           "/lp/pools-recommend",
-                     *           "/lp/pools"
+                     *           "/skale/defi/yields",
+                     *           "/skale/lp/pools-recommend",
+                     *           "/skale/lp/pools"
                      *         ]
                      *       },
-                     *       "insight": "SOL-USDC on the DLMM venue pays 71.6% APR from fees on $8.4M TVL; for lower risk, check /defi/yields for liquid staking.",
+                     *       "insight": "SOL-USDC on the DLMM venue pays 71.6% APR from fees on $8.4M TVL; for lower risk, compare liquid staking yields.",
                      *       "signal": "high_yield",
                      *       "confidence": 0.62,
                      *       "sources": [
@@ -30949,9 +30949,9 @@ export interface operations {
                      *           ]
                      *         },
                      *         "available_endpoints": [
-                     *           "/defi/yields",
-                     *           "/lp/pools-recommend",
-                     *           "/lp/pools"
+                     *           "/skale/defi/yields",
+                     *           "/skale/lp/pools-recommend",
+                     *           "/skale/lp/pools"
                      *         ]
                      *       },
                      *       "insight": null,
