@@ -62,7 +62,7 @@ export interface RegistryCase extends CaseBase {
   cacheable: boolean;
 }
 
-export type Mutation = "missing" | "maximum" | "enum" | "type" | "pattern" | "unknown";
+export type Mutation = "missing" | "maximum" | "enum" | "type" | "pattern" | "unknown" | "nameRule";
 
 export interface NegativeCase extends CaseBase {
   kind: "negative";
@@ -170,10 +170,14 @@ const MUTATION_TEXT: Record<Mutation, (s: Schema) => string> = {
   type: () => "of the wrong type",
   pattern: (s) => `not matching ${s.pattern}`,
   unknown: () => "not a field of the body (which is closed)",
+  nameRule: () => "breaking the name rule documented on AgentName (3 to 32 characters once normalized)",
 };
 
 /** A field no body has: a closed body (`...Record<never>`) refuses it rather than ignoring it. */
 const UNKNOWN_FIELD = "not_a_field";
+
+/** An agent name its schema admits (1 to 128 characters) but the name rule, which no schema of the raw path can state, refuses. */
+const MISNAMED_AGENT = "x";
 
 /** Invalid values for one input field; `undefined` means "leave it out". */
 function mutationsOf(doc: OpenApiDoc, schema: Schema, required: boolean, location: NegativeCase["location"]) {
@@ -236,7 +240,12 @@ function negativesOf(doc: OpenApiDoc, c: CaseBase, op: Operation): NegativeCase[
   const unknown = closed
     ? [negative("unknown", "body", UNKNOWN_FIELD, MUTATION_TEXT.unknown({}), withBodyField(c.request, UNKNOWN_FIELD, 1))]
     : [];
-  return unknown.concat(
+  const misnamed = fields
+    .filter((field) => field.location === "path" && field.schema.$ref === "#/components/schemas/AgentName")
+    .map((field) =>
+      negative("nameRule", "path", field.name, MUTATION_TEXT.nameRule({}), withPathParam(doc, c, op, field.name, MISNAMED_AGENT)),
+    );
+  return [...unknown, ...misnamed].concat(
     fields.flatMap((field) =>
       mutationsOf(doc, field.schema, field.required, field.location).map(({ mutation, value, text }) => {
         const request =

@@ -15,7 +15,9 @@
  * - with a well-formed payment goes to Prism as asked, and a 2xx answer gets a mock receipt in the
  *   header of the version paid in (`PAYMENT-RESPONSE` or `X-PAYMENT-RESPONSE`).
  * A POST body field the operation does not have is refused with the service's 400 before any payment:
- * the contract closes every body with `unevaluatedProperties`, which Prism does not apply.
+ * the contract closes every body with `unevaluatedProperties`, which Prism does not apply. Likewise a
+ * registry name that breaks the name rule documented on `AgentName` (normalization, then 3 to 32
+ * characters of a-z, 0-9 and single separators), which no schema of the raw path can express.
  * Prism's own x402 headers are placeholders generated from the schema: the front never relays them,
  * nor Prism's CORS headers: the front answers browsers (preflights too) with the service's policy.
  * Any other `Prefer` status (402, 400, 404, 500, 502) is Prism's example, never charged. A request
@@ -26,6 +28,8 @@ import { NETWORKS } from "../lib/networks.js";
 import { offerAt } from "../server/analytics/payments/requirements.js";
 import { DOCS_ASSETS_PATH, docsAssets, referencePage } from "../server/docs/reference-page.js";
 import { ANALYTICS_CORS, cors, REGISTRY_CORS } from "../server/http/cors.js";
+import { invalidField, toErrorResponse } from "../server/http/errors.js";
+import { checkName } from "../server/registry/names.js";
 import {
   challengeAnswer,
   type MockAnswer,
@@ -56,11 +60,17 @@ interface PaidOperation extends MockRoute {
   pattern: RegExp;
 }
 
+/** A path template (`/agents/{name}`) as a pattern of the paths it stands for, capturing each parameter. */
+const templatePattern = (template: string) =>
+  new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "([^/]+)")}$`);
+
 function paidOperations(): PaidOperation[] {
-  return mockRoutes().map(({ route, offer }) => {
-    const pattern = new RegExp(`^${route.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+")}$`);
-    return { route, offer, method: route.method.toUpperCase(), pattern };
-  });
+  return mockRoutes().map(({ route, offer }) => ({
+    route,
+    offer,
+    method: route.method.toUpperCase(),
+    pattern: templatePattern(route.path),
+  }));
 }
 
 /** The documents the front serves: the whole one, and for the analytics service one per network. */
@@ -70,6 +80,29 @@ function servedDocuments(service: "analytics" | "registry"): Map<string | undefi
 }
 
 const LOCATIONS = new Set(["body", "query", "path", "header"]);
+
+/** The registry's paths that name an agent (their one parameter, `{name}`, an `AgentName`), as patterns capturing it. */
+const namedPaths = (doc: OpenApiDoc) =>
+  Object.keys(doc.paths)
+    .filter((path) => path.includes("{name}"))
+    .map(templatePattern);
+
+/** The service's 400 for a GET whose agent name breaks the name rule; undefined for any other request. */
+function nameRuleAnswer(patterns: RegExp[], req: Request): MockAnswer | undefined {
+  const raw =
+    req.method === "GET" || req.method === "HEAD"
+      ? patterns.map((p) => p.exec(req.path)?.[1]).find((name) => name !== undefined)
+      : undefined;
+  if (raw === undefined) return undefined;
+  let name: string;
+  try {
+    name = decodeURIComponent(raw);
+  } catch {
+    return undefined; // not percent-encoding: Prism answers it
+  }
+  const check = checkName(name);
+  return check.status === "invalid" ? toErrorResponse(invalidField("path", "name", check.message)) : undefined;
+}
 
 /** Prism's validation failures (its `sl-violations` header) as the service's 400 body, or undefined when there are none. */
 export function validationAnswer(header: string | null): MockAnswer | undefined {
@@ -101,6 +134,7 @@ const offerFor = (req: Request, operation: PaidOperation) => offerAt(operation.o
 export function mockFront(service: "analytics" | "registry", prismUrl: string): express.Express {
   const documents = servedDocuments(service);
   const paid = service === "analytics" ? paidOperations() : [];
+  const named = service === "registry" ? namedPaths(documents.get(undefined) as OpenApiDoc) : [];
   const app = express();
   app.disable("x-powered-by");
   // Browsers are answered as by the service, the front's own answers (402, 400) included; Prism's CORS headers are not relayed.
@@ -148,6 +182,8 @@ export function mockFront(service: "analytics" | "registry", prismUrl: string): 
         const documentUrl = network ? `/openapi.json?network=${network}` : "/openapi.json";
         return res.type("text/html").send(referencePage({ title: `${title} (mock)`, documentUrl }));
       }
+      const misnamed = nameRuleAnswer(named, req);
+      if (misnamed) return send(res, misnamed);
       const operation = paid.find((p) => p.method === req.method && p.pattern.test(req.path));
       const preferred = preferredStatus(req);
       if (!operation || (preferred !== undefined && preferred !== 200 && preferred !== 206)) {
