@@ -20,7 +20,7 @@ import { type LocalChains, startLocalChains } from "../../server/analytics/payme
 import { openSqliteLedger } from "../../server/analytics/payments/ledger/sqlite-ledger.js";
 import { type Answer, challenge, delivered, type PaidCall, send, sendAll } from "../support/paid-load.js";
 import { type ServiceProcess, startService, until } from "../support/processes.js";
-import { type StandinFacilitator, startStandinFacilitator } from "../support/standin-facilitator.js";
+import { facilitatorSettlement, type StandinFacilitator, startStandinFacilitator } from "../support/standin-facilitator.js";
 
 const CALLS = 36;
 const KILL_AFTER_SETTLES = 8;
@@ -45,12 +45,8 @@ beforeAll(async () => {
   await chains.fund("skale-base-sepolia", evmPayer.address, 1_000_000n);
   await chains.fund("solana-devnet", svmPayer.address, 1_000_000n);
   env = {
-    SETTLEMENT: "facilitator",
-    FACILITATOR_URL: facilitator.url,
+    ...facilitatorSettlement(chains, facilitator.url),
     FACILITATOR_TIMEOUT_MS: "3000",
-    SETTLEMENT_RPC_BASE_SEPOLIA: chains.evmRpcUrl as string,
-    SETTLEMENT_RPC_SKALE_BASE_SEPOLIA: chains.evmRpcUrl as string,
-    SETTLEMENT_RPC_SOLANA_DEVNET: chains.rpcUrl as string,
     // authorizations valid for 2 minutes, so that a slow machine still retries within the window; those the
     // facilitator never received are expired later by moving the chain's clock past them
     X402_MAX_TIMEOUT_SECONDS: "120",

@@ -78,3 +78,15 @@ export async function startStandinFacilitator(
       }),
   };
 }
+
+/** The service's settings for SETTLEMENT=facilitator at `url`, recovery reading the local chains over their JSON-RPC. */
+export function facilitatorSettlement(chains: LocalChains, url: string): Record<string, string> {
+  if (!chains.evmRpcUrl || !chains.rpcUrl) throw new Error("the local chains were started without their JSON-RPC endpoints");
+  return {
+    SETTLEMENT: "facilitator",
+    FACILITATOR_URL: url,
+    SETTLEMENT_RPC_BASE_SEPOLIA: chains.evmRpcUrl,
+    SETTLEMENT_RPC_SKALE_BASE_SEPOLIA: chains.evmRpcUrl,
+    SETTLEMENT_RPC_SOLANA_DEVNET: chains.rpcUrl,
+  };
+}

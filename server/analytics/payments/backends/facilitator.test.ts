@@ -104,17 +104,6 @@ describe("facilitator settlement", () => {
     expect(await backend().settle(payment)).toMatchObject({ ok: false, reason: "insufficient_funds" });
   });
 
-  it("answers a reason outside the service's list, or none, as unexpected_settle_error and keeps it in the message", async () => {
-    answer = () => json({ success: false, errorReason: "failed_to_execute_transfer" });
-    expect(await backend().settle(payment)).toEqual({
-      ok: false,
-      reason: "unexpected_settle_error",
-      message: "the facilitator refused the payment: failed_to_execute_transfer",
-    });
-    answer = () => json({ success: false });
-    expect(await backend().settle(payment)).toMatchObject({ ok: false, reason: "unexpected_settle_error" });
-  });
-
   const unknown: [string, Answer, RegExp][] = [
     ["a 500", { status: 500, body: '{"error":"boom"}' }, /answered 500$/],
     ["a slow answer (timeout)", { body: '{"success":true,"transaction":"0x1"}', delayMs: 2000 }, /did not answer within 500 ms/],
@@ -128,8 +117,30 @@ describe("facilitator settlement", () => {
     ],
     [
       "a refusal that names its transaction",
-      json({ success: false, errorReason: "unexpected_settle_error", transaction: "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnb" }),
+      json({ success: false, errorReason: "insufficient_funds", transaction: "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnb" }),
+      /could not confirm the settlement \(insufficient_funds\)/,
+    ],
+    // what the official facilitators answer, with no transaction, when the wait for the confirmation failed after sending
+    [
+      "a reason outside the contract's (transaction_failed)",
+      json({ success: false, errorReason: "transaction_failed", transaction: "" }),
+      /could not confirm the settlement \(transaction_failed\)/,
+    ],
+    [
+      "an RPC error's text as the reason (cut short)",
+      json({ success: false, errorReason: `The request took too long to respond. Request body: ${"ab".repeat(400)}`, transaction: "" }),
+      /could not confirm the settlement \(The request took too long to respond\. Request body: (ab)+…\)/,
+    ],
+    ["a refusal with no reason", json({ success: false }), /could not confirm the settlement \(no reason\)/],
+    [
+      "the contract's unexpected_settle_error",
+      json({ success: false, errorReason: "unexpected_settle_error", transaction: "" }),
       /could not confirm the settlement \(unexpected_settle_error\)/,
+    ],
+    [
+      "the contract's invalid_transaction_state (a transaction was mined)",
+      json({ success: false, errorReason: "invalid_transaction_state" }),
+      /could not confirm the settlement \(invalid_transaction_state\)/,
     ],
   ];
   for (const [what, reply, message] of unknown) {
@@ -142,7 +153,7 @@ describe("facilitator settlement", () => {
   }
 
   it("throws when the facilitator cannot be reached, naming the call and not the URL (a key may sit in its path)", async () => {
-    const unreachable = facilitatorBackend({ url: "http://127.0.0.1:9/sk_live_SECRET", timeoutMs: 500, state }).settle(payment);
+    const unreachable = backend({ url: "http://127.0.0.1:9/sk_live_SECRET" }).settle(payment);
     await expect(unreachable).rejects.toThrow(/^the facilitator's \/settle failed/);
     await expect(unreachable).rejects.not.toThrow(/SECRET/);
   });
@@ -150,12 +161,12 @@ describe("facilitator settlement", () => {
 
 describe("the facilitator's Solana fee payer", () => {
   it("is read from GET /supported for the route's network", async () => {
-    expect(await supportedFeePayer({ url, timeoutMs: 500, state }, "solana-devnet")).toBe(FEE_PAYER);
+    expect(await supportedFeePayer({ url, timeoutMs: 500, reasons: new Set(), state }, "solana-devnet")).toBe(FEE_PAYER);
     expect(received[0]).toMatchObject({ method: "GET", path: "/facilitator/supported" });
   });
 
   it("is an error when the facilitator announces none for the network", async () => {
-    await expect(supportedFeePayer({ url, timeoutMs: 500, state }, "solana")).rejects.toThrow(
+    await expect(supportedFeePayer({ url, timeoutMs: 500, reasons: new Set(), state }, "solana")).rejects.toThrow(
       "the facilitator did not provide a fee payer for network: solana",
     );
   });
@@ -165,9 +176,7 @@ describe("the facilitator's readiness", () => {
   it("pings GET /supported with the auth header, and fails when it cannot be reached or the signal aborts", async () => {
     await backend({ authHeader: "X-Key: k" }).ping?.(new AbortController().signal);
     expect(received[0]).toMatchObject({ method: "GET", path: "/facilitator/supported", headers: { "x-key": "k" } });
-    await expect(
-      facilitatorBackend({ url: "http://127.0.0.1:9", timeoutMs: 500, state }).ping?.(new AbortController().signal),
-    ).rejects.toThrow(FacilitatorError);
+    await expect(backend({ url: "http://127.0.0.1:9" }).ping?.(new AbortController().signal)).rejects.toThrow(FacilitatorError);
     await expect(backend().ping?.(AbortSignal.abort())).rejects.toThrow(FacilitatorError);
   });
 });
@@ -225,5 +234,17 @@ describe("the service with SETTLEMENT=facilitator", () => {
     expect(retry.status).toBe(402);
     expect(retry.body).toMatchObject({ error: "invalid_exact_evm_nonce_already_used", message: expect.stringMatching(/being processed/) });
     expect(await statuses()).toEqual(["settled", "failed", "settling"]);
+  });
+
+  it("answers 502, never a 402, when the facilitator fails after sending: the payment stays settling for the chain to decide", async () => {
+    // @x402/evm's and @x402/svm's facilitators when the wait for the confirmation fails: the money may have moved
+    for (const errorReason of ["transaction_failed", "Timed out while waiting for transaction with hash 0xabc to be confirmed."]) {
+      answer = () => json({ success: false, errorReason, transaction: "" });
+      const res = await pay(await signed());
+      expect(res.status, errorReason).toBe(502);
+      expect(JSON.stringify(res.body)).not.toMatch(/0xabc/);
+      const row = (await service.ledger.rows()).at(-1);
+      expect(row, errorReason).toMatchObject({ status: "settling", hasAnswer: true, reason: null });
+    }
   });
 });

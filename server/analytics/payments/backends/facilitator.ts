@@ -2,10 +2,14 @@
  * The `facilitator` settlement: a remote x402 v1 facilitator over HTTP. `POST /settle` carries the
  * payment as the client sent it and the requirement this server issued (the facilitator verifies
  * again before it settles, so no separate `/verify` round trip). A 200 with `success: false` is a
- * refused payment, unless it names a transaction or a confirmation that timed out (sent, so it may
- * still land); that, any other status, a network error, a timeout or an unreadable answer leaves the
- * outcome unknown and is thrown: the payment stays `settling`, and recovery reads the chain (through
- * `state`, the network's RPC) to learn whether the money moved.
+ * refused payment only when its reason is one of the contract's refusals that come before anything is
+ * sent (the payment does not verify, the payer lacks the funds) and it names no transaction. Any other
+ * `success: false` may come after the transaction was sent: the official facilitators answer
+ * `transaction_failed` or the RPC's own error text, with no transaction, when only the wait for the
+ * confirmation failed, and the money may have moved. That, any other status, a network error, a
+ * timeout or an unreadable answer leaves the outcome unknown and is thrown: the payment stays
+ * `settling`, and recovery reads the chain (through `state`, the network's RPC) to learn whether the
+ * money moved, so a retry gets the answer if it did.
  */
 import type { BackendResult, InterruptedPayment, SettlementBackend, SettlementState } from "../settlement.js";
 import type { PaymentErrorReason, VerifiedPayment } from "../types.js";
@@ -17,13 +21,23 @@ export interface FacilitatorOptions {
   authHeader?: string;
   timeoutMs: number;
   fetch?: typeof fetch;
-  /** The reason codes the service may answer with; another facilitator reason becomes `unexpected_settle_error`. */
-  reasons?: ReadonlySet<string>;
+  /** The contract's reason codes (`X402.PaymentErrorReason`): a `success: false` with another reason, or none, is not a refusal. */
+  reasons: ReadonlySet<string>;
   /** Where an interrupted payment's money stands, read from its network. */
   state: (payment: InterruptedPayment) => Promise<SettlementState>;
 }
 
 export class FacilitatorError extends Error {}
+
+/** The contract's reasons that a facilitator may give once the transaction was sent, or while it cannot tell whether it was. */
+const AFTER_SENDING = new Set(["unexpected_settle_error", "invalid_transaction_state"]);
+
+/** Whether `reason` is one the contract knows, given before anything was sent: only such a refusal proves the money did not move. */
+const refusedBeforeSending = (reason: string | undefined, known: ReadonlySet<string>): reason is PaymentErrorReason =>
+  reason !== undefined && known.has(reason) && !AFTER_SENDING.has(reason) && !reason.endsWith("_timed_out");
+
+/** A facilitator's own text, as far as it goes into a log line: its RPC errors can run to the whole calldata. */
+const excerpt = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
 
 function headersOf(authHeader: string | undefined): Record<string, string> {
   if (!authHeader) return {};
@@ -86,16 +100,13 @@ export function facilitatorBackend(options: FacilitatorOptions): SettlementBacke
         return { ok: true, transaction: answer.transaction, simulated: false };
       if (answer.success !== false) throw new FacilitatorError("the facilitator's settle answer has neither success nor a transaction");
       const raw = typeof answer.errorReason === "string" ? answer.errorReason : undefined;
-      // A refusal that names its transaction, or whose confirmation timed out, came after the transaction was sent:
-      // it may still land, so the outcome is unknown and the chain decides (through recovery), not this answer.
-      if ((typeof answer.transaction === "string" && answer.transaction) || raw?.endsWith("_timed_out"))
-        throw new FacilitatorError(`the facilitator could not confirm the settlement (${raw ?? "no reason"}); the chain decides`);
-      const known = raw && (!options.reasons || options.reasons.has(raw));
-      return {
-        ok: false,
-        reason: (known ? raw : "unexpected_settle_error") as PaymentErrorReason,
-        message: `the facilitator refused the payment${raw ? `: ${raw}` : ""}`,
-      };
+      const sent = typeof answer.transaction === "string" && answer.transaction !== "";
+      // Anything but a refusal before sending may have moved the money: the chain decides (through recovery), not this answer.
+      if (sent || !refusedBeforeSending(raw, options.reasons))
+        throw new FacilitatorError(
+          `the facilitator could not confirm the settlement (${raw ? excerpt(raw) : "no reason"}); the chain decides`,
+        );
+      return { ok: false, reason: raw, message: `the facilitator refused the payment: ${raw}` };
     },
   };
 }
