@@ -6,6 +6,7 @@
 import type { Logger } from "pino";
 import { openNamedFile } from "../config/env.js";
 import type { StoreSettings } from "../config/stores.js";
+import { clockSkewWarning, measureClockSkew } from "../db/clock-skew.js";
 import { type Database, openDatabase } from "../db/database.js";
 import type { CacheObserver } from "./cache.js";
 import { type Clock, systemClock } from "./clock.js";
@@ -40,9 +41,15 @@ export async function openAnalyticsStores(
   const shared = database ?? owned;
   const now = () => clock.now();
   try {
+    // the database's clock tells the same time as the system's, not as a test's
+    const databaseClock = clock === systemClock;
+    if (shared && databaseClock) {
+      const skew = await measureClockSkew(shared.query);
+      const warning = clockSkewWarning(skew);
+      if (warning) logger.warn({ databaseAheadMs: Math.round(skew.aheadMs) }, warning);
+    }
     const ledger = shared
-      ? // the database's clock tells the same time as the system's, not as a test's
-        await openPostgresLedger(shared, { now, databaseClock: clock === systemClock })
+      ? await openPostgresLedger(shared, { now, databaseClock })
       : await openNamedFile("LEDGER_DB", sqlite.file, "ledger", () =>
           openSqliteLedger(sqlite.file, { now, synchronous: sqlite.synchronous }),
         );
