@@ -5159,7 +5159,11 @@ export interface components {
             /** @description True when the wallet still holds some of what it bought. */
             still_holding: boolean;
         };
-        /** @description A base58 Solana address (wallet, mint, pool or account), 32 to 44 characters. */
+        /**
+         * @description A base58 Solana address (wallet, mint, pool or account): 32 to 44 characters that decode to 32
+         *     bytes. The pattern cannot say the last part; the service refuses other base58 text with a 400
+         *     naming the field, before any payment.
+         */
         SolanaAddress: string;
         /** @description One way to provide liquidity in a pool. */
         StrategyOption: {

@@ -42,6 +42,12 @@ export interface PaidRoute {
    * its handler is the POST's: the fields it cannot send take these defaults.
    */
   bodyDefaults: Record<string, unknown>;
+  /**
+   * The input fields that are a `SolanaAddress`, and where the request carries them. Its pattern
+   * admits 32 to 44 base58 characters, some of which decode to more or fewer than an address's 32
+   * bytes: the service refuses those too (a 400 naming the field), where no schema can.
+   */
+  solanaAddresses: { location: "body" | "query" | "path"; field: string }[];
 }
 
 export interface FreeRoute {
@@ -91,6 +97,10 @@ type RawOperation = {
   "x-payment-info"?: PaymentInfo;
 };
 
+/** Whether `schema` is the component `name`, directly or as the one member of an `allOf` (a property with its own description). */
+const refersTo = (schema: RawSchema | undefined, name: string): boolean =>
+  schema?.$ref === `#/components/schemas/${name}` || (schema?.allOf?.length === 1 && refersTo(schema.allOf[0], name));
+
 export function loadAnalyticsContract(file = new URL("../../generated/openapi/3.1/analytics.json", import.meta.url)): AnalyticsContract {
   const document = JSON.parse(readFileSync(file, "utf8"));
   const schemas: Record<string, RawSchema> = document.components.schemas;
@@ -115,7 +125,12 @@ export function loadAnalyticsContract(file = new URL("../../generated/openapi/3.
       const envelope = resolve(op.responses["200"]?.content?.["application/json"]?.schema);
       const signals = (resolve(envelope?.properties?.signal)?.enum ?? []).map(String);
       const body = resolve(op.requestBody?.content["application/json"]?.schema);
-      const queryParameters = parametersOf(document, op.parameters).filter((p) => p.in === "query");
+      const parameters = parametersOf(document, op.parameters) as NonNullable<RawOperation["parameters"]>;
+      const queryParameters = parameters.filter((p) => p.in === "query");
+      const inputs: [string, string, RawSchema | undefined][] = [
+        ...Object.entries(body?.properties ?? {}).map(([name, schema]) => ["body", name, schema] as [string, string, RawSchema]),
+        ...parameters.map((p) => [p.in as string, p.name as string, p.schema] as [string, string, RawSchema | undefined]),
+      ];
       const query = Object.fromEntries(queryParameters.map((p) => [p.name as string, p.schema]));
       paid.push({
         operationId: op.operationId,
@@ -132,6 +147,9 @@ export function loadAnalyticsContract(file = new URL("../../generated/openapi/3.
         inputFields: inlineRefs(legacy ? query : (body?.properties ?? {}), schemas) as Record<string, unknown>,
         queryRequired: queryParameters.some((p) => p.required),
         bodyDefaults: {},
+        solanaAddresses: inputs
+          .filter(([, , schema]) => refersTo(schema, "SolanaAddress"))
+          .map(([location, field]) => ({ location: location as "body" | "query" | "path", field })),
       });
     }
   }

@@ -112,6 +112,32 @@ describe("bad input is a 400 naming the field, before any payment is looked at",
       "windw",
       "is not a field of this request",
     ],
+    // Base58 text the pattern admits but that is not 32 bytes: the upstreams refused it after payment (a 500 or a 502).
+    [
+      "a mint of 33 bytes",
+      () =>
+        request(app)
+          .post("/traders/token-whales")
+          .send({ mint: "z".repeat(44) }),
+      "mint",
+      "base58 of 32 bytes",
+    ],
+    [
+      "a wallet of too few bytes in a legacy query",
+      () => request(app).get(`/traders/wallet-pnl?address=${"2".repeat(32)}`),
+      "address",
+      "32 bytes",
+    ],
+    ["a mint of 33 bytes in a legacy path", () => request(app).get(`/trenches/token/${"z".repeat(44)}/verdict`), "mint", "32 bytes"],
+    [
+      "a Solana token of 33 bytes for smart money",
+      () =>
+        request(app)
+          .post("/smartmoney/flow-intel")
+          .send({ chain: "solana", token_address: "z".repeat(44) }),
+      "token_address",
+      "32 bytes",
+    ],
     // A body the JSON parser did not read was answered as if absent: at the defaults (charged), or as a 500.
     [
       "a body under a malformed Content-Type",

@@ -40,7 +40,7 @@ import {
 } from "./payments/protocols.js";
 import { offerAt, routeOffer } from "./payments/requirements.js";
 import type { PaymentErrorReason, PaymentRequiredBody, PaymentRequirements } from "./payments/types.js";
-import { type InputRule, inputRules } from "./segments/input-rules.js";
+import { type InputRule, inputRules, solanaAddressRefusal } from "./segments/input-rules.js";
 import type { OperationHandler, SegmentContext } from "./segments/types.js";
 
 export interface PaidRouteDeps {
@@ -177,6 +177,8 @@ export function paidRouteHandler(route: PaidRoute, handler: OperationHandler, de
     if (route.legacy && sentBody(req))
       throw invalidField("body", "body", "a GET takes its fields in the query string; send a JSON body with POST instead");
     const input = route.legacy ? legacyInput(route, req.query as Record<string, unknown>, params) : req.body;
+    const misaddressed = solanaAddressRefusal(route, input);
+    if (misaddressed) throw misaddressed;
     const refused = inputRule?.(input as never);
     if (refused) throw route.legacy ? inLegacyTerms(refused, params) : refused;
     const offer = offerAt(routed, `${requestOrigin(req, deps.config.publicBaseUrl)}${req.path}${queryOf(req.originalUrl)}`);

@@ -1,6 +1,7 @@
 // The rules of inputs beyond their schemas, as pure functions (the app test checks they run before the payment).
 import { describe, expect, it } from "vitest";
-import { inputRules } from "./input-rules.js";
+import { loadAnalyticsContract, type PaidRoute } from "../contract.js";
+import { inputRules, solanaAddressRefusal } from "./input-rules.js";
 
 const JUP = "JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN";
 const FAMOUS = "0x28C6c06298d514Db089934071355E5743bf21d60";
@@ -23,6 +24,26 @@ describe("input rules", () => {
     expect(fieldOf(wallet({ chain: "solana", address: FAMOUS }))).toEqual(["address"]);
     expect(fieldOf(wallet({ chain: "arbitrum", address: JUP }))).toEqual(["address"]);
     expect(wallet({ chain: "base", address: FAMOUS })).toBeUndefined();
+    // base58 of the pattern's length, but 33 bytes and fewer than 32: not addresses
+    expect(fieldOf(flow({ chain: "solana", token_address: "z".repeat(44) }))).toEqual(["token_address"]);
+    expect(fieldOf(wallet({ chain: "solana", address: "2".repeat(32) }))).toEqual(["address"]);
+  });
+
+  it("refuse a Solana address field that is not 32 bytes, where the request carries it", () => {
+    const { paid } = loadAnalyticsContract();
+    const route = (method: string, path: string) => paid.find((r) => r.method === method && r.path === path) as PaidRoute;
+    const post = route("post", "/lp/wallet-positions");
+    expect(post.solanaAddresses).toEqual([
+      { location: "body", field: "wallet" },
+      { location: "body", field: "pool" },
+    ]);
+    expect(solanaAddressRefusal(post, { wallet: JUP })).toBeUndefined();
+    expect(solanaAddressRefusal(post, { wallet: JUP, pool: "z".repeat(44) })?.details.errors).toEqual([
+      { location: "body", field: "pool", message: "must be a Solana address: base58 of 32 bytes" },
+    ]);
+    const legacy = route("get", "/base/trenches/token/{mint}/verdict");
+    expect(solanaAddressRefusal(legacy, { mint: "2".repeat(32) })?.details.errors?.[0]).toMatchObject({ location: "path", field: "mint" });
+    expect(fieldOf(solanaAddressRefusal(route("get", "/trenches/curve"), { mint: JUP, curve_key: "z".repeat(44) }))).toEqual(["curve_key"]);
   });
 
   it("refuse a bridge sender of the other chain family", () => {
@@ -31,6 +52,8 @@ describe("input rules", () => {
     expect(fieldOf(rule({ ...quote, from_address: JUP }))).toEqual(["from_address"]);
     expect(fieldOf(rule({ ...quote, from_chain: "solana", from_address: FAMOUS }))).toEqual(["from_address"]);
     expect(rule({ ...quote, from_address: FAMOUS })).toBeUndefined();
+    expect(fieldOf(rule({ ...quote, from_chain: "solana", from_address: "z".repeat(44) }))).toEqual(["from_address"]);
+    expect(rule({ ...quote, from_chain: "solana", from_address: JUP })).toBeUndefined();
     expect(rule(quote)).toBeUndefined();
   });
 });

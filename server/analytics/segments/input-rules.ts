@@ -4,19 +4,30 @@
  * looks at the payment, as it does the schema, so a caller learns of a mistake without paying; a
  * handler receives only input that passes its operation's rule.
  */
+import { isAddress } from "@solana/kit";
 import { type ApiError, invalidField } from "../../http/errors.js";
+import type { PaidRoute } from "../contract.js";
 import type { OperationName, RequestOf } from "../operation-types.js";
 
 export type InputRule<N extends OperationName> = (input: RequestOf<N>) => ApiError | undefined;
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+const SOLANA_ADDRESS = "must be a Solana address: base58 of 32 bytes";
 
-/** A 400 naming `field` when `address` is not of `chain`'s form (base58 on Solana, 0x-hex elsewhere). */
+/** A 400 naming `field` when `address` is not of `chain`'s form (base58 of 32 bytes on Solana, 0x-hex elsewhere). */
 function addressOf(chain: string, address: string, field: string): ApiError | undefined {
-  if (chain === "solana")
-    return BASE58_ADDRESS.test(address) ? undefined : invalidField("body", field, "must be a base58 address on solana");
+  if (chain === "solana") return isAddress(address) ? undefined : invalidField("body", field, SOLANA_ADDRESS);
   return EVM_ADDRESS.test(address) ? undefined : invalidField("body", field, `must be a 0x-prefixed EVM address on ${chain}`);
+}
+
+/**
+ * A 400 naming the first of the route's `SolanaAddress` fields that is not an address: the schema's
+ * pattern admits base58 text that decodes to more or fewer than 32 bytes, which every upstream and
+ * the chain's own derivations refuse (a 500 or a 502 after payment, or an empty answer charged).
+ */
+export function solanaAddressRefusal(route: PaidRoute, input: Record<string, unknown>): ApiError | undefined {
+  const wrong = route.solanaAddresses.find(({ field }) => typeof input[field] === "string" && !isAddress(input[field]));
+  return wrong && invalidField(wrong.location, wrong.field, SOLANA_ADDRESS);
 }
 
 export const inputRules: { [N in OperationName]?: InputRule<N> } = {
@@ -27,7 +38,5 @@ export const inputRules: { [N in OperationName]?: InputRule<N> } = {
   smartmoneyFlowIntel: ({ chain, token_address }) => addressOf(chain, token_address, "token_address"),
   smartmoneyWalletIntel: ({ chain, address }) => addressOf(chain, address, "address"),
   bridgeQuote: ({ from_chain, from_address }) =>
-    from_address !== undefined && from_address.startsWith("0x") !== (from_chain !== "solana")
-      ? invalidField("body", "from_address", `is not a ${from_chain} address`)
-      : undefined,
+    from_address === undefined ? undefined : addressOf(from_chain, from_address, "from_address"),
 };
