@@ -37,6 +37,17 @@ describe("walletStats", () => {
     expect(stats.volumeUsd).toBe(530);
     expect(stats.maxDrawdownPct).toBeGreaterThan(0);
   });
+
+  it("counts the launchpad buys of tokens not looked up at the rate of those that were", () => {
+    const buys = ["A", "B", "C", "D"].map((mint, i) => trade("buy", i, 10, 100, { venue: "pump", mint, symbol: mint }));
+    const lookedUp = new Map([
+      ["A", T0 - 60_000],
+      ["B", undefined],
+    ]);
+    const stats = walletStats({ trades: [...buys, trade("buy", 5, 10, 100)], closed: [] }, T0 - H, T0 + DAY, lookedUp);
+    // one of the two looked up was at launch: half of the four launchpad buys, of five buys
+    expect(stats.launchBuyShare).toBeCloseTo(2 / 5, 9);
+  });
 });
 
 const stats = (over: Partial<WalletStats>): WalletStats => ({

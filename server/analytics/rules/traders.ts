@@ -48,6 +48,9 @@ export interface WalletStats {
 
 const LAUNCH_BUY_MS = 5 * 60_000;
 
+/** A buy on a launchpad, whose token's launch time tells whether it was a sniper's. */
+export const isLaunchpadBuy = (t: WalletTrade) => t.type === "buy" && (t.venue === "pump" || t.venue === "launchlab");
+
 /**
  * Statistics of the window [from, to] from a wallet's trades and their ledger; the trades may reach
  * further back so that exits find their entries.
@@ -56,13 +59,18 @@ export function walletStats(
   history: { trades: readonly WalletTrade[]; closed: readonly ClosedTrade[] },
   from: number,
   to: number,
-  launchTimes: ReadonlyMap<string, number>,
+  /** The launch time of each launchpad token looked up (undefined: not found); a profile looks up a bounded number. */
+  launchTimes: ReadonlyMap<string, number | undefined>,
 ): WalletStats {
   const { trades } = history;
   const days = Math.max(1, (to - from) / DAY);
   const closed = history.closed.filter((c) => c.time >= from && c.time <= to);
   const inWindow = trades.filter((t) => t.blockTime >= from && t.blockTime <= to);
   const buys = inWindow.filter(isEntry);
+  // Launchpad buys of tokens not looked up count at the rate of those that were.
+  const launchpadBuys = buys.filter(isLaunchpadBuy);
+  const lookedUp = launchpadBuys.filter((b) => launchTimes.has(b.mint));
+  const atLaunch = lookedUp.filter((b) => b.blockTime - (launchTimes.get(b.mint) ?? Number.NEGATIVE_INFINITY) <= LAUNCH_BUY_MS);
   const wins = closed.filter((c) => c.pnlUsd > 0).length;
   const volumeUsd = inWindow.reduce((sum, t) => sum + t.valueUsd, 0);
   const sum = (list: number[]) => list.reduce((a, b) => a + b, 0);
@@ -106,9 +114,7 @@ export function walletStats(
     tradesPerDay: closed.length / days,
     lpShare: inWindow.length ? inWindow.filter((t) => t.type === "deposit" || t.type === "withdraw").length / inWindow.length : 0,
     avgExecutionUsd: inWindow.length ? volumeUsd / inWindow.length : 0,
-    launchBuyShare: buys.length
-      ? buys.filter((b) => b.blockTime - (launchTimes.get(b.mint) ?? Number.NEGATIVE_INFINITY) <= LAUNCH_BUY_MS).length / buys.length
-      : 0,
+    launchBuyShare: lookedUp.length ? (atLaunch.length * launchpadBuys.length) / lookedUp.length / buys.length : 0,
     buysPerPosition: positions ? buys.length / positions : 0,
     riskAdjusted: returns.length > 1 && std > 0 ? mean / std : 0,
     consistency: byDay.size ? [...byDay.values()].filter((pnl) => pnl > 0).length / byDay.size : 0,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { countCalls, expectValidOutcome, testContext } from "../../../test/support/segments.js";
-import { tradersHandlers as R } from "./traders.js";
+import { MAX_LAUNCH_LOOKUPS, tradersHandlers as R } from "./traders.js";
 
 const JUP = "JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN";
 const UNKNOWN = "7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hx";
@@ -40,6 +40,35 @@ describe("tradersWalletIntel", () => {
     const quiet = expectValidOutcome("tradersWalletIntel", await R.tradersWalletIntel({ address: QUIET }, ctx));
     expect(quiet.data.archetype).toBe("inactive");
     expect(quiet.baseline.signal).toBe("ignore");
+  });
+
+  it("looks up the launches of at most a bounded number of tokens, the most recently bought", async () => {
+    const ctx = testContext();
+    const now = ctx.clock.now();
+    // 60 launchpad buys of distinct tokens, newest first, as the chain reader answers
+    const buys = Array.from({ length: 60 }, (_, i) => ({
+      signature: `sig${i}`,
+      blockTime: now - (i + 1) * MINUTE,
+      type: "buy" as const,
+      venue: "pump",
+      mint: `mint${i}`,
+      symbol: `T${i}`,
+      amount: 1,
+      valueUsd: 10,
+    }));
+    ctx.upstream.chain_rpc.walletTrades = async () => buys;
+    const asked: string[] = [];
+    ctx.upstream.chain_rpc.mintCreation = async (mint) => {
+      asked.push(mint);
+      return undefined;
+    };
+    await R.tradersWalletIntel({ address: UNKNOWN }, ctx);
+    expect(asked.sort()).toEqual(
+      buys
+        .slice(0, MAX_LAUNCH_LOOKUPS)
+        .map((b) => b.mint)
+        .sort(),
+    );
   });
 
   it("reads a wallet's history once for concurrent requests and again after 5 minutes", async () => {

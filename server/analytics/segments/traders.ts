@@ -10,7 +10,17 @@ import type { WalletTrade } from "../markets/records.js";
 import { type ClosedTrade, ledger, type OpenLot } from "../markets/wallet-ledger.js";
 import type { DataOf, OperationName, RequestOf, Validated } from "../operation-types.js";
 import { type TokenBalance, WSOL_MINT } from "../providers/chain-rpc.js";
-import { archetype, candleSignal, copySignal, copyWorthiness, FOLLOW_ABOVE, flowSignal, specialty, walletStats } from "../rules/traders.js";
+import {
+  archetype,
+  candleSignal,
+  copySignal,
+  copyWorthiness,
+  FOLLOW_ABOVE,
+  flowSignal,
+  isLaunchpadBuy,
+  specialty,
+  walletStats,
+} from "../rules/traders.js";
 import { pct, usd } from "./format.js";
 import type { SegmentContext, SegmentHandlers, TraderPeriod, TraderRow } from "./types.js";
 
@@ -42,11 +52,19 @@ async function history(ctx: Reads, address: string): Promise<History> {
   return { trades, ...ledger(trades) };
 }
 
-/** Launch times of the launchpad tokens the wallet bought: what tells a sniper. */
-async function launchTimes(ctx: Reads, trades: readonly WalletTrade[]): Promise<Map<string, number>> {
-  const mints = [...new Set(trades.filter((t) => t.type === "buy" && (t.venue === "pump" || t.venue === "launchlab")).map((t) => t.mint))];
+/**
+ * Launchpad tokens whose launch time one profile looks up, the most recently bought first. Each
+ * lookup pages a mint's signatures on the chain (up to thousands of reads for a busy one): without
+ * a bound, one call on a wallet that bought hundreds of launches cost over a thousand reads. Buys of
+ * the tokens past it count at the rate of those looked up (`walletStats`).
+ */
+export const MAX_LAUNCH_LOOKUPS = 25;
+
+/** Launch times of the launchpad tokens the wallet bought most recently (`trades` newest first): what tells a sniper. */
+async function launchTimes(ctx: Reads, trades: readonly WalletTrade[]): Promise<Map<string, number | undefined>> {
+  const mints = [...new Set(trades.filter(isLaunchpadBuy).map((t) => t.mint))].slice(0, MAX_LAUNCH_LOOKUPS);
   const created = await Promise.all(mints.map((mint) => ctx.providers.chain_rpc.mintCreation(mint)));
-  return new Map(created.flatMap((c, i) => (c ? [[mints[i] as string, c.blockTime] as const] : [])));
+  return new Map(mints.map((mint, i) => [mint, created[i]?.blockTime]));
 }
 
 /** The wallet's 30-day profile: statistics, archetype and copy score. */
