@@ -409,7 +409,7 @@ describe("a settlement interrupted after the answer was ready", () => {
     expect((await ledger.rows())[0]).toMatchObject({ status: "settling", recovery: "awaiting: settlement outcome still open" });
     const retry = await request(app).post("/base/defi/tvl").set("X-PAYMENT", header).send({ limit: 2 });
     expect(retry.status).toBe(402);
-    expect(retry.body.message).toMatch(/being processed/);
+    expect(retry.body.message).toMatch(/outcome is not known yet; repeat this request with it in a minute/);
   });
 });
 

@@ -211,6 +211,12 @@ export function createPaymentGate(options: GateOptions): PaymentGate {
           verified.payer,
           "this payment was already used for another request, or sent in the other x402 version's header",
         );
+      if (held.status === "settling")
+        return replayRefusal(
+          verified.family,
+          verified.payer,
+          "this payment's settlement is under way or its outcome is not known yet; repeat this request with it in a minute: you receive the answer if it was charged, and if it can no longer settle it is released, never charged",
+        );
       if (held.status !== "settled")
         return replayRefusal(
           verified.family,

@@ -9,9 +9,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { signEvmPayment } from "../../../../client/x402/evm.js";
 import { createLogger } from "../../../http/logger.js";
 import { loadAnalyticsConfig } from "../../config.js";
+import { loadAnalyticsContract } from "../../contract.js";
 import { type AnalyticsService, createAnalyticsService } from "../../service.js";
 import type { PaymentRequirements, VerifiedPayment } from "../types.js";
 import { FacilitatorError, facilitatorBackend, supportedFeePayer } from "./facilitator.js";
+import { contractReasons } from "./index.js";
 
 type Answer = { status?: number; body: string; delayMs?: number };
 const json = (value: unknown): Answer => ({ body: JSON.stringify(value) });
@@ -73,8 +75,9 @@ const payment: VerifiedPayment = {
   expiresAt: Date.now() + 60_000,
 };
 const state = async () => ({ state: "open" as const, why: "not asked here" });
+const reasons = contractReasons(loadAnalyticsContract());
 const backend = (options: Partial<Parameters<typeof facilitatorBackend>[0]> = {}) =>
-  facilitatorBackend({ url, timeoutMs: 500, reasons: new Set(["insufficient_funds"]), state, ...options });
+  facilitatorBackend({ url, timeoutMs: 500, reasons, state, ...options });
 
 describe("facilitator settlement", () => {
   it("POSTs /settle with the rebuilt x402 payment and the issued requirement, and the auth header", async () => {
@@ -99,10 +102,26 @@ describe("facilitator settlement", () => {
     expect(received[0]?.headers.authorization).toBe("Bearer token-1");
   });
 
-  it("treats success: false on HTTP 200 as a refusal with the facilitator's reason", async () => {
-    answer = () => json({ success: false, errorReason: "insufficient_funds", transaction: "", network: "base-sepolia" });
-    expect(await backend().settle(payment)).toMatchObject({ ok: false, reason: "insufficient_funds" });
-  });
+  // verification's refusals, before anything is sent: the contract's reason for each, the facilitator's code in the message
+  const refused: [string, string][] = [
+    ["insufficient_funds", "insufficient_funds"],
+    ["invalid_exact_evm_payload_signature", "invalid_exact_evm_payload_signature"],
+    ["payment_expired", "payment_expired"],
+    // the official facilitators' own names
+    ["invalid_exact_evm_insufficient_balance", "insufficient_funds"],
+    ["transaction_simulation_failed", "invalid_exact_svm_payload_transaction_simulation_failed"],
+    ["invalid_exact_evm_token_name_mismatch", "unexpected_settle_error"],
+  ];
+  for (const [errorReason, reason] of refused) {
+    it(`treats success: false for ${errorReason} as a refusal (${reason})`, async () => {
+      answer = () => json({ success: false, errorReason, transaction: "", network: "base-sepolia" });
+      expect(await backend().settle(payment)).toEqual({
+        ok: false,
+        reason,
+        message: `the facilitator refused the payment: ${errorReason}`,
+      });
+    });
+  }
 
   const unknown: [string, Answer, RegExp][] = [
     ["a 500", { status: 500, body: '{"error":"boom"}' }, /answered 500$/],
@@ -127,9 +146,13 @@ describe("facilitator settlement", () => {
       /could not confirm the settlement \(transaction_failed\)/,
     ],
     [
-      "an RPC error's text as the reason (cut short)",
-      json({ success: false, errorReason: `The request took too long to respond. Request body: ${"ab".repeat(400)}`, transaction: "" }),
-      /could not confirm the settlement \(The request took too long to respond\. Request body: (ab)+…\)/,
+      "an RPC error's text as the reason (its first line, cut short)",
+      json({
+        success: false,
+        errorReason: `The request took too long to respond. Request body: ${"ab".repeat(400)}\nURL: https://rpc.example/v2/sk_SECRET`,
+        transaction: "",
+      }),
+      /could not confirm the settlement \(The request took too long to respond\. Request body: (ab)+…\); the chain decides$/,
     ],
     ["a refusal with no reason", json({ success: false }), /could not confirm the settlement \(no reason\)/],
     [
@@ -137,11 +160,18 @@ describe("facilitator settlement", () => {
       json({ success: false, errorReason: "unexpected_settle_error", transaction: "" }),
       /could not confirm the settlement \(unexpected_settle_error\)/,
     ],
-    [
-      "the contract's invalid_transaction_state (a transaction was mined)",
-      json({ success: false, errorReason: "invalid_transaction_state" }),
-      /could not confirm the settlement \(invalid_transaction_state\)/,
-    ],
+    // reasons that name money that moved, or may have
+    ...[
+      "invalid_transaction_state",
+      "invalid_exact_evm_nonce_already_used",
+      "invalid_exact_evm_transaction_failed",
+      "duplicate_settlement",
+      "settle_exact_svm_block_height_exceeded",
+    ].map((errorReason): [string, Answer, RegExp] => [
+      errorReason,
+      json({ success: false, errorReason, transaction: "" }),
+      new RegExp(`could not confirm the settlement \\(${errorReason}\\)`),
+    ]),
   ];
   for (const [what, reply, message] of unknown) {
     it(`throws on ${what}: the outcome is unknown`, async () => {
@@ -161,12 +191,12 @@ describe("facilitator settlement", () => {
 
 describe("the facilitator's Solana fee payer", () => {
   it("is read from GET /supported for the route's network", async () => {
-    expect(await supportedFeePayer({ url, timeoutMs: 500, reasons: new Set(), state }, "solana-devnet")).toBe(FEE_PAYER);
+    expect(await supportedFeePayer({ url, timeoutMs: 500 }, "solana-devnet")).toBe(FEE_PAYER);
     expect(received[0]).toMatchObject({ method: "GET", path: "/facilitator/supported" });
   });
 
   it("is an error when the facilitator announces none for the network", async () => {
-    await expect(supportedFeePayer({ url, timeoutMs: 500, reasons: new Set(), state }, "solana")).rejects.toThrow(
+    await expect(supportedFeePayer({ url, timeoutMs: 500 }, "solana")).rejects.toThrow(
       "the facilitator did not provide a fee payer for network: solana",
     );
   });
@@ -232,7 +262,10 @@ describe("the service with SETTLEMENT=facilitator", () => {
     answer = () => json({ success: true, transaction: "0x01" });
     const retry = await pay(header);
     expect(retry.status).toBe(402);
-    expect(retry.body).toMatchObject({ error: "invalid_exact_evm_nonce_already_used", message: expect.stringMatching(/being processed/) });
+    expect(retry.body).toMatchObject({
+      error: "invalid_exact_evm_nonce_already_used",
+      message: expect.stringMatching(/outcome is not known yet/),
+    });
     expect(await statuses()).toEqual(["settled", "failed", "settling"]);
   });
 

@@ -2,14 +2,15 @@
  * The `facilitator` settlement: a remote x402 v1 facilitator over HTTP. `POST /settle` carries the
  * payment as the client sent it and the requirement this server issued (the facilitator verifies
  * again before it settles, so no separate `/verify` round trip). A 200 with `success: false` is a
- * refused payment only when its reason is one of the contract's refusals that come before anything is
- * sent (the payment does not verify, the payer lacks the funds) and it names no transaction. Any other
- * `success: false` may come after the transaction was sent: the official facilitators answer
- * `transaction_failed` or the RPC's own error text, with no transaction, when only the wait for the
- * confirmation failed, and the money may have moved. That, any other status, a network error, a
- * timeout or an unreadable answer leaves the outcome unknown and is thrown: the payment stays
- * `settling`, and recovery reads the chain (through `state`, the network's RPC) to learn whether the
- * money moved, so a retry gets the answer if it did.
+ * refused payment only when it names no transaction and its reason is one of verification's, found
+ * before anything is sent (the payment does not verify, the payer lacks the funds): answered with the
+ * contract's reason for it. Any other `success: false` may come after the transaction was sent, or
+ * name money that already moved (an authorization or transaction used): @x402/svm's facilitator
+ * answers `transaction_failed`, and @x402/evm's the RPC's own error text, when only the wait for the
+ * confirmation failed. That, any other status, a network error, a timeout or an unreadable answer
+ * leaves the outcome unknown and is thrown: the payment stays `settling`, and recovery reads the chain
+ * (through `state`, the network's RPC) to learn whether the money moved, so a retry gets the answer if
+ * it did.
  */
 import type { BackendResult, InterruptedPayment, SettlementBackend, SettlementState } from "../settlement.js";
 import type { PaymentErrorReason, VerifiedPayment } from "../types.js";
@@ -27,17 +28,47 @@ export interface FacilitatorOptions {
   state: (payment: InterruptedPayment) => Promise<SettlementState>;
 }
 
+/** Where and how to call the facilitator. */
+type Endpoint = Pick<FacilitatorOptions, "url" | "authHeader" | "timeoutMs" | "fetch">;
+
 export class FacilitatorError extends Error {}
 
-/** The contract's reasons that a facilitator may give once the transaction was sent, or while it cannot tell whether it was. */
-const AFTER_SENDING = new Set(["unexpected_settle_error", "invalid_transaction_state"]);
+/** Verification's reasons that name money that moved, or may have: an authorization or a transaction already used, or sent and failed. */
+const MAY_HAVE_MOVED = new Set([
+  "invalid_exact_evm_nonce_already_used",
+  "invalid_exact_evm_transaction_failed",
+  "invalid_exact_evm_transfer_event_mismatch",
+  "invalid_transaction_state",
+]);
 
-/** Whether `reason` is one the contract knows, given before anything was sent: only such a refusal proves the money did not move. */
-const refusedBeforeSending = (reason: string | undefined, known: ReadonlySet<string>): reason is PaymentErrorReason =>
-  reason !== undefined && known.has(reason) && !AFTER_SENDING.has(reason) && !reason.endsWith("_timed_out");
+/** Refusals before sending whose names do not start with `invalid_`, as the contract's and the official facilitators' spell them. */
+const REFUSED_BEFORE_SENDING = new Set([
+  "insufficient_funds",
+  "payment_expired",
+  "unsupported_scheme",
+  "transaction_simulation_failed",
+  "verification_failed",
+]);
 
-/** A facilitator's own text, as far as it goes into a log line: its RPC errors can run to the whole calldata. */
-const excerpt = (text: string) => (text.length > 200 ? `${text.slice(0, 200)}…` : text);
+/** The official facilitators' names, outside the contract, of refusals the contract names otherwise. */
+const CONTRACT_NAME: Record<string, PaymentErrorReason> = {
+  invalid_exact_evm_insufficient_balance: "insufficient_funds",
+  invalid_exact_evm_signature: "invalid_exact_evm_payload_signature",
+  invalid_exact_evm_authorization_value: "invalid_exact_evm_payload_authorization_value",
+  invalid_exact_evm_recipient_mismatch: "invalid_exact_evm_payload_recipient_mismatch",
+  invalid_exact_evm_network_mismatch: "invalid_network",
+  transaction_simulation_failed: "invalid_exact_svm_payload_transaction_simulation_failed",
+};
+
+/** Whether `reason` (a code, not an RPC's text) says verification refused the payment before anything was sent. */
+const refusedBeforeSending = (reason: string): boolean =>
+  /^[a-z0-9_]+$/.test(reason) && !MAY_HAVE_MOVED.has(reason) && (reason.startsWith("invalid_") || REFUSED_BEFORE_SENDING.has(reason));
+
+/** A facilitator's own text, as far as it goes into a log line: its first line (an RPC error's next ones hold the URL, which may hold a key, and the calldata). */
+const excerpt = (text: string) => {
+  const line = text.split("\n", 1)[0] as string;
+  return line.length > 200 ? `${line.slice(0, 200)}…` : line;
+};
 
 function headersOf(authHeader: string | undefined): Record<string, string> {
   if (!authHeader) return {};
@@ -49,7 +80,7 @@ function headersOf(authHeader: string | undefined): Record<string, string> {
  * One facilitator call: the JSON object of a 2xx answer, or a FacilitatorError for anything else.
  * Errors name the call (`the facilitator's /settle`), never its URL: a key may sit in its path.
  */
-async function call(options: FacilitatorOptions, path: string, body?: unknown, signal?: AbortSignal): Promise<Record<string, unknown>> {
+async function call(options: Endpoint, path: string, body?: unknown, signal?: AbortSignal): Promise<Record<string, unknown>> {
   const url = `${options.url.replace(/\/+$/, "")}${path}`;
   const where = `the facilitator's ${path}`;
   let response: Response;
@@ -102,17 +133,18 @@ export function facilitatorBackend(options: FacilitatorOptions): SettlementBacke
       const raw = typeof answer.errorReason === "string" ? answer.errorReason : undefined;
       const sent = typeof answer.transaction === "string" && answer.transaction !== "";
       // Anything but a refusal before sending may have moved the money: the chain decides (through recovery), not this answer.
-      if (sent || !refusedBeforeSending(raw, options.reasons))
+      if (sent || raw === undefined || !refusedBeforeSending(raw))
         throw new FacilitatorError(
           `the facilitator could not confirm the settlement (${raw ? excerpt(raw) : "no reason"}); the chain decides`,
         );
-      return { ok: false, reason: raw, message: `the facilitator refused the payment: ${raw}` };
+      const reason = options.reasons.has(raw) ? (raw as PaymentErrorReason) : (CONTRACT_NAME[raw] ?? "unexpected_settle_error");
+      return { ok: false, reason, message: `the facilitator refused the payment: ${raw}` };
     },
   };
 }
 
 /** The fee payer a facilitator announces for a Solana network in `GET /supported` (`kinds[].extra.feePayer`). */
-export async function supportedFeePayer(options: FacilitatorOptions, network: string): Promise<string> {
+export async function supportedFeePayer(options: Endpoint, network: string): Promise<string> {
   const answer = await call(options, "/supported");
   const kinds = Array.isArray(answer.kinds) ? (answer.kinds as Record<string, unknown>[]) : [];
   const kind = kinds.find((k) => k.x402Version === 1 && k.scheme === "exact" && k.network === network);

@@ -19,7 +19,7 @@ export interface SelectedBackend {
 }
 
 /** The reason codes the contract lets the service answer with. */
-function contractReasons(contract: AnalyticsContract): Set<string> {
+export function contractReasons(contract: AnalyticsContract): Set<string> {
   const schemas = contract.document.components.schemas as Record<string, { enum?: string[] }>;
   return new Set(schemas["X402.PaymentErrorReason"]?.enum ?? []);
 }
