@@ -6,7 +6,7 @@
 import type { Logger } from "pino";
 import { openNamedFile } from "../config/env.js";
 import type { StoreSettings } from "../config/stores.js";
-import { clockSkewWarning, measureClockSkew } from "../db/clock-skew.js";
+import { warnOfClockSkew } from "../db/clock-skew.js";
 import { type Database, openDatabase } from "../db/database.js";
 import type { CacheObserver } from "./cache.js";
 import { type Clock, systemClock } from "./clock.js";
@@ -43,11 +43,7 @@ export async function openAnalyticsStores(
   try {
     // the database's clock tells the same time as the system's, not as a test's
     const databaseClock = clock === systemClock;
-    if (shared && databaseClock) {
-      const skew = await measureClockSkew(shared.query);
-      const warning = clockSkewWarning(skew);
-      if (warning) logger.warn({ databaseAheadMs: Math.round(skew.aheadMs) }, warning);
-    }
+    if (shared && databaseClock) await warnOfClockSkew(shared.query, logger);
     const ledger = shared
       ? await openPostgresLedger(shared, { now, databaseClock })
       : await openNamedFile("LEDGER_DB", sqlite.file, "ledger", () =>

@@ -15,6 +15,7 @@
  * runs, by the database's own clock, as well as at the time it was sent.
  */
 import { batched } from "../../../db/batch.js";
+import { DATABASE_NOW_MS } from "../../../db/clock-skew.js";
 import type { Database } from "../../../db/database.js";
 import { StoreUnavailable } from "../../../db/unavailable.js";
 import { existingPayment, ledgerRow, ledgerTotals, pendingPayment, reservationValues, totalsQueries } from "./rows.js";
@@ -69,8 +70,7 @@ export const LEDGER_MIGRATIONS: readonly string[] = [
  * The time a deadline-bound write runs at, in ms: the time it was sent (`param`), or with the database's clock the later
  * of that and the database's time now.
  */
-const runAt = (param: string, databaseClock: boolean) =>
-  databaseClock ? `GREATEST(${param}::bigint, (extract(epoch FROM clock_timestamp()) * 1000)::bigint)` : param;
+const runAt = (param: string, databaseClock: boolean) => (databaseClock ? `GREATEST(${param}::bigint, ${DATABASE_NOW_MS})` : param);
 
 const statements = (databaseClock: boolean) => ({
   reserve: `INSERT INTO payments (payment_key, reservation_key, network, payer, amount, endpoint, request_id, status, fingerprint,
