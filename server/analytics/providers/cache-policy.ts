@@ -7,6 +7,7 @@
  * Stored values must survive a JSON round trip (a shared store serializes them): the two values
  * that would not, a Map of prices and a quote's bigint amounts, go through a codec.
  */
+import { isAddress } from "@solana/kit";
 import { type Clock, HOUR, MINUTE, SECOND } from "../clock.js";
 import type { Providers } from "./roles.js";
 import type { QuoteRecord } from "./swap-bridge.js";
@@ -59,6 +60,8 @@ const FLOW_TTL: Record<FlowWindow, number> = {
 };
 
 const lower = (text: string) => text.trim().toLowerCase();
+/** A symbol or an address as a key: symbols and EVM addresses compare case-insensitively, Solana addresses (base58) exactly. */
+const tokenKey = (text: string) => (isAddress(text.trim()) ? text.trim() : lower(text));
 const wallet = (w: { chain: string; address: string }) => `${w.chain}:${w.address}`;
 
 /**
@@ -136,11 +139,19 @@ export function providerCachePolicy(clock: Clock): ProvidersPolicy {
     },
     swap_bridge: {
       // Addresses are fixed; their USD prices move.
-      token: { params: (chain, symbolOrAddress) => `${chain}:${lower(symbolOrAddress)}`, ttlMs: 5 * MINUTE },
+      token: { params: (chain, symbolOrAddress) => `${chain}:${tokenKey(symbolOrAddress)}`, ttlMs: 5 * MINUTE },
       // Routes reprice with gas and liquidity, and aggregators honour a quote for about a minute.
       quote: {
         params: (q) =>
-          lower([q.fromChain, q.fromToken.address, q.toChain, q.toToken.address, q.fromAmount, q.slippage, q.fromAddress ?? ""].join(":")),
+          [
+            q.fromChain,
+            tokenKey(q.fromToken.address),
+            q.toChain,
+            tokenKey(q.toToken.address),
+            q.fromAmount,
+            q.slippage,
+            tokenKey(q.fromAddress ?? ""),
+          ].join(":"),
         ttlMs: 30 * SECOND,
         codec: quoteCodec,
       },

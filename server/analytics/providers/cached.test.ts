@@ -126,6 +126,24 @@ describe("the cached providers", () => {
     expect(tokens.count).toBe(2);
   });
 
+  it("never shares an entry between Solana addresses that differ only in case (base58 is case-sensitive)", async () => {
+    const { upstream, cached } = setup();
+    const BONK = "DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263";
+    const asked: string[] = [];
+    upstream.swap_bridge.token = async (_chain, symbolOrAddress) => {
+      asked.push(symbolOrAddress);
+      return symbolOrAddress === BONK ? { chain: "solana", address: BONK, symbol: "Bonk", decimals: 5, priceUsd: 0.00002 } : undefined;
+    };
+    // another caller's lowercased spelling, unknown upstream, must not answer for the real mint
+    expect(await cached.swap_bridge.token("solana", BONK.toLowerCase())).toBeUndefined();
+    expect(await cached.swap_bridge.token("solana", BONK)).toMatchObject({ address: BONK });
+    expect(asked).toEqual([BONK.toLowerCase(), BONK]);
+    // an EVM address still matches in any case
+    await cached.swap_bridge.token("base", "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913");
+    await cached.swap_bridge.token("base", "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913");
+    expect(asked).toHaveLength(3);
+  });
+
   it("keys a read of the last hour by its length, so that it stays one entry as the clock moves", async () => {
     const { clock, upstream, cached } = setup();
     const trades = countCalls(upstream.chain_rpc, "tokenTrades");
