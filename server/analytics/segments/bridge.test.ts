@@ -55,6 +55,10 @@ describe("bridgeQuote", () => {
     expect(await rejected({ ...quoteRequest, to_token: "WETH" })).toBe("to_token");
     expect(await rejected({ ...quoteRequest, to_chain: "base" })).toBe("to_token");
     expect(await rejected({ ...quoteRequest, amount: 0.1, from_chain: "ethereum" })).toBe("amount");
+    // below one base unit (USDC has 6 decimals): nothing to send, never a quote of zero (which LI.FI answers with a 400)
+    await expect(bridgeHandlers.bridgeQuote({ ...quoteRequest, amount: 1e-12 }, ctx)).rejects.toMatchObject({
+      details: { errors: [{ field: "amount", message: "is less than one unit of USDC's smallest denomination" }] },
+    });
     await expect(
       bridgeHandlers.bridgeQuote({ ...quoteRequest, from_address: "0x5520000000000000000000000000000000000Ea0" }, ctx),
     ).resolves.toBeDefined();
@@ -126,6 +130,22 @@ describe("bridgeYieldMigrate", () => {
     await expect(bridgeHandlers.bridgeYieldMigrate({ ...migrate, from_chain: "optimism" }, testContext())).rejects.toMatchObject({
       status: 400,
     });
+  });
+
+  it("refuses a token the aggregator lists without a price, and an amount below one unit of it, naming the field", async () => {
+    const ctx = testContext();
+    const listed = ctx.upstream.swap_bridge.token.bind(ctx.upstream.swap_bridge);
+    ctx.upstream.swap_bridge.token = async (chain, symbol) => {
+      const token = await listed(chain, symbol);
+      return token && { ...token, priceUsd: 0 };
+    };
+    await expect(bridgeHandlers.bridgeYieldMigrate({ ...migrate, current_apy_pct: 4.1 }, ctx)).rejects.toMatchObject({
+      status: 400,
+      details: { errors: [{ field: "token", message: "has no USD price at the aggregator on ethereum" }] },
+    });
+    await expect(
+      bridgeHandlers.bridgeYieldMigrate({ ...migrate, amount_usd: 1e-9, current_apy_pct: 4.1 }, testContext()),
+    ).rejects.toMatchObject({ status: 400, details: { errors: [{ field: "amount_usd" }] } });
   });
 
   it("404s a token with no yield pool on another chain the bridge reaches", async () => {

@@ -71,6 +71,7 @@ export const bridgeHandlers: SegmentHandlers<"bridgeQuote" | "bridgeYieldMigrate
     if (from_chain === to_chain && from.address === to.address)
       throw invalidField("body", "to_token", "is the token sent, on the same chain");
     const fromAmount = toBaseUnits(amount, from.decimals);
+    if (fromAmount === 0n) throw invalidField("body", "amount", `is less than one unit of ${from.symbol}'s smallest denomination`);
     const quote = await ctx.providers.swap_bridge.quote({
       fromChain: from_chain,
       toChain: to_chain,
@@ -122,6 +123,10 @@ export const bridgeHandlers: SegmentHandlers<"bridgeQuote" | "bridgeYieldMigrate
 
     const from = await ctx.providers.swap_bridge.token(from_chain, token);
     if (!from) throw invalidField("body", "token", `is not a token the aggregator lists on ${from_chain}`);
+    // The aggregator lists some tokens without a price: amount_usd cannot be converted into them.
+    if (!(from.priceUsd > 0)) throw invalidField("body", "token", `has no USD price at the aggregator on ${from_chain}`);
+    const fromAmount = toBaseUnits(amount_usd / from.priceUsd, from.decimals);
+    if (fromAmount === 0n) throw invalidField("body", "amount_usd", `is less than one unit of ${from.symbol}'s smallest denomination`);
     let target: { pool: YieldPoolRecord; chain: SwapChain; token: SwapTokenRecord } | undefined;
     for (const pool of pools.filter((p) => chainOf(p) !== from_chain)) {
       const chain = chainOf(pool) as SwapChain;
@@ -138,7 +143,7 @@ export const bridgeHandlers: SegmentHandlers<"bridgeQuote" | "bridgeYieldMigrate
       toChain: target.chain,
       fromToken: from,
       toToken: target.token,
-      fromAmount: toBaseUnits(amount_usd / from.priceUsd, from.decimals),
+      fromAmount,
       slippage: MIGRATE_SLIPPAGE,
     });
     if (!quote) throw invalidField("body", "amount_usd", "is too small to cover the bridge's fees");
