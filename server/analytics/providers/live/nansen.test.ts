@@ -205,6 +205,18 @@ describe("createNansenLabels against a local server", () => {
     expect(board.map((r) => r.tradedTimes)).toEqual([165, 15]);
   });
 
+  it("answers a trade whose time it cannot read as Nansen's failure (502), not a 500", async () => {
+    const odd = await startServer((_req, res) =>
+      reply(res, 200, { data: [{ block_timestamp: "yesterday", tokens_sent: [], tokens_received: [] }] }),
+    );
+    try {
+      const p = createNansenLabels({ http: testHttp("nansen"), clock: manualClock(NOW), apiKey: "k", baseUrl: odd.url });
+      await expect(p.firstTransactionAt(WALLET)).rejects.toMatchObject({ status: 502, details: { provider: "nansen" } });
+    } finally {
+      await odd.close();
+    }
+  });
+
   it("refuses windows Nansen's netflow does not serve", async () => {
     await expect(nansen().tokenScreener(["solana"], "12h")).rejects.toMatchObject({ status: 502, details: { provider: "nansen" } });
   });

@@ -52,10 +52,17 @@ export const pnlRowsSchema = list(
   }),
 );
 
+/** A time the answer states, as epoch ms: text `Date` cannot read is the answer's fault (a 502), not a 500 further on. */
+const timestamp = z.string().transform((text, ctx) => {
+  const ms = Date.parse(text);
+  if (Number.isNaN(ms)) ctx.addIssue({ code: "custom", message: `not a time: ${text.slice(0, 40)}` });
+  return ms;
+});
+
 const leg = z.object({ token_address: z.string(), token_symbol: z.string(), token_amount: numeric, value_usd: numeric.nullish() });
 export const transactionsSchema = list(
   z.object({
-    block_timestamp: z.string(),
+    block_timestamp: timestamp,
     volume_usd: numeric.nullish(),
     tokens_sent: z.array(leg).nullish(),
     tokens_received: z.array(leg).nullish(),
@@ -176,7 +183,7 @@ export function mapTrades(body: z.infer<typeof transactionsSchema>, pnl: z.infer
         tokenAddress: token.token_address,
         side,
         valueUsd,
-        timestamp: Date.parse(tx.block_timestamp),
+        timestamp: tx.block_timestamp,
         pnlUsd,
       },
     ];
@@ -312,7 +319,7 @@ export function createNansenLabels({ http, clock, apiKey, baseUrl = NANSEN_URL }
         pagination: { page: 1, per_page: 1 },
       };
       const first = (await post("/api/v1/profiler/address/transactions", body, transactionsSchema)).data[0];
-      return first ? Date.parse(first.block_timestamp) : undefined;
+      return first?.block_timestamp;
     },
     async flowIntelligence({ chain, tokenAddress }, window) {
       const body = { token_address: tokenAddress, chain, timeframe: window };
