@@ -180,6 +180,24 @@ describe("createSolanaRpc against a local JSON-RPC server", () => {
   });
 });
 
+describe("createSolanaRpc on an answer naming a mint that is not an address", () => {
+  it("fails the answer's schema (502) rather than a derivation from it (500)", async () => {
+    const account = fixture<{ result: { value: { data: { parsed: { info: { mint: string } } } }[] } }>("rpc-token-accounts.json").result
+      .value[1];
+    if (!account) throw new Error("the fixture has no second token account");
+    account.data.parsed.info.mint = "z".repeat(44);
+    const server = await startServer((_req, res) =>
+      reply(res, 200, { jsonrpc: "2.0", id: 1, result: { context: { slot: 1 }, value: [{ pubkey: "ata", account }] } }),
+    );
+    try {
+      const chain = createSolanaRpc({ rpc: createJsonRpc(testHttp("solana-rpc"), server.url) });
+      await expect(chain.tokenAccounts(CREATOR)).rejects.toMatchObject({ status: 502, details: { provider: "solana-rpc" } });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe("createJsonRpc", () => {
   it("turns a JSON-RPC error into an upstream error", async () => {
     const server = await startServer((_req, res) => reply(res, 200, { jsonrpc: "2.0", id: 1, error: { code: -32005, message: "busy" } }));

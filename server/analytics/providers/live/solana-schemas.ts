@@ -3,8 +3,12 @@
  * `jsonParsed` and `base64` encodings, parsed transactions and signature pages. Anything else is
  * an upstream error, never a wrong answer.
  */
+import { isAddress } from "@solana/kit";
 import { z } from "zod";
 import { numeric } from "./http.js";
+
+/** An account address, as the derivations that take it require (base58 of 32 bytes). */
+const address = z.string().refine(isAddress, "not a Solana address");
 
 export const base64Data = z.tuple([z.string(), z.literal("base64")]).transform(([b64]) => new Uint8Array(Buffer.from(b64, "base64")));
 
@@ -25,11 +29,11 @@ export const mintData = z.object({
   }),
 });
 export const tokenAccountData = z.object({
-  parsed: z.object({ info: z.object({ mint: z.string(), owner: z.string(), tokenAmount: z.object({ uiAmountString: numeric }) }) }),
+  parsed: z.object({ info: z.object({ mint: address, owner: z.string(), tokenAmount: z.object({ uiAmountString: numeric }) }) }),
 });
 
 export const uiTokenBalance = z.object({
-  mint: z.string(),
+  mint: address,
   owner: z.string().nullish(),
   uiTokenAmount: z.object({ uiAmountString: numeric }),
 });
