@@ -189,7 +189,11 @@ describe("createMeteoraPools against a local server", () => {
         { dataSlice: { offset: 0, length: 0 }, filters: [{ memcmp: { offset: 0 } }, { memcmp: { offset: 8, bytes: SOL_USDC } }] },
       ],
     });
+    const scans = () => server.seen.filter((r) => (r.body as { method?: string })?.method === "getProgramAccounts").length;
+    const before = scans();
     expect(await pools().pool("Unknown1111111111111111111111111111111111111")).toBeUndefined();
+    // an unknown pool (a free 404) costs no scan of the program's accounts
+    expect(scans()).toBe(before);
     expect(await pools().volumeHistory("Unknown1111111111111111111111111111111111111", 7)).toEqual([]);
   });
 

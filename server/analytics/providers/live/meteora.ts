@@ -285,9 +285,8 @@ export function createMeteoraPools({
         },
       ),
     async pool(address) {
-      const count = countPositions(address);
-      // Awaited only when the pool exists; a failure then surfaces there.
-      count.catch(() => {});
+      // Positions are counted (a scan of the program's accounts on the RPC) only once the pool is known to exist: an
+      // address nobody indexes is a free 404, which must not cost that scan.
       const found = await withFallback(
         async () => {
           // The datapi answers 400 for an address it does not index.
@@ -302,7 +301,7 @@ export function createMeteoraPools({
           return pair && (await legacyRecords([pair]))[0];
         },
       );
-      return found && { ...found, openPositions: await count };
+      return found && { ...found, openPositions: await countPositions(address) };
     },
     async volumeHistory(address, days) {
       const nowS = Math.floor(clock.now() / 1000);
