@@ -62,7 +62,7 @@ export interface RegistryCase extends CaseBase {
   cacheable: boolean;
 }
 
-export type Mutation = "missing" | "maximum" | "enum" | "type" | "pattern" | "unknown" | "nameRule";
+export type Mutation = "missing" | "maximum" | "enum" | "type" | "pattern" | "unknown" | "nameRule" | "notAddress";
 
 export interface NegativeCase extends CaseBase {
   kind: "negative";
@@ -171,6 +171,7 @@ const MUTATION_TEXT: Record<Mutation, (s: Schema) => string> = {
   pattern: (s) => `not matching ${s.pattern}`,
   unknown: () => "not a field of the body (which is closed)",
   nameRule: () => "breaking the name rule documented on AgentName (3 to 32 characters once normalized)",
+  notAddress: () => "base58 of 33 bytes, not a Solana address (documented on SolanaAddress)",
 };
 
 /** A field no body has: a closed body (`...Record<never>`) refuses it rather than ignoring it. */
@@ -178,6 +179,9 @@ const UNKNOWN_FIELD = "not_a_field";
 
 /** An agent name its schema admits (1 to 128 characters) but the name rule, which no schema of the raw path can state, refuses. */
 const MISNAMED_AGENT = "x";
+
+/** Base58 text the SolanaAddress pattern admits (32 to 44 characters) that decodes to 33 bytes: not an address. */
+const NOT_AN_ADDRESS = "z".repeat(44);
 
 /** Invalid values for one input field; `undefined` means "leave it out". */
 function mutationsOf(doc: OpenApiDoc, schema: Schema, required: boolean, location: NegativeCase["location"]) {
@@ -240,22 +244,25 @@ function negativesOf(doc: OpenApiDoc, c: CaseBase, op: Operation): NegativeCase[
   const unknown = closed
     ? [negative("unknown", "body", UNKNOWN_FIELD, MUTATION_TEXT.unknown({}), withBodyField(c.request, UNKNOWN_FIELD, 1))]
     : [];
+  const withField = (field: (typeof fields)[number], value: unknown) =>
+    field.location === "body"
+      ? withBodyField(c.request, field.name, value)
+      : field.location === "query"
+        ? withQuery(c.request, field.name, value)
+        : withPathParam(doc, c, op, field.name, value);
   const misnamed = fields
     .filter((field) => field.location === "path" && field.schema.$ref === "#/components/schemas/AgentName")
-    .map((field) =>
-      negative("nameRule", "path", field.name, MUTATION_TEXT.nameRule({}), withPathParam(doc, c, op, field.name, MISNAMED_AGENT)),
-    );
-  return [...unknown, ...misnamed].concat(
+    .map((field) => negative("nameRule", "path", field.name, MUTATION_TEXT.nameRule({}), withField(field, MISNAMED_AGENT)));
+  // A SolanaAddress field (its pattern, whether the field refers to it or is resolved already): no pattern can say "32 bytes".
+  const solana = (doc.components.schemas.SolanaAddress as Schema | undefined)?.pattern;
+  const misaddressed = fields
+    .filter((field) => solana !== undefined && effective(doc, field.schema).pattern === solana)
+    .map((field) => negative("notAddress", field.location, field.name, MUTATION_TEXT.notAddress({}), withField(field, NOT_AN_ADDRESS)));
+  return [...unknown, ...misnamed, ...misaddressed].concat(
     fields.flatMap((field) =>
-      mutationsOf(doc, field.schema, field.required, field.location).map(({ mutation, value, text }) => {
-        const request =
-          field.location === "body"
-            ? withBodyField(c.request, field.name, value)
-            : field.location === "query"
-              ? withQuery(c.request, field.name, value)
-              : withPathParam(doc, c, op, field.name, value);
-        return negative(mutation, field.location, field.name, text, request);
-      }),
+      mutationsOf(doc, field.schema, field.required, field.location).map(({ mutation, value, text }) =>
+        negative(mutation, field.location, field.name, text, withField(field, value)),
+      ),
     ),
   );
 }

@@ -26,6 +26,7 @@
 import express, { type Request, type Response } from "express";
 import { NETWORKS } from "../lib/networks.js";
 import { offerAt } from "../server/analytics/payments/requirements.js";
+import { solanaAddressRefusal } from "../server/analytics/segments/input-rules.js";
 import { DOCS_ASSETS_PATH, docsAssets, referencePage } from "../server/docs/reference-page.js";
 import { ANALYTICS_CORS, cors, REGISTRY_CORS } from "../server/http/cors.js";
 import { invalidField, toErrorResponse } from "../server/http/errors.js";
@@ -80,6 +81,34 @@ function servedDocuments(service: "analytics" | "registry"): Map<string | undefi
 }
 
 const LOCATIONS = new Set(["body", "query", "path", "header"]);
+
+/**
+ * What the service's handler would be given: a POST's JSON body, or a legacy GET's query and path parameters;
+ * undefined for a body that is not a JSON object (Prism answers that).
+ */
+function inputOf(operation: PaidOperation, req: Request): Record<string, unknown> | undefined {
+  if (operation.method === "GET") {
+    const names = [...operation.route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
+    const values = operation.pattern.exec(req.path)?.slice(1) ?? [];
+    return {
+      ...Object.fromEntries(new URLSearchParams(req.originalUrl.split("?")[1] ?? "")),
+      ...Object.fromEntries(names.map((n, i) => [n, values[i]])),
+    };
+  }
+  if (!Buffer.isBuffer(req.body) || !req.body.length) return {};
+  try {
+    const parsed: unknown = JSON.parse(req.body.toString("utf8"));
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The service's 400 for a Solana address field that is not 32 bytes, which the schema's pattern cannot refuse. */
+function misaddressedAnswer(route: PaidOperation["route"], input: Record<string, unknown>): MockAnswer | undefined {
+  const refused = solanaAddressRefusal(route, input);
+  return refused && toErrorResponse(refused);
+}
 
 /** The registry's paths that name an agent (their one parameter, `{name}`, an `AgentName`), as patterns capturing it. */
 const namedPaths = (doc: OpenApiDoc) =>
@@ -190,8 +219,9 @@ export function mockFront(service: "analytics" | "registry", prismUrl: string): 
         if (operation && preferred === 402) return await challenge(req, res, operation);
         return relay(res, await forward(req));
       }
-      const unknown = unknownFieldsAnswer(operation.route, req.body);
-      if (unknown) return send(res, unknown);
+      const input = inputOf(operation, req);
+      const refused = input && (unknownFieldsAnswer(operation.route, input) ?? misaddressedAnswer(operation.route, input));
+      if (refused) return send(res, refused);
       const offer = offerFor(req, operation);
       const payment = readPayment((name) => req.get(name), offer);
       if (payment.kind === "none") return await challenge(req, res, operation);

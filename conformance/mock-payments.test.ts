@@ -123,10 +123,8 @@ describe("the mock's closed bodies", () => {
   const post = mockRoutes().find((r) => r.route.operationId === "Base_defiTvl")?.route;
   const get = mockRoutes().find((r) => r.route.operationId === "Base_defiTvlLegacy")?.route;
   if (!post || !get) throw new Error("no Base_defiTvl routes");
-  const body = (value: unknown) => Buffer.from(JSON.stringify(value));
-
   it("refuses each field the operation does not have, naming it as the service does", () => {
-    expect(unknownFieldsAnswer(post, body({ limit: 3, limt: 3, chian: "all" }))).toEqual({
+    expect(unknownFieldsAnswer(post, { limit: 3, limt: 3, chian: "all" })).toEqual({
       status: 400,
       headers: {},
       body: {
@@ -140,9 +138,8 @@ describe("the mock's closed bodies", () => {
     });
   });
 
-  it("lets the operation's own fields, an empty body, a non-object and a GET through (Prism answers those)", () => {
-    for (const value of [body({ chain: "all", limit: 3, protocol: "aave" }), Buffer.alloc(0), body([1]), Buffer.from("{oops")])
-      expect(unknownFieldsAnswer(post, value)).toBeUndefined();
-    expect(unknownFieldsAnswer(get, body({ limt: 3 }))).toBeUndefined();
+  it("lets the operation's own fields, an empty body and a GET's query through (Prism answers those)", () => {
+    for (const value of [{ chain: "all", limit: 3, protocol: "aave" }, {}]) expect(unknownFieldsAnswer(post, value)).toBeUndefined();
+    expect(unknownFieldsAnswer(get, { limt: 3 })).toBeUndefined();
   });
 });

@@ -133,19 +133,11 @@ export function malformedAnswer({ headers, message }: { headers: string[]; messa
 
 /**
  * A body field the operation does not have, as the service refuses it (its bodies are closed: `unevaluatedProperties`,
- * which Prism does not apply), before any payment; undefined when every field is the operation's, or the body is not
- * a JSON object (Prism answers that).
+ * which Prism does not apply), before any payment; undefined when every field is the operation's.
  */
-export function unknownFieldsAnswer(route: PaidRoute, body: unknown): MockAnswer | undefined {
-  if (route.method !== "post" || !Buffer.isBuffer(body) || !body.length) return undefined;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.toString("utf8"));
-  } catch {
-    return undefined;
-  }
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) return undefined;
-  const errors = Object.keys(parsed)
+export function unknownFieldsAnswer(route: PaidRoute, input: Record<string, unknown>): MockAnswer | undefined {
+  if (route.method !== "post") return undefined;
+  const errors = Object.keys(input)
     .filter((field) => !Object.hasOwn(route.inputFields, field))
     .map((field) => ({ location: "body", field, message: NOT_A_FIELD }));
   if (!errors.length) return undefined;
