@@ -109,8 +109,12 @@ describe("facilitator settlement", () => {
     ["payment_expired", "payment_expired"],
     // the official facilitators' own names
     ["invalid_exact_evm_insufficient_balance", "insufficient_funds"],
-    ["transaction_simulation_failed", "invalid_exact_svm_payload_transaction_simulation_failed"],
-    ["invalid_exact_evm_token_name_mismatch", "unexpected_settle_error"],
+    ["invalid_exact_evm_token_name_mismatch", "invalid_payment_requirements"],
+    ["invalid_exact_svm_payload_signature_invalid", "invalid_exact_svm_payload_transaction_signature"],
+    ["fee_payer_not_managed_by_facilitator", "invalid_exact_svm_payload_transaction_fee_payer_mismatch"],
+    ["transaction_simulation_failed", "invalid_payload"],
+    // a verification refusal the contract has no name for: the payment does not pay (never "outcome unknown")
+    ["invalid_exact_evm_some_future_check", "invalid_payload"],
   ];
   for (const [errorReason, reason] of refused) {
     it(`treats success: false for ${errorReason} as a refusal (${reason})`, async () => {
@@ -122,6 +126,14 @@ describe("facilitator settlement", () => {
       });
     });
   }
+
+  it("names a failed simulation of a Solana payment as the contract's Solana reason", async () => {
+    answer = () => json({ success: false, errorReason: "transaction_simulation_failed", transaction: "" });
+    expect(await backend().settle({ ...payment, family: "svm", network: "solana-devnet" })).toMatchObject({
+      ok: false,
+      reason: "invalid_exact_svm_payload_transaction_simulation_failed",
+    });
+  });
 
   const unknown: [string, Answer, RegExp][] = [
     ["a 500", { status: 500, body: '{"error":"boom"}' }, /answered 500$/],

@@ -48,21 +48,48 @@ const REFUSED_BEFORE_SENDING = new Set([
   "unsupported_scheme",
   "transaction_simulation_failed",
   "verification_failed",
+  "network_mismatch",
+  "fee_payer_not_managed_by_facilitator",
 ]);
 
-/** The official facilitators' names, outside the contract, of refusals the contract names otherwise. */
+/** The official facilitators' (@x402/evm, @x402/svm) names, outside the contract, of refusals the contract names otherwise. */
 const CONTRACT_NAME: Record<string, PaymentErrorReason> = {
   invalid_exact_evm_insufficient_balance: "insufficient_funds",
   invalid_exact_evm_signature: "invalid_exact_evm_payload_signature",
   invalid_exact_evm_authorization_value: "invalid_exact_evm_payload_authorization_value",
   invalid_exact_evm_recipient_mismatch: "invalid_exact_evm_payload_recipient_mismatch",
   invalid_exact_evm_network_mismatch: "invalid_network",
-  transaction_simulation_failed: "invalid_exact_svm_payload_transaction_simulation_failed",
+  invalid_exact_evm_scheme: "unsupported_scheme",
+  invalid_exact_evm_missing_eip712_domain: "invalid_payment_requirements",
+  invalid_exact_evm_token_name_mismatch: "invalid_payment_requirements",
+  invalid_exact_evm_token_version_mismatch: "invalid_payment_requirements",
+  invalid_exact_evm_eip3009_not_supported: "invalid_payment_requirements",
+  network_mismatch: "invalid_network",
+  invalid_exact_svm_payload_signature_invalid: "invalid_exact_svm_payload_transaction_signature",
+  invalid_exact_svm_fee_payer_mismatch: "invalid_exact_svm_payload_transaction_fee_payer_mismatch",
+  invalid_exact_svm_payload_missing_fee_payer: "invalid_exact_svm_payload_transaction_fee_payer_mismatch",
+  fee_payer_not_managed_by_facilitator: "invalid_exact_svm_payload_transaction_fee_payer_mismatch",
+  invalid_exact_svm_payload_mint_mismatch: "invalid_exact_svm_payload_transaction_mint_mismatch",
+  invalid_exact_svm_payload_amount_mismatch: "invalid_exact_svm_payload_transaction_amount_mismatch",
+  invalid_exact_svm_payload_recipient_mismatch: "invalid_exact_svm_payload_transaction_transfer_to_incorrect_ata",
+  invalid_exact_svm_payload_no_transfer_instruction: "invalid_exact_svm_payload_transaction_not_a_transfer_instruction",
+  invalid_exact_svm_payload_transaction_could_not_be_decoded: "invalid_exact_svm_payload_transaction",
 };
 
 /** Whether `reason` (a code, not an RPC's text) says verification refused the payment before anything was sent. */
 const refusedBeforeSending = (reason: string): boolean =>
   /^[a-z0-9_]+$/.test(reason) && !MAY_HAVE_MOVED.has(reason) && (reason.startsWith("invalid_") || REFUSED_BEFORE_SENDING.has(reason));
+
+/**
+ * The contract's reason for a refusal before sending: the facilitator's own when the contract has it, else the
+ * contract's name for it; a refusal the contract has no name for is `invalid_payload` (the payment does not pay),
+ * never `unexpected_settle_error`, which says the outcome is unknown.
+ */
+function contractReason(raw: string, payment: VerifiedPayment, known: ReadonlySet<string>): PaymentErrorReason {
+  if (known.has(raw)) return raw as PaymentErrorReason;
+  if (raw === "transaction_simulation_failed" && payment.family === "svm") return "invalid_exact_svm_payload_transaction_simulation_failed";
+  return CONTRACT_NAME[raw] ?? "invalid_payload";
+}
 
 /** A facilitator's own text, as far as it goes into a log line: its first line (an RPC error's next ones hold the URL, which may hold a key, and the calldata). */
 const excerpt = (text: string) => {
@@ -137,8 +164,7 @@ export function facilitatorBackend(options: FacilitatorOptions): SettlementBacke
         throw new FacilitatorError(
           `the facilitator could not confirm the settlement (${raw ? excerpt(raw) : "no reason"}); the chain decides`,
         );
-      const reason = options.reasons.has(raw) ? (raw as PaymentErrorReason) : (CONTRACT_NAME[raw] ?? "unexpected_settle_error");
-      return { ok: false, reason, message: `the facilitator refused the payment: ${raw}` };
+      return { ok: false, reason: contractReason(raw, payment, options.reasons), message: `the facilitator refused the payment: ${raw}` };
     },
   };
 }
