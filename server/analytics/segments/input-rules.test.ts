@@ -41,6 +41,8 @@ describe("input rules", () => {
     expect(solanaAddressRefusal(post, { wallet: JUP, pool: "z".repeat(44) })?.details.errors).toEqual([
       { location: "body", field: "pool", message: "must be a Solana address: base58 of 32 bytes" },
     ]);
+    // every field that is not, as the schema's errors are
+    expect(fieldOf(solanaAddressRefusal(post, { wallet: "2".repeat(32), pool: "z".repeat(44) }))).toEqual(["wallet", "pool"]);
     const legacy = route("get", "/base/trenches/token/{mint}/verdict");
     expect(solanaAddressRefusal(legacy, { mint: "2".repeat(32) })?.details.errors?.[0]).toMatchObject({ location: "path", field: "mint" });
     expect(fieldOf(solanaAddressRefusal(route("get", "/trenches/curve"), { mint: JUP, curve_key: "z".repeat(44) }))).toEqual(["curve_key"]);

@@ -5,7 +5,7 @@
  * handler receives only input that passes its operation's rule.
  */
 import { isAddress } from "@solana/kit";
-import { type ApiError, invalidField } from "../../http/errors.js";
+import { ApiError, invalidField } from "../../http/errors.js";
 import type { PaidRoute } from "../contract.js";
 import type { OperationName, RequestOf } from "../operation-types.js";
 
@@ -21,13 +21,16 @@ function addressOf(chain: string, address: string, field: string): ApiError | un
 }
 
 /**
- * A 400 naming the first of the route's `SolanaAddress` fields that is not an address: the schema's
+ * A 400 naming each of the route's `SolanaAddress` fields that is not an address: the schema's
  * pattern admits base58 text that decodes to more or fewer than 32 bytes, which every upstream and
  * the chain's own derivations refuse (a 500 or a 502 after payment, or an empty answer charged).
  */
 export function solanaAddressRefusal(route: PaidRoute, input: Record<string, unknown>): ApiError | undefined {
-  const wrong = route.solanaAddresses.find(({ field }) => typeof input[field] === "string" && !isAddress(input[field]));
-  return wrong && invalidField(wrong.location, wrong.field, SOLANA_ADDRESS);
+  const errors = route.solanaAddresses
+    .filter(({ field }) => typeof input[field] === "string" && !isAddress(input[field]))
+    .map(({ location, field }) => ({ location, field, message: SOLANA_ADDRESS }));
+  if (!errors.length) return undefined;
+  return new ApiError(400, "invalid_request", errors.map((e) => `${e.field}: ${e.message}`).join("; "), { errors });
 }
 
 export const inputRules: { [N in OperationName]?: InputRule<N> } = {
