@@ -6,6 +6,7 @@ const JUP = "JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN";
 const UNKNOWN = "7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hx";
 const QUIET = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
 const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
 /** Profiling the whole population reads 80 wallet histories. */
 const SLOW = { timeout: 120_000 };
 
@@ -69,6 +70,29 @@ describe("tradersWalletIntel", () => {
         .map((b) => b.mint)
         .sort(),
     );
+  });
+
+  it("looks up no launch for a buy older than the profile's 30-day window", async () => {
+    const ctx = testContext();
+    const now = ctx.clock.now();
+    const buy = (mint: string, blockTime: number) => ({
+      signature: `sig-${mint}`,
+      blockTime,
+      type: "buy" as const,
+      venue: "pump",
+      mint,
+      symbol: mint,
+      amount: 1,
+      valueUsd: 10,
+    });
+    ctx.upstream.chain_rpc.walletTrades = async () => [buy("recent", now - DAY), buy("old", now - 31 * DAY)];
+    const asked: string[] = [];
+    ctx.upstream.chain_rpc.mintCreation = async (mint) => {
+      asked.push(mint);
+      return undefined;
+    };
+    await R.tradersWalletIntel({ address: UNKNOWN }, ctx);
+    expect(asked).toEqual(["recent"]);
   });
 
   it("reads a wallet's history once for concurrent requests and again after 5 minutes", async () => {

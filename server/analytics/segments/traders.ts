@@ -71,7 +71,17 @@ async function launchTimes(ctx: Reads, trades: readonly WalletTrade[]): Promise<
 async function profile(ctx: Reads, address: string) {
   const h = await history(ctx, address);
   const now = ctx.clock.now();
-  const stats = walletStats(h, now - PERIOD_MS["30d"], now, await launchTimes(ctx, h.trades));
+  const from = now - PERIOD_MS["30d"];
+  // only the window's buys are counted: lookups for older ones would be spent for nothing
+  const stats = walletStats(
+    h,
+    from,
+    now,
+    await launchTimes(
+      ctx,
+      h.trades.filter((t) => t.blockTime >= from),
+    ),
+  );
   return { history: h, stats, archetype: archetype(stats), copy: copyWorthiness(stats).score };
 }
 

@@ -286,7 +286,7 @@ export function createMeteoraPools({
       ),
     async pool(address) {
       // Positions are counted (a scan of the program's accounts on the RPC) only once the pool is known to exist: an
-      // address nobody indexes is a free 404, which must not cost that scan.
+      // address nobody indexes is a free 404, which must not cost that scan. A found pool's answer takes both in turn.
       const found = await withFallback(
         async () => {
           // The datapi answers 400 for an address it does not index.
