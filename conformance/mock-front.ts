@@ -89,7 +89,13 @@ const LOCATIONS = new Set(["body", "query", "path", "header"]);
 function inputOf(operation: PaidOperation, req: Request): Record<string, unknown> | undefined {
   if (operation.method === "GET") {
     const names = [...operation.route.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string);
-    const values = operation.pattern.exec(req.path)?.slice(1) ?? [];
+    // Express decodes a path's parameters before the service reads them (a capture that is not percent-encoding: Prism answers it)
+    let values: string[];
+    try {
+      values = (operation.pattern.exec(req.path)?.slice(1) ?? []).map(decodeURIComponent);
+    } catch {
+      return undefined;
+    }
     return {
       ...Object.fromEntries(new URLSearchParams(req.originalUrl.split("?")[1] ?? "")),
       ...Object.fromEntries(names.map((n, i) => [n, values[i]])),
