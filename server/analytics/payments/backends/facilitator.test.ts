@@ -194,6 +194,36 @@ describe("facilitator settlement", () => {
     });
   }
 
+  it("asks the chain about an answer that may have come after sending: moved is settled, never able to move is refused", async () => {
+    answer = () => json({ success: false, errorReason: "settle_exact_svm_block_height_exceeded", transaction: "" });
+    const asked: unknown[] = [];
+    const chain = (said: Awaited<ReturnType<Parameters<typeof facilitatorBackend>[0]["state"]>>) =>
+      backend({
+        state: async (interrupted) => {
+          asked.push(interrupted);
+          return said;
+        },
+      });
+    expect(await chain({ state: "settled", transaction: "0xmoved" }).settle(payment)).toEqual({
+      ok: true,
+      transaction: "0xmoved",
+      simulated: false,
+    });
+    expect(asked[0]).toEqual({ network: payment.network, payer: payment.payer, payload: payment.payload, expiresAt: payment.expiresAt });
+    expect(await chain({ state: "unsettled", why: "its blockhash expired" }).settle(payment)).toEqual({
+      ok: false,
+      reason: "settle_exact_svm_block_height_exceeded",
+      message:
+        "the facilitator could not settle the payment (settle_exact_svm_block_height_exceeded), and it can no longer move: its blockhash expired",
+    });
+    // a reason outside the contract, or an RPC's text: the payment does not pay
+    answer = () => json({ success: false, errorReason: "transaction_failed", transaction: "" });
+    expect(await chain({ state: "unsettled", why: "expired" }).settle(payment)).toMatchObject({ ok: false, reason: "invalid_payload" });
+    // a chain that cannot be read decides nothing
+    const unreadable = backend({ state: () => Promise.reject(new Error("rpc down")) }).settle(payment);
+    await expect(unreadable).rejects.toThrow(/could not confirm the settlement \(transaction_failed\); the chain decides$/);
+  });
+
   it("throws when the facilitator cannot be reached, naming the call and not the URL (a key may sit in its path)", async () => {
     const unreachable = backend({ url: "http://127.0.0.1:9/sk_live_SECRET" }).settle(payment);
     await expect(unreachable).rejects.toThrow(/^the facilitator's \/settle failed/);

@@ -7,10 +7,11 @@
  * contract's reason for it. Any other `success: false` may come after the transaction was sent, or
  * name money that already moved (an authorization or transaction used): @x402/svm's facilitator
  * answers `transaction_failed`, and @x402/evm's the RPC's own error text, when only the wait for the
- * confirmation failed. That, any other status, a network error, a timeout or an unreadable answer
- * leaves the outcome unknown and is thrown: the payment stays `settling`, and recovery reads the chain
- * (through `state`, the network's RPC) to learn whether the money moved, so a retry gets the answer if
- * it did.
+ * confirmation failed. Such an answer is decided by the chain (through `state`, the network's RPC),
+ * asked at once: moved is settled, never able to move is refused. What the chain leaves open, any
+ * other status, a network error, a timeout or an unreadable answer leaves the outcome unknown and is
+ * thrown: the payment stays `settling`, and recovery asks the chain again until the money moved (a
+ * retry then gets the answer) or can no longer.
  */
 import type { BackendResult, InterruptedPayment, SettlementBackend, SettlementState } from "../settlement.js";
 import type { PaymentErrorReason, VerifiedPayment } from "../types.js";
@@ -142,6 +143,27 @@ async function call(options: Endpoint, path: string, body?: unknown, signal?: Ab
 }
 
 export function facilitatorBackend(options: FacilitatorOptions): SettlementBackend {
+  /**
+   * A `success: false` that may have come after sending: the chain decides, not this answer, and it is asked now.
+   * Money that moved is the settlement; a payment whose money did not move and never can (its blockhash or its
+   * authorization expired) is refused at once, rather than left `settling` for recovery to release and then
+   * admitted anew on every retry; anything else stays unknown (thrown), for recovery to ask again.
+   */
+  async function chainDecides(payment: VerifiedPayment, raw: string | undefined): Promise<BackendResult> {
+    const said = raw ? excerpt(raw) : "no reason";
+    const chain = await options
+      .state({ network: payment.network, payer: payment.payer, payload: payment.payload, expiresAt: payment.expiresAt })
+      .catch(() => undefined);
+    if (chain?.state === "settled") return { ok: true, transaction: chain.transaction, simulated: false };
+    if (chain?.state === "unsettled")
+      return {
+        ok: false,
+        reason: raw && /^[a-z0-9_]+$/.test(raw) ? contractReason(raw, payment, options.reasons) : "invalid_payload",
+        message: `the facilitator could not settle the payment (${said}), and it can no longer move: ${chain.why}`,
+      };
+    throw new FacilitatorError(`the facilitator could not confirm the settlement (${said}); the chain decides`);
+  }
+
   return {
     mode: "facilitator",
     timeoutMs: options.timeoutMs,
@@ -159,11 +181,7 @@ export function facilitatorBackend(options: FacilitatorOptions): SettlementBacke
       if (answer.success !== false) throw new FacilitatorError("the facilitator's settle answer has neither success nor a transaction");
       const raw = typeof answer.errorReason === "string" ? answer.errorReason : undefined;
       const sent = typeof answer.transaction === "string" && answer.transaction !== "";
-      // Anything but a refusal before sending may have moved the money: the chain decides (through recovery), not this answer.
-      if (sent || raw === undefined || !refusedBeforeSending(raw))
-        throw new FacilitatorError(
-          `the facilitator could not confirm the settlement (${raw ? excerpt(raw) : "no reason"}); the chain decides`,
-        );
+      if (sent || raw === undefined || !refusedBeforeSending(raw)) return chainDecides(payment, raw);
       return { ok: false, reason: contractReason(raw, payment, options.reasons), message: `the facilitator refused the payment: ${raw}` };
     },
   };
