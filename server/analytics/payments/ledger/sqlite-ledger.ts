@@ -9,6 +9,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "libsql";
+import { checkpointOffThread } from "../../../db/checkpointer.js";
 import { groupCommit } from "../../../db/group-commit.js";
 import { isSqliteBusy, StoreUnavailable } from "../../../db/unavailable.js";
 import { useWal } from "../../../db/wal.js";
@@ -93,6 +94,8 @@ export interface SqliteLedgerOptions {
   now?: () => number;
   /** `normal`: commits survive a process crash; `full`: also an OS crash or power loss (one fsync per commit). */
   synchronous?: "normal" | "full";
+  /** Told when the WAL's checkpoints fail or fall back to the connection (checkpointer.ts). */
+  warn?: (message: string) => void;
 }
 
 function migrate(db: Database.Database): void {
@@ -110,7 +113,10 @@ function migrate(db: Database.Database): void {
   db.pragma("foreign_keys = ON");
 }
 
-export function openSqliteLedger(file: string, { now = Date.now, synchronous = "normal" }: SqliteLedgerOptions = {}): LedgerStore {
+export function openSqliteLedger(
+  file: string,
+  { now = Date.now, synchronous = "normal", warn = () => {} }: SqliteLedgerOptions = {},
+): LedgerStore {
   if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
   useWal(db);
@@ -118,6 +124,7 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
   // OS crash or power loss can drop the last commits (the database stays consistent).
   db.pragma(`synchronous = ${synchronous}`);
   migrate(db);
+  const checkpoints = file === ":memory:" ? undefined : checkpointOffThread(db, file, { synchronous, onError: warn });
   // Every stage change commits with those of concurrent requests: one commit per turn of the event loop.
   const inGroup = groupCommit(db);
   // A file another process keeps locked is the ledger out of reach (503, the payment released once it answers again).
@@ -265,6 +272,7 @@ export function openSqliteLedger(file: string, { now = Date.now, synchronous = "
       probe.get();
     },
     async close() {
+      await checkpoints?.stop();
       db.close();
     },
   };
