@@ -1,7 +1,8 @@
 /**
- * The analytics Express app, built from the generated contract: requests (and, outside
- * production, responses) validated by express-openapi-validator; one handler per operation bound
- * to all of its routes (root, /base, /skale, and the legacy GET) by operationId.
+ * The analytics service's request listener, built from the generated contract: the paid lane
+ * (paid-lane.ts) for the paid POSTs, in front of an Express app for every request, its requests
+ * (and, outside production, responses) validated by express-openapi-validator; one handler per
+ * operation bound to all of its routes (root, /base, /skale, and the legacy GET) by operationId.
  */
 import express, { type RequestHandler } from "express";
 import type { Logger } from "pino";
@@ -9,7 +10,7 @@ import { NETWORKS } from "../../lib/networks.js";
 import { DOCS_ASSETS_PATH, docsAssets } from "../docs/reference-page.js";
 import { ANALYTICS_CORS, cors } from "../http/cors.js";
 import { errorHandler, notFound } from "../http/errors.js";
-import { handlerChain } from "../http/handler-chain.js";
+import { handlerChain, type NodeHandler } from "../http/handler-chain.js";
 import {
   bodyOrDefaults,
   refuseAmbiguousQuery,
@@ -18,18 +19,21 @@ import {
   refuseOtherCharsets,
 } from "../http/input-guard.js";
 import { requestContext } from "../http/request-context.js";
+import { type ServiceApp, serviceApp } from "../http/service-app.js";
 import { openApiValidation } from "../http/validator.js";
 import { asGet, withHead } from "../http/with-head.js";
 import { requestMetrics, UNMATCHED } from "../ops/metrics.js";
 import { embeddedOperations, type OperationsOptions, operationsHandlers, operationsPaths } from "../ops/routes.js";
+import { bodyValidators } from "./body-validators.js";
 import type { Clock } from "./clock.js";
 import type { AnalyticsConfig } from "./config.js";
 import type { AnalyticsContract } from "./contract.js";
-import { envelopeChecker } from "./envelope-check.js";
 import { type FreeRouteDeps, freeRouteHandlers } from "./free/free-routes.js";
 import { type InsightObserver, type InsightWriter, unobservedInsight } from "./insight/types.js";
-import { paidRouteHandler } from "./paid-route.js";
+import { type LaneRoute, withPaidLane } from "./paid-lane.js";
+import { paidEndpoint, paidRouteHandler } from "./paid-route.js";
 import type { PaymentGate } from "./payments/gate.js";
+import { responseChecker } from "./response-check.js";
 import type { HandlerMap, SegmentContext } from "./segments/types.js";
 
 export interface AnalyticsDeps {
@@ -65,7 +69,7 @@ function operationLabels(contract: AnalyticsContract): (operationId: string | un
   };
 }
 
-export function createAnalyticsApp(deps: AnalyticsDeps): express.Express {
+export function createAnalyticsApp(deps: AnalyticsDeps): ServiceApp {
   const { contract, config, logger } = deps;
 
   const operations = deps.operations ?? embeddedOperations();
@@ -76,13 +80,15 @@ export function createAnalyticsApp(deps: AnalyticsDeps): express.Express {
   app.set("trust proxy", config.trustProxy);
   // The middlewares every request passes run as one router layer on each side of the /docs assets'
   // mount: the router matches each layer's path per request, which cost more than these middlewares.
-  app.use(
-    handlerChain([
-      requestContext(logger, operationsPaths(contract.document)),
-      requestMetrics(operations.metrics.registry, operationLabels(contract)),
-      cors(ANALYTICS_CORS),
-    ]),
-  );
+  // A request the paid lane started and handed on has run them already.
+  const start: NodeHandler = handlerChain([
+    requestContext(logger, operationsPaths(contract.document)),
+    requestMetrics(operations.metrics.registry, operationLabels(contract)),
+    cors(ANALYTICS_CORS),
+  ]);
+  app.use(function startOnce(req, res, next) {
+    return req.requestId === undefined ? start(req, res, next) : next();
+  });
   // The /docs page's script and styles: files of the installed package, outside the contract's operations.
   app.use(DOCS_ASSETS_PATH, docsAssets());
   const free = {
@@ -107,18 +113,24 @@ export function createAnalyticsApp(deps: AnalyticsDeps): express.Express {
     bind(route.path, "get", handler);
   }
 
-  const routeDeps = {
-    config,
-    gate: deps.gate,
-    insight: deps.insight,
-    clock: deps.clock,
-    logger,
-    segment: deps.segment,
-    checkEnvelope: envelopeChecker(contract),
-    insightObserver: deps.insightObserver ?? unobservedInsight,
-    document: contract.document,
-  };
-  for (const route of contract.paid) bind(route.path, route.method, paidRouteHandler(route, deps.handlers[route.name], routeDeps));
+  const checks = responseChecker(contract);
+  const validators = bodyValidators(contract);
+  const lane: LaneRoute[] = [];
+  for (const route of contract.paid) {
+    const serve = paidEndpoint(route, deps.handlers[route.name], {
+      config,
+      gate: deps.gate,
+      insight: deps.insight,
+      clock: deps.clock,
+      logger,
+      segment: deps.segment,
+      checkResponse: checks(route),
+      insightObserver: deps.insightObserver ?? unobservedInsight,
+      document: contract.document,
+    });
+    bind(route.path, route.method, paidRouteHandler(route, serve, config.publicBaseUrl));
+    if (route.method === "post") lane.push({ path: route.path, operationId: route.operationId, serve, validate: validators(route) });
+  }
 
   // Each documented path's validator (see validator.ts), then its handler by method. A path without
   // parameters (most of them) is found by one lookup of the request's path; the router, which tries
@@ -142,12 +154,11 @@ export function createAnalyticsApp(deps: AnalyticsDeps): express.Express {
     if (!path.includes("{")) exact.set(path, handlerChain(stack));
     routes.push([path.replace(/\{([^}]+)\}/g, ":$1"), stack]);
   }
+  // What a POST's body goes through before validation, on either side of the lane.
+  const body = handlerChain([refuseOtherCharsets, express.json({ limit: "100kb" }), bodyOrDefaults, refuseDeepBodies]);
   app.use(
     handlerChain([
-      refuseOtherCharsets,
-      express.json({ limit: "100kb" }),
-      bodyOrDefaults,
-      refuseDeepBodies,
+      body,
       refuseAmbiguousQuery,
       function exactPath(req, res, next) {
         const handler = exact.get(req.path);
@@ -159,5 +170,5 @@ export function createAnalyticsApp(deps: AnalyticsDeps): express.Express {
 
   app.use(notFound);
   app.use(errorHandler(logger));
-  return app;
+  return serviceApp(withPaidLane(app, { routes: lane, start, body, publicBaseUrl: config.publicBaseUrl, logger }));
 }

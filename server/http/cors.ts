@@ -4,7 +4,7 @@
  * policy is defined once, here, so that the mock (conformance/mock-front.ts) answers browsers as
  * the service does.
  */
-import type { RequestHandler } from "express";
+import type { NodeHandler } from "./handler-chain.js";
 
 export interface CorsPolicy {
   methods: string;
@@ -27,7 +27,7 @@ export const REGISTRY_CORS: CorsPolicy = {
   exposedHeaders: "ETag, X-Request-Id",
 };
 
-export function cors({ methods, requestHeaders, exposedHeaders }: CorsPolicy): RequestHandler {
+export function cors({ methods, requestHeaders, exposedHeaders }: CorsPolicy): NodeHandler {
   return function cors(req, res, next) {
     res.setHeader("Access-Control-Allow-Origin", "*");
     res.setHeader("Access-Control-Expose-Headers", exposedHeaders);
@@ -35,6 +35,7 @@ export function cors({ methods, requestHeaders, exposedHeaders }: CorsPolicy): R
     res.setHeader("Access-Control-Allow-Methods", methods);
     res.setHeader("Access-Control-Allow-Headers", requestHeaders);
     res.setHeader("Access-Control-Max-Age", "86400");
-    res.status(204).end();
+    res.statusCode = 204;
+    res.end();
   };
 }

@@ -1,12 +1,14 @@
 /**
- * The one JSON error body of both services, and the Express error handler that produces it from
- * validator errors, body-parser errors and the services' own `ApiError`s. Internals never leak:
+ * The one JSON error body of both services, and what sends it (the Express error handler, the paid
+ * lane) from validator errors, body-parser errors and the services' own `ApiError`s. Internals never leak:
  * anything unexpected becomes a 500 `internal_error` and is logged with the request id.
  */
+import type { ServerResponse } from "node:http";
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { Logger } from "pino";
 import type { components } from "../../generated/types/analytics.js";
 import { StoreUnavailable } from "../db/unavailable.js";
+import { sendJson } from "./send-json.js";
 
 export type ErrorBody = components["schemas"]["Common.ErrorBody"];
 export type ErrorCode = ErrorBody["error"];
@@ -138,19 +140,20 @@ function bad(errors: FieldError[]) {
   return { status: 400, body: { error: "invalid_request" as const, message, errors }, headers: {} };
 }
 
-/** Final error handler: the JSON error body, the request id, and a log line for server faults. */
+/** Answers `error` with the JSON error body and the request id; a server fault is logged with both. */
+export function sendError(res: ServerResponse, error: unknown, request: { requestId: string; path: string }, logger: Logger): void {
+  const { status, body, headers } = toErrorResponse(error, request.path);
+  if (status >= 500) logger.error({ err: error, requestId: request.requestId, path: request.path }, "request failed");
+  if (res.headersSent) return;
+  // Written as bytes, not through res.json: response validation (which wraps res.json) must never turn
+  // an error answer into a server fault of its own.
+  sendJson(res, status, JSON.stringify({ ...body, request_id: request.requestId }), headers);
+}
+
+/** Final error handler of the Express apps. */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return function errorHandler(error, req, res, _next) {
-    const { status, body, headers } = toErrorResponse(error, req.path);
-    if (status >= 500) logger.error({ err: error, requestId: req.requestId, path: req.path }, "request failed");
-    if (res.headersSent) return;
-    // Sent as bytes, not through res.json: response validation (which wraps res.json) must never turn
-    // an error answer into a server fault of its own.
-    res
-      .status(status)
-      .set(headers)
-      .type("application/json")
-      .send(JSON.stringify({ ...body, request_id: req.requestId }));
+    sendError(res, error, req, logger);
   };
 }
 

@@ -2,12 +2,24 @@
  * Several middlewares run as one, in order, the way Express runs the handlers of one route: an
  * error passed to `next` or thrown, or a rejected promise returned (Express 5's async handlers),
  * ends the chain with that error. Written here because Express exposes no way to compose
- * middlewares outside its router, and the router is what a lookup by exact path avoids.
+ * middlewares outside its router, and the router is what a lookup by exact path avoids (and the
+ * paid lane, which runs without Express, needs the same composition).
  */
-import type { NextFunction, Request, RequestHandler, Response } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
 
-export function handlerChain(handlers: readonly RequestHandler[]): RequestHandler {
-  return function chain(req: Request, res: Response, done: NextFunction) {
+export type Next = (error?: unknown) => void;
+
+/** A middleware that needs nothing of Express: Node's request and response (Express's are both). */
+export type NodeHandler<Req extends IncomingMessage = IncomingMessage, Res extends ServerResponse = ServerResponse> = (
+  req: Req,
+  res: Res,
+  next: Next,
+) => unknown;
+
+export function handlerChain<Req extends IncomingMessage, Res extends ServerResponse>(
+  handlers: readonly NodeHandler<Req, Res>[],
+): NodeHandler<Req, Res> {
+  return function chain(req: Req, res: Res, done: Next) {
     let index = 0;
     const next = (error?: unknown) => {
       if (error) return done(error);

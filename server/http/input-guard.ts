@@ -8,9 +8,15 @@
  * would otherwise follow until the stack overflows, and a POST body the JSON parser did not read.
  * Each is a 400 naming the field, before any payment is looked at.
  */
+
+import type { IncomingMessage } from "node:http";
 import { parse as parseContentType } from "content-type";
 import type { RequestHandler } from "express";
 import { ApiError, type FieldError } from "./errors.js";
+import type { NodeHandler } from "./handler-chain.js";
+
+/** A request as the JSON parser leaves it: `body` is what it read, if anything. */
+export type ParsedRequest = IncomingMessage & { body?: unknown };
 
 function refuse(errors: FieldError[]): ApiError {
   return new ApiError(400, "invalid_request", errors.map((e) => `${e.field}: ${e.message}`).join("; "), { errors });
@@ -40,7 +46,7 @@ export const refuseAmbiguousQuery: RequestHandler = function refuseAmbiguousQuer
  * `content-type` module, so that both see the same charset (a regular expression can be misled by a
  * quoted parameter holding `;charset=utf-8`).
  */
-export const refuseOtherCharsets: RequestHandler = function refuseOtherCharsets(req, _res, next) {
+export const refuseOtherCharsets: NodeHandler = function refuseOtherCharsets(req, _res, next) {
   const header = req.headers["content-type"];
   if (req.method !== "POST" || !header) return next();
   // content-type 2 never throws: what it cannot read has no charset, and the parser then refuses or skips the body.
@@ -55,7 +61,7 @@ export const refuseOtherCharsets: RequestHandler = function refuseOtherCharsets(
  * media type, or one it cannot parse, such as `;`) is refused naming `content-type`, never answered
  * as if it were absent.
  */
-export const bodyOrDefaults: RequestHandler = function bodyOrDefaults(req, _res, next) {
+export const bodyOrDefaults: NodeHandler<ParsedRequest> = function bodyOrDefaults(req, _res, next) {
   if (req.method !== "POST" || req.body !== undefined) return next();
   if (sentBody(req)) return next(refuse([{ location: "header", field: "content-type", message: "must be application/json" }]));
   req.body = {};
@@ -90,7 +96,7 @@ function tooDeep(body: unknown): string | undefined {
 }
 
 /** Before validation, on any method: a parsed body nests no deeper than `MAX_BODY_DEPTH`. */
-export const refuseDeepBodies: RequestHandler = function refuseDeepBodies(req, _res, next) {
+export const refuseDeepBodies: NodeHandler<ParsedRequest> = function refuseDeepBodies(req, _res, next) {
   const field = tooDeep(req.body);
   next(field === undefined ? undefined : refuse([{ location: "body", field, message: `nests deeper than ${MAX_BODY_DEPTH} levels` }]));
 };
@@ -104,6 +110,13 @@ function nonFinite(value: unknown, path: string, out: string[]): void {
     for (const [key, item] of Object.entries(value)) nonFinite(item, path ? `${path}.${key}` : key, out);
 }
 
+/** The fields of a parsed body or query that hold a number JSON cannot carry (`1e309` parses as Infinity). */
+export function nonFiniteFields(value: unknown): string[] {
+  const found: string[] = [];
+  nonFinite(value, "", found);
+  return found;
+}
+
 /** A number as a query string means one: decimal digits with an optional point (`5`, `0.5`, `.5`, `5.`) and exponent. */
 const DECIMAL = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
@@ -114,11 +127,8 @@ const DECIMAL = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
  */
 export const refuseMalformedNumbers: RequestHandler = function refuseMalformedNumbers(req, _res, next) {
   const errors: FieldError[] = [];
-  for (const location of ["query", "body"] as const) {
-    const found: string[] = [];
-    nonFinite(req[location], "", found);
-    for (const field of found) errors.push({ location, field, message: "must be a finite number" });
-  }
+  for (const location of ["query", "body"] as const)
+    for (const field of nonFiniteFields(req[location])) errors.push({ location, field, message: "must be a finite number" });
   const search = req.originalUrl.indexOf("?");
   if (search >= 0) {
     const query = req.query as Record<string, unknown>;

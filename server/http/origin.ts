@@ -15,11 +15,13 @@ function invalid(field: string, message: string): ApiError {
   return new ApiError(400, "invalid_request", `${field}: ${message}`, { errors: [{ location: "header", field, message }] });
 }
 
-export function requestOrigin(req: Request, publicBaseUrl: string | undefined): string {
-  if (publicBaseUrl) return publicBaseUrl;
-  const protocol = req.protocol;
+/** The origin of a request's protocol and host (read through `trust proxy`, or from the socket and `Host` when nothing forwards them). */
+export function originOf(protocol: string, host: string | undefined): string {
   if (protocol !== "http" && protocol !== "https") throw invalid("X-Forwarded-Proto", "must be http or https");
-  const host = req.host;
   if (!host || !HOST.test(host)) throw invalid("Host", "must be a host name or address with an optional port");
   return `${protocol}://${host}`;
+}
+
+export function requestOrigin(req: Request, publicBaseUrl: string | undefined): string {
+  return publicBaseUrl || originOf(req.protocol, req.host);
 }

@@ -1,45 +1,53 @@
 /**
  * Request id (echoed in `X-Request-Id`) and one structured log line per request, which carries what
  * a route adds with `logWith` (a paid answer's settlement: one line per paid request, not two); the
- * `quiet` paths (probes and scrapes, every few seconds) log at debug level.
+ * `quiet` paths (probes and scrapes, every few seconds) log at debug level. Written against Node's
+ * own request and response, so that the paid lane (analytics/paid-lane.ts) runs it without Express.
  */
 import { randomUUID } from "node:crypto";
-import type { RequestHandler, Response } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
+import type { NodeHandler } from "./handler-chain.js";
 
-declare global {
-  namespace Express {
-    interface Request {
-      requestId: string;
-    }
+declare module "http" {
+  interface IncomingMessage {
+    /** Set by `requestContext` for every request either service answers. */
+    requestId: string;
   }
 }
 
+/** The fields routes add to a request's log line, kept beside the response rather than in Express's `res.locals`. */
+const added = new WeakMap<ServerResponse, Record<string, unknown>>();
+
 /** Adds `fields` to the request's log line, written when its answer is sent. */
-export function logWith(res: Response, fields: Record<string, unknown>): void {
-  res.locals.log = { ...res.locals.log, ...fields };
+export function logWith(res: ServerResponse, fields: Record<string, unknown>): void {
+  added.set(res, { ...added.get(res), ...fields });
 }
+
+/** Express's parsed path once Express has the request; a request the paid lane keeps has no query string, so its URL is its path. */
+const pathOf = (req: IncomingMessage) => (req as { path?: string }).path ?? req.url ?? "";
 
 const SAFE_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-export function requestContext(logger: Logger, quiet: ReadonlySet<string> = new Set()): RequestHandler {
+export function requestContext(logger: Logger, quiet: ReadonlySet<string> = new Set()): NodeHandler {
   return function requestContext(req, res, next) {
-    const incoming = req.get("x-request-id");
-    req.requestId = incoming && SAFE_ID.test(incoming) ? incoming : randomUUID();
+    const incoming = req.headers["x-request-id"];
+    req.requestId = typeof incoming === "string" && SAFE_ID.test(incoming) ? incoming : randomUUID();
     res.setHeader("X-Request-Id", req.requestId);
     const started = process.hrtime.bigint();
     // on close, not finish: a response cut off by the client still gets its line (and a paid one its settlement)
     res.once("close", () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger[quiet.has(req.path) ? "debug" : "info"](
+      const path = pathOf(req);
+      logger[quiet.has(path) ? "debug" : "info"](
         {
           requestId: req.requestId,
           method: req.method,
-          path: req.path,
+          path,
           status: res.statusCode,
           ms: Math.round(ms * 10) / 10,
           ...(res.writableFinished ? {} : { aborted: true }),
-          ...res.locals.log,
+          ...added.get(res),
         },
         "request",
       );

@@ -4,8 +4,8 @@
  * metrics every route passes through. Labels are bounded by construction: an operation's name,
  * never a path with its parameters, a payer or a request id.
  */
-import type { RequestHandler } from "express";
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
+import type { NodeHandler } from "../http/handler-chain.js";
 
 export interface ServiceMetrics {
   /** Where the service's own families are registered. */
@@ -46,7 +46,7 @@ export const UNMATCHED = "unmatched";
  * Counts every answer by operation and status and times it. `operationOf` names the operation
  * from the operation id the validator matched (`req.openapi`), undefined when none matched.
  */
-export function requestMetrics(registry: Registry, operationOf: (operationId: string | undefined) => string): RequestHandler {
+export function requestMetrics(registry: Registry, operationOf: (operationId: string | undefined) => string): NodeHandler {
   const requests = new Counter({
     name: "http_requests_total",
     help: "Answers by operation and HTTP status.",
