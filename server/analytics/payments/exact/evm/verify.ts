@@ -21,21 +21,27 @@ const UINT256_MAX = (1n << 256n) - 1n;
 
 export type EvmVerified = { ok: true; payer: string; nonce: string; authorization: Authorization; signature: string };
 
+const UINT_FIELDS = ["value", "validAfter", "validBefore"] as const;
+
 function parseAuthorization(raw: unknown): Authorization | string {
   const a = (raw ?? {}) as Record<string, unknown>;
   for (const field of ["from", "to"])
     if (typeof a[field] !== "string" || !ADDRESS.test(a[field] as string)) return `authorization.${field} must be an address`;
-  for (const field of ["value", "validAfter", "validBefore"]) {
-    if (typeof a[field] !== "string" || !UINT.test(a[field] as string) || BigInt(a[field] as string) > UINT256_MAX)
-      return `authorization.${field} must be a uint256 string`;
+  const numbers: bigint[] = [];
+  for (const field of UINT_FIELDS) {
+    const text = a[field];
+    const parsed = typeof text === "string" && UINT.test(text) ? BigInt(text) : -1n;
+    if (parsed < 0n || parsed > UINT256_MAX) return `authorization.${field} must be a uint256 string`;
+    numbers.push(parsed);
   }
+  const [value, validAfter, validBefore] = numbers as [bigint, bigint, bigint];
   if (typeof a.nonce !== "string" || !NONCE.test(a.nonce)) return "authorization.nonce must be 32 bytes of hex";
   return {
     from: a.from as string,
     to: a.to as string,
-    value: BigInt(a.value as string),
-    validAfter: BigInt(a.validAfter as string),
-    validBefore: BigInt(a.validBefore as string),
+    value,
+    validAfter,
+    validBefore,
     nonce: a.nonce.toLowerCase(),
   };
 }
