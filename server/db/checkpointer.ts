@@ -44,6 +44,8 @@ export function checkpointOffThread(
       if (stopping) return;
       stopping = true;
       const exited = new Promise((resolve) => worker.once("exit", resolve));
+      // unreferenced, the thread would not keep the process alive for this wait: a closing process would exit with it pending
+      worker.ref();
       worker.postMessage("stop");
       await exited;
     },
