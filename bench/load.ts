@@ -9,6 +9,8 @@ export interface LoadResult {
   requests: number;
   /** CPU time the server spent per request, in µs, where the server reports its CPU. */
   cpuMicrosPerRequest?: number;
+  /** CPU time this machine's PostgreSQL spent per request, in µs, for a deployment on it. */
+  databaseCpuMicrosPerRequest?: number;
 }
 
 export interface LoadSpec {

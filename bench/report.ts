@@ -26,10 +26,12 @@ const median = (values: number[]) => {
 
 export function summarize(scenario: string, results: LoadResult[], peakRssMiB: number): Row {
   const cpu = results.flatMap((r) => (r.cpuMicrosPerRequest === undefined ? [] : [r.cpuMicrosPerRequest]));
+  const database = results.flatMap((r) => (r.databaseCpuMicrosPerRequest === undefined ? [] : [r.databaseCpuMicrosPerRequest]));
   return {
     scenario,
     requestsPerSecond: median(results.map((r) => r.requestsPerSecond)),
     ...(cpu.length ? { cpuMicrosPerRequest: median(cpu) } : {}),
+    ...(database.length ? { databaseCpuMicrosPerRequest: median(database) } : {}),
     p50Ms: median(results.map((r) => r.p50Ms)),
     p99Ms: median(results.map((r) => r.p99Ms)),
     errors: results.reduce((sum, r) => sum + r.errors, 0),
@@ -55,7 +57,19 @@ export function previousResults(dir = "bench/results"): { file: string; byScenar
 }
 
 export function printTable(rows: Row[], baseline: string, previous?: ReturnType<typeof previousResults>): void {
-  const header = ["scenario", "req/s", "p50 ms", "p99 ms", "errors", "peak RSS MiB", "CPU µs/req", `× ${baseline}`, "prev req/s"];
+  const databases = rows.some((r) => r.databaseCpuMicrosPerRequest !== undefined);
+  const header = [
+    "scenario",
+    "req/s",
+    "p50 ms",
+    "p99 ms",
+    "errors",
+    "peak RSS MiB",
+    "CPU µs/req",
+    ...(databases ? ["PostgreSQL CPU µs/req"] : []),
+    `× ${baseline}`,
+    "prev req/s",
+  ];
   const lines = rows.map((r) => {
     const before = previous?.byScenario.get(r.scenario)?.requestsPerSecond;
     return [
@@ -66,6 +80,7 @@ export function printTable(rows: Row[], baseline: string, previous?: ReturnType<
       String(r.errors),
       r.peakRssMiB.toFixed(0),
       r.cpuMicrosPerRequest === undefined ? "–" : r.cpuMicrosPerRequest.toFixed(0),
+      ...(databases ? [r.databaseCpuMicrosPerRequest === undefined ? "–" : r.databaseCpuMicrosPerRequest.toFixed(0)] : []),
       ratioOf(r, rows, baseline).toFixed(2),
       before === undefined ? "–" : before.toFixed(0),
     ];

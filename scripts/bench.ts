@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { generateKeyPairSigner } from "@solana/kit";
 import Database from "libsql";
 import { generatePrivateKey } from "viem/accounts";
+import { postgresCpuSeconds } from "../bench/database-cpu.js";
 import { type LoadResult, type LoadSpec, runLoad } from "../bench/load.js";
 import { evmPaymentPool, svmPaymentPool } from "../bench/payments.js";
 import { type ServerProcess, startBare, startPrism, startService } from "../bench/processes.js";
@@ -71,16 +72,28 @@ interface Scenario {
   spec: Omit<LoadSpec, "url" | "payments" | "amount" | "durationSeconds">;
   /** n fresh payments, signed just before each run (a run that used them all would replay, and the replays would count as errors). */
   payments?: (n: number) => Promise<string[]>;
+  /** On this machine's PostgreSQL: its processes' CPU per request is measured too. */
+  onPostgres?: boolean;
 }
 
-async function runOnce({ target, spec, payments }: Scenario, seconds: number): Promise<LoadResult> {
+async function runOnce({ target, spec, payments, onPostgres }: Scenario, seconds: number): Promise<LoadResult> {
   const signed = payments ? await payments(seconds * PAYMENTS_PER_SECOND) : undefined;
   const cpuBefore = await target.cpuSeconds?.();
+  const databaseBefore = onPostgres ? postgresCpuSeconds() : undefined;
   const result = await runLoad({ ...spec, url: target.url, durationSeconds: seconds, payments: signed });
+  const databaseAfter = onPostgres ? postgresCpuSeconds() : undefined;
   const cpuAfter = await target.cpuSeconds?.();
+  if (!result.requests) return result;
+  const perRequest = (before?: number, after?: number) =>
+    before === undefined || after === undefined ? undefined : ((after - before) * 1e6) / result.requests;
   // The scrape itself is a request too, but one in thousands.
-  if (cpuBefore === undefined || cpuAfter === undefined || !result.requests) return result;
-  return { ...result, cpuMicrosPerRequest: ((cpuAfter - cpuBefore) * 1e6) / result.requests };
+  const cpu = perRequest(cpuBefore, cpuAfter);
+  const database = perRequest(databaseBefore, databaseAfter);
+  return {
+    ...result,
+    ...(cpu === undefined ? {} : { cpuMicrosPerRequest: cpu }),
+    ...(database === undefined ? {} : { databaseCpuMicrosPerRequest: database }),
+  };
 }
 
 /**
@@ -214,6 +227,7 @@ const ledgerFile = (name: string) => ({ LEDGER_DB: join(scratch, `deploy-${name}
 const shared = stores.database && stores.cache && { ...stores.database, ...stores.cache };
 // One deployment at a time (an idle service still takes about 1 % of a core), each one's rounds taking turns with
 // bare Express's, so that each ratio compares loads less than a minute apart; each family is stated on both stores.
+const onPostgres = (env?: Record<string, string>) => env?.DATABASE_URL !== undefined;
 const deployments: { label: string; env: Record<string, string> | undefined; solana?: boolean }[] = [
   { label: "SQLite, 1 process", env: ledgerFile("single"), solana: true },
   { label: "PostgreSQL", env: stores.database, solana: true },
@@ -228,8 +242,8 @@ for (const { label, env, solana } of deployments) {
   running.add(target);
   const [bare, ...paid] = await measure(
     { name: "bare Express", target: express, spec: { path: "/" } },
-    { name: `paid EVM, ${label}`, target, ...paidEvm },
-    ...(solana ? [{ name: `paid Solana, ${label}`, target, ...paidSolana }] : []),
+    { name: `paid EVM, ${label}`, target, ...paidEvm, onPostgres: onPostgres(env) },
+    ...(solana ? [{ name: `paid Solana, ${label}`, target, ...paidSolana, onPostgres: onPostgres(env) }] : []),
   );
   deployment.push(...paid.map((row) => ({ ...row, baselineRequestsPerSecond: (bare as Row).requestsPerSecond })));
   await target.stop();
