@@ -46,12 +46,21 @@ export function networkNamed(name: string): PaymentNetwork | undefined {
   return NETWORKS.find((network) => network.name === name);
 }
 
+type FoundNetwork = { network: PaymentNetwork; profile: Profile; details: NetworkDetails };
+
+/** Every v1 name and CAIP-2 id of the table, looked up once per payment or more. */
+const BY_ID: ReadonlyMap<string, FoundNetwork> = new Map(
+  NETWORKS.flatMap((network) =>
+    (["mainnet", "testnet"] as const).flatMap((profile) => {
+      const found = Object.freeze({ network, profile, details: network[profile] });
+      return [[network[profile].network, found] as const, [network[profile].caip2, found] as const];
+    }),
+  ),
+);
+
 /** A network and profile by its v1 name or CAIP-2 id, e.g. `base-sepolia` or `eip155:84532`. */
-export function findNetwork(id: string): { network: PaymentNetwork; profile: Profile; details: NetworkDetails } | undefined {
-  for (const network of NETWORKS)
-    for (const profile of ["mainnet", "testnet"] as const)
-      if (network[profile].network === id || network[profile].caip2 === id) return { network, profile, details: network[profile] };
-  return undefined;
+export function findNetwork(id: string): FoundNetwork | undefined {
+  return BY_ID.get(id);
 }
 
 /** The chain family of a v1 network name or CAIP-2 id; throws for a network the contract does not name. */

@@ -281,7 +281,7 @@ const targets = targetResults([
 ]);
 console.log("\nTargets (× bare Express in the same table)");
 for (const t of targets)
-  console.log(`  ${t.scenario.padEnd(32)} ${t.ratio.toFixed(2)}× (at least ${t.atLeast.toFixed(2)}×) ${t.met ? "met" : "not met"}`);
+  console.log(`  ${t.scenario.padEnd(32)} ${t.ratio.toFixed(3)}× (at least ${t.atLeast.toFixed(2)}×) ${t.met ? "met" : "not met"}`);
 const profile = profileDir ? topEntries(profileDir) : [];
 if (profile.length) {
   console.log("\nService CPU profile, top self time over the whole run:");
