@@ -128,8 +128,14 @@ describe("Solana: the payer's transactions and the blockhash over JSON-RPC", () 
 });
 
 describe("Solana: a payer with many transactions since the payment", () => {
-  /** A JSON-RPC endpoint serving `history` (newest first) as the payer's transactions, each landing `wire`, with an expired blockhash. */
-  async function endpoint(history: { signature: string; wire: string; blockTime: number }[]) {
+  /**
+   * A JSON-RPC endpoint serving `history` (newest first) as the payer's transactions, each landing `wire`, with a
+   * blockhash expired at every commitment unless `validAt` says otherwise.
+   */
+  async function endpoint(
+    history: { signature: string; wire: string; blockTime: number }[],
+    validAt: (commitment: unknown) => boolean = () => false,
+  ) {
     const server = createServer((req, res) => {
       let body = "";
       req.on("data", (chunk) => {
@@ -141,7 +147,7 @@ describe("Solana: a payer with many transactions since the payment", () => {
         const start = options.before ? history.findIndex((h) => h.signature === options.before) + 1 : 0;
         const result =
           method === "isBlockhashValid"
-            ? { context: { slot: 1 }, value: false }
+            ? { context: { slot: 1 }, value: validAt(options.commitment) }
             : method === "getSignaturesForAddress"
               ? history.slice(start, start + Number(options.limit)).map((h) => ({
                   signature: h.signature,
@@ -191,5 +197,18 @@ describe("Solana: a payer with many transactions since the payment", () => {
     const busy = await endpoint(Array.from({ length: 1_050 }, (_, i) => later(i + 2, other)));
     expect(await solanaSettlementState(busy.url, { ...payment, createdAt: admittedAt * 1000 })).toMatchObject({ state: "open" });
     busy.close();
+  });
+
+  it("keeps open a payment whose blockhash expired at the processed tip but not yet at the confirmed one", async () => {
+    const requirement = requirementFor("");
+    const signer = await generateKeyPairSigner();
+    const payment = interrupted(await verified(await signSvmPayment(signer, requirement, { blockhash: chains.latestBlockhash() }), requirement));
+    // its transaction may sit in a last valid block not yet confirmed, where a confirmed search cannot see it
+    const tip = await endpoint([], (commitment) => commitment !== "processed");
+    expect(await solanaSettlementState(tip.url, payment)).toMatchObject({ state: "open" });
+    tip.close();
+    const past = await endpoint([]);
+    expect(await solanaSettlementState(past.url, payment)).toMatchObject({ state: "unsettled" });
+    past.close();
   });
 });

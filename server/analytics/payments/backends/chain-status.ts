@@ -79,9 +79,10 @@ export async function solanaSettlementState(rpcUrl: string, payment: Interrupted
   const rpc = createSolanaRpc(rpcUrl);
   const { tx, blockhash } = solanaPaymentOf(payment);
   const message = Buffer.from(tx.messageBytes);
-  // Asked first: once the blockhash is invalid the transaction cannot land any more, so a search that
-  // follows and misses it is final.
-  const expired = !(await rpc.isBlockhashValid(blockhash as never, { commitment: "processed" }).send()).value;
+  // Asked first, at the search's commitment: once the blockhash is invalid at the confirmed tip, every block that could
+  // hold the transaction is confirmed, so a confirmed search that follows and misses it is final. (At `processed` a
+  // transaction in a last valid block not yet confirmed would be missed, and the payment released while its money moves.)
+  const expired = !(await rpc.isBlockhashValid(blockhash as never, { commitment: "confirmed" }).send()).value;
   const notFound: SettlementState = expired
     ? { state: "unsettled", why: "the transaction's blockhash expired before it landed" }
     : { state: "open", why: "the transaction has not landed and its blockhash is still valid" };
