@@ -164,7 +164,7 @@ describe("facilitator settlement", () => {
         errorReason: `The request took too long to respond. Request body: ${"ab".repeat(400)}\nURL: https://rpc.example/v2/sk_SECRET`,
         transaction: "",
       }),
-      /could not confirm the settlement \(The request took too long to respond\. Request body: (ab)+…\); the chain decides$/,
+      /could not confirm the settlement \(The request took too long to respond\. Request body: (ab)+…\); the chain decides \(now: not asked here\)$/,
     ],
     ["a refusal with no reason", json({ success: false }), /could not confirm the settlement \(no reason\)/],
     [
@@ -209,7 +209,15 @@ describe("facilitator settlement", () => {
       transaction: "0xmoved",
       simulated: false,
     });
-    expect(asked[0]).toEqual({ network: payment.network, payer: payment.payer, payload: payment.payload, expiresAt: payment.expiresAt });
+    // nothing of it can be on chain before the settlement started: the search need not look further back
+    expect(asked[0]).toEqual({
+      network: payment.network,
+      payer: payment.payer,
+      payload: payment.payload,
+      expiresAt: payment.expiresAt,
+      createdAt: expect.any(Number),
+    });
+    expect(Math.abs((asked[0] as { createdAt: number }).createdAt - Date.now())).toBeLessThan(5_000);
     expect(await chain({ state: "unsettled", why: "its blockhash expired" }).settle(payment)).toEqual({
       ok: false,
       reason: "settle_exact_svm_block_height_exceeded",
@@ -219,9 +227,13 @@ describe("facilitator settlement", () => {
     // a reason outside the contract, or an RPC's text: the payment does not pay
     answer = () => json({ success: false, errorReason: "transaction_failed", transaction: "" });
     expect(await chain({ state: "unsettled", why: "expired" }).settle(payment)).toMatchObject({ ok: false, reason: "invalid_payload" });
-    // a chain that cannot be read decides nothing
+    // a chain that cannot be read, or not within the settlement's time, decides nothing
     const unreadable = backend({ state: () => Promise.reject(new Error("rpc down")) }).settle(payment);
-    await expect(unreadable).rejects.toThrow(/could not confirm the settlement \(transaction_failed\); the chain decides$/);
+    await expect(unreadable).rejects.toThrow(
+      /could not confirm the settlement \(transaction_failed\); the chain decides \(now: it could not be read: rpc down\)$/,
+    );
+    const hung = backend({ timeoutMs: 500, state: () => new Promise(() => {}) }).settle(payment);
+    await expect(hung).rejects.toThrow(/the chain decides \(now: it did not answer within \d+ ms\)$/);
   });
 
   it("throws when the facilitator cannot be reached, naming the call and not the URL (a key may sit in its path)", async () => {

@@ -34,6 +34,9 @@ type Endpoint = Pick<FacilitatorOptions, "url" | "authHeader" | "timeoutMs" | "f
 
 export class FacilitatorError extends Error {}
 
+/** Below this much of the settlement's time left, the chain is not asked at once (recovery asks it later). */
+const CHAIN_READ_MIN_MS = 250;
+
 /** Verification's reasons that name money that moved, or may have: an authorization or a transaction already used, or sent and failed. */
 const MAY_HAVE_MOVED = new Set([
   "invalid_exact_evm_nonce_already_used",
@@ -149,11 +152,36 @@ export function facilitatorBackend(options: FacilitatorOptions): SettlementBacke
    * authorization expired) is refused at once, rather than left `settling` for recovery to release and then
    * admitted anew on every retry; anything else stays unknown (thrown), for recovery to ask again.
    */
-  async function chainDecides(payment: VerifiedPayment, raw: string | undefined): Promise<BackendResult> {
+  async function chainDecides(payment: VerifiedPayment, raw: string | undefined, started: number): Promise<BackendResult> {
     const said = raw ? excerpt(raw) : "no reason";
-    const chain = await options
-      .state({ network: payment.network, payer: payment.payer, payload: payment.payload, expiresAt: payment.expiresAt })
-      .catch(() => undefined);
+    // Within what is left of the settlement's own time: past it, recovery may already be looking at the payment.
+    const budget = options.timeoutMs - (Date.now() - started);
+    let unread = "no time was left to read it";
+    let timer: NodeJS.Timeout | undefined;
+    const chain =
+      budget < CHAIN_READ_MIN_MS
+        ? undefined
+        : await Promise.race([
+            options
+              // nothing of the payment can be on chain before this settlement started: the facilitator sends it
+              .state({
+                network: payment.network,
+                payer: payment.payer,
+                payload: payment.payload,
+                expiresAt: payment.expiresAt,
+                createdAt: started,
+              })
+              .catch((error: unknown) => {
+                unread = `it could not be read: ${excerpt(String((error as Error)?.message ?? error))}`;
+                return undefined;
+              }),
+            new Promise<undefined>((resolve) => {
+              timer = setTimeout(() => {
+                unread = `it did not answer within ${budget} ms`;
+                resolve(undefined);
+              }, budget);
+            }),
+          ]).finally(() => clearTimeout(timer));
     if (chain?.state === "settled") return { ok: true, transaction: chain.transaction, simulated: false };
     if (chain?.state === "unsettled")
       return {
@@ -161,7 +189,8 @@ export function facilitatorBackend(options: FacilitatorOptions): SettlementBacke
         reason: raw && /^[a-z0-9_]+$/.test(raw) ? contractReason(raw, payment, options.reasons) : "invalid_payload",
         message: `the facilitator could not settle the payment (${said}), and it can no longer move: ${chain.why}`,
       };
-    throw new FacilitatorError(`the facilitator could not confirm the settlement (${said}); the chain decides`);
+    const open = chain ? chain.why : unread;
+    throw new FacilitatorError(`the facilitator could not confirm the settlement (${said}); the chain decides (now: ${open})`);
   }
 
   return {
@@ -174,6 +203,7 @@ export function facilitatorBackend(options: FacilitatorOptions): SettlementBacke
       if (!Array.isArray(answer.kinds)) throw new FacilitatorError("the facilitator's /supported answer lists no kinds");
     },
     async settle(payment: VerifiedPayment): Promise<BackendResult> {
+      const started = Date.now();
       const paymentPayload = { x402Version: 1, scheme: "exact", network: payment.network, payload: payment.payload };
       const answer = await call(options, "/settle", { x402Version: 1, paymentPayload, paymentRequirements: payment.requirement });
       if (answer.success === true && typeof answer.transaction === "string" && answer.transaction)
@@ -181,7 +211,7 @@ export function facilitatorBackend(options: FacilitatorOptions): SettlementBacke
       if (answer.success !== false) throw new FacilitatorError("the facilitator's settle answer has neither success nor a transaction");
       const raw = typeof answer.errorReason === "string" ? answer.errorReason : undefined;
       const sent = typeof answer.transaction === "string" && answer.transaction !== "";
-      if (sent || raw === undefined || !refusedBeforeSending(raw)) return chainDecides(payment, raw);
+      if (sent || raw === undefined || !refusedBeforeSending(raw)) return chainDecides(payment, raw, started);
       return { ok: false, reason: contractReason(raw, payment, options.reasons), message: `the facilitator refused the payment: ${raw}` };
     },
   };
