@@ -8,15 +8,17 @@ const db = new Database(file);
 db.pragma("busy_timeout = 0");
 db.pragma(`synchronous = ${synchronous}`);
 const checkpoint = db.prepare("PRAGMA wal_checkpoint(PASSIVE)");
-let failed = false;
+// An error is reported once, until a checkpoint succeeds again (the connection's backstop bounds the WAL meanwhile).
+let reported = false;
 const timer = setInterval(() => {
   try {
     checkpoint.run();
-    failed = false;
+    reported = false;
   } catch (error) {
     // Locked by a checkpoint of another process's thread, or by a writer switching the file: the next tick tries again.
-    if (!failed && !/busy|locked/i.test(String(error))) parentPort?.postMessage({ error: String(error) });
-    failed = true;
+    if (reported || /busy|locked/i.test(String(error))) return;
+    parentPort?.postMessage({ error: String(error) });
+    reported = true;
   }
 }, intervalMs);
 parentPort?.on("message", () => {

@@ -2,11 +2,13 @@
  * SQLite's WAL checkpoints off the event loop. A checkpoint copies the WAL's pages back into the
  * database file and syncs it; run automatically, it runs inside the commit that crosses the WAL's
  * threshold, about one group commit in thirty, and blocks every request for milliseconds: about a
- * third of a paid request's ledger time. Here the connection's automatic checkpoints are off and a
- * worker thread with a connection of its own runs a passive checkpoint every `intervalMs` (it never
- * waits for a writer, and a writer never waits for it). Durability is SQLite's either way: a commit
- * is in the WAL before it is answered, checkpointed or not. If the thread fails, the connection
- * checkpoints for itself again, so that the WAL never grows without bound.
+ * third of a paid request's ledger time. Here a worker thread with a connection of its own runs a
+ * passive checkpoint every `intervalMs` (it never waits for a writer, and a writer never waits for
+ * it), and the connection's own automatic checkpoints wait for a WAL ten times SQLite's default,
+ * which the thread keeps it far below: a backstop, should the thread run but fail to checkpoint
+ * (a file it cannot write). If the thread stops, the connection checkpoints at SQLite's default
+ * again. Either way the WAL stays bounded. Durability is SQLite's: a commit is in the WAL before it
+ * is answered, checkpointed or not.
  */
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -14,6 +16,10 @@ import type Database from "libsql";
 
 /** SQLite's own default threshold, in pages, restored when the thread is gone. */
 const AUTOMATIC_PAGES = 1000;
+/** The connection's threshold while the thread runs (about 40 MB of WAL): reached only if the thread cannot checkpoint. */
+const BACKSTOP_PAGES = 10 * AUTOMATIC_PAGES;
+/** How long a stop waits for a checkpoint under way before it ends the thread. */
+const STOP_WAIT_MS = 5_000;
 
 export interface Checkpointer {
   stop(): Promise<void>;
@@ -28,7 +34,7 @@ export function checkpointOffThread(
     workerData: { file, synchronous, intervalMs },
   });
   worker.unref();
-  db.pragma("wal_autocheckpoint = 0");
+  db.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`);
   let stopping = false;
   const fallBack = (why: string) => {
     if (stopping) return;
@@ -47,7 +53,9 @@ export function checkpointOffThread(
       // unreferenced, the thread would not keep the process alive for this wait: a closing process would exit with it pending
       worker.ref();
       worker.postMessage("stop");
+      const stuck = setTimeout(() => void worker.terminate(), STOP_WAIT_MS);
       await exited;
+      clearTimeout(stuck);
     },
   };
 }
