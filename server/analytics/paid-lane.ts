@@ -74,7 +74,8 @@ export function withPaidLane(app: RequestListener, options: PaidLaneOptions): Re
             header: header(req),
             requestId: req.requestId,
           })
-          .then((reply) => sendPaidReply(res, reply), fail);
+          .then((reply) => sendPaidReply(res, reply))
+          .catch(fail);
       });
     });
   };

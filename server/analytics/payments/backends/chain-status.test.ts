@@ -202,7 +202,9 @@ describe("Solana: a payer with many transactions since the payment", () => {
   it("keeps open a payment whose blockhash expired at the processed tip but not yet at the confirmed one", async () => {
     const requirement = requirementFor("");
     const signer = await generateKeyPairSigner();
-    const payment = interrupted(await verified(await signSvmPayment(signer, requirement, { blockhash: chains.latestBlockhash() }), requirement));
+    const payment = interrupted(
+      await verified(await signSvmPayment(signer, requirement, { blockhash: chains.latestBlockhash() }), requirement),
+    );
     // its transaction may sit in a last valid block not yet confirmed, where a confirmed search cannot see it
     const tip = await endpoint([], (commitment) => commitment !== "processed");
     expect(await solanaSettlementState(tip.url, payment)).toMatchObject({ state: "open" });

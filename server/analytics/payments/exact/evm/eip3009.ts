@@ -33,14 +33,13 @@ function putWord(out: Buffer, offset: number, value: bigint): void {
   out.write(value.toString(16).padStart(64, "0"), offset, 32, "hex");
 }
 
-/** Writes a `0x` address (40 hex digits, checked by the caller) as its 32-byte word at `offset`. */
+/** Writes a `0x` address (40 hex digits, checked by the caller) as its 32-byte word at `offset` (zeros before it). */
 function putAddress(out: Buffer, offset: number, address: string): void {
-  out.fill(0, offset, offset + 12);
   out.write(address.slice(2), offset + 12, 20, "hex");
 }
 
 export function domainSeparator(domain: Eip712Domain): Uint8Array {
-  const encoded = Buffer.allocUnsafe(5 * 32);
+  const encoded = Buffer.alloc(5 * 32);
   encoded.set(DOMAIN_TYPEHASH, 0);
   encoded.set(keccak256(utf8(domain.name)), 32);
   encoded.set(keccak256(utf8(domain.version)), 64);
@@ -51,7 +50,7 @@ export function domainSeparator(domain: Eip712Domain): Uint8Array {
 
 /** The 32-byte digest a wallet signs for this authorization under the given domain separator. */
 export function authorizationDigest(separator: Uint8Array, a: Authorization): Uint8Array {
-  const struct = Buffer.allocUnsafe(7 * 32);
+  const struct = Buffer.alloc(7 * 32);
   struct.set(TRANSFER_TYPEHASH, 0);
   putAddress(struct, 32, a.from);
   putAddress(struct, 64, a.to);
@@ -59,9 +58,8 @@ export function authorizationDigest(separator: Uint8Array, a: Authorization): Ui
   putWord(struct, 128, a.validAfter);
   putWord(struct, 160, a.validBefore);
   struct.write(a.nonce.slice(2), 192, 32, "hex");
-  const message = Buffer.allocUnsafe(2 + 32 + 32);
-  message[0] = 0x19;
-  message[1] = 0x01;
+  const message = Buffer.alloc(2 + 32 + 32);
+  message.set([0x19, 0x01], 0);
   message.set(separator, 2);
   message.set(keccak256(struct), 34);
   return keccak256(message);
