@@ -4,11 +4,13 @@
  * threshold, about one group commit in thirty, and blocks every request for milliseconds: about a
  * third of a paid request's ledger time. Here a worker thread with a connection of its own runs a
  * passive checkpoint every `intervalMs` (it never waits for a writer, and a writer never waits for
- * it), and the connection's own automatic checkpoints wait for a WAL ten times SQLite's default,
- * which the thread keeps it far below: a backstop, should the thread run but fail to checkpoint
- * (a file it cannot write). If the thread stops, the connection checkpoints at SQLite's default
- * again. Either way the WAL stays bounded. Durability is SQLite's: a commit is in the WAL before it
- * is answered, checkpointed or not.
+ * it), and the connection's own automatic checkpoints wait for a WAL ten times SQLite's default.
+ * Under steady writes a passive checkpoint never catches up with the last commit, so the WAL is
+ * never started over and grows until that threshold: the connection's checkpoint there has only the
+ * frames since the thread's last pass left to copy (milliseconds, about once a second at full load),
+ * and the WAL starts over. The same threshold bounds the WAL should the thread run but fail to
+ * checkpoint; if the thread stops, the connection checkpoints at SQLite's default again.
+ * Durability is SQLite's: a commit is in the WAL before it is answered, checkpointed or not.
  */
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
@@ -16,7 +18,7 @@ import type Database from "libsql";
 
 /** SQLite's own default threshold, in pages, restored when the thread is gone. */
 const AUTOMATIC_PAGES = 1000;
-/** The connection's threshold while the thread runs (about 40 MB of WAL): reached only if the thread cannot checkpoint. */
+/** The connection's threshold while the thread runs (about 40 MB of WAL), where the WAL starts over (see the header). */
 const BACKSTOP_PAGES = 10 * AUTOMATIC_PAGES;
 /** How long a stop waits for a checkpoint under way before it ends the thread. */
 const STOP_WAIT_MS = 5_000;
