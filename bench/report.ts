@@ -8,14 +8,12 @@ export interface Row extends LoadResult {
   scenario: string;
   peakRssMiB: number;
   rounds: number;
-  /** The baseline's req/s in this row's own rounds, where its table has no baseline row of its own (the deployments). */
-  baselineRequestsPerSecond?: number;
-}
-
-/** A row's req/s over its baseline's: the one measured in its own rounds, else its table's `baseline` row. */
-export function ratioOf(row: Row, rows: Row[], baseline: string): number {
-  const base = row.baselineRequestsPerSecond ?? rows.find((r) => r.scenario === baseline)?.requestsPerSecond ?? Number.NaN;
-  return row.requestsPerSecond / base;
+  /** req/s in each timed round, in order. */
+  roundRequestsPerSecond: number[];
+  /** Which `measure` call took the rounds: rows of one took turns round by round. */
+  measurement: number;
+  /** The baseline measured in this row's own rounds, where its table has no baseline row of its own (the deployments). */
+  baseline?: Row;
 }
 
 const median = (values: number[]) => {
@@ -24,7 +22,23 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 };
 
-export function summarize(scenario: string, results: LoadResult[], peakRssMiB: number): Row {
+/**
+ * A row's req/s over its baseline's (the one measured in its own rounds, else its table's `baseline` row), and the
+ * range of that ratio over the rounds. Rows that took turns are compared round by round, the median of the rounds'
+ * ratios: on a machine whose speed swings by tens of percent within seconds, each round's pair saw about the same
+ * machine, which two medians taken apart did not. Rows measured apart compare their medians.
+ */
+export function ratioOf(row: Row, rows: Row[], baseline: string): { ratio: number; low: number; high: number } {
+  const base = row.baseline ?? rows.find((r) => r.scenario === baseline);
+  if (!base) return { ratio: Number.NaN, low: Number.NaN, high: Number.NaN };
+  const paired = base.measurement === row.measurement && base.roundRequestsPerSecond.length === row.roundRequestsPerSecond.length;
+  const ratios = paired
+    ? row.roundRequestsPerSecond.map((rps, i) => rps / (base.roundRequestsPerSecond[i] as number))
+    : [row.requestsPerSecond / base.requestsPerSecond];
+  return { ratio: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios) };
+}
+
+export function summarize(scenario: string, results: LoadResult[], peakRssMiB: number, measurement: number): Row {
   const cpu = results.flatMap((r) => (r.cpuMicrosPerRequest === undefined ? [] : [r.cpuMicrosPerRequest]));
   const database = results.flatMap((r) => (r.databaseCpuMicrosPerRequest === undefined ? [] : [r.databaseCpuMicrosPerRequest]));
   return {
@@ -38,6 +52,8 @@ export function summarize(scenario: string, results: LoadResult[], peakRssMiB: n
     requests: results.reduce((sum, r) => sum + r.requests, 0),
     peakRssMiB,
     rounds: results.length,
+    roundRequestsPerSecond: results.map((r) => r.requestsPerSecond),
+    measurement,
   };
 }
 
@@ -81,7 +97,7 @@ export function printTable(rows: Row[], baseline: string, previous?: ReturnType<
       r.peakRssMiB.toFixed(0),
       r.cpuMicrosPerRequest === undefined ? "–" : r.cpuMicrosPerRequest.toFixed(0),
       ...(databases ? [r.databaseCpuMicrosPerRequest === undefined ? "–" : r.databaseCpuMicrosPerRequest.toFixed(0)] : []),
-      ratioOf(r, rows, baseline).toFixed(2),
+      ratioOf(r, rows, baseline).ratio.toFixed(2),
       before === undefined ? "–" : before.toFixed(0),
     ];
   });
@@ -102,12 +118,14 @@ export interface Target {
 }
 
 /** Each target's ratio in this run (a scenario not measured, its database out of reach, is left out). */
-export function targetResults(targets: Target[]): { scenario: string; ratio: number; atLeast: number; met: boolean }[] {
+export function targetResults(
+  targets: Target[],
+): { scenario: string; ratio: number; low: number; high: number; atLeast: number; met: boolean }[] {
   return targets.flatMap(({ rows, baseline, scenario, atLeast }) => {
     const row = rows.find((r) => r.scenario === scenario);
     if (!row) return [];
-    const ratio = ratioOf(row, rows, baseline);
-    return [{ scenario, ratio, atLeast, met: ratio >= atLeast }];
+    const { ratio, low, high } = ratioOf(row, rows, baseline);
+    return [{ scenario, ratio, low, high, atLeast, met: ratio >= atLeast }];
   });
 }
 

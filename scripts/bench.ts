@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --rounds 3 --seconds 4 --quick --profile]`: the cost of a paid request, measured
+ * `npm run bench [-- --rounds 6 --seconds 2 --quick --profile]`: the cost of a paid request, measured
  * side by side in one run on loopback, with the median of several rounds in which the scenarios take
  * turns, after a warm-up each:
  * bare node:http and bare Express (the local limit), the validated floor (Express, the JSON body
@@ -39,8 +39,8 @@ payment per request, the Prism mock, verification alone, scale figures, and the 
 on PostgreSQL, with Redis and with WORKERS=2 (TEST_DATABASE_URL and TEST_REDIS_URL, default this machine's;
 skipped when unreachable). Prints the tables and the target ratios met, and writes JSON under bench/results/.
 
-  --rounds N         timed rounds per scenario, medians reported (default 3; 1 with --quick)
-  --seconds N        seconds per round (default 4; 2 with --quick)
+  --rounds N         timed rounds per scenario, medians reported (default 6; 1 with --quick)
+  --seconds N        seconds per round (default 2)
   --payment-rate N   payments signed per second of load (default 3000)
   --quick            one short round each, for a smoke run
   --profile          CPU-profile the service over every load it serves; print its top entries
@@ -51,8 +51,8 @@ const arg = (name: string, fallback: number) => (values[name] === undefined ? fa
 const quick = flags.has("--quick");
 /** `--profile`: the service of the main table and the response-size rows runs with --cpu-prof; its top entries are printed. */
 const profileDir = flags.has("--profile") ? mkdtempSync(join(tmpdir(), "bench-prof-")) : undefined;
-const ROUNDS = arg("--rounds", quick ? 1 : 3);
-const SECONDS = arg("--seconds", quick ? 2 : 4);
+const ROUNDS = arg("--rounds", quick ? 1 : 6);
+const SECONDS = arg("--seconds", 2);
 const WARMUP_SECONDS = 2;
 /** Payments signed per second of load: above what one core of this service can verify and settle. */
 const PAYMENTS_PER_SECOND = arg("--payment-rate", 3000);
@@ -96,12 +96,14 @@ async function runOnce({ target, spec, payments, onPostgres }: Scenario, seconds
   };
 }
 
+let measurements = 0;
 /**
  * Each scenario's warm-up, then `ROUNDS` rounds in which the scenarios run in turn; medians per
  * scenario. Taking turns puts a scenario's rounds beside the baseline's: on a shared machine whose
- * speed drifts during the run, a ratio then compares runs less than a minute apart, not minutes.
+ * speed drifts during the run, a ratio then compares runs seconds apart, round by round, not minutes.
  */
 async function measure(...scenarios: Scenario[]): Promise<Row[]> {
+  const measurement = ++measurements;
   for (const scenario of scenarios) {
     log(`${scenario.name} (warm-up)`);
     await runOnce(scenario, WARMUP_SECONDS);
@@ -111,7 +113,7 @@ async function measure(...scenarios: Scenario[]): Promise<Row[]> {
     if (scenarios.length > 1) log(`round ${round} of ${ROUNDS}`);
     for (const [i, scenario] of scenarios.entries()) results[i]?.push(await runOnce(scenario, SECONDS));
   }
-  return scenarios.map((scenario, i) => summarize(scenario.name, results[i] ?? [], scenario.target.peakRssMiB()));
+  return scenarios.map((scenario, i) => summarize(scenario.name, results[i] ?? [], scenario.target.peakRssMiB(), measurement));
 }
 
 function prefillLedger(file: string, rows: number) {
@@ -245,7 +247,7 @@ for (const { label, env, solana } of deployments) {
     { name: `paid EVM, ${label}`, target, ...paidEvm, onPostgres: onPostgres(env) },
     ...(solana ? [{ name: `paid Solana, ${label}`, target, ...paidSolana, onPostgres: onPostgres(env) }] : []),
   );
-  deployment.push(...paid.map((row) => ({ ...row, baselineRequestsPerSecond: (bare as Row).requestsPerSecond })));
+  deployment.push(...paid.map((row) => ({ ...row, baseline: bare as Row })));
   await target.stop();
   running.delete(target);
 }
@@ -279,9 +281,11 @@ const targets = targetResults([
     { rows: deployment, baseline: "bare Express", scenario: `paid Solana, ${label}`, atLeast: 0.35 },
   ]),
 ]);
-console.log("\nTargets (× bare Express in the same table)");
+console.log("\nTargets (× bare Express in the same table: the median of the rounds' ratios)");
 for (const t of targets)
-  console.log(`  ${t.scenario.padEnd(32)} ${t.ratio.toFixed(3)}× (at least ${t.atLeast.toFixed(2)}×) ${t.met ? "met" : "not met"}`);
+  console.log(
+    `  ${t.scenario.padEnd(32)} ${t.ratio.toFixed(3)}× (rounds ${t.low.toFixed(2)} to ${t.high.toFixed(2)}; at least ${t.atLeast.toFixed(2)}×) ${t.met ? "met" : "not met"}`,
+  );
 const profile = profileDir ? topEntries(profileDir) : [];
 if (profile.length) {
   console.log("\nService CPU profile, top self time over the whole run:");

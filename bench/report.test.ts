@@ -1,0 +1,53 @@
+import { describe, expect, it } from "vitest";
+import { ratioOf, summarize, targetResults } from "./report.js";
+
+const load = (requestsPerSecond: number) => ({ requestsPerSecond, p50Ms: 1, p99Ms: 2, errors: 0, requests: requestsPerSecond });
+const row = (scenario: string, perRound: number[], measurement: number) => summarize(scenario, perRound.map(load), 100, measurement);
+
+describe("ratioOf", () => {
+  // The machine ran at full speed in rounds 1 and 3 and at half speed in round 2, the path always at 0.4×.
+  const bare = row("bare Express", [10_000, 5_000, 10_000], 1);
+  const paid = row("paid", [4_000, 2_000, 4_000], 1);
+
+  it("compares rows that took turns round by round", () => {
+    expect(ratioOf(paid, [bare, paid], "bare Express")).toEqual({ ratio: 0.4, low: 0.4, high: 0.4 });
+  });
+
+  it("is the median of the rounds' ratios, with their range", () => {
+    // the medians taken apart would give 2,000 / 10,000
+    const noisy = row("paid", [5_000, 2_000, 2_000], 1);
+    expect(ratioOf(noisy, [bare, noisy], "bare Express")).toEqual({ ratio: 0.4, low: 0.2, high: 0.5 });
+  });
+
+  it("compares the medians of rows measured apart", () => {
+    // paired with bare's rounds these would give 0.2, 0.8 and 0.4
+    const apart = row("paid", [2_000, 4_000, 4_000], 2);
+    expect(ratioOf(apart, [bare, apart], "bare Express")).toEqual({ ratio: 0.4, low: 0.4, high: 0.4 });
+  });
+
+  it("takes a row's own baseline before its table's", () => {
+    const own = row("bare Express", [5_000, 5_000, 5_000], 3);
+    const deployed = { ...row("paid, deployed", [2_000, 2_500, 1_500], 3), baseline: own };
+    expect(ratioOf(deployed, [bare, deployed], "bare Express")).toEqual({ ratio: 0.4, low: 0.3, high: 0.5 });
+  });
+
+  it("is NaN without a baseline", () => {
+    expect(ratioOf(paid, [paid], "bare Express").ratio).toBeNaN();
+  });
+});
+
+describe("targetResults", () => {
+  it("states each measured target against its floor, leaving out rows not measured", () => {
+    const bare = row("bare Express", [10_000, 8_000], 1);
+    const paid = row("paid", [3_900, 3_100], 1);
+    const [result, ...rest] = targetResults([
+      { rows: [bare, paid], baseline: "bare Express", scenario: "paid", atLeast: 0.4 },
+      { rows: [bare, paid], baseline: "bare Express", scenario: "not measured", atLeast: 0.4 },
+    ]);
+    expect(rest).toEqual([]);
+    expect(result?.met).toBe(false);
+    expect(result?.ratio).toBeCloseTo((0.39 + 0.3875) / 2);
+    expect(result?.low).toBeCloseTo(0.3875);
+    expect(result?.high).toBeCloseTo(0.39);
+  });
+});
