@@ -5,9 +5,16 @@
 import type { ServerResponse } from "node:http";
 
 export function sendJson(res: ServerResponse, status: number, body: string, headers: Readonly<Record<string, string>> = {}): void {
-  res.statusCode = status;
-  for (const name in headers) res.setHeader(name, headers[name] as string);
-  res.setHeader("Content-Type", "application/json; charset=utf-8");
-  res.setHeader("Content-Length", Buffer.byteLength(body));
+  try {
+    for (const name in headers) res.setHeader(name, headers[name] as string);
+    res.setHeader("Content-Type", "application/json; charset=utf-8");
+    res.setHeader("Content-Length", Buffer.byteLength(body));
+    res.writeHead(status);
+  } catch (error) {
+    // A reply Node refuses to write (its status or a header) leaves none of its headers to the error answer that
+    // follows: a paid reply's receipt goes out with its 200 or 206 or not at all.
+    for (const name in headers) res.removeHeader(name);
+    throw error;
+  }
   res.end(body);
 }
