@@ -11,6 +11,8 @@ export interface LoadResult {
   cpuMicrosPerRequest?: number;
   /** CPU time this machine's PostgreSQL spent per request, in µs, for a deployment on it. */
   databaseCpuMicrosPerRequest?: number;
+  /** CPU time the load generator (the bench's own process) spent per request, in µs. */
+  loadCpuMicrosPerRequest?: number;
 }
 
 export interface LoadSpec {

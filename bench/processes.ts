@@ -7,14 +7,18 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { BareKind } from "./bare-process.js";
+import { processCpuSeconds } from "./process-cpu.js";
 
 export interface ServerProcess {
   url: string;
   pid: number;
   /** Peak resident set size so far, in MiB (VmHWM). */
   peakRssMiB(): number;
-  /** CPU seconds the process has used (its own `process.cpuUsage`, read from its /metrics); the service only. */
-  cpuSeconds?(): Promise<number>;
+  /**
+   * CPU seconds the process has used: the service's own `process.cpuUsage` (read from its /metrics), the other
+   * servers' from /proc; none for the service's `WORKERS`, several processes.
+   */
+  cpuSeconds?(): Promise<number | undefined>;
   stop(): Promise<void>;
 }
 
@@ -44,6 +48,7 @@ function start(args: string[], env: Record<string, string>, port: number, probeP
       const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
       return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
     },
+    cpuSeconds: async () => processCpuSeconds(child.pid as number),
     stop: () =>
       new Promise<void>((resolve) => {
         child.once("exit", () => resolve());
@@ -59,7 +64,11 @@ export function startService(port: number, env: Record<string, string>, profileD
     [...profile, "--import", "tsx", "bench/service-process.ts"],
     { PORT: String(port), NODE_ENV: "production", LOG_LEVEL: "info", ...env },
     port,
-  ).then((service) => (env.WORKERS ? service : { ...service, cpuSeconds: () => cpuSecondsOf(service.url) }));
+  ).then((service) => ({
+    ...service,
+    // its own count (every thread of it); for WORKERS, /proc's would be the primary's alone, not its workers'
+    cpuSeconds: env.WORKERS ? undefined : () => cpuSecondsOf(service.url),
+  }));
 }
 
 /** prom-client's `process_cpu_seconds_total` (user + system, from `process.cpuUsage`) in the service's /metrics. */

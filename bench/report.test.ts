@@ -50,4 +50,33 @@ describe("targetResults", () => {
     expect(result?.low).toBeCloseTo(0.3875);
     expect(result?.high).toBeCloseTo(0.39);
   });
+
+  it("states the cores the target's rate would take at the run's CPU per request, the database's and the load generator's included", () => {
+    const bare = row("bare Express", [10_000, 10_000], 1);
+    const withCpu = (database?: number) => ({
+      ...row("paid", [3_000, 3_000], 1),
+      cpuMicrosPerRequest: 300,
+      loadCpuMicrosPerRequest: 100,
+      ...(database === undefined ? {} : { databaseCpuMicrosPerRequest: database }),
+    });
+    const cores = (paid: ReturnType<typeof withCpu>) =>
+      targetResults([{ rows: [bare, paid], baseline: "bare Express", scenario: "paid", atLeast: 0.4 }])[0]?.coresAtTarget;
+    // 4,000 req/s × (300 + 100) µs
+    expect(cores(withCpu())).toBeCloseTo(1.6);
+    // and the database's 200 µs: more than a 2-core machine has
+    expect(cores(withCpu(200))).toBeCloseTo(2.4);
+    // unknown without the service's CPU (WORKERS)
+    const { cpuMicrosPerRequest: _, ...workers } = withCpu();
+    expect(cores(workers as ReturnType<typeof withCpu>)).toBeUndefined();
+  });
+});
+
+describe("summarize", () => {
+  it("takes the median of each CPU figure over the rounds", () => {
+    const rounds = [100, 300, 200].map((cpu, i) => ({ ...load(1_000), cpuMicrosPerRequest: cpu, loadCpuMicrosPerRequest: 50 + i }));
+    const summary = summarize("paid", rounds, 100, 1);
+    expect(summary.cpuMicrosPerRequest).toBe(200);
+    expect(summary.loadCpuMicrosPerRequest).toBe(51);
+    expect(summary.databaseCpuMicrosPerRequest).toBeUndefined();
+  });
 });

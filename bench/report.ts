@@ -22,6 +22,8 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 };
 
+const baselineOf = (row: Row, rows: Row[], baseline: string) => row.baseline ?? rows.find((r) => r.scenario === baseline);
+
 /**
  * A row's req/s over its baseline's (the one measured in its own rounds, else its table's `baseline` row), and the
  * range of that ratio over the rounds. Rows that took turns are compared round by round, the median of the rounds'
@@ -29,7 +31,7 @@ const median = (values: number[]) => {
  * machine, which two medians taken apart did not. Rows measured apart compare their medians.
  */
 export function ratioOf(row: Row, rows: Row[], baseline: string): { ratio: number; low: number; high: number } {
-  const base = row.baseline ?? rows.find((r) => r.scenario === baseline);
+  const base = baselineOf(row, rows, baseline);
   if (!base) return { ratio: Number.NaN, low: Number.NaN, high: Number.NaN };
   const paired = base.measurement === row.measurement && base.roundRequestsPerSecond.length === row.roundRequestsPerSecond.length;
   const ratios = paired
@@ -41,11 +43,13 @@ export function ratioOf(row: Row, rows: Row[], baseline: string): { ratio: numbe
 export function summarize(scenario: string, results: LoadResult[], peakRssMiB: number, measurement: number): Row {
   const cpu = results.flatMap((r) => (r.cpuMicrosPerRequest === undefined ? [] : [r.cpuMicrosPerRequest]));
   const database = results.flatMap((r) => (r.databaseCpuMicrosPerRequest === undefined ? [] : [r.databaseCpuMicrosPerRequest]));
+  const load = results.flatMap((r) => (r.loadCpuMicrosPerRequest === undefined ? [] : [r.loadCpuMicrosPerRequest]));
   return {
     scenario,
     requestsPerSecond: median(results.map((r) => r.requestsPerSecond)),
     ...(cpu.length ? { cpuMicrosPerRequest: median(cpu) } : {}),
     ...(database.length ? { databaseCpuMicrosPerRequest: median(database) } : {}),
+    ...(load.length ? { loadCpuMicrosPerRequest: median(load) } : {}),
     p50Ms: median(results.map((r) => r.p50Ms)),
     p99Ms: median(results.map((r) => r.p99Ms)),
     errors: results.reduce((sum, r) => sum + r.errors, 0),
@@ -83,6 +87,7 @@ export function printTable(rows: Row[], baseline: string, previous?: ReturnType<
     "peak RSS MiB",
     "CPU µs/req",
     ...(databases ? ["PostgreSQL CPU µs/req"] : []),
+    "load gen CPU µs/req",
     `× ${baseline}`,
     "prev req/s",
   ];
@@ -97,6 +102,7 @@ export function printTable(rows: Row[], baseline: string, previous?: ReturnType<
       r.peakRssMiB.toFixed(0),
       r.cpuMicrosPerRequest === undefined ? "–" : r.cpuMicrosPerRequest.toFixed(0),
       ...(databases ? [r.databaseCpuMicrosPerRequest === undefined ? "–" : r.databaseCpuMicrosPerRequest.toFixed(0)] : []),
+      r.loadCpuMicrosPerRequest === undefined ? "–" : r.loadCpuMicrosPerRequest.toFixed(0),
       ratioOf(r, rows, baseline).ratio.toFixed(2),
       before === undefined ? "–" : before.toFixed(0),
     ];
@@ -117,15 +123,34 @@ export interface Target {
   atLeast: number;
 }
 
+export interface TargetResult {
+  scenario: string;
+  ratio: number;
+  low: number;
+  high: number;
+  atLeast: number;
+  met: boolean;
+  /**
+   * The cores this machine would need to serve the target's rate (`atLeast` × the baseline's req/s) at this run's CPU
+   * per request: the service's, the database's where it has one, and the load generator's. More cores than the machine
+   * has puts the target out of its reach however the work were scheduled; fewer leaves it to the service.
+   */
+  coresAtTarget?: number;
+}
+
 /** Each target's ratio in this run (a scenario not measured, its database out of reach, is left out). */
-export function targetResults(
-  targets: Target[],
-): { scenario: string; ratio: number; low: number; high: number; atLeast: number; met: boolean }[] {
+export function targetResults(targets: Target[]): TargetResult[] {
   return targets.flatMap(({ rows, baseline, scenario, atLeast }) => {
     const row = rows.find((r) => r.scenario === scenario);
     if (!row) return [];
     const { ratio, low, high } = ratioOf(row, rows, baseline);
-    return [{ scenario, ratio, low, high, atLeast, met: ratio >= atLeast }];
+    const base = baselineOf(row, rows, baseline);
+    const { cpuMicrosPerRequest: service, databaseCpuMicrosPerRequest: database = 0, loadCpuMicrosPerRequest: load } = row;
+    const coresAtTarget =
+      base && service !== undefined && load !== undefined
+        ? ((service + database + load) * atLeast * base.requestsPerSecond) / 1e6
+        : undefined;
+    return [{ scenario, ratio, low, high, atLeast, met: ratio >= atLeast, ...(coresAtTarget === undefined ? {} : { coresAtTarget }) }];
   });
 }
 

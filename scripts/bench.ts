@@ -12,14 +12,14 @@
  * bench/results/.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { generateKeyPairSigner } from "@solana/kit";
 import Database from "libsql";
 import { generatePrivateKey } from "viem/accounts";
-import { postgresCpuSeconds } from "../bench/database-cpu.js";
 import { type LoadResult, type LoadSpec, runLoad } from "../bench/load.js";
 import { evmPaymentPool, svmPaymentPool } from "../bench/payments.js";
+import { postgresCpuSeconds } from "../bench/process-cpu.js";
 import { type ServerProcess, startBare, startPrism, startService } from "../bench/processes.js";
 import { topEntries } from "../bench/profile.js";
 import { previousResults, printTable, type Row, summarize, targetResults, writeResults } from "../bench/report.js";
@@ -80,7 +80,9 @@ async function runOnce({ target, spec, payments, onPostgres }: Scenario, seconds
   const signed = payments ? await payments(seconds * PAYMENTS_PER_SECOND) : undefined;
   const cpuBefore = await target.cpuSeconds?.();
   const databaseBefore = onPostgres ? postgresCpuSeconds() : undefined;
+  const loadBefore = process.cpuUsage();
   const result = await runLoad({ ...spec, url: target.url, durationSeconds: seconds, payments: signed });
+  const { user, system } = process.cpuUsage(loadBefore);
   const databaseAfter = onPostgres ? postgresCpuSeconds() : undefined;
   const cpuAfter = await target.cpuSeconds?.();
   if (!result.requests) return result;
@@ -93,6 +95,7 @@ async function runOnce({ target, spec, payments, onPostgres }: Scenario, seconds
     ...result,
     ...(cpu === undefined ? {} : { cpuMicrosPerRequest: cpu }),
     ...(database === undefined ? {} : { databaseCpuMicrosPerRequest: database }),
+    loadCpuMicrosPerRequest: (user + system) / result.requests,
   };
 }
 
@@ -281,10 +284,12 @@ const targets = targetResults([
     { rows: deployment, baseline: "bare Express", scenario: `paid Solana, ${label}`, atLeast: 0.35 },
   ]),
 ]);
-console.log("\nTargets (× bare Express in the same table: the median of the rounds' ratios)");
+console.log(
+  `\nTargets (× bare Express in the same table: the median of the rounds' ratios; the cores this ${cpus().length}-core machine would need at the target's rate, at this run's CPU per request of the service, the database and the load generator)`,
+);
 for (const t of targets)
   console.log(
-    `  ${t.scenario.padEnd(32)} ${t.ratio.toFixed(3)}× (rounds ${t.low.toFixed(2)} to ${t.high.toFixed(2)}; at least ${t.atLeast.toFixed(2)}×) ${t.met ? "met" : "not met"}`,
+    `  ${t.scenario.padEnd(32)} ${t.ratio.toFixed(3)}× (rounds ${t.low.toFixed(2)} to ${t.high.toFixed(2)}; at least ${t.atLeast.toFixed(2)}×) ${t.met ? "met" : "not met"}${t.coresAtTarget === undefined ? "" : `; ${t.coresAtTarget.toFixed(2)} cores at the target`}`,
   );
 const profile = profileDir ? topEntries(profileDir) : [];
 if (profile.length) {
