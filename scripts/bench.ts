@@ -8,8 +8,8 @@
  * request, the Prism mock, verification alone, scale figures (response size, nonce-store size), and
  * the deployment figures: the paid EVM and Solana paths on SQLite and on PostgreSQL, and the EVM path
  * with the Redis cache and with two worker processes, each deployment's rounds taking turns with bare
- * Express's. Prints the tables and whether each path meets its target ratio, and writes JSON under
- * bench/results/.
+ * Express's. Prints the tables and whether each path meets its target ratio (and the cores its rate
+ * would take on this machine), and writes JSON under bench/results/.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
@@ -37,7 +37,8 @@ Benchmarks on loopback (9 to 13 minutes on a 2-core machine): bare node:http and
 and the contract's validator, no payment work), a free endpoint, paid EVM and Solana endpoints with a fresh
 payment per request, the Prism mock, verification alone, scale figures, and the paid paths on SQLite and
 on PostgreSQL, with Redis and with WORKERS=2 (TEST_DATABASE_URL and TEST_REDIS_URL, default this machine's;
-skipped when unreachable). Prints the tables and the target ratios met, and writes JSON under bench/results/.
+skipped when unreachable). Prints the tables (with the CPU per request of the server, the database and the load
+generator), the target ratios met and the cores each target's rate would take, and writes JSON under bench/results/.
 
   --rounds N         timed rounds per scenario, medians reported (default 6; 1 with --quick)
   --seconds N        seconds per round (default 2)
