@@ -21,12 +21,16 @@ function openFile() {
   return { db, file };
 }
 
-/** Writes about `megabytes` MB in 100 KB commits, a short pause every ten, as a service's group commits come. */
+/**
+ * Writes about `megabytes` MB in 100 KB commits, a pause every ten, as a service's group commits come. Each pause
+ * spans more than two of the thread's 20 ms intervals: with 10 ms, a slow machine's thread sometimes caught up too
+ * rarely to start the WAL over, and the bound below failed one run in two there.
+ */
 async function write(db: Database.Database, megabytes: number) {
   const insert = db.prepare("INSERT INTO t (body) VALUES (?)");
   for (let i = 0; i < megabytes * 10; i++) {
     insert.run("x".repeat(100_000));
-    if (i % 10 === 9) await pause(10);
+    if (i % 10 === 9) await pause(50);
   }
 }
 
