@@ -45,28 +45,18 @@ export function violation(error: unknown): "unique" | "foreign_key" | undefined 
 const identifier = (name: string) => `"${name}"`;
 
 /**
- * Every statement planned for its tables as they are when it runs. A prepared statement otherwise
- * switches to a generic plan after five runs and keeps it until the table's statistics change: one
- * made while the ledger was nearly empty (the settlement batch's, found by the bench) read every
- * entry of the pending-payments index, dead ones included, on each batch, and grew slower with every
- * payment for as long as autovacuum had not analyzed the table (never, where it is off). Planning
- * these short statements costs less than that. An operator's own `plan_cache_mode` in the URL wins.
- */
-const PLANNING = "-c plan_cache_mode=force_custom_plan";
-
-/**
- * The connection string and the server options: ours, the URL's own `options` (other settings, such
- * as `-c work_mem=…`), then the schema's search path. node-postgres lets a connection string's `options`
+ * The connection string and the server options: the URL's own `options` (other settings, such as
+ * `-c work_mem=…`), then the schema's search path. node-postgres lets a connection string's `options`
  * replace the pool's, which dropped the search path and put every table in `public`; the URL is
  * rewritten only when it has them. (The configuration refuses a URL that sets the search path itself.)
  */
 function connection(settings: DatabaseSettings): { connectionString: string; options: string } {
-  const path = `-c search_path=${identifier(settings.schema)}`;
+  const ours = `-c search_path=${identifier(settings.schema)}`;
   const url = new URL(settings.url);
   const theirs = url.searchParams.getAll("options");
-  if (!theirs.length) return { connectionString: settings.url, options: `${PLANNING} ${path}` };
+  if (!theirs.length) return { connectionString: settings.url, options: ours };
   url.searchParams.delete("options");
-  return { connectionString: url.toString(), options: [PLANNING, ...theirs, path].join(" ") };
+  return { connectionString: url.toString(), options: [...theirs, ours].join(" ") };
 }
 
 export function openDatabase(settings: DatabaseSettings, logger?: Logger): Database {
