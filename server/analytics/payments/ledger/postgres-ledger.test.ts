@@ -50,6 +50,56 @@ describe.skipIf(!hasPostgres())("PostgreSQL", () => {
     await database.close();
   });
 
+  it("plans its settlement batches for the ledger as it has grown, not as it was when they were first prepared", async () => {
+    const schema = uniqueName("ledger");
+    schemas.push(schema);
+    // one connection: the plans the batches ran with are the ones this test reads
+    const database = openDatabase(databaseSettings(schema, { poolSize: 1 }));
+    try {
+      const ledger = await openPostgresLedger(database);
+      const settled = { transaction: "0xtx", simulated: false, split: split(1000n) };
+      // Eight batches of three each time: past its fifth run, a prepared statement may keep a generic plan.
+      const batches = async (name: string) => {
+        for (let round = 0; round < 8; round++) {
+          const keys = [0, 1, 2].map((i) => `base-sepolia:0xp:${name}${round}-${i}`);
+          const entries = await Promise.all(keys.map((key) => entryOf(ledger, reservation(key))));
+          expect(await Promise.all(entries.map((entry) => ledger.settle(entry, settled, { status: 200, body: "{}" })))).toEqual([
+            true,
+            true,
+            true,
+          ]);
+        }
+      };
+      await batches("early");
+      await database.query(
+        `INSERT INTO payments (payment_key, reservation_key, network, payer, amount, endpoint, request_id, status, fingerprint,
+                               payload, deadline_at, expires_at, created_at, updated_at)
+         SELECT 'k' || g, 'k' || g, 'base-sepolia', '0xp', 1, 'defiTvl', 'r', 'verified', 'f', '{}', 9e15, 9e15, 0, 0
+         FROM generate_series(1, 20000) g`,
+      );
+      await batches("late");
+      const plans = [];
+      for (const { name } of await database.query(
+        // the settlement batches' texts (this statement's own text names both, and the view)
+        "SELECT name FROM pg_prepared_statements WHERE statement LIKE '%unnest%INSERT INTO answers%' AND statement NOT LIKE '%FROM pg_prepared_statements%' ORDER BY prepare_time",
+      ))
+        plans.push(
+          (
+            await database.query(
+              `EXPLAIN EXECUTE ${name}('{1}', '{0xtx}', '{f}', '{s}', '{1}', '{t}', '{1}', '{"{}"}', '{200}', 0, 'verified')`,
+            )
+          )
+            .map((row) => row["QUERY PLAN"])
+            .join("\n"),
+        );
+      expect(plans.length).toBeGreaterThan(1);
+      expect(plans.at(-1)).toMatch(/payments_pkey/);
+      expect(plans.at(-1)).not.toMatch(/payments_pending|Seq Scan on payments/);
+    } finally {
+      await database.close();
+    }
+  });
+
   const lateWrites = {
     "the settlement with its answer": (ledger: LedgerStore, entry: number) =>
       ledger.settle(entry, { transaction: "0xtx", simulated: false, split: split(1000n) }, { status: 200, body: '{"data":{}}' }),

@@ -108,13 +108,17 @@ const statements = (databaseClock: boolean) => ({
            answer AS (
              INSERT INTO answers (payment_id, status, body, expires_at) SELECT id, $9::int, $8::text, expires_at FROM moved WHERE $8::text IS NOT NULL)
            SELECT id FROM moved`,
-  // The paid path's settlement with its answer (from `verified`, within its deadline), for many payments at once.
+  // The paid path's settlement with its answer (from `verified`, given as $11, within its deadline), for many payments
+  // at once. The stage is a parameter so that no plan of it can read the pending index (with a constant, the planner
+  // can prove that index's condition, and chose it): that index keeps an entry for every payment settled since the
+  // last vacuum, and a bitmap scan reads them all, on every batch. The rows are read by the primary key (`= ANY`) once
+  // the ledger has grown (`plannedFor`).
   settleMany: `WITH input AS (
                  SELECT * FROM unnest($1::bigint[], $2::text[], $3::boolean[], $4::text[], $5::bigint[], $6::text[], $7::bigint[], $8::text[],
                                       $9::int[]) AS i(id, tx, simulated, service, service_amount, treasury, treasury_amount, body, answer_status)),
                moved AS (
                  UPDATE payments p SET status = 'settled', settlement_tx = i.tx, simulated = i.simulated, updated_at = $10
-                 FROM input i WHERE p.id = i.id AND p.status = 'verified' AND p.deadline_at > ${runAt("$10", databaseClock)}
+                 FROM input i WHERE p.id = ANY($1::bigint[]) AND p.id = i.id AND p.status = $11 AND p.deadline_at > ${runAt("$10", databaseClock)}
                  RETURNING p.id, p.expires_at),
                split AS (
                  INSERT INTO splits (payment_id, account, address, amount)
@@ -148,6 +152,17 @@ export interface PostgresLedgerOptions {
    */
   databaseClock?: boolean;
 }
+
+/**
+ * The settlement batch's text for a ledger whose entries have reached `entry`: another text (a comment) each time the
+ * ledger doubles, which each connection prepares anew, and so plans for the ledger as it is then. A prepared
+ * statement keeps the generic plan it makes on its sixth run until its table's statistics change, which never
+ * happens where autovacuum is off: made while the ledger was nearly empty, the batch's plan scans the whole table.
+ * Made again at each doubling, as autovacuum's analyses would, it reads the batch's rows by their primary key once
+ * the ledger has grown: about forty texts over a ledger's life.
+ */
+const plannedFor = (text: string, entry: number) =>
+  `${text} /* planned for ledgers past ${2 ** Math.floor(Math.log2(Math.max(entry, 1)))} entries */`;
 
 /** A settlement's values in the order both settle statements number them (1 to 9; the time is 10). */
 const settlementValues = (entry: number, s: SettledPayment, answer?: StoredAnswer) =>
@@ -210,7 +225,7 @@ export async function openPostgresLedger(
     // In one order of rows for every batch, so that two instances' batches cannot deadlock.
     const sorted = [...items].sort((a, b) => a.entry - b.entry);
     const values = sorted.map(({ entry, settlement, answer }) => settlementValues(entry, settlement, answer));
-    const rows = await query(SQL.settleMany, [...columns(values), now()]);
+    const rows = await query(plannedFor(SQL.settleMany, sorted[sorted.length - 1]?.entry ?? 1), [...columns(values), now(), "verified"]);
     const settled = new Set(rows.map((row) => Number(row.id)));
     return items.map((i) => settled.has(i.entry));
   }
