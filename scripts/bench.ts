@@ -33,7 +33,7 @@ import { commandLine } from "./command-line.mjs";
 
 const USAGE = `usage: npm run bench [-- --rounds N --seconds N --payment-rate N --quick --profile]
 
-Benchmarks on loopback (9 to 13 minutes on a 2-core machine): bare node:http and Express, the validated floor (Express, JSON
+Benchmarks on loopback (9 to 16 minutes on a 2-core machine): bare node:http and Express, the validated floor (Express, JSON
 and the contract's validator, no payment work), a free endpoint, paid EVM and Solana endpoints with a fresh
 payment per request, the Prism mock, verification alone, scale figures, and the paid paths on SQLite and
 on PostgreSQL, with Redis and with WORKERS=2 (TEST_DATABASE_URL and TEST_REDIS_URL, default this machine's;

@@ -225,7 +225,7 @@ export async function openPostgresLedger(
     // In one order of rows for every batch, so that two instances' batches cannot deadlock.
     const sorted = [...items].sort((a, b) => a.entry - b.entry);
     const values = sorted.map(({ entry, settlement, answer }) => settlementValues(entry, settlement, answer));
-    const rows = await query(plannedFor(SQL.settleMany, sorted[sorted.length - 1]?.entry ?? 1), [...columns(values), now(), "verified"]);
+    const rows = await query(plannedFor(SQL.settleMany, sorted.at(-1)?.entry ?? 1), [...columns(values), now(), "verified"]);
     const settled = new Set(rows.map((row) => Number(row.id)));
     return items.map((i) => settled.has(i.entry));
   }
