@@ -11,7 +11,8 @@ import { familyOf } from "../../../lib/networks.js";
 import type { Clock } from "../clock.js";
 import type { AnalyticsConfig } from "../config.js";
 import { domainSeparator } from "./exact/evm/eip3009.js";
-import { verifyExactEvm } from "./exact/evm/verify.js";
+import { recoverSignerOffLoop } from "./exact/evm/recovery-thread.js";
+import { checkExactEvm, signedBy } from "./exact/evm/verify.js";
 import { type AtaResolver, verifyExactSvm } from "./exact/svm/verify.js";
 import { deployedNetworks } from "./requirements.js";
 import type { PaymentVerifier, Verification } from "./types.js";
@@ -49,11 +50,12 @@ export function createExactVerifier({ config, clock }: { config: AnalyticsConfig
       const base = { network: requirement.network, amount: requirement.maxAmountRequired, requirement, payload: decoded.payload };
       if (familyOf(requirement.network) === "evm") {
         const separator = separators.get(requirement.network) as Uint8Array;
-        const checked = verifyExactEvm(decoded, requirement, {
+        const signed = checkExactEvm(decoded, requirement, {
           separator,
           nowSeconds: Math.floor(now / 1000),
           ...(retry && { minValiditySeconds: 1 }),
         });
+        const checked = signed.ok === false ? signed : signedBy(signed, await recoverSignerOffLoop(signed.digest, signed.signature));
         if (!checked.ok) return { ok: false, status: 402, reason: checked.reason, message: checked.message, payer: checked.payer };
         return {
           ok: true,

@@ -46,15 +46,24 @@ function parseAuthorization(raw: unknown): Authorization | string {
   };
 }
 
-export function verifyExactEvm(
+/** A payment that passed every check but its signature's: what the signer's recovery needs, and what it then confirms. */
+export type EvmSigned = {
+  ok: "signature";
+  digest: Uint8Array;
+  signature: string;
+  payer: string;
+  nonce: string;
+  authorization: Authorization;
+};
+
+export type EvmCheckOptions = { separator: Uint8Array; nowSeconds: number; minValiditySeconds?: number };
+
+/** Every check of the payment but the signature's (whose recovery the caller may run off the event loop). */
+export function checkExactEvm(
   payment: Record<string, unknown>,
   requirement: PaymentRequirements,
-  {
-    separator,
-    nowSeconds,
-    minValiditySeconds = MIN_VALIDITY_SECONDS,
-  }: { separator: Uint8Array; nowSeconds: number; minValiditySeconds?: number },
-): EvmVerified | Rejection {
+  { separator, nowSeconds, minValiditySeconds = MIN_VALIDITY_SECONDS }: EvmCheckOptions,
+): EvmSigned | Rejection {
   const envelope = checkEnvelope(payment, requirement);
   if (envelope) return envelope;
   const inner = payment.payload as Record<string, unknown>;
@@ -94,8 +103,28 @@ export function verifyExactEvm(
       payer,
     );
   }
-  const signer = recoverSigner(authorizationDigest(separator, authorization), inner.signature);
+  return {
+    ok: "signature",
+    digest: authorizationDigest(separator, authorization),
+    signature: inner.signature,
+    payer,
+    nonce: authorization.nonce,
+    authorization,
+  };
+}
+
+/** The verdict on a checked payment once its signer is recovered (`recoverSigner`'s answer). */
+export function signedBy({ payer, nonce, authorization, signature }: EvmSigned, signer: string | undefined): EvmVerified | Rejection {
   if (signer !== payer.toLowerCase())
     return reject("invalid_exact_evm_payload_signature", "signature does not recover the payer under this network's USDC domain", payer);
-  return { ok: true, payer, nonce: authorization.nonce, authorization, signature: inner.signature };
+  return { ok: true, payer, nonce, authorization, signature };
+}
+
+export function verifyExactEvm(
+  payment: Record<string, unknown>,
+  requirement: PaymentRequirements,
+  options: EvmCheckOptions,
+): EvmVerified | Rejection {
+  const checked = checkExactEvm(payment, requirement, options);
+  return checked.ok === false ? checked : signedBy(checked, recoverSigner(checked.digest, checked.signature));
 }

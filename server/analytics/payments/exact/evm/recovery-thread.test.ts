@@ -1,0 +1,92 @@
+import { spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import secp256k1 from "secp256k1";
+import { bytesToHex, type Hex } from "viem";
+import { generatePrivateKey, privateKeyToAddress } from "viem/accounts";
+import { afterAll, describe, expect, it } from "vitest";
+import { recoverSigner } from "./recover.js";
+import { recoverSignerOffLoop, recoveryThread } from "./recovery-thread.js";
+
+/** secp256k1's order: n - s is the high-s twin of a signature. */
+const N = BigInt("0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141");
+
+function signed(key: Hex, digest: Uint8Array): string {
+  const { signature, recid } = secp256k1.ecdsaSign(digest, Buffer.from(key.slice(2), "hex"));
+  return `${bytesToHex(signature)}${(27 + recid).toString(16)}`;
+}
+
+/** Signatures of every kind the verifier meets: good ones from several wallets, a high-s twin, wrong lengths and v's. */
+function cases(): { digest: Uint8Array; signature: string; signer?: string }[] {
+  const out: { digest: Uint8Array; signature: string; signer?: string }[] = [];
+  for (let i = 0; i < 24; i++) {
+    const key = generatePrivateKey();
+    const digest = randomBytes(32);
+    out.push({ digest, signature: signed(key, digest), signer: privateKeyToAddress(key).toLowerCase() });
+  }
+  const digest = randomBytes(32);
+  const good = signed(generatePrivateKey(), digest);
+  const s = BigInt(`0x${good.slice(66, 130)}`);
+  const v = good.slice(130) === "1b" ? "1c" : "1b";
+  out.push(
+    { digest, signature: `${good.slice(0, 66)}${(N - s).toString(16).padStart(64, "0")}${v}` },
+    { digest, signature: `${good.slice(0, 130)}1d` },
+    { digest, signature: good.slice(0, 128) },
+    { digest, signature: `${good.slice(0, 66)}${"0".repeat(64)}1b` },
+    { digest: randomBytes(32), signature: good },
+  );
+  return out;
+}
+
+afterAll(() => recoveryThread.stop());
+
+describe("signer recovery off the event loop", () => {
+  it("answers as recovery on the event loop does, for each of many recoveries asked for at once", async () => {
+    expect(await recoveryThread.ready()).toBe(true);
+    const all = cases();
+    const answers = await Promise.all(all.map(({ digest, signature }) => recoverSignerOffLoop(digest, signature)));
+    for (const [i, { digest, signature, signer }] of all.entries()) {
+      expect(answers[i]).toBe(recoverSigner(digest, signature));
+      if (signer) expect(answers[i]).toBe(signer);
+    }
+    // the high-s twin, the bad v, the short signature and the zero s recover no one; another digest recovers someone else
+    expect(answers.slice(24, 28)).toEqual([undefined, undefined, undefined, undefined]);
+    expect(answers[28]).not.toBe(all[28]?.signer);
+  });
+
+  it("answers what a stopped thread was asked on the event loop, and starts another for the next recoveries", async () => {
+    expect(await recoveryThread.ready()).toBe(true);
+    const all = cases();
+    const pending = all.map(({ digest, signature }) => recoverSignerOffLoop(digest, signature));
+    // the batch goes at the end of this turn; the thread ends while it may still be working on it
+    await new Promise((resolve) => setImmediate(resolve));
+    await recoveryThread.stop();
+    expect(await Promise.all(pending)).toEqual(all.map(({ digest, signature }) => recoverSigner(digest, signature)));
+
+    const { digest, signature, signer } = all[0] as (typeof all)[0];
+    expect(await recoverSignerOffLoop(digest, signature)).toBe(signer);
+    expect(await recoveryThread.ready()).toBe(true);
+    expect(await recoverSignerOffLoop(digest, signature)).toBe(signer);
+  });
+
+  it("does not hold the process open: one whose work is done exits with the thread running", () => {
+    const script = join(mkdtempSync(join(tmpdir(), "recovery-thread-")), "exit.mjs");
+    const module = pathToFileURL(fileURLToPath(new URL("./recovery-thread.ts", import.meta.url))).href;
+    writeFileSync(
+      script,
+      `import { randomBytes } from "node:crypto";
+      import { recoverSignerOffLoop, recoveryThread } from ${JSON.stringify(module)};
+      const keep = setTimeout(() => {}, 60_000);
+      const ready = await recoveryThread.ready();
+      await recoverSignerOffLoop(randomBytes(32), "0x" + "11".repeat(64) + "1b");
+      clearTimeout(keep);
+      console.log("ready", ready);`,
+    );
+    // from this repository, where `--import tsx` resolves
+    const child = spawnSync(process.execPath, ["--import", "tsx", script], { encoding: "utf8", timeout: 30_000, cwd: process.cwd() });
+    expect({ status: child.status, stdout: child.stdout.trim() }).toEqual({ status: 0, stdout: "ready true" });
+  });
+});
