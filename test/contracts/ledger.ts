@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { splitPayment } from "../../server/analytics/payments/ledger/split.js";
-import type { LedgerStore, ReservationRequest } from "../../server/analytics/payments/ledger/store.js";
+import type { Attempt, LedgerStore, ReservationRequest } from "../../server/analytics/payments/ledger/store.js";
 
 export interface LedgerFixture {
   ledger: LedgerStore;
@@ -35,11 +35,11 @@ export const split = (amount: bigint) => {
   return { service: { address: "0xservice", amount: service }, treasury: { address: "0xtreasury", amount: treasury } };
 };
 
-/** Reserves a fresh payment and returns its entry. */
-export async function entryOf(ledger: LedgerStore, request: ReservationRequest): Promise<number> {
+/** Reserves a fresh payment and returns the reservation as its attempt names it. */
+export async function entryOf(ledger: LedgerStore, request: ReservationRequest): Promise<Attempt> {
   const reservation = await ledger.reserve(request);
   if (!reservation.reserved) throw new Error(`${request.key} is held already`);
-  return reservation.entry;
+  return { entry: reservation.entry, holder: request.holder };
 }
 
 const settlement = (transaction = "0xtx", amount = 1000n) => ({ transaction, simulated: false, split: split(amount) });
@@ -79,7 +79,7 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
       expect(reservations.slice(0, keys.length)).toEqual(keys.map(() => ({ reserved: true, entry: expect.any(Number) })));
       const entries = reservations.slice(0, keys.length).map((r) => (r.reserved ? r.entry : 0));
       expect(new Set(entries).size).toBe(keys.length);
-      const entryOfKey = (i: number) => entries[order.indexOf(i)] as number;
+      const entryOfKey = (i: number): Attempt => ({ entry: entries[order.indexOf(i)] as number, holder: `holder-${keys[i]}` });
       expect(reservations[keys.length]).toMatchObject({ reserved: false, existing: { status: "verified", fingerprint: "first" } });
       // One of the two copies won, and the payment held is that copy's own request.
       const [a, b] = reservations.slice(-2);
@@ -166,7 +166,7 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
       advance(30_000);
       expect(await ledger.settle(a, settlement(), answer)).toBe(false);
       expect(await ledger.beginSettling(b, answer, now() + 1)).toBe(false);
-      expect(await ledger.settle(a + b + 1, settlement(), answer)).toBe(false); // no such entry
+      expect(await ledger.settle({ entry: a.entry + b.entry + 1, holder: a.holder }, settlement(), answer)).toBe(false); // no such entry
       expect((await ledger.rows()).map((r) => r.status)).toEqual(["verified", "verified"]);
       await ledger.close();
     });
@@ -193,14 +193,36 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
       await ledger.close();
     });
 
+    it("moves a reservation only by the attempt that made it, in every stage, whatever its entry number", async () => {
+      const { ledger, now } = await open(T0);
+      // As after a database crash that lost a reservation: another payment's reservation under the entry number the
+      // first attempt was given. That attempt's writes name its own token, and move nothing of the other's.
+      const other = await entryOf(ledger, reservation("other", { holder: "other-attempt" }));
+      const stale = { entry: other.entry, holder: "lost-attempt" };
+      expect(await ledger.settle(stale, settlement("0xstale"), answer)).toBe(false);
+      expect(await ledger.beginSettling(stale, answer, now() + 10_000)).toBe(false);
+      expect(await ledger.release(stale, "not_charged", "the stale attempt gave up")).toBe(false);
+      expect(await ledger.beginSettling(other, answer, now() + 10_000)).toBe(true);
+      expect(await ledger.settle(stale, settlement("0xstale"))).toBe(false);
+      expect(await ledger.release(stale, "failed", "stale refusal")).toBe(false);
+      expect((await ledger.rows()).map((r) => [r.status, r.transaction])).toEqual([["settling", null]]);
+      expect(await ledger.settle(other, settlement("0xother"))).toBe(true);
+      // and every batch of settlements with answers checks each item's attempt on its own
+      const attempts = await Promise.all(["x1", "x2", "x3"].map((key) => entryOf(ledger, reservation(key))));
+      const named = attempts.map((attempt, i) => (i === 1 ? { ...attempt, holder: "lost-attempt" } : attempt));
+      expect(await Promise.all(named.map((attempt) => ledger.settle(attempt, settlement(), answer)))).toEqual([true, false, true]);
+      expect((await ledger.rows()).map((r) => r.status)).toEqual(["settled", "settled", "verified", "settled"]);
+      await ledger.close();
+    });
+
     it("lets a late write of a released reservation touch nothing of the same payment reserved again", async () => {
       const { ledger, advance, now } = await open(T0);
       // The first request stalls past its deadline; recovery releases its entry; the client's retry reserves anew.
       const first = await entryOf(ledger, reservation("k", { requestId: "first" }));
       advance(30_000);
-      expect(await ledger.resolve(first, "verified", { status: "not_charged", reason: "no answer" }, "released: late")).toBe(true);
-      const retry = await entryOf(ledger, reservation("k", { requestId: "retry" }, now()));
-      expect(retry).not.toBe(first);
+      expect(await ledger.resolve(first.entry, "verified", { status: "not_charged", reason: "no answer" }, "released: late")).toBe(true);
+      const retry = await entryOf(ledger, reservation("k", { requestId: "retry", holder: "retry" }, now()));
+      expect(retry.entry).not.toBe(first.entry);
       // The first request wakes: none of its writes reaches the retry's entry, in any stage.
       expect(await ledger.settle(first, settlement("0xlate"), answer)).toBe(false);
       expect(await ledger.beginSettling(first, answer, now() + 10_000)).toBe(false);
@@ -237,8 +259,8 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
       expect(await ledger.abandon("k", "retry", "lost reply")).toBe(false);
       const rows = await ledger.rows();
       expect(rows.filter((r) => r.key === "k").map((r) => [r.id, r.status, r.reason])).toEqual([
-        [lost, "not_charged", "lost reply"],
-        [retry, "settling", null],
+        [lost.entry, "not_charged", "lost reply"],
+        [retry.entry, "settling", null],
       ]);
       await ledger.close();
     });
@@ -253,20 +275,22 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
       advance(31_000);
       const pending = await ledger.pending(now(), 10);
       expect(pending.map((p) => [p.entry, p.key, p.status])).toEqual([
-        [settling, "settling", "settling"],
-        [stuck, "stuck", "verified"],
+        [settling.entry, "settling", "settling"],
+        [stuck.entry, "stuck", "verified"],
       ]);
       expect(pending[1]).toMatchObject({ network: "base-sepolia", payer: "0xpayer", amount: 1000n, payload: '{"authorization":{}}' });
 
-      expect(await ledger.resolve(stuck, "verified", { status: "not_charged", reason: "no answer" }, "released: x")).toBe(true);
-      expect(await ledger.resolve(stuck, "verified", { status: "not_charged", reason: "no answer" }, "released: x")).toBe(false);
-      await ledger.postpone(settling, now() + 5_000, "awaiting: y");
+      expect(await ledger.resolve(stuck.entry, "verified", { status: "not_charged", reason: "no answer" }, "released: x")).toBe(true);
+      expect(await ledger.resolve(stuck.entry, "verified", { status: "not_charged", reason: "no answer" }, "released: x")).toBe(false);
+      await ledger.postpone(settling.entry, now() + 5_000, "awaiting: y");
       expect(await ledger.pending(now(), 10)).toEqual([]);
       advance(5_000);
-      expect(await ledger.resolve(settling, "verified", { status: "settled", settlement: settlement("0xchain") }, "settled: z")).toBe(
+      expect(await ledger.resolve(settling.entry, "verified", { status: "settled", settlement: settlement("0xchain") }, "settled: z")).toBe(
         false,
       );
-      expect(await ledger.resolve(settling, "settling", { status: "settled", settlement: settlement("0xchain") }, "settled: z")).toBe(true);
+      expect(await ledger.resolve(settling.entry, "settling", { status: "settled", settlement: settlement("0xchain") }, "settled: z")).toBe(
+        true,
+      );
       const held = await ledger.reserve(reservation("settling"));
       expect(held).toMatchObject({ reserved: false, existing: { status: "settled", answer, settlement: { transaction: "0xchain" } } });
       const totals = await ledger.totals();

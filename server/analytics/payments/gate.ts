@@ -19,15 +19,17 @@ import { randomUUID } from "node:crypto";
 import { StoreUnavailable } from "../../db/unavailable.js";
 import type { Clock } from "../clock.js";
 import { laterWrites } from "./later-writes.js";
-import type { ExistingPayment, LedgerStore, Reservation, ReservationRequest, Split, StoredAnswer } from "./ledger/store.js";
+import type { Attempt, ExistingPayment, LedgerStore, Reservation, ReservationRequest, Split, StoredAnswer } from "./ledger/store.js";
 import { type Offer, openSubmission, type Receipt, type Submission } from "./protocols.js";
 import type { SettlementBackend } from "./settlement.js";
 import type { Family, PaymentErrorReason, PaymentVerifier, Verification, VerifiedPayment } from "./types.js";
 
-/** A payment the gate admitted: the x402 version of the header it came in, its ledger entry and its answer's deadline. */
-export interface AdmittedPayment extends VerifiedPayment {
+/**
+ * A payment the gate admitted: the x402 version of the header it came in, its reservation (its ledger entry and this
+ * attempt's token, which its later writes name) and its answer's deadline.
+ */
+export interface AdmittedPayment extends VerifiedPayment, Attempt {
   version: 1 | 2;
-  entry: number;
   /** Epoch ms by which its answer must be ready; past it, recovery may release the payment. */
   deadlineAt: number;
 }
@@ -117,10 +119,10 @@ export function createPaymentGate(options: GateOptions): PaymentGate {
   /** Releases the payment now, or as soon as the ledger takes the write (and throws meanwhile). */
   async function release(payment: AdmittedPayment, status: Released, why: string): Promise<boolean> {
     try {
-      return await ledger.release(payment.entry, status, why);
+      return await ledger.release(payment, status, why);
     } catch (error) {
       // Once the payment expired it is recovery's.
-      if (error instanceof StoreUnavailable) later.add(() => ledger.release(payment.entry, status, why), payment.expiresAt);
+      if (error instanceof StoreUnavailable) later.add(() => ledger.release(payment, status, why), payment.expiresAt);
       throw error;
     }
   }
@@ -188,6 +190,7 @@ export function createPaymentGate(options: GateOptions): PaymentGate {
       const now = clock.now();
       // No later than the payment is valid (less the margin settlement needs): an answer ready after it could not be charged.
       const deadlineAt = Math.min(now + options.answerTimeoutMs, verified.expiresAt - SETTLEMENT_MARGIN_MS);
+      const holder = randomUUID();
       const reservation = await reserve({
         key: verified.key,
         network: verified.network,
@@ -199,10 +202,10 @@ export function createPaymentGate(options: GateOptions): PaymentGate {
         payload: JSON.stringify(verified.payload),
         deadlineAt,
         expiresAt: verified.expiresAt,
-        holder: randomUUID(),
+        holder,
       });
       if (reservation.reserved)
-        return { kind: "admitted", payment: { ...verified, version: submission.version, entry: reservation.entry, deadlineAt } };
+        return { kind: "admitted", payment: { ...verified, version: submission.version, entry: reservation.entry, holder, deadlineAt } };
 
       const held = reservation.existing;
       if (held.fingerprint !== request.fingerprint)
@@ -239,17 +242,17 @@ export function createPaymentGate(options: GateOptions): PaymentGate {
       if (!backend.status) {
         const result = await backend.settle(payment);
         if (!result.ok) return refused(payment, result);
-        const settled = await ledger.settle(payment.entry, { ...result, split: splitOf(payment) }, answer);
+        const settled = await ledger.settle(payment, { ...result, split: splitOf(payment) }, answer);
         return settled ? { ok: true, receipt: receiptOf(payment, result) } : late;
       }
       const settleBy = clock.now() + backend.timeoutMs + SETTLEMENT_MARGIN_MS;
-      if (!(await ledger.beginSettling(payment.entry, answer, settleBy))) return late;
+      if (!(await ledger.beginSettling(payment, answer, settleBy))) return late;
       // A throw here leaves the payment `settling`: recovery asks the chain where its money went.
       const result = await backend.settle(payment);
       if (!result.ok) return refused(payment, result);
       // False only when recovery already resolved it (as settled: the chain shows the same money moved). The money has
       // moved and the answer is stored: it is delivered even if the ledger is out of reach now, and recovery settles the row.
-      await ledger.settle(payment.entry, { ...result, split: splitOf(payment) }).catch(() => false);
+      await ledger.settle(payment, { ...result, split: splitOf(payment) }).catch(() => false);
       return { ok: true, receipt: receiptOf(payment, result) };
     },
 

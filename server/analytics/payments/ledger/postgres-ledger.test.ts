@@ -4,7 +4,7 @@ import { partitionableProxy } from "../../../../test/support/partition.js";
 import { databaseSettings, dropSchema, hasPostgres, uniqueName } from "../../../../test/support/services.js";
 import { openDatabase } from "../../../db/database.js";
 import { openPostgresLedger } from "./postgres-ledger.js";
-import type { LedgerStore } from "./store.js";
+import type { Attempt, LedgerStore } from "./store.js";
 
 const schemas: string[] = [];
 afterAll(async () => {
@@ -50,6 +50,30 @@ describe.skipIf(!hasPostgres())("PostgreSQL", () => {
     await database.close();
   });
 
+  it("commits reservations alone without waiting for the WAL flush: the connection's next commits, a settlement's, wait", async () => {
+    const { schema } = ownSchema();
+    // one connection: the reservations, the settlement and the read below share its session
+    const database = openDatabase(databaseSettings(schema, { poolSize: 1 }));
+    try {
+      const ledger = await openPostgresLedger(database);
+      const setting = async () => (await database.query("SHOW synchronous_commit"))[0]?.synchronous_commit;
+      const before = await setting();
+      const alone = await entryOf(ledger, reservation("base-sepolia:0xp:alone"));
+      const batch = await Promise.all([1, 2, 3].map((i) => entryOf(ledger, reservation(`base-sepolia:0xp:batch${i}`))));
+      expect(await setting()).toBe(before);
+      expect(before).toBe("on");
+      const settled = { transaction: "0xtx", simulated: false, split: split(1000n) };
+      expect(await ledger.settle(alone, settled, { status: 200, body: "{}" })).toBe(true);
+      expect(await Promise.all(batch.map((attempt) => ledger.settle(attempt, settled, { status: 200, body: "{}" })))).toEqual([
+        true,
+        true,
+        true,
+      ]);
+    } finally {
+      await database.close();
+    }
+  });
+
   it("plans its settlement batches for the ledger as it has grown, not as it was when they were first prepared", async () => {
     const schema = uniqueName("ledger");
     schemas.push(schema);
@@ -86,7 +110,7 @@ describe.skipIf(!hasPostgres())("PostgreSQL", () => {
         plans.push(
           (
             await database.query(
-              `EXPLAIN EXECUTE ${name}('{1}', '{0xtx}', '{f}', '{s}', '{1}', '{t}', '{1}', '{"{}"}', '{200}', 0, 'verified')`,
+              `EXPLAIN EXECUTE ${name}('{1}', '{0xtx}', '{f}', '{s}', '{1}', '{t}', '{1}', '{"{}"}', '{200}', 0, 'verified', '{h}')`,
             )
           )
             .map((row) => row["QUERY PLAN"])
@@ -101,10 +125,10 @@ describe.skipIf(!hasPostgres())("PostgreSQL", () => {
   });
 
   const lateWrites = {
-    "the settlement with its answer": (ledger: LedgerStore, entry: number) =>
-      ledger.settle(entry, { transaction: "0xtx", simulated: false, split: split(1000n) }, { status: 200, body: '{"data":{}}' }),
-    "the move to settling (a facilitator's settlement)": (ledger: LedgerStore, entry: number) =>
-      ledger.beginSettling(entry, { status: 200, body: '{"data":{}}' }, Date.now() + 60_000),
+    "the settlement with its answer": (ledger: LedgerStore, attempt: Attempt) =>
+      ledger.settle(attempt, { transaction: "0xtx", simulated: false, split: split(1000n) }, { status: 200, body: '{"data":{}}' }),
+    "the move to settling (a facilitator's settlement)": (ledger: LedgerStore, attempt: Attempt) =>
+      ledger.beginSettling(attempt, { status: 200, body: '{"data":{}}' }, Date.now() + 60_000),
   };
   for (const [what, write] of Object.entries(lateWrites))
     it(`does not apply ${what} when a partition delivers it after its deadline, alone or batched: the payments stay releasable`, async () => {
@@ -122,16 +146,16 @@ describe.skipIf(!hasPostgres())("PostgreSQL", () => {
         const onTime = await entryOf(ledger, reservation("base-sepolia:0xp:on-time", {}, Date.now()));
         proxy.partition();
         // sent before their deadline (the paid path batches concurrent settlements), held by the partition
-        const settling = Promise.all(late.map((entry) => write(ledger, entry)));
+        const settling = Promise.all(late.map((attempt) => write(ledger, attempt)));
         await new Promise((resolve) => setTimeout(resolve, deadline - Date.now() + 200));
         proxy.heal(); // they reach the database only now, past their deadline
         expect(await settling).toEqual([false, false, false, false]);
-        for (const entry of late) {
-          expect(await statusOf(entry)).toBe("verified");
-          expect(await ledger.release(entry, "not_charged", "its answer was too late")).toBe(true);
+        for (const attempt of late) {
+          expect(await statusOf(attempt.entry)).toBe("verified");
+          expect(await ledger.release(attempt, "not_charged", "its answer was too late")).toBe(true);
         }
         expect(await write(ledger, onTime)).toBe(true);
-        expect(await statusOf(onTime)).not.toBe("verified");
+        expect(await statusOf(onTime.entry)).not.toBe("verified");
       } finally {
         await database.close();
         await direct.close();

@@ -14,7 +14,7 @@ import { groupCommit } from "../../../db/group-commit.js";
 import { isSqliteBusy, StoreUnavailable } from "../../../db/unavailable.js";
 import { useWal } from "../../../db/wal.js";
 import { existingPayment, ledgerRow, ledgerTotals, pendingPayment, type Row, reservationValues, totalsQueries } from "./rows.js";
-import type { ExistingPayment, LedgerStore, Reservation, ReservationRequest, SettledPayment, StoredAnswer } from "./store.js";
+import type { Attempt, ExistingPayment, LedgerStore, Reservation, ReservationRequest, SettledPayment, StoredAnswer } from "./store.js";
 
 const MIGRATIONS = [
   `CREATE TABLE payments (
@@ -147,21 +147,21 @@ export function openSqliteLedger(
   );
   const toSettling = db.prepare(
     `UPDATE payments SET status = 'settling', deadline_at = ?, updated_at = ?
-     WHERE id = ? AND status = 'verified' AND deadline_at > ? RETURNING id, expires_at`,
+     WHERE id = ? AND holder = ? AND status = 'verified' AND deadline_at > ? RETURNING id, expires_at`,
   );
   const settleFromVerified = db.prepare(
     `UPDATE payments SET status = 'settled', settlement_tx = ?, simulated = ?, updated_at = ?
-     WHERE id = ? AND status = 'verified' AND deadline_at > ? RETURNING id, expires_at`,
+     WHERE id = ? AND holder = ? AND status = 'verified' AND deadline_at > ? RETURNING id, expires_at`,
   );
   const settleFrom = db.prepare(
     `UPDATE payments SET status = 'settled', settlement_tx = ?, simulated = ?, updated_at = ?, recovery = COALESCE(?, recovery)
-     WHERE id = ? AND status = ? RETURNING id`,
+     WHERE id = ? AND status = ? AND (? IS NULL OR holder = ?) RETURNING id`,
   );
   const storeAnswer = db.prepare("INSERT INTO answers (payment_id, status, body, expires_at) VALUES (?, ?, ?, ?)");
   const split = db.prepare("INSERT INTO splits (payment_id, account, address, amount) VALUES (?, 'service', ?, ?), (?, 'treasury', ?, ?)");
   const releaseFrom = db.prepare(
     `UPDATE payments SET status = ?, reservation_key = NULL, reason = ?, updated_at = ?, recovery = COALESCE(?, recovery)
-     WHERE id = ? AND status IN (?, ?) RETURNING id`,
+     WHERE id = ? AND status IN (?, ?) AND (? IS NULL OR holder = ?) RETURNING id`,
   );
   const dropAnswer = db.prepare("DELETE FROM answers WHERE payment_id = ?");
   const abandonHeld = db.prepare(
@@ -191,20 +191,20 @@ export function openSqliteLedger(
     return { reserved: false, existing: existing(r.key) as ExistingPayment };
   };
 
-  const beginSettlingTx = (entry: number, answer: StoredAnswer, settleBy: number) => {
+  const beginSettlingTx = ({ entry, holder }: Attempt, answer: StoredAnswer, settleBy: number) => {
     const at = now();
-    const row = toSettling.get(settleBy, at, entry, at) as Row | undefined;
+    const row = toSettling.get(settleBy, at, entry, holder, at) as Row | undefined;
     if (!row) return false;
     storeAnswer.run(row.id, answer.status, answer.body, row.expires_at);
     return true;
   };
 
-  const settleTx = (entry: number, s: SettledPayment, answer: StoredAnswer | undefined) => {
+  const settleTx = ({ entry, holder }: Attempt, s: SettledPayment, answer: StoredAnswer | undefined) => {
     const at = now();
     const row = (
       answer
-        ? settleFromVerified.get(s.transaction, s.simulated ? 1 : 0, at, entry, at)
-        : settleFrom.get(s.transaction, s.simulated ? 1 : 0, at, null, entry, "settling")
+        ? settleFromVerified.get(s.transaction, s.simulated ? 1 : 0, at, entry, holder, at)
+        : settleFrom.get(s.transaction, s.simulated ? 1 : 0, at, null, entry, "settling", holder, holder)
     ) as Row | undefined;
     if (!row) return false;
     writeSplit(row.id, s);
@@ -212,15 +212,18 @@ export function openSqliteLedger(
     return true;
   };
 
-  const releaseTx = (entry: number, status: string, reason: string, from: string[], recovery: string | null) => {
-    const row = releaseFrom.get(status, reason.slice(0, 500), now(), recovery, entry, from[0], from[1] ?? from[0]) as Row | undefined;
+  /** `holder`: the attempt's, or null for recovery's resolution. */
+  const releaseTx = (entry: number, holder: string | null, status: string, reason: string, from: string[], recovery: string | null) => {
+    const row = releaseFrom.get(status, reason.slice(0, 500), now(), recovery, entry, from[0], from[1] ?? from[0], holder, holder) as
+      | Row
+      | undefined;
     if (!row) return false;
     dropAnswer.run(row.id);
     return true;
   };
 
   const resolveSettledTx = (entry: number, from: string, s: SettledPayment, recovery: string) => {
-    const row = settleFrom.get(s.transaction, s.simulated ? 1 : 0, now(), recovery, entry, from) as Row | undefined;
+    const row = settleFrom.get(s.transaction, s.simulated ? 1 : 0, now(), recovery, entry, from, null, null) as Row | undefined;
     if (!row) return false;
     writeSplit(row.id, s);
     return true;
@@ -231,9 +234,10 @@ export function openSqliteLedger(
     async held(key) {
       return existing(key);
     },
-    beginSettling: (entry, answer, settleBy) => committed(() => beginSettlingTx(entry, answer, settleBy)),
-    settle: (entry, settlement, answer) => committed(() => settleTx(entry, settlement, answer)),
-    release: (entry, status, reason) => committed(() => releaseTx(entry, status, reason, ["verified", "settling"], null)),
+    beginSettling: (attempt, answer, settleBy) => committed(() => beginSettlingTx(attempt, answer, settleBy)),
+    settle: (attempt, settlement, answer) => committed(() => settleTx(attempt, settlement, answer)),
+    release: ({ entry, holder }, status, reason) =>
+      committed(() => releaseTx(entry, holder, status, reason, ["verified", "settling"], null)),
     abandon: (key, holder, reason) => committed(() => abandonHeld.run(reason.slice(0, 500), now(), key, holder).changes === 1),
     async pending(at, limit) {
       const rows = db
@@ -247,7 +251,7 @@ export function openSqliteLedger(
     },
     async resolve(entry, from, outcome, recovery) {
       if (outcome.status === "settled") return committed(() => resolveSettledTx(entry, from, outcome.settlement, recovery));
-      return committed(() => releaseTx(entry, outcome.status, outcome.reason, [from], recovery));
+      return committed(() => releaseTx(entry, null, outcome.status, outcome.reason, [from], recovery));
     },
     // Recovery's writes are group-committed too: a lock then fails the BEGIN, before any statement starts (a statement
     // that failed part-way would be left in progress, and every later commit on the connection refused).

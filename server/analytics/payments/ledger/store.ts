@@ -15,7 +15,11 @@
  *
  * A reservation names its ledger entry, and every later write finds the payment by that entry, never
  * by its key: once recovery released an entry, the same payment reserved again is a new entry that
- * a late write of the first request cannot move.
+ * a late write of the first request cannot move. The request's own later writes also name the attempt
+ * that made the reservation (`Attempt`): on PostgreSQL a reservation is committed without waiting for
+ * its WAL flush (the next commit of the payment flushes it, before any money moves), and one lost
+ * with a database crash can leave its entry number to the next payment reserved, which the first
+ * request, still running, must not move.
  */
 export type PaymentStatus = "verified" | "settling" | "settled" | "failed" | "not_charged";
 
@@ -67,6 +71,12 @@ export interface ExistingPayment {
 
 /** `entry`: the ledger's own id of the reservation, which every later write names. */
 export type Reservation = { reserved: true; entry: number } | { reserved: false; existing: ExistingPayment };
+
+/** A reservation as the request that made it names it: its entry and the attempt's `holder` token. */
+export interface Attempt {
+  entry: number;
+  holder: string;
+}
 
 export interface Split {
   service: { address: string; amount: bigint };
@@ -126,17 +136,21 @@ export interface LedgerStore {
   held(key: string): Promise<ExistingPayment | undefined>;
   /**
    * `verified` → `settling` with the answer stored, before an outside settlement starts. False
-   * when the payment is no longer `verified` or its deadline has passed (recovery may release it).
+   * when the payment is no longer `verified` or its deadline has passed (recovery may release it),
+   * and when the entry is not the attempt's.
    */
-  beginSettling(entry: number, answer: StoredAnswer, settleBy: number): Promise<boolean>;
+  beginSettling(attempt: Attempt, answer: StoredAnswer, settleBy: number): Promise<boolean>;
   /**
    * → `settled` with its transaction and split, in one transaction. From `settling`; or from
    * `verified` (within its deadline) with the answer, when settlement has no outside effect.
-   * False when the payment was not in that stage.
+   * False when the payment was not in that stage or the entry is not the attempt's.
    */
-  settle(entry: number, settlement: SettledPayment, answer?: StoredAnswer): Promise<boolean>;
-  /** `verified` or `settling` → `not_charged` (the answer failed) or `failed` (settlement refused); the key is freed. */
-  release(entry: number, status: "not_charged" | "failed", reason: string): Promise<boolean>;
+  settle(attempt: Attempt, settlement: SettledPayment, answer?: StoredAnswer): Promise<boolean>;
+  /**
+   * `verified` or `settling` → `not_charged` (the answer failed) or `failed` (settlement refused); the key is freed.
+   * False when the payment was in neither stage or the entry is not the attempt's.
+   */
+  release(attempt: Attempt, status: "not_charged" | "failed", reason: string): Promise<boolean>;
   /**
    * The `verified` reservation of `key` made by the attempt `holder`, if it committed, → `not_charged`
    * and the key freed: for an attempt whose reservation's outcome was lost with the database's reply,
