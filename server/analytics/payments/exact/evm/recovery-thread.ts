@@ -35,6 +35,8 @@ function start(): void {
       thread = undefined;
       isReady = false;
       resolve(false);
+      // `ready()` after this says so, until another thread starts
+      ready = Promise.resolve(false);
       // what it was asked and never answered is recovered here
       for (const jobs of sent.values()) for (const job of jobs) onLoop(job);
       sent.clear();
