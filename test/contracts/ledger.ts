@@ -36,7 +36,7 @@ export const split = (amount: bigint) => {
 };
 
 /** Reserves a fresh payment and returns the reservation as its attempt names it. */
-export async function entryOf(ledger: LedgerStore, request: ReservationRequest): Promise<Attempt> {
+export async function attemptOf(ledger: LedgerStore, request: ReservationRequest): Promise<Attempt> {
   const reservation = await ledger.reserve(request);
   if (!reservation.reserved) throw new Error(`${request.key} is held already`);
   return { entry: reservation.entry, holder: request.holder };
@@ -115,7 +115,7 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
 
     it("settles with the answer in one step from verified, with its split and receipt data", async () => {
       const { ledger } = await open(T0);
-      const k = await entryOf(ledger, reservation("k"));
+      const k = await attemptOf(ledger, reservation("k"));
       expect(await ledger.settle(k, settlement(), answer)).toBe(true);
       const held = await ledger.reserve(reservation("k"));
       expect(held).toEqual({
@@ -147,7 +147,7 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
 
     it("goes through settling with the answer stored before an outside settlement", async () => {
       const { ledger, now } = await open(T0);
-      const k = await entryOf(ledger, reservation("k"));
+      const k = await attemptOf(ledger, reservation("k"));
       expect(await ledger.beginSettling(k, answer, now() + 40_000)).toBe(true);
       expect(await ledger.beginSettling(k, answer, now() + 40_000)).toBe(false);
       const held = await ledger.reserve(reservation("k"));
@@ -161,8 +161,8 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
 
     it("refuses to settle or start settling a payment past its deadline", async () => {
       const { ledger, advance, now } = await open(T0);
-      const a = await entryOf(ledger, reservation("a"));
-      const b = await entryOf(ledger, reservation("b"));
+      const a = await attemptOf(ledger, reservation("a"));
+      const b = await attemptOf(ledger, reservation("b"));
       advance(30_000);
       expect(await ledger.settle(a, settlement(), answer)).toBe(false);
       expect(await ledger.beginSettling(b, answer, now() + 1)).toBe(false);
@@ -173,9 +173,9 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
 
     it("releases a payment as not charged or failed, frees its key, drops its answer, keeps the record", async () => {
       const { ledger, now } = await open(T0);
-      const k1 = await entryOf(ledger, reservation("k1"));
+      const k1 = await attemptOf(ledger, reservation("k1"));
       expect(await ledger.release(k1, "not_charged", "upstream_error")).toBe(true);
-      const k2 = await entryOf(ledger, reservation("k2"));
+      const k2 = await attemptOf(ledger, reservation("k2"));
       await ledger.beginSettling(k2, answer, now() + 40_000);
       expect(await ledger.release(k2, "failed", "insufficient_funds")).toBe(true);
       expect(await ledger.release(k2, "failed", "again")).toBe(false);
@@ -197,7 +197,7 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
       const { ledger, now } = await open(T0);
       // As after a database crash that lost a reservation: another payment's reservation under the entry number the
       // first attempt was given. That attempt's writes name its own token, and move nothing of the other's.
-      const other = await entryOf(ledger, reservation("other", { holder: "other-attempt" }));
+      const other = await attemptOf(ledger, reservation("other", { holder: "other-attempt" }));
       const stale = { entry: other.entry, holder: "lost-attempt" };
       expect(await ledger.settle(stale, settlement("0xstale"), answer)).toBe(false);
       expect(await ledger.beginSettling(stale, answer, now() + 10_000)).toBe(false);
@@ -208,7 +208,7 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
       expect((await ledger.rows()).map((r) => [r.status, r.transaction])).toEqual([["settling", null]]);
       expect(await ledger.settle(other, settlement("0xother"))).toBe(true);
       // and every batch of settlements with answers checks each item's attempt on its own
-      const attempts = await Promise.all(["x1", "x2", "x3"].map((key) => entryOf(ledger, reservation(key))));
+      const attempts = await Promise.all(["x1", "x2", "x3"].map((key) => attemptOf(ledger, reservation(key))));
       const named = attempts.map((attempt, i) => (i === 1 ? { ...attempt, holder: "lost-attempt" } : attempt));
       expect(await Promise.all(named.map((attempt) => ledger.settle(attempt, settlement(), answer)))).toEqual([true, false, true]);
       expect((await ledger.rows()).map((r) => r.status)).toEqual(["settled", "settled", "verified", "settled"]);
@@ -218,10 +218,10 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
     it("lets a late write of a released reservation touch nothing of the same payment reserved again", async () => {
       const { ledger, advance, now } = await open(T0);
       // The first request stalls past its deadline; recovery releases its entry; the client's retry reserves anew.
-      const first = await entryOf(ledger, reservation("k", { requestId: "first" }));
+      const first = await attemptOf(ledger, reservation("k", { requestId: "first" }));
       advance(30_000);
       expect(await ledger.resolve(first.entry, "verified", { status: "not_charged", reason: "no answer" }, "released: late")).toBe(true);
-      const retry = await entryOf(ledger, reservation("k", { requestId: "retry", holder: "retry" }, now()));
+      const retry = await attemptOf(ledger, reservation("k", { requestId: "retry", holder: "retry" }, now()));
       expect(retry.entry).not.toBe(first.entry);
       // The first request wakes: none of its writes reaches the retry's entry, in any stage.
       expect(await ledger.settle(first, settlement("0xlate"), answer)).toBe(false);
@@ -244,15 +244,15 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
       const { ledger } = await open(T0);
       expect(await ledger.abandon("k", "nobody", "lost reply")).toBe(false);
       // A row older than the token has none: no empty token frees it.
-      await entryOf(ledger, reservation("old", { holder: "" }));
+      await attemptOf(ledger, reservation("old", { holder: "" }));
       expect(await ledger.abandon("old", "", "lost reply")).toBe(false);
-      const lost = await entryOf(ledger, reservation("k", { requestId: "same", holder: "first" }));
+      const lost = await attemptOf(ledger, reservation("k", { requestId: "same", holder: "first" }));
       // Another attempt (even under the same client-sent request id) cannot abandon it.
       expect(await ledger.abandon("k", "retry", "lost reply")).toBe(false);
       expect(await ledger.abandon("k", "first", "lost reply")).toBe(true);
       expect(await ledger.abandon("k", "first", "lost reply")).toBe(false);
       // The key is free again: the retry reserves it, and the first attempt's late abandon cannot touch the retry's entry.
-      const retry = await entryOf(ledger, reservation("k", { requestId: "same", holder: "retry" }));
+      const retry = await attemptOf(ledger, reservation("k", { requestId: "same", holder: "retry" }));
       expect(await ledger.abandon("k", "first", "lost reply")).toBe(false);
       expect(await ledger.beginSettling(retry, answer, T0 + 10_000)).toBe(true);
       // Past `verified`, not even its own attempt abandons it: the answer is stored and the money may move.
@@ -267,10 +267,10 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
 
     it("lists payments past their deadline for recovery, and records what recovery did", async () => {
       const { ledger, advance, now } = await open(T0);
-      const stuck = await entryOf(ledger, reservation("stuck"));
-      const settling = await entryOf(ledger, reservation("settling"));
+      const stuck = await attemptOf(ledger, reservation("stuck"));
+      const settling = await attemptOf(ledger, reservation("settling"));
       await ledger.beginSettling(settling, answer, now() + 10_000);
-      await ledger.settle(await entryOf(ledger, reservation("done")), settlement(), answer);
+      await ledger.settle(await attemptOf(ledger, reservation("done")), settlement(), answer);
       expect(await ledger.pending(now(), 10)).toEqual([]);
       advance(31_000);
       const pending = await ledger.pending(now(), 10);
@@ -304,7 +304,7 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
 
     it("drops stored answers once their payment expired, and keeps the payment", async () => {
       const { ledger, now } = await open(T0);
-      await ledger.settle(await entryOf(ledger, reservation("k")), settlement(), answer);
+      await ledger.settle(await attemptOf(ledger, reservation("k")), settlement(), answer);
       expect(await ledger.dropExpiredAnswers(now() + 59_000)).toBe(0);
       expect(await ledger.dropExpiredAnswers(now() + 61_000)).toBe(1);
       const held = await ledger.reserve(reservation("k"));

@@ -1,6 +1,6 @@
 // Recovery over a real ledger and a backend whose chain answers as each case needs.
 import { describe, expect, it } from "vitest";
-import { entryOf, reservation, split } from "../../../test/contracts/ledger.js";
+import { attemptOf, reservation, split } from "../../../test/contracts/ledger.js";
 import { createLogger } from "../../http/logger.js";
 import { manualClock } from "../clock.js";
 import { openSqliteLedger } from "./ledger/sqlite-ledger.js";
@@ -57,7 +57,7 @@ describe("payment recovery", () => {
   it("asks the chain about a settling payment with what the client signed, and settles it with the split when the money moved", async () => {
     const seen: unknown[] = [];
     const { clock, ledger, recovery } = setup(chain(() => ({ state: "settled", transaction: "0xonchain" }), seen));
-    const a = await entryOf(ledger, reservation("a", { payload: '{"authorization":{"nonce":"0x1"}}' }, T0));
+    const a = await attemptOf(ledger, reservation("a", { payload: '{"authorization":{"nonce":"0x1"}}' }, T0));
     await ledger.beginSettling(a, answer, T0 + 5_000);
     clock.advance(5_000);
     expect(await recovery.run()).toMatchObject({ settled: 1 });
@@ -71,7 +71,7 @@ describe("payment recovery", () => {
   it("postpones a settling payment while its outcome is open or the chain cannot be asked, then resolves it", async () => {
     let state: () => SettlementState | Promise<SettlementState> = () => Promise.reject(new Error("rpc down"));
     const { clock, ledger, recovery } = setup(chain(() => state()));
-    const a = await entryOf(ledger, reservation("a", {}, T0));
+    const a = await attemptOf(ledger, reservation("a", {}, T0));
     await ledger.beginSettling(a, answer, T0 + 5_000);
     clock.advance(5_000);
     expect(await recovery.run()).toMatchObject({ awaiting: 1 });
@@ -88,7 +88,7 @@ describe("payment recovery", () => {
 
   it("leaves a settling payment to the backend that began it when running on the ledger backend, which never begins one", async () => {
     const { clock, ledger, recovery } = setup(ledgerBackend);
-    const a = await entryOf(ledger, reservation("a", {}, T0));
+    const a = await attemptOf(ledger, reservation("a", {}, T0));
     await ledger.beginSettling(a, answer, T0 + 1);
     clock.advance(1);
     expect(await recovery.run()).toMatchObject({ released: 0, settled: 0, awaiting: 1 });
@@ -97,7 +97,7 @@ describe("payment recovery", () => {
 
   it("drops stored answers once their payment's window has passed", async () => {
     const { clock, ledger, recovery } = setup(ledgerBackend);
-    const a = await entryOf(ledger, reservation("a", {}, T0));
+    const a = await attemptOf(ledger, reservation("a", {}, T0));
     await ledger.settle(a, { transaction: "t", simulated: true, split: split(1000n) }, answer);
     clock.advance(61_000);
     expect(await recovery.run()).toMatchObject({ answersDropped: 1 });
@@ -108,7 +108,7 @@ describe("payment recovery", () => {
     let state: SettlementState = { state: "settled", transaction: "0x1" };
     const { clock, ledger, recovery, reported } = setup(chain(() => state));
     await ledger.reserve(reservation("unanswered", {}, T0));
-    const moved = await entryOf(ledger, reservation("moved", {}, T0));
+    const moved = await attemptOf(ledger, reservation("moved", {}, T0));
     await ledger.beginSettling(moved, answer, T0 + 5_000);
     clock.advance(30_000);
     await recovery.run();
@@ -116,7 +116,7 @@ describe("payment recovery", () => {
     expect(reported.every((e) => e.outcome === "recovered" && e.network === "base-sepolia" && e.version === "")).toBe(true);
 
     state = { state: "open", why: "still valid" };
-    const open = await entryOf(ledger, reservation("open", {}, clock.now()));
+    const open = await attemptOf(ledger, reservation("open", {}, clock.now()));
     await ledger.beginSettling(open, answer, clock.now() + 5_000);
     clock.advance(5_000);
     await recovery.run();

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import { describeLedgerContract, entryOf, reservation, split } from "../../../../test/contracts/ledger.js";
+import { attemptOf, describeLedgerContract, reservation, split } from "../../../../test/contracts/ledger.js";
 import { partitionableProxy } from "../../../../test/support/partition.js";
 import { databaseSettings, dropSchema, hasPostgres, uniqueName } from "../../../../test/support/services.js";
 import { openDatabase } from "../../../db/database.js";
@@ -50,7 +50,7 @@ describe.skipIf(!hasPostgres())("PostgreSQL", () => {
     await database.close();
   });
 
-  it("commits reservations alone without waiting for the WAL flush: the connection's next commits, a settlement's, wait", async () => {
+  it("keeps the reservations' unflushed commit inside their own transactions: the connection's next commits, a settlement's, wait for the flush", async () => {
     const { schema } = ownSchema();
     // one connection: the reservations, the settlement and the read below share its session
     const database = openDatabase(databaseSettings(schema, { poolSize: 1 }));
@@ -58,8 +58,8 @@ describe.skipIf(!hasPostgres())("PostgreSQL", () => {
       const ledger = await openPostgresLedger(database);
       const setting = async () => (await database.query("SHOW synchronous_commit"))[0]?.synchronous_commit;
       const before = await setting();
-      const alone = await entryOf(ledger, reservation("base-sepolia:0xp:alone"));
-      const batch = await Promise.all([1, 2, 3].map((i) => entryOf(ledger, reservation(`base-sepolia:0xp:batch${i}`))));
+      const alone = await attemptOf(ledger, reservation("base-sepolia:0xp:alone"));
+      const batch = await Promise.all([1, 2, 3].map((i) => attemptOf(ledger, reservation(`base-sepolia:0xp:batch${i}`))));
       expect(await setting()).toBe(before);
       expect(before).toBe("on");
       const settled = { transaction: "0xtx", simulated: false, split: split(1000n) };
@@ -86,7 +86,7 @@ describe.skipIf(!hasPostgres())("PostgreSQL", () => {
       const batches = async (name: string) => {
         for (let round = 0; round < 8; round++) {
           const keys = [0, 1, 2].map((i) => `base-sepolia:0xp:${name}${round}-${i}`);
-          const entries = await Promise.all(keys.map((key) => entryOf(ledger, reservation(key))));
+          const entries = await Promise.all(keys.map((key) => attemptOf(ledger, reservation(key))));
           expect(await Promise.all(entries.map((entry) => ledger.settle(entry, settled, { status: 200, body: "{}" })))).toEqual([
             true,
             true,
@@ -141,9 +141,9 @@ describe.skipIf(!hasPostgres())("PostgreSQL", () => {
         const ledger = await openPostgresLedger(database, { databaseClock: true });
         const deadline = Date.now() + 1_000;
         const late = await Promise.all(
-          [1, 2, 3, 4].map((i) => entryOf(ledger, { ...reservation(`base-sepolia:0xp:late${i}`, {}, Date.now()), deadlineAt: deadline })),
+          [1, 2, 3, 4].map((i) => attemptOf(ledger, { ...reservation(`base-sepolia:0xp:late${i}`, {}, Date.now()), deadlineAt: deadline })),
         );
-        const onTime = await entryOf(ledger, reservation("base-sepolia:0xp:on-time", {}, Date.now()));
+        const onTime = await attemptOf(ledger, reservation("base-sepolia:0xp:on-time", {}, Date.now()));
         proxy.partition();
         // sent before their deadline (the paid path batches concurrent settlements), held by the partition
         const settling = Promise.all(late.map((attempt) => write(ledger, attempt)));
