@@ -24,9 +24,6 @@ vi.mock("node:worker_threads", () => ({
       });
     }
     unref() {}
-    async terminate() {
-      return 1;
-    }
   },
 }));
 

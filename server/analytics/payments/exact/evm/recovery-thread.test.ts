@@ -7,9 +7,21 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import secp256k1 from "secp256k1";
 import { bytesToHex, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAddress } from "viem/accounts";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { recoverSigner } from "./recover.js";
 import { recoverSignerOffLoop, recoveryThread } from "./recovery-thread.js";
+
+/** Counts the recoveries run on the event loop (the thread loads its own, unmocked recover.ts). */
+const onLoop = vi.hoisted(() => ({ recoveries: 0 }));
+vi.mock("./recover.js", async (original) => {
+  const module = await original<typeof import("./recover.js")>();
+  return {
+    recoverSigner: (digest: Uint8Array, signature: string) => {
+      onLoop.recoveries++;
+      return module.recoverSigner(digest, signature);
+    },
+  };
+});
 
 /** secp256k1's order: n - s is the high-s twin of a signature. */
 const N = BigInt("0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141");
@@ -57,36 +69,76 @@ describe("signer recovery off the event loop", () => {
     expect(answers[28]).not.toBe(all[28]?.signer);
   });
 
-  it("answers what a stopped thread was asked on the event loop, and starts another for the next recoveries", async () => {
+  it("stops once it has answered what it was asked, recovers on the event loop meanwhile, and starts another after", async () => {
     expect(await recoveryThread.ready()).toBe(true);
-    const all = cases();
+    const one = cases();
+    // tens of milliseconds of work for the thread: a stop that ended it at once would land inside the batch
+    const all = Array.from({ length: 40 }, () => one).flat();
+    onLoop.recoveries = 0;
     const pending = all.map(({ digest, signature }) => recoverSignerOffLoop(digest, signature));
-    // the batch goes at the end of this turn; the thread ends while it may still be working on it
     await new Promise((resolve) => setImmediate(resolve));
-    await recoveryThread.stop();
-    expect(await Promise.all(pending)).toEqual(all.map(({ digest, signature }) => recoverSigner(digest, signature)));
+    const stopped = recoveryThread.stop();
+    const { digest, signature, signer } = one[0] as (typeof one)[0];
+    expect(await recoverSignerOffLoop(digest, signature)).toBe(signer);
+    expect(onLoop.recoveries).toBe(1);
+    await stopped;
+    const answers = await Promise.all(pending);
+    // the thread answered every recovery of its batch itself
+    expect(onLoop.recoveries).toBe(1);
+    expect(answers).toEqual(all.map(({ digest, signature }) => recoverSigner(digest, signature)));
 
-    const { digest, signature, signer } = all[0] as (typeof all)[0];
     expect(await recoverSignerOffLoop(digest, signature)).toBe(signer);
     expect(await recoveryThread.ready()).toBe(true);
     expect(await recoverSignerOffLoop(digest, signature)).toBe(signer);
   });
 
+  it("stopped while it starts, is never ready and takes no recovery", async () => {
+    await recoveryThread.stop();
+    const starting = recoveryThread.ready();
+    const stopped = recoveryThread.stop();
+    const { digest, signature, signer } = cases()[0] as ReturnType<typeof cases>[0];
+    onLoop.recoveries = 0;
+    expect(await recoverSignerOffLoop(digest, signature)).toBe(signer);
+    expect(await starting).toBe(false);
+    expect(await recoverSignerOffLoop(digest, signature)).toBe(signer);
+    expect(onLoop.recoveries).toBe(2);
+    await stopped;
+  });
+
   it("does not hold the process open: one whose work is done exits with the thread running", () => {
-    const script = join(mkdtempSync(join(tmpdir(), "recovery-thread-")), "exit.mjs");
-    const module = pathToFileURL(fileURLToPath(new URL("./recovery-thread.ts", import.meta.url))).href;
-    writeFileSync(
-      script,
-      `import { randomBytes } from "node:crypto";
-      import { recoverSignerOffLoop, recoveryThread } from ${JSON.stringify(module)};
+    const child = runScript(`
       const keep = setTimeout(() => {}, 60_000);
       const ready = await recoveryThread.ready();
       await recoverSignerOffLoop(randomBytes(32), "0x" + "11".repeat(64) + "1b");
       clearTimeout(keep);
-      console.log("ready", ready);`,
-    );
-    // from this repository, where `--import tsx` resolves
-    const child = spawnSync(process.execPath, ["--import", "tsx", script], { encoding: "utf8", timeout: 30_000, cwd: process.cwd() });
-    expect({ status: child.status, stdout: child.stdout.trim() }).toEqual({ status: 0, stdout: "ready true" });
+      console.log("ready", ready);`);
+    expect(child).toEqual({ status: 0, stdout: "ready true" });
+  });
+
+  it("holds the process open while it stops: one whose last work is a stop waits for the thread to end", () => {
+    const child = runScript(`
+      const keep = setTimeout(() => {}, 60_000);
+      await recoveryThread.ready();
+      clearTimeout(keep);
+      const pending = Array.from({ length: 2000 }, () => recoverSignerOffLoop(randomBytes(32), "0x" + "11".repeat(64) + "1b"));
+      await new Promise((resolve) => setImmediate(resolve));
+      await recoveryThread.stop();
+      console.log("stopped", (await Promise.all(pending)).length);`);
+    expect(child).toEqual({ status: 0, stdout: "stopped 2000" });
   });
 });
+
+/** Runs a module importing the recovery thread in a process of its own; its exit status and output. */
+function runScript(body: string): { status: number | null; stdout: string } {
+  const script = join(mkdtempSync(join(tmpdir(), "recovery-thread-")), "script.mjs");
+  const module = pathToFileURL(fileURLToPath(new URL("./recovery-thread.ts", import.meta.url))).href;
+  writeFileSync(
+    script,
+    `import { randomBytes } from "node:crypto";
+    import { recoverSignerOffLoop, recoveryThread } from ${JSON.stringify(module)};
+    ${body}`,
+  );
+  // from this repository, where `--import tsx` resolves
+  const child = spawnSync(process.execPath, ["--import", "tsx", script], { encoding: "utf8", timeout: 30_000, cwd: process.cwd() });
+  return { status: child.status, stdout: child.stdout.trim() };
+}

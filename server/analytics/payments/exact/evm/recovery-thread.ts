@@ -3,8 +3,8 @@
  * event loop (about 120 µs of 600 to 900 on a 2.5 GHz Xeon), and the event loop is what a service process runs out of
  * first; on a thread of its own, the recovery runs beside the next requests' parsing and ledger writes. One thread
  * per process, shared by every service in it, started on first use and not holding the process open. Until it is
- * ready, and after it fails, recovery runs on the event loop as before: it is a pure function, so where it runs
- * changes no verdict. The recoveries asked for in one turn of the event loop go as one message.
+ * ready, while it stops and after it fails, recovery runs on the event loop as before: it is a pure function, so where
+ * it runs changes no verdict. The recoveries asked for in one turn of the event loop go as one message.
  * Written by hand: one thread running one function needs no worker-pool library.
  */
 import { fileURLToPath } from "node:url";
@@ -17,6 +17,8 @@ type Reply = "ready" | { batch: number; signers: (string | null)[] };
 let thread: Worker | undefined;
 let ready: Promise<boolean> = Promise.resolve(false);
 let isReady = false;
+/** Asked to stop and not yet ended: sent nothing more. */
+let stopping = false;
 /** A thread that failed (not one stopped) is not started again: recovery stays on the event loop. */
 let failed = false;
 let queued: Job[] = [];
@@ -34,6 +36,7 @@ function start(): void {
       if (error) failed = true;
       thread = undefined;
       isReady = false;
+      stopping = false;
       resolve(false);
       // `ready()` after this says so, until another thread starts
       ready = Promise.resolve(false);
@@ -45,8 +48,8 @@ function start(): void {
     worker.on("exit", () => gone());
     worker.on("message", (reply: Reply) => {
       if (reply === "ready") {
-        isReady = true;
-        return resolve(true);
+        isReady = !stopping;
+        return resolve(isReady);
       }
       const jobs = sent.get(reply.batch) ?? [];
       sent.delete(reply.batch);
@@ -85,8 +88,21 @@ export const recoveryThread = {
     if (!thread && !failed) start();
     return ready;
   },
-  /** Ends the thread; what it was asked and did not answer is recovered on the event loop. The next recovery starts another. */
+  /**
+   * Ends the thread once it has answered what it was asked; recoveries asked meanwhile run on the event loop, and the
+   * next one after it has ended starts another thread. Never `terminate()`: the native keccak and secp256k1 (both on
+   * node-addon-api) abort the whole process when their thread is torn down inside one of their calls.
+   */
   async stop(): Promise<void> {
-    await thread?.terminate();
+    const worker = thread;
+    if (!worker) return;
+    stopping = true;
+    isReady = false;
+    ready = Promise.resolve(false);
+    const exited = new Promise((resolve) => worker.once("exit", resolve));
+    // unreferenced, the thread would let a process with nothing else to do exit meanwhile, and end the thread with it
+    worker.ref();
+    worker.postMessage("stop");
+    await exited;
   },
 };
