@@ -6,6 +6,7 @@ import { createAnalyticsService } from "../server/analytics/service.js";
 import { announceServing, isPrimaryOfCluster, runWorkers } from "../server/cluster.js";
 import { loadServiceConfig } from "../server/config/index.js";
 import { createLogger } from "../server/http/logger.js";
+import { exitProcess } from "../server/process-exit.js";
 
 const config = loadServiceConfig(process.env);
 const logger = createLogger(config.logLevel);
@@ -13,5 +14,5 @@ if (isPrimaryOfCluster(config.stores.workers)) runWorkers(config.stores.workers,
 else {
   const service = await createAnalyticsService(config.analytics, { logger, stores: config.stores });
   const server = service.app.listen(config.analytics.port, "127.0.0.1", announceServing);
-  process.on("SIGTERM", () => server.close(() => service.close().then(() => process.exit(0))));
+  process.on("SIGTERM", () => server.close(() => service.close().then(() => exitProcess(0))));
 }

@@ -17,6 +17,7 @@ import { ConfigError, drainMs, loadServiceConfig, type ServiceConfig } from "./c
 import { openDatabase } from "./db/database.js";
 import { StoreUnavailable } from "./db/unavailable.js";
 import { createLogger } from "./http/logger.js";
+import { exitProcess } from "./process-exit.js";
 import { createRegistryService } from "./registry/service.js";
 
 const USAGE = `usage: npm start
@@ -90,14 +91,14 @@ async function serve(config: ServiceConfig) {
     const force = setTimeout(() => {
       logger.error({ waitMs }, "requests still in flight at the end of the shutdown wait; exiting");
       logger.flush();
-      process.exit(1);
+      void exitProcess(1);
     }, waitMs);
     force.unref();
     Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))))
       .then(closeStores)
       .then(() => {
         logger.flush();
-        process.exit(0);
+        return exitProcess(0);
       });
   };
   process.on("SIGTERM", () => stop("SIGTERM"));

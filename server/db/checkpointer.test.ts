@@ -1,13 +1,12 @@
 // WAL checkpoints on their own thread: the WAL stays bounded while the connection never checkpoints itself, and a
 // thread that cannot run hands checkpoints back to the connection, saying so.
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { mkdtempSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import Database from "libsql";
 import { describe, expect, it } from "vitest";
+import { runModule, specifier } from "../../test/support/processes.js";
 import { checkpointOffThread } from "./checkpointer.js";
 import { useWal } from "./wal.js";
 
@@ -79,20 +78,14 @@ describe("checkpoints off the event loop", () => {
   it("lets a process whose last wait is their stop finish it (the thread is unreferenced while it runs)", () => {
     const dir = mkdtempSync(join(tmpdir(), "checkpointer-"));
     const file = join(dir, "db.sqlite");
-    const script = join(dir, "stop.mjs");
-    const module = pathToFileURL(fileURLToPath(new URL("./checkpointer.ts", import.meta.url))).href;
-    const libsql = pathToFileURL(createRequire(import.meta.url).resolve("libsql")).href;
-    writeFileSync(
-      script,
-      `import Database from ${JSON.stringify(libsql)};
-      import { checkpointOffThread } from ${JSON.stringify(module)};
+    const child = runModule(
+      `import Database from ${specifier(createRequire(import.meta.url).resolve("libsql"))};
+      import { checkpointOffThread } from ${specifier(new URL("./checkpointer.ts", import.meta.url))};
       const db = new Database(${JSON.stringify(file)});
       db.pragma("journal_mode = WAL");
       await checkpointOffThread(db, ${JSON.stringify(file)}, { synchronous: "normal", onError: console.error }).stop();
       console.log("stopped");`,
     );
-    // from this repository, where `--import tsx` resolves
-    const child = spawnSync(process.execPath, ["--import", "tsx", script], { encoding: "utf8", timeout: 30_000, cwd: process.cwd() });
-    expect({ status: child.status, stdout: child.stdout.trim() }).toEqual({ status: 0, stdout: "stopped" });
+    expect({ status: child.status, stdout: child.stdout }).toEqual({ status: 0, stdout: "stopped" });
   });
 });

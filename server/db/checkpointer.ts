@@ -15,6 +15,7 @@
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type Database from "libsql";
+import { stopBeforeExit } from "../process-exit.js";
 
 /** SQLite's own default threshold, in pages, restored when the thread is gone. */
 const AUTOMATIC_PAGES = 1000;
@@ -47,17 +48,18 @@ export function checkpointOffThread(
   worker.on("message", (message: { error?: string }) => message.error && onError(`a WAL checkpoint failed: ${message.error}`));
   worker.once("error", (error) => fallBack(String(error)));
   worker.once("exit", (code) => fallBack(`exit code ${code}`));
-  return {
-    async stop() {
-      if (stopping) return;
-      stopping = true;
-      const exited = new Promise((resolve) => worker.once("exit", resolve));
-      // unreferenced, the thread would not keep the process alive for this wait: a closing process would exit with it pending
-      worker.ref();
-      worker.postMessage("stop");
-      const stuck = setTimeout(() => void worker.terminate(), STOP_WAIT_MS);
-      await exited;
-      clearTimeout(stuck);
-    },
-  };
+  async function stop() {
+    forget();
+    if (stopping) return;
+    stopping = true;
+    const exited = new Promise((resolve) => worker.once("exit", resolve));
+    // unreferenced, the thread would not keep the process alive for this wait: a closing process would exit with it pending
+    worker.ref();
+    worker.postMessage("stop");
+    const stuck = setTimeout(() => void worker.terminate(), STOP_WAIT_MS);
+    await exited;
+    clearTimeout(stuck);
+  }
+  const forget = stopBeforeExit(stop);
+  return { stop };
 }

@@ -2,10 +2,12 @@
  * The services as real processes (`node --import tsx server/main.ts`, what `npm start` runs), for
  * tests that start them, stop them, or kill them.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { fileURLToPath } from "node:url";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -53,6 +55,20 @@ export async function freePort(): Promise<number> {
     if (await canListen(port)) return port;
   }
   throw new Error(`no free port found between ${LOWEST} and ${below}`);
+}
+
+/** `path` (absolute, or a `file:` URL) as a quoted specifier, for an import in `runModule`'s source. */
+export const specifier = (path: string | URL) => JSON.stringify(pathToFileURL(path instanceof URL ? fileURLToPath(path) : path).href);
+
+/**
+ * Runs `source`, an ES module, in a Node process of its own, from this repository (where `--import tsx` resolves
+ * TypeScript), killed after 30 s: its exit status, its output trimmed, and its error output.
+ */
+export function runModule(source: string): { status: number | null; stdout: string; stderr: string } {
+  const script = join(mkdtempSync(join(tmpdir(), "module-")), "script.mjs");
+  writeFileSync(script, source);
+  const child = spawnSync(process.execPath, ["--import", "tsx", script], { encoding: "utf8", timeout: 30_000, cwd: ROOT });
+  return { status: child.status, stdout: child.stdout.trim(), stderr: child.stderr };
 }
 
 /** Runs `server/main.ts` with `env` until it exits (it is killed after `timeoutMs`): its exit code and stderr. */

@@ -1,13 +1,9 @@
-import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import secp256k1 from "secp256k1";
 import { bytesToHex, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAddress } from "viem/accounts";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { runModule, specifier } from "../../../../../test/support/processes.js";
 import { recoverSigner } from "./recover.js";
 import { recoverSignerOffLoop, recoveryThread } from "./recovery-thread.js";
 
@@ -130,15 +126,8 @@ describe("signer recovery off the event loop", () => {
 
 /** Runs a module importing the recovery thread in a process of its own; its exit status and output. */
 function runScript(body: string): { status: number | null; stdout: string } {
-  const script = join(mkdtempSync(join(tmpdir(), "recovery-thread-")), "script.mjs");
-  const module = pathToFileURL(fileURLToPath(new URL("./recovery-thread.ts", import.meta.url))).href;
-  writeFileSync(
-    script,
-    `import { randomBytes } from "node:crypto";
-    import { recoverSignerOffLoop, recoveryThread } from ${JSON.stringify(module)};
-    ${body}`,
-  );
-  // from this repository, where `--import tsx` resolves
-  const child = spawnSync(process.execPath, ["--import", "tsx", script], { encoding: "utf8", timeout: 30_000, cwd: process.cwd() });
-  return { status: child.status, stdout: child.stdout.trim() };
+  const { status, stdout } = runModule(`import { randomBytes } from "node:crypto";
+    import { recoverSignerOffLoop, recoveryThread } from ${specifier(new URL("./recovery-thread.ts", import.meta.url))};
+    ${body}`);
+  return { status, stdout };
 }

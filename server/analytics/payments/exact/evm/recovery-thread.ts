@@ -9,6 +9,7 @@
  */
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
+import { stopBeforeExit } from "../../../../process-exit.js";
 import { recoverSigner } from "./recover.js";
 
 type Job = { digest: Uint8Array; signature: string; resolve: (signer: string | undefined) => void };
@@ -28,6 +29,7 @@ let batches = 0;
 const onLoop = (job: Job) => job.resolve(recoverSigner(job.digest, job.signature));
 
 function start(): void {
+  stopBeforeExit(recoveryThread.stop);
   const worker = new Worker(fileURLToPath(new URL("./recovery-worker.mjs", import.meta.url)));
   thread = worker;
   ready = new Promise((resolve) => {
