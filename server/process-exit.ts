@@ -1,8 +1,9 @@
 /**
  * Leaving the process while threads run native code. `process.exit()` tears every worker thread down wherever it is,
  * and a thread torn down inside a call of a node-addon-api addon (the EVM recovery's keccak and secp256k1) aborts the
- * whole process (`FATAL ERROR: Error::Error napi_create_reference`, exit 134) instead of exiting with the code asked
- * for. Each such thread registers how to end it between two calls; `exitProcess` ends them first, for a bounded time.
+ * whole process (exit 134, with `FATAL ERROR: Error::Error napi_create_reference` or `terminate called after throwing
+ * an instance of 'Napi::Error'`) instead of exiting with the code asked for. Each such thread registers how to end it
+ * between two calls; `exitProcess` ends them first, for a bounded time.
  */
 type Stop = () => Promise<void>;
 
