@@ -79,7 +79,7 @@ export function createAnalyticsApp(deps: AnalyticsDeps): ServiceApp {
   app.set("etag", false);
   app.set("trust proxy", config.trustProxy);
   // The middlewares every request passes run as one router layer on each side of the /docs assets'
-  // mount: the router matches each layer's path per request, which cost more than these middlewares.
+  // mount: the router matches each layer's path per request, which costs more than these middlewares do.
   // A request the paid lane started and handed on has run them already.
   const start: NodeHandler = handlerChain([
     requestContext(logger, operationsPaths(contract.document)),

@@ -2,7 +2,7 @@
  * The paid lane: a POST to a paid route, served without Express. Express costs a paid request
  * more than its payment's signature check: it swaps the prototypes of Node's request and response
  * (which leaves every later access to them slower), walks its router, and the contract's validator
- * adds a route lookup and five promise hops; together about a third of a paid request's CPU. The
+ * adds a route lookup and five promise hops (docs/decisions/0001-paid-lane-beside-express.md). The
  * lane runs the same steps on Node's own objects: the same first middlewares (request id and log
  * line, metrics, CORS), the same body handling (charset, the JSON parser, defaults for an absent
  * body, depth), the operation's body schema (body-validators.ts), then the same paid endpoint
@@ -11,8 +11,9 @@
  * It takes only what it can answer exactly as Express does: a POST whose request target is a paid
  * route's path as documented (no query string, no other spelling), whose origin needs no proxy's
  * word (`PUBLIC_BASE_URL` is set, or no `X-Forwarded-Proto` or `X-Forwarded-Host` came). Everything
- * else goes to the Express app. A body the lane's validator refuses goes there too, already read:
- * the body parser leaves a read request alone, and the Express validator words the 400.
+ * else goes to the Express app. A body the lane's validator refuses (or that holds a number that is
+ * not finite) goes there too, already read: the body parser leaves a read request alone, and the
+ * Express app words the 400.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";

@@ -4,12 +4,13 @@
  * when the statement that holds its item has completed (one statement is one transaction: nothing
  * is answered before its commit). At low load a call waits one turn of the event loop and runs
  * alone; under load the batches grow by themselves, up to `maxBatch`, while at most `maxInFlight`
- * are on the wire. A round trip and a commit then serve many requests instead of one: on loopback
- * PostgreSQL the socket write of each statement costs the service more than its parsing.
+ * are on the wire. A round trip, its socket writes and a commit then serve many requests instead of
+ * one.
  *
  * A batch whose statement fails for a reason other than the database being out of reach (a
  * deadlock, a refused row) runs again item by item, so each caller gets its own outcome. Written
- * here because node-postgres sends each query as a round trip of its own and batches nothing.
+ * here because node-postgres sends each query as a round trip of its own and batches nothing
+ * (docs/decisions/0004-group-commit-and-statement-batches.md).
  */
 import { isLinkLoss, StoreUnavailable } from "./unavailable.js";
 

@@ -1,16 +1,15 @@
 /**
  * SQLite's WAL checkpoints off the event loop. A checkpoint copies the WAL's pages back into the
  * database file and syncs it; run automatically, it runs inside the commit that crosses the WAL's
- * threshold, about one group commit in thirty, and blocks every request for milliseconds: about a
- * third of a paid request's ledger time. Here a worker thread with a connection of its own runs a
- * passive checkpoint every `intervalMs` (it never waits for a writer, and a writer never waits for
- * it), and the connection's own automatic checkpoints wait for a WAL ten times SQLite's default.
- * Under steady writes a passive checkpoint never catches up with the last commit, so the WAL is
- * never started over and grows until that threshold: the connection's checkpoint there has only the
- * frames since the thread's last pass left to copy (milliseconds, about once a second at full load),
- * and the WAL starts over. The same threshold bounds the WAL should the thread run but fail to
- * checkpoint; if the thread stops, the connection checkpoints at SQLite's default again.
- * Durability is SQLite's: a commit is in the WAL before it is answered, checkpointed or not.
+ * threshold and blocks every request while it copies. Here a worker thread with a connection of its
+ * own runs a passive checkpoint every `intervalMs` (it never waits for a writer, and a writer never
+ * waits for it), and the connection's own automatic checkpoints wait for a WAL ten times SQLite's
+ * default. Under steady writes a passive checkpoint never catches up with the last commit, so the WAL
+ * is never started over and grows until that threshold: the connection's checkpoint there has only
+ * the frames since the thread's last pass left to copy, and the WAL starts over. The same threshold
+ * bounds the WAL should the thread run but fail to checkpoint; if the thread stops, the connection
+ * checkpoints at SQLite's default again. Durability is SQLite's: a commit is in the WAL before it is
+ * answered, checkpointed or not (docs/decisions/0004-group-commit-and-statement-batches.md).
  */
 import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";

@@ -3,12 +3,10 @@
  * registry, every table in one schema, statements prepared once per connection, and every lost
  * connection or timed-out statement thrown as `StoreUnavailable`.
  *
- * Client choice: `pg` 8.23 over `postgres` 3.4, measured on this machine (loopback PostgreSQL 15,
- * pool of 10, 32 concurrent callers doing a reservation INSERT … ON CONFLICT then a conditional
- * UPDATE; median of 3 rounds): `pg` with named (prepared) statements 6,277 statements/s and 112 µs
- * per serial read, `postgres` 6,219/s and 160 µs, `pg` with unnamed statements 3,718/s and 239 µs.
- * With prepared statements the two are equal within noise, so the choice is the ecosystem's
- * standard: node-postgres, with its `statement_timeout`, connection timeout and pool error events.
+ * Client: node-postgres (`pg`) rather than `postgres`. With prepared statements the two serve the
+ * ledger's writes alike, so the choice is the ecosystem's standard, with its `statement_timeout`,
+ * connection timeout and pool error events. Statements must stay named (prepared once per connection):
+ * an unnamed one is parsed and planned again on every call (docs/decisions/0007-pg-and-ioredis-clients.md).
  */
 import pg from "pg";
 import type { Logger } from "pino";

@@ -6,11 +6,11 @@
  * nothing is answered before it is committed.
  *
  * A write that throws is undone alone: the batch runs first without savepoints (two statements per
- * write saved, a fifth of a paid request's ledger work), and only if a write throws is that
- * transaction rolled back and the batch run again with each write in a savepoint of its own. The
- * writes are closures over the connection's own statements, so running one again after a
- * rollback does what it would have done. Written here because neither libsql nor better-sqlite3
- * batches transactions; the statements are prepared once, not parsed per transaction.
+ * write saved), and only if a write throws is that transaction rolled back and the batch run again
+ * with each write in a savepoint of its own. The writes are closures over the connection's own
+ * statements, so running one again after a rollback does what it would have done. Written here
+ * because neither libsql nor better-sqlite3 batches transactions; the statements are prepared once,
+ * not parsed per transaction (docs/decisions/0004-group-commit-and-statement-batches.md).
  */
 
 /** What this needs of a libsql / better-sqlite3 connection. */

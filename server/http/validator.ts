@@ -3,33 +3,22 @@
  * requests always validated (all errors reported, so a 400 names every invalid field), responses
  * validated unless switched off for production.
  *
- * Why one instance per path: the validator finds a request's route by compiling every path pattern
- * of its document again on each request (path-to-regexp, about 2.5 µs a pattern), which for the
- * analytics document's hundred paths was a tenth of the service's CPU. An instance whose document
- * holds one path (with the URL prefixes it is served under as its `servers`, so that `/defi/tvl`,
- * `/base/defi/tvl` and `/skale/defi/tvl` share one instance and one set of compiled schemas) does the
- * same work once or three times instead: the library's own options, no patch of its internals.
- * Mount each with `app.all(path, ...)` before the path's handlers; a method the path does not
- * document is then its 405 with `Allow`.
+ * One instance per path: the validator compiles every path pattern of its document again on each
+ * request. An instance holds one path, with the prefixes it is served under as its `servers` (so
+ * `/defi/tvl`, `/base/defi/tvl` and `/skale/defi/tvl` share one instance), and only the component
+ * schemas that path reaches, since each instance compiles every schema under `components` at start-up.
+ * The library's own options, no patch of its internals. Mount each with `app.all(path, ...)` before the
+ * path's handlers: a method the path does not document is then its 405 with `Allow`
+ * (docs/decisions/0008-validator-instance-per-path.md).
  *
- * Why each instance gets only the component schemas its path reaches: the validator compiles every
- * schema under `components` in each instance, whether its paths use it or not (its preprocessor
- * resolves each one through Ajv). With the analytics document's 237 schemas in each of its forty
- * instances that took 11 s of the service's start-up on a 2-core machine (now under 5 s); a path
- * reaches 22 of them (median).
+ * A free GET without query parameters ignores a query string: nothing in it can be misread, and probes
+ * add cache-busters (`/livez?_=1700000000`) that a 400 would turn into outage alarms. A paid operation
+ * keeps refusing unknown query keys: a body field sent in the query would be charged at its default.
  *
- * Why a free GET that takes no query parameters ignores a query string: nothing in it can be
- * misread, and probes and monitors add cache-busters (`/livez?_=1700000000`), which a 400 (a status
- * such an operation does not declare) would turn into an outage alarm. A paid operation keeps
- * refusing unknown query keys: a body field sent in the query instead would be charged at its default.
- *
- * Why some requests skip it: a GET of a free operation with no parameters, no request body and no
- * security gives the validator nothing to check, yet it cost a sixth of such a request's CPU (five
- * promise hops, a route lookup, a parameter parser built per request). Those are the requests health
- * probes and crawlers send most: `/livez`, `/readyz`, `/`, the discovery documents. Such a request
- * gets the validator's route metadata (`req.openapi`, which the metrics read) and goes on; with a
- * request target other than the path and its query string, or when responses are validated, the
- * validator runs as for any other request.
+ * A free GET with no parameters, no body and no security (probes, crawlers, discovery documents) skips
+ * the validator, which has nothing to check there but would still run its route lookup and parameter
+ * parser. It gets the route metadata (`req.openapi`, which the metrics read); with any other request
+ * target, or when responses are validated, the validator runs as for any other request.
  */
 import type { Request, RequestHandler } from "express";
 import * as OpenApiValidator from "express-openapi-validator";

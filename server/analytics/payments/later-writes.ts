@@ -3,8 +3,8 @@
  * take because it was out of reach, tried again in the background until each one's own limit. One
  * queue per gate, drained one write at a time: during an outage the database gets one attempt per
  * round however many requests failed, and once it is back the backlog goes through without a burst
- * of concurrent statements. Past its limit, or beyond `MAX_PENDING`, a write is dropped: recovery
- * frees the payment at its deadline all the same.
+ * of concurrent statements. A write past its limit is dropped, and so is the oldest one when a new one
+ * would exceed `MAX_PENDING`: recovery frees the payment all the same.
  */
 import { StoreUnavailable } from "../../db/unavailable.js";
 import type { Clock } from "../clock.js";

@@ -43,8 +43,8 @@ export function concretePath(route: PaidRoute, params: Record<string, string>): 
 }
 
 /**
- * Builds a route's requirement. Everything but `resource` is fixed per route and configuration,
- * so callers cache the result of `template` and only add the resource URL per request.
+ * Builds a route's requirement. Everything but `resource` is fixed per route and configuration, so
+ * `routeOffer` builds it once per route and `offerAt` adds the resource URL per request.
  */
 export function requirementTemplate(route: PaidRoute, config: AnalyticsConfig): Omit<PaymentRequirements, "resource"> {
   const target = networkOf(route, config);

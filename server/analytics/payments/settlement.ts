@@ -12,7 +12,10 @@ export type BackendResult =
   | { ok: true; transaction: string; simulated: boolean }
   | { ok: false; reason: PaymentErrorReason; message: string };
 
-/** What a payment interrupted during settlement left behind, as recovery reads it from the ledger. */
+/**
+ * A payment whose settlement's outcome is not known: as recovery reads it from the ledger after an
+ * interruption, or as the facilitator backend holds it when a refusal may have come after sending.
+ */
 export interface InterruptedPayment {
   network: string;
   payer: string;
@@ -20,7 +23,7 @@ export interface InterruptedPayment {
   payload: unknown;
   /** Epoch ms after which the payment can no longer settle. */
   expiresAt: number;
-  /** Epoch ms the payment was admitted, when known: nothing of it can be on chain before. */
+  /** Epoch ms before which nothing of the payment can be on chain (its admission, or its settlement's start), when known. */
   createdAt?: number;
 }
 

@@ -19,7 +19,10 @@ export type Family = "svm" | "evm";
 
 /** A payment that passed every check. */
 export interface VerifiedPayment {
-  /** Replay key: `<network>:<authorizer>:<nonce>` (EIP-3009 nonces are unique per authorizer) or `<network>:<payer's signature>`. */
+  /**
+   * Replay key: `<network>:<authorizer>:<nonce>` (EIP-3009 nonces are unique per authorizer) or, on Solana,
+   * `<network>:<sha256 of the transaction's message, hex>` (the payer's signature would not do: see verifier.ts).
+   */
   key: string;
   family: Family;
   network: Network;

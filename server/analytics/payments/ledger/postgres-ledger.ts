@@ -3,10 +3,11 @@
  * enforced by the database: a payment's key is reserved by a UNIQUE column (released payments set
  * it to NULL), and every stage change is one statement, a conditional UPDATE whose data-modifying
  * CTEs write the split and the stored answer in the same statement, so it is atomic on its own and
- * two instances (or an instance and recovery) can never both move one payment. The paid path's
- * reservations and settlements of concurrent requests go as one statement each (the batch is one
- * transaction; each row keeps its own condition), as SQLite's group commit does. Times come from
- * the caller's clock, as on SQLite, so that deadlines mean the same in both stores.
+ * two instances (or an instance and recovery) can never both move one payment. On the paid path,
+ * concurrent requests' reservations go as one statement, and so do their settlements with an answer
+ * (each batch one transaction; each row keeps its own condition), as SQLite's group commit batches its
+ * writes (docs/decisions/0004-group-commit-and-statement-batches.md). Times come from the caller's clock,
+ * as on SQLite, so that deadlines mean the same in both stores.
  *
  * Unlike SQLite's, a statement here runs when it reaches the database, which a partition can delay
  * past the caller's giving up on it (held bytes are delivered once the link heals): a settlement
@@ -77,8 +78,7 @@ const runAt = (param: string, databaseClock: boolean) => (databaseClock ? `GREAT
  * alone): nothing outside the database acts on a reservation before the payment's next commit, which waits for the
  * flush of the whole WAL before it, the reservation's included. One lost with a crash of the database is a payment
  * neither served nor charged; its entry number may go to the next payment reserved, which the later writes' attempt
- * condition (`holder`) keeps the first request from moving. In quick runs on a 2-core machine the paid path on
- * PostgreSQL served 4 to 8 % more requests per second.
+ * condition (`holder`) keeps the first request from moving (docs/decisions/0003-unflushed-reservations-on-postgresql.md).
  */
 const UNFLUSHED = "(SELECT set_config('synchronous_commit', 'off', true)) AS unflushed";
 

@@ -1,10 +1,11 @@
 /**
- * The ledger on SQLite (libsql, synchronous driver; WAL so that several processes can share the
- * file). A payment's key is reserved by a UNIQUE column that a release sets to NULL, which keeps
- * the row for the record and lets the same authorization be retried; every stage change is one
- * conditional UPDATE, so concurrent requests and recovery cannot both move a payment. Stage changes
- * are group-committed (server/db/group-commit.ts): they share the transaction of their turn of the
- * event loop, each undone alone if it throws, and each is answered once that transaction committed.
+ * The ledger on SQLite (libsql, synchronous driver: docs/decisions/0006-libsql-for-sqlite.md; WAL so
+ * that several processes can share the file). A payment's key is reserved by a UNIQUE column that a
+ * release sets to NULL, which keeps the row for the record and lets the same authorization be
+ * retried; every stage change is one conditional UPDATE, so concurrent requests and recovery cannot
+ * both move a payment. Stage changes are group-committed (server/db/group-commit.ts): they share the
+ * transaction of their turn of the event loop, each undone alone if it throws, and each is answered
+ * once that transaction committed.
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
@@ -81,8 +82,7 @@ const MIGRATIONS = [
    )`,
   "CREATE INDEX answers_expiry ON answers(expires_at)",
   // No query finds a payment by payment_key (live ones are found by reservation_key's unique index),
-  // and the key is a random nonce: each payment paid for a random-position index insert, a third of
-  // its reservation's cost.
+  // and the key is a random nonce: each payment paid for an index insert at a random position.
   "DROP INDEX payments_key",
   // The attempt that made a reservation (ReservationRequest.holder); older rows have none, and need none.
   "ALTER TABLE payments ADD COLUMN holder TEXT NOT NULL DEFAULT ''",

@@ -4,9 +4,9 @@
  *
  * A payment moves through stages, each recorded before the step with an outside effect:
  *
- *     verified ──► settling ──► settled            (answer stored at `settling`, or with `settled`
- *        │            │                             when settlement has no outside effect)
- *        └────────────┴──► not_charged | failed     (released: the key is free again)
+ *     verified ──► settling ──► settled               outside effect: the answer stored at `settling`, before money moves
+ *     verified ──────────────► settled                no outside effect (the ledger backend): the answer in the same commit
+ *     verified | settling ──► not_charged | failed    released: the key is free again
  *
  * The store itself enforces the rules (a UNIQUE reservation key and conditional transitions), never
  * a read followed by a write in the application: two requests carrying one payment cannot both be
@@ -14,8 +14,9 @@
  * longer be settled by a request that was slower than its deadline.
  *
  * A reservation names its ledger entry, and every later write finds the payment by that entry, never
- * by its key: once recovery released an entry, the same payment reserved again is a new entry that
- * a late write of the first request cannot move. The request's own later writes also name the attempt
+ * by its key alone (`abandon`, for an attempt that never learned its entry, also names the attempt's
+ * token): once recovery released an entry, the same payment reserved again is a new entry that a late
+ * write of the first request cannot move. The request's own later writes also name the attempt
  * that made the reservation (`Attempt`): on PostgreSQL a reservation is committed without waiting for
  * its WAL flush (the next commit of the payment flushes it, before any money moves), and one lost
  * with a database crash can leave its entry number to the next payment reserved, which the first
@@ -24,7 +25,7 @@
 export type PaymentStatus = "verified" | "settling" | "settled" | "failed" | "not_charged";
 
 export interface ReservationRequest {
-  /** Replay key: `<network>:<authorizer>:<nonce>` (EVM) or `<network>:<payer's transaction signature>` (Solana). */
+  /** Replay key: `<network>:<authorizer>:<nonce>` (EVM) or `<network>:<sha256 of the transaction's message, hex>` (Solana). */
   key: string;
   network: string;
   payer: string;
@@ -89,7 +90,10 @@ export interface SettledPayment {
   split: Split;
 }
 
-/** A payment whose process may have died: `verified` past its deadline, or `settling` past its deadline. */
+/**
+ * A payment whose process may have died: `verified` past its answer's deadline, or `settling` past the time
+ * its settlement was to be done by (or the later time recovery postponed it to).
+ */
 export interface PendingPayment {
   entry: number;
   key: string;
@@ -158,7 +162,7 @@ export interface LedgerStore {
    * none, and no holder frees them).
    */
   abandon(key: string, holder: string, reason: string): Promise<boolean>;
-  /** Payments past their deadline in `verified` or `settling`, oldest first. */
+  /** Payments past their deadline in `verified` or `settling`, the earliest deadline first. */
   pending(now: number, limit: number): Promise<PendingPayment[]>;
   /** Recovery's resolution of a pending payment, recorded with what it did; false if it moved meanwhile. */
   resolve(

@@ -1,14 +1,14 @@
 /**
  * Keccak-256 with the `keccak` package's native sponge (its own pure-JS sponge where no prebuilt
- * binary loads): about four times @noble/hashes on the short inputs of an EVM payment, which
- * hashes three times (the authorization's struct, its EIP-712 digest, the signer's public key).
+ * binary loads), faster than pure-JS hashing on the short inputs of an EVM payment, which hashes three
+ * times (the authorization's struct, its EIP-712 digest, the signer's public key)
+ * (docs/decisions/0002-native-crypto-and-recovery-thread.md).
  *
- * The package's API builds a Transform stream per hash: under load a paid EVM request's three
- * hashes took about 22 µs of its CPU that way. One sponge is reused instead (about 11 µs for the
- * three), taken from the one hash object the package builds here: `keccak256` runs to the
- * end before any other call can start (the event loop runs one at a time; each worker thread has
- * its own module). The sponge is the package's private `_state`, so it is checked when taken and
- * the package's API used where it has changed; the tests compare both with viem's keccak256.
+ * The package's API builds a Transform stream per hash; one sponge is reused instead, taken from the
+ * one hash object the package builds here: `keccak256` runs to the end before any other call can start
+ * (the event loop runs one at a time; each worker thread has its own module). The sponge is the
+ * package's private `_state`, so it is checked when taken and the package's API used where it has
+ * changed; the tests compare both with viem's keccak256.
  */
 import createKeccakHash from "keccak";
 

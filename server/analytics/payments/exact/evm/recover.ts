@@ -1,5 +1,6 @@
 /**
- * Signer recovery with native libsecp256k1 (about ten times viem's pure-JS recovery). Only 65-byte
+ * Signer recovery, the largest cost of verifying an EVM payment, with native libsecp256k1 rather than
+ * viem's pure-JS recovery (docs/decisions/0002-native-crypto-and-recovery-thread.md). Only 65-byte
  * EOA signatures with a low `s` are accepted: the USDC contract rejects the others at settlement.
  */
 import secp256k1 from "secp256k1";

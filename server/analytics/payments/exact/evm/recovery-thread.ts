@@ -1,10 +1,10 @@
 /**
  * Signer recovery off the event loop. libsecp256k1's recovery is the largest single cost of a paid EVM request on the
- * event loop (about 120 µs of 600 to 900 on a 2.5 GHz Xeon), and the event loop is what a service process runs out of
- * first; on a thread of its own, the recovery runs beside the next requests' parsing and ledger writes. One thread
- * per process, shared by every service in it, started on first use and not holding the process open. Until it is
- * ready, while it stops and after it fails, recovery runs on the event loop as before: it is a pure function, so where
- * it runs changes no verdict. The recoveries asked for in one turn of the event loop go as one message.
+ * event loop, and the event loop is what a service process runs out of first; on a thread of its own, the recovery
+ * runs beside the next requests' parsing and ledger writes (docs/decisions/0002-native-crypto-and-recovery-thread.md).
+ * One thread per process, shared by every service in it, started on first use and not holding the process open. Until
+ * it is ready, while it stops and after it fails, recovery runs on the event loop: it is a pure function, so where it
+ * runs changes no verdict. The recoveries asked for in one turn of the event loop go as one message.
  * Written by hand: one thread running one function needs no worker-pool library.
  */
 import { fileURLToPath } from "node:url";

@@ -2,7 +2,8 @@
  * Strict verification of an x402 v1 `exact` EVM payment (EIP-3009 `TransferWithAuthorization`).
  * Closes the reference verifier's gaps: the network must be the route's, the amount exact, the
  * validity window bounded above (a millisecond `validBefore` is refused), the domain the server's
- * own, and the signature a low-s EOA signature. Replays are the verifier's store's job.
+ * own, and the signature a low-s EOA signature. Replays are the gate's to refuse, through the ledger's
+ * unique key; this check keeps no state.
  */
 import type { PaymentRequirements } from "../../types.js";
 import { checkEnvelope, type Rejection, reject } from "../common.js";

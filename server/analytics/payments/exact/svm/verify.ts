@@ -38,7 +38,7 @@ export type AtaResolver = (owner: string, mint: string, tokenProgram: string) =>
 const addressEncoder = getAddressEncoder();
 /**
  * 32 bytes → base58 with bs58 (base-x) rather than @solana/kit's address decoder, which goes through
- * one BigInt: the payer's address is written for every payment, at a third of the cost (2.8 µs, not 8).
+ * one BigInt and costs more: the payer's address is written for every payment.
  */
 const addressOf = (key: Uint8Array): string => bs58.encode(key);
 
@@ -54,10 +54,10 @@ function bytesOf(address: string): Buffer {
 }
 
 /**
- * An ed25519 signature check with libsodium (sodium-native): 60 µs on this machine where
- * node:crypto's OpenSSL 3.0 takes 130 with a cached key object, and the check is half of a Solana
- * payment's verification. libsodium also refuses small-order keys and non-canonical signatures,
- * which no wallet produces.
+ * An ed25519 signature check with libsodium (sodium-native) rather than node:crypto's OpenSSL, which
+ * is slower even with a cached key object; the check is a large part of a Solana payment's
+ * verification. libsodium also refuses small-order keys and non-canonical signatures, which no wallet
+ * produces (docs/decisions/0002-native-crypto-and-recovery-thread.md).
  */
 const signedBy = (message: Uint8Array, key: Uint8Array, signature: Uint8Array) =>
   sodium.crypto_sign_verify_detached(bufferOf(signature), bufferOf(message), bufferOf(key));
