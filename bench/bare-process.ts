@@ -27,7 +27,7 @@ function validated(path: string): express.Express {
   });
   return express()
     .use(express.json({ limit: "100kb" }))
-    .all(path, ...validatorFor(path), (_req, res) => {
+    .all(path, validatorFor(path), (_req, res) => {
       res.json(payload);
     });
 }

@@ -69,6 +69,22 @@ function operationLabels(contract: AnalyticsContract): (operationId: string | un
   };
 }
 
+const served = new WeakMap<AnalyticsContract, AnalyticsContract["document"]>();
+
+/**
+ * The document the validators read: the free GETs also answer HEAD; a paid route's never does (a HEAD
+ * could not deliver the answer it would be charged for). One per contract, so that apps built from it
+ * share their validators (validator.ts keys them by document).
+ */
+function servedDocument(contract: AnalyticsContract): AnalyticsContract["document"] {
+  let document = served.get(contract);
+  if (!document) {
+    document = withHead(contract.document, (get) => get["x-payment-info"] === undefined);
+    served.set(contract, document);
+  }
+  return document;
+}
+
 export function createAnalyticsApp(deps: AnalyticsDeps): ServiceApp {
   const { contract, config, logger } = deps;
 
@@ -136,9 +152,7 @@ export function createAnalyticsApp(deps: AnalyticsDeps): ServiceApp {
   // parameters (most of them) is found by one lookup of the request's path; the router, which tries
   // each layer's pattern in turn, still serves the others and any spelling of a path the lookup
   // misses (case, trailing slash), as before.
-  // The free GETs answer HEAD as well; a paid route's never does: a HEAD could not deliver the answer it would be charged for.
-  const served = withHead(contract.document, (get) => get["x-payment-info"] === undefined);
-  const validatorFor = openApiValidation(served, {
+  const validatorFor = openApiValidation(servedDocument(contract), {
     validateResponses: config.validateResponses,
     prefixes: NETWORKS.map((network) => network.prefix),
   });
@@ -150,7 +164,7 @@ export function createAnalyticsApp(deps: AnalyticsDeps): ServiceApp {
       const handler = methods.get(req.method === "HEAD" ? "GET" : req.method);
       return handler ? handler(req, res, next) : next();
     };
-    const stack = [...validatorFor(path), refuseMalformedNumbers, byMethod];
+    const stack = [validatorFor(path), refuseMalformedNumbers, byMethod];
     if (!path.includes("{")) exact.set(path, handlerChain(stack));
     routes.push([path.replace(/\{([^}]+)\}/g, ":$1"), stack]);
   }

@@ -23,7 +23,7 @@ const posts = contract.paid.filter((route) => route.method === "post" && route.p
 function expressVerdicts(path: string) {
   const app = express()
     .use(express.json())
-    .post(path, ...validatorFor(path), (req, res) => {
+    .post(path, validatorFor(path), (req, res) => {
       res.json({ body: req.body });
     })
     .use(((error, _req, res, _next) => res.status(error.status ?? 500).json({ refused: true })) as express.ErrorRequestHandler);

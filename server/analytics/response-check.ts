@@ -4,7 +4,8 @@
  * drives a rule outside the contract) is then a 500 that costs the caller nothing, never a charged
  * answer that breaks the contract. Non-finite numbers are refused (`strictNumbers`): JSON would
  * carry them as `null`. The 402 challenge is checked where responses are validated (outside
- * production). Every schema is compiled once, at start-up.
+ * production). Each schema is compiled once per contract, when its route first answers with that
+ * status: start-up compiles none, and apps built from one contract share them.
  */
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
@@ -17,23 +18,35 @@ const CHECKED = [200, 206, 402] as const;
 /** The contract's violations in a body the route answers with `status`; none when it holds. */
 export type ResponseCheck = (status: (typeof CHECKED)[number], body: unknown) => string[];
 
+const checkers = new WeakMap<AnalyticsContract, (route: PaidRoute) => ResponseCheck>();
+
 /** Each paid route's check, looked up once per route. */
 export function responseChecker(contract: AnalyticsContract): (route: PaidRoute) => ResponseCheck {
+  let checker = checkers.get(contract);
+  if (!checker) {
+    checker = compiledChecks(contract);
+    checkers.set(contract, checker);
+  }
+  return checker;
+}
+
+function compiledChecks(contract: AnalyticsContract): (route: PaidRoute) => ResponseCheck {
   const ajv = new Ajv2020({ allErrors: true, strict: false, strictNumbers: true });
   (addFormats as unknown as (a: Ajv2020) => void)(ajv);
   const compile = contractCompiler(contract, ajv);
-  const byRoute = new Map<string, ValidateFunction>();
-  for (const route of contract.paid) {
+  return (route) => {
+    const validators = new Map<number, () => ValidateFunction>();
     for (const status of CHECKED) {
       const schema = contract.document.paths[route.path]?.[route.method]?.responses[String(status)]?.content?.["application/json"]?.schema;
       if (!schema) throw new Error(`${route.operationId} documents no ${status} body`);
-      byRoute.set(`${route.operationId} ${status}`, compile(schema));
+      let validate: ValidateFunction | undefined;
+      validators.set(status, () => {
+        validate ??= compile(schema);
+        return validate;
+      });
     }
-  }
-  return (route) => {
-    const validators = new Map(CHECKED.map((status) => [status, byRoute.get(`${route.operationId} ${status}`) as ValidateFunction]));
     return (status, body) => {
-      const validate = validators.get(status) as ValidateFunction;
+      const validate = (validators.get(status) as () => ValidateFunction)();
       return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message}`);
     };
   };

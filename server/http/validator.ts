@@ -92,7 +92,7 @@ function componentsFor(document: Document, pathItem: unknown): Record<string, un
   return { ...others, schemas: Object.fromEntries(Object.entries(schemas).filter(([name]) => reached.has(name))) };
 }
 
-type ValidatorFor = (path: string) => RequestHandler[];
+type ValidatorFor = (path: string) => RequestHandler;
 const built = new WeakMap<Document, Map<string, ValidatorFor>>();
 
 /**
@@ -115,6 +115,11 @@ export function openApiValidation(document: Document, options: { validateRespons
   return validatorFor;
 }
 
+/**
+ * Each path's instance is built on the path's first request, not at start-up: an instance compiles
+ * its schemas (and the library's OpenAPI meta-schema, whatever `validateApiSpec` says), and a process
+ * that serves a few paths should not wait for all of them before its first answer.
+ */
 function buildValidators(
   document: Document,
   { validateResponses, prefixes = [] }: { validateResponses: boolean; prefixes?: readonly string[] },
@@ -124,39 +129,51 @@ function buildValidators(
     const [prefix, rest] = split(path, prefixes);
     groups.set(rest, [...(groups.get(rest) ?? []), prefix]);
   }
-  const instances = new Map<string, RequestHandler[]>();
+  const instances = new Map<string, RequestHandler>();
   for (const [rest, servedUnder] of groups) {
-    const [first] = servedUnder as [string];
-    // the path's item as the first prefix documents it: every prefix's copy has the same schemas
-    const item = document.paths[`${first}${rest}`];
-    const spec = {
-      ...document,
-      servers: servedUnder.map((prefix) => ({ url: prefix || "/" })),
-      paths: { [rest]: item },
-      components: componentsFor(document, item),
-    };
-    const copy = structuredClone(spec);
-    // A free GET's HEAD twin (with-head.ts) reads the query as its GET does.
-    const served = copy.paths[rest] as { get?: Operation; head?: Operation; parameters?: unknown[] };
-    for (const operation of [served.get, served.head])
-      if (operation && !operation["x-payment-info"] && !queryParameters(document, operation, served))
-        operation["x-eov-allow-unknown-query-parameters"] = true;
-    const validator = OpenApiValidator.middleware({
-      // a copy: the validator annotates the document it is given
-      apiSpec: copy as never,
-      validateApiSpec: false,
-      validateRequests: { allErrors: true },
-      validateResponses: validateResponses ? { allErrors: true } : false,
-      ignoreUndocumented: false,
-    }) as RequestHandler[];
-    const unchecked = validateResponses ? undefined : uncheckedGet(document, spec.paths[rest] as never);
-    instances.set(rest, unchecked ? [skipWhenUnchecked(rest, unchecked, handlerChain(validator))] : validator);
+    let instance: RequestHandler | undefined;
+    const build = () => pathValidator(document, rest, servedUnder, validateResponses);
+    instances.set(rest, function validate(req, res, next) {
+      instance ??= build();
+      return instance(req, res, next);
+    });
   }
   return (path) => {
     const found = instances.get(split(path, prefixes)[1]);
     if (!found) throw new Error(`the document has no path ${path}`);
     return found;
   };
+}
+
+/** The validator of one path (`rest`), served under each of `servedUnder`'s prefixes. */
+function pathValidator(document: Document, rest: string, servedUnder: string[], validateResponses: boolean): RequestHandler {
+  const [first] = servedUnder as [string];
+  // the path's item as the first prefix documents it: every prefix's copy has the same schemas
+  const item = document.paths[`${first}${rest}`];
+  const spec = {
+    ...document,
+    servers: servedUnder.map((prefix) => ({ url: prefix || "/" })),
+    paths: { [rest]: item },
+    components: componentsFor(document, item),
+  };
+  const copy = structuredClone(spec);
+  // A free GET's HEAD twin (with-head.ts) reads the query as its GET does.
+  const served = copy.paths[rest] as { get?: Operation; head?: Operation; parameters?: unknown[] };
+  for (const operation of [served.get, served.head])
+    if (operation && !operation["x-payment-info"] && !queryParameters(document, operation, served))
+      operation["x-eov-allow-unknown-query-parameters"] = true;
+  const validator = handlerChain(
+    OpenApiValidator.middleware({
+      // a copy: the validator annotates the document it is given
+      apiSpec: copy as never,
+      validateApiSpec: false,
+      validateRequests: { allErrors: true },
+      validateResponses: validateResponses ? { allErrors: true } : false,
+      ignoreUndocumented: false,
+    }) as RequestHandler[],
+  ) as RequestHandler;
+  const unchecked = validateResponses ? undefined : uncheckedGet(document, spec.paths[rest] as never);
+  return unchecked ? skipWhenUnchecked(rest, unchecked, validator) : validator;
 }
 
 /** The validator, except for a GET of the bare path (see the header), which gets its metadata only. */
