@@ -23,6 +23,7 @@ vi.mock("node:worker_threads", () => ({
         this.emit("exit", 1);
       });
     }
+    ref() {}
     unref() {}
   },
 }));

@@ -111,6 +111,26 @@ describe("signer recovery off the event loop", () => {
     expect(child).toEqual({ status: 0, stdout: "ready true" });
   });
 
+  it("holds the process open while it loads: a process that started it and has nothing else to do exits once it is ready", () => {
+    // torn down while it loads its native addons, the thread would abort the whole process (FATAL napi_create_reference)
+    const child = runScript(`
+      let ready = "not yet";
+      recoveryThread.ready().then((answer) => { ready = answer; });
+      process.on("exit", () => console.log("ready at exit", ready));`);
+    expect(child).toEqual({ status: 0, stdout: "ready at exit true" });
+  });
+
+  it("holds the process open while it works: recoveries asked for and never awaited are answered before the process exits", () => {
+    const child = runScript(`
+      const keep = setTimeout(() => {}, 60_000);
+      await recoveryThread.ready();
+      clearTimeout(keep);
+      let answered = 0;
+      for (let i = 0; i < 2000; i++) recoverSignerOffLoop(randomBytes(32), "0x" + "11".repeat(64) + "1b").then(() => answered++);
+      process.on("exit", () => console.log("answered at exit", answered));`);
+    expect(child).toEqual({ status: 0, stdout: "answered at exit 2000" });
+  });
+
   it("holds the process open while it stops: one whose last work is a stop waits for the thread to end", () => {
     const child = runScript(`
       const keep = setTimeout(() => {}, 60_000);

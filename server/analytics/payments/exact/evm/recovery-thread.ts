@@ -2,9 +2,11 @@
  * Signer recovery off the event loop. libsecp256k1's recovery is the largest single cost of a paid EVM request on the
  * event loop, and the event loop is what a service process runs out of first; on a thread of its own, the recovery
  * runs beside the next requests' parsing and ledger writes (docs/decisions/0002-native-crypto-and-recovery-thread.md).
- * One thread per process, shared by every service in it, started on first use and not holding the process open. Until
- * it is ready, while it stops and after it fails, recovery runs on the event loop: it is a pure function, so where it
- * runs changes no verdict. The recoveries asked for in one turn of the event loop go as one message.
+ * One thread per process, shared by every service in it, started on first use. It holds the process open only while it
+ * is inside native code (loading its addons, or answering a batch): a thread torn down there aborts the whole process,
+ * and a process with nothing else to do would otherwise exit around it. Until it is ready, while it stops and after it
+ * fails, recovery runs on the event loop: it is a pure function, so where it runs changes no verdict. The recoveries
+ * asked for in one turn of the event loop go as one message.
  * Written by hand: one thread running one function needs no worker-pool library.
  */
 import { fileURLToPath } from "node:url";
@@ -27,6 +29,12 @@ const sent = new Map<number, Job[]>();
 let batches = 0;
 
 const onLoop = (job: Job) => job.resolve(recoverSigner(job.digest, job.signature));
+
+/** Referenced while busy (loading, or a batch unanswered), so that no natural exit tears it down mid-call; idle, not. */
+function holdWhileBusy(worker: Worker): void {
+  if (!isReady || sent.size > 0 || stopping) worker.ref();
+  else worker.unref();
+}
 
 function start(): void {
   stopBeforeExit(recoveryThread.stop);
@@ -51,15 +59,15 @@ function start(): void {
     worker.on("message", (reply: Reply) => {
       if (reply === "ready") {
         isReady = !stopping;
+        holdWhileBusy(worker);
         return resolve(isReady);
       }
       const jobs = sent.get(reply.batch) ?? [];
       sent.delete(reply.batch);
+      holdWhileBusy(worker);
       for (const [i, job] of jobs.entries()) job.resolve(reply.signers[i] ?? undefined);
     });
   });
-  // after the listeners: adding a "message" listener to a worker references it again
-  worker.unref();
 }
 
 function flush(): void {
@@ -71,6 +79,7 @@ function flush(): void {
   }
   const batch = batches++;
   sent.set(batch, jobs);
+  holdWhileBusy(thread);
   thread.postMessage({ batch, jobs: jobs.map(({ digest, signature }) => ({ digest, signature })) });
 }
 
