@@ -77,10 +77,15 @@ function dropHeader(request, name) {
   for (const key of Object.keys(request.headers)) if (key.toLowerCase() === name.toLowerCase()) delete request.headers[key];
 }
 
-/** The transaction's request as sent so far, to ask the server what it would answer. */
+/**
+ * The transaction's request as sent so far, to ask the server what it would answer (a challenge, an ETag: nothing is
+ * paid or changed, so it is asked again once if the connection fails). Between two Dredd runs a pooled keep-alive
+ * connection can sit idle past the server's keep-alive timeout, and the next request on it fails as it is closed.
+ */
 async function probe(transaction, extraHeaders = {}) {
   const { method, uri, headers, body } = transaction.request;
-  return fetch(`${baseOf(transaction)}${uri}`, { method, headers: { ...headers, ...extraHeaders }, body: body || undefined });
+  const ask = () => fetch(`${baseOf(transaction)}${uri}`, { method, headers: { ...headers, ...extraHeaders }, body: body || undefined });
+  return ask().catch(ask);
 }
 
 /** The payment request header and the receipt response header of each x402 version. */

@@ -23,7 +23,7 @@
 import type { Request, RequestHandler } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import type { OpenApiRequestMetadata } from "express-openapi-validator/dist/framework/types.js";
-import { parametersOf } from "../../lib/openapi-refs.mjs";
+import { parametersOf, reachedComponents } from "../../lib/openapi-refs.mjs";
 import { handlerChain } from "./handler-chain.js";
 
 interface Operation {
@@ -59,37 +59,6 @@ function uncheckedGet(document: Document, item: { get?: Operation; parameters?: 
 function split(path: string, prefixes: readonly string[]): [string, string] {
   const prefix = prefixes.filter(Boolean).find((p) => path.startsWith(`${p}/`));
   return prefix ? [prefix, path.slice(prefix.length)] : ["", path];
-}
-
-const SCHEMA_REF = "#/components/schemas/";
-
-/**
- * The names of the component schemas `root` reaches, directly or through other schemas: every string that
- * points at one (a `$ref`, or a discriminator's mapping), followed transitively. JSON Pointer escapes undone.
- */
-function reachableSchemas(root: unknown, schemas: Record<string, unknown>): Set<string> {
-  const reached = new Set<string>();
-  const pending: unknown[] = [root];
-  while (pending.length) {
-    const node = pending.pop();
-    if (typeof node === "string") {
-      if (!node.startsWith(SCHEMA_REF)) continue;
-      const name = node.slice(SCHEMA_REF.length).replace(/~1/g, "/").replace(/~0/g, "~");
-      if (reached.has(name) || !(name in schemas)) continue;
-      reached.add(name);
-      pending.push(schemas[name]);
-    } else if (node && typeof node === "object") pending.push(...Object.values(node));
-  }
-  return reached;
-}
-
-/** `document`'s components with only the schemas `pathItem` (or the other components) reaches. */
-function componentsFor(document: Document, pathItem: unknown): Record<string, unknown> | undefined {
-  const components = document.components as Record<string, Record<string, unknown>> | undefined;
-  if (!components?.schemas) return components;
-  const { schemas, ...others } = components;
-  const reached = reachableSchemas([pathItem, others, document.security], schemas);
-  return { ...others, schemas: Object.fromEntries(Object.entries(schemas).filter(([name]) => reached.has(name))) };
 }
 
 type ValidatorFor = (path: string) => RequestHandler;
@@ -154,7 +123,7 @@ function pathValidator(document: Document, rest: string, servedUnder: string[], 
     ...document,
     servers: servedUnder.map((prefix) => ({ url: prefix || "/" })),
     paths: { [rest]: item },
-    components: componentsFor(document, item),
+    components: reachedComponents(document.components as never, [item, document.security]),
   };
   const copy = structuredClone(spec);
   // A free GET's HEAD twin (with-head.ts) reads the query as its GET does.
