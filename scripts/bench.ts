@@ -275,7 +275,7 @@ console.log(
   `\nVerification alone: EVM ${verification.evmChecksPerSecond.toFixed(0)}/s, Solana ${verification.svmChecksPerSecond.toFixed(0)}/s, viem verifyTypedData ${verification.viemVerifyTypedDataPerSecond.toFixed(0)}/s`,
 );
 console.log(`p99 overhead of the paid EVM path over bare Express: ${p99Overhead.toFixed(1)} ms`);
-// The ratios the paid and free paths are held to (README, Benchmarks), each against the bare Express of its own table.
+// The ratios the paid and free paths are held to (docs/benchmarks.md), each against the bare Express of its own table.
 const targets = targetResults([
   { rows, baseline: "bare Express", scenario: "free GET /", atLeast: 0.7 },
   { rows, baseline: "bare Express", scenario: "paid EVM /base/defi/tvl", atLeast: 0.4 },

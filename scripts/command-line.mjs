@@ -1,4 +1,4 @@
-// The command-line contract of every script the README names: `--help` (or `-h`) prints its usage and exits 0;
+// The command-line contract of every command the README and docs/ name: `--help` (or `-h`) prints its usage and exits 0;
 // an option it does not know, a valued option without its value, or a stray argument prints what is wrong with
 // the usage and exits 2, before anything runs.
 

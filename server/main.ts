@@ -9,7 +9,7 @@
  */
 import type { Server } from "node:http";
 import { createServer } from "node:net";
-// The command-line contract every command of the README keeps (`--help`; an unknown argument exits 2 before anything runs).
+// The command-line contract every command of the README and docs/ keeps (`--help`; an unknown argument exits 2 before anything runs).
 import { commandLine } from "../scripts/command-line.mjs";
 import { createAnalyticsService } from "./analytics/service.js";
 import { announceServing, isPrimaryOfCluster, runWorkers } from "./cluster.js";
@@ -23,7 +23,7 @@ import { createRegistryService } from "./registry/service.js";
 const USAGE = `usage: npm start
 
 The analytics service on PORT (4021) and the agent registry on REGISTRY_PORT (4022), configured by environment
-variables only (the README's Configuration lists them): on embedded SQLite and memory by default; with DATABASE_URL
+variables only (docs/configuration.md lists them): on embedded SQLite and memory by default; with DATABASE_URL
 and CACHE_URL on PostgreSQL and Redis; with WORKERS=N (or auto) as N processes. A setting that cannot work stops it
 with one line naming the variable (exit 2). SIGTERM or SIGINT stops it gracefully.
 

@@ -195,7 +195,7 @@ export interface paths {
          * Prometheus metrics
          * @description Prometheus metrics of this instance, in the text exposition format: requests by operation and
          *     status with their latency, the default process metrics, and the service's own families (the
-         *     README's Operations section lists them). When the deployment sets `METRICS_TOKEN`, the scrape
+         *     deployment guide's Metrics section lists them). When the deployment sets `METRICS_TOKEN`, the scrape
          *     must send `Authorization: Bearer <token>`; otherwise the page is open.
          */
         get: operations["Operations_metrics"];

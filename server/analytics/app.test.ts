@@ -56,7 +56,7 @@ function build(overrides: Partial<AnalyticsDeps> = {}, backend?: SettlementBacke
 }
 
 const { app } = build();
-/** The size the README tells operators the v2 challenge header stays under. */
+/** The size docs/deployment.md tells operators the v2 challenge header stays under. */
 const MAX_CHALLENGE_HEADER = 8 * 1024;
 const PREFIX_NETWORK = { "": "solana-devnet", "/base": "base-sepolia", "/skale": "skale-base-sepolia" } as const;
 const decode = (header: string) => JSON.parse(Buffer.from(header, "base64").toString("utf8"));
@@ -77,7 +77,7 @@ describe("the 402 challenge", () => {
           : await request(app).get(target);
       expect(res.status, `${route.method} ${target}`).toBe(402);
       expect(independent.validate(route.method, route.path, 402, res.body), route.operationId).toEqual([]);
-      // what a proxy must pass as a response header (README, Payments): the largest is about 5.2 KB
+      // what a proxy must pass as a response header (docs/deployment.md, Behind a proxy)
       expect(String(res.headers["payment-required"]).length, route.operationId).toBeLessThan(MAX_CHALLENGE_HEADER);
       const [accept] = res.body.accepts;
       const example = doc.paths[route.path]?.[route.method]?.responses["402"]?.content?.["application/json"]?.example as {

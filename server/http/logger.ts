@@ -16,7 +16,8 @@ const nested = (value: unknown): value is Record<string, unknown> =>
  * A line's fields with every secret-named one censored, at the top level and two levels down (a
  * `config.apiKey`, a `request.headers.authorization`), as a copy only when there is one to censor.
  * Written here instead of pino's `redact` paths, whose wildcards cost more than writing the line itself,
- * on every request; this walk copies nothing when no field is secret-named.
+ * on every request; this walk copies nothing when no field is secret-named
+ * (docs/decisions/0009-log-redaction-by-hand.md).
  */
 export function censored(fields: Record<string, unknown>, depth = 0): Record<string, unknown> {
   let copy: Record<string, unknown> | undefined;

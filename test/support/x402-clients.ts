@@ -53,7 +53,7 @@ function recording(header: string): { fetch: typeof fetch; sent: string[] } {
 /**
  * The v2 client for one payer: the SDK's exact EVM scheme on `eip155:*`, or its SVM scheme on
  * `solana:*` over the local RPC stand-in. SKALE's USDC is not one of the SDK's default assets, so
- * it is allowed explicitly with a per-payment cap, as the README tells integrators to do.
+ * it is allowed explicitly with a per-payment cap, as docs/clients.md tells integrators to do.
  */
 export function v2Client(signer: Signer, rpcUrl: string): PayingClient {
   const client = new x402Client();
