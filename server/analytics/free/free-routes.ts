@@ -12,7 +12,15 @@ import { requestOrigin } from "../../http/origin.js";
 import type { AnalyticsConfig } from "../config.js";
 import type { AnalyticsContract, OpenApiDocument, PaidRoute } from "../contract.js";
 import { challengeV2 } from "../payments/protocols.js";
-import { concretePath, deployedNetworks, networkOf, offerAt, routeOffer } from "../payments/requirements.js";
+import {
+  concretePath,
+  deployedNetworks,
+  type NetworkTarget,
+  networkOf,
+  offerAt,
+  type RouteOffer,
+  routeOffer,
+} from "../payments/requirements.js";
 
 type ServiceInfo = components["schemas"]["ServiceInfo"];
 type AgentCard = components["schemas"]["AgentCard"];
@@ -45,30 +53,25 @@ function perOrigin<T>(build: (origin: string) => T, max = 16): (origin: string) 
   };
 }
 
-export function freeRouteHandlers({
-  contract,
-  config,
-  providers,
-  insightModel,
-  settlement,
-  cache,
-}: FreeRouteDeps): Record<string, RequestHandler> {
-  const rootPost = contract.paid.filter((r) => !r.legacy && r.payment.network.prefix === "");
-  const deployed = deployedNetworks(config);
-  const networks = deployed.map((target) => ({
+/** The networks this deployment is paid on, as service info and the agent card list them. */
+function networkSummaries(deployed: NetworkTarget[]) {
+  return deployed.map((target) => ({
     prefix: target.prefix,
     network: target.network,
     caip2: target.caip2 as ServiceInfo["networks"][number]["caip2"],
     asset: target.asset,
     payTo: target.payTo,
   }));
+}
 
+/** Service info's operations, in the contract's order, each with its price and its routes. */
+function serviceOperations(contract: AnalyticsContract, config: AnalyticsConfig, deployed: NetworkTarget[]): ServiceOperation[] {
   // One entry per operation: its POST routes in prefix order, then its legacy GETs.
   const byName = new Map<string, PaidRoute[]>();
   for (const route of contract.paid) byName.set(route.name, [...(byName.get(route.name) ?? []), route]);
   const order = (route: PaidRoute) =>
     (route.legacy ? deployed.length : 0) + deployed.findIndex((network) => network.prefix === route.payment.network.prefix);
-  const operations: ServiceOperation[] = contract.operations.map((name) => {
+  return contract.operations.map((name) => {
     const routes = (byName.get(name) ?? []).toSorted((a, b) => order(a) - order(b));
     const first = routes[0] as PaidRoute;
     return {
@@ -85,67 +88,77 @@ export function freeRouteHandlers({
       })),
     };
   });
+}
 
-  const info: Omit<ServiceInfo, "cache"> = {
-    service: SERVICE,
-    version: contract.document.info.version,
-    status: "ok",
+/** What the OpenAPI documents and service info need of the dependencies. */
+type DocumentDeps = Pick<FreeRouteDeps, "contract" | "config" | "settlement">;
+
+/** This deployment's payment details for a paid route, as its `x-payment-info` carries them. */
+function deploymentOf(route: PaidRoute, { config, settlement }: DocumentDeps) {
+  const target = networkOf(route, config);
+  return {
     profile: config.profile,
-    networks,
-    endpoints: contract.operations.length,
-    operations,
-    providers,
-    insight_model: insightModel,
+    network: target.network,
+    caip2: target.caip2,
+    asset: target.asset,
+    payTo: target.payTo,
+    treasury: target.treasury,
     settlement,
-    warnings: config.warnings,
+    ...(target.family === "svm" ? { feePayer: config.feePayer } : {}),
   };
+}
 
-  const deployment = (route: PaidRoute) => {
-    const target = networkOf(route, config);
-    return {
-      profile: config.profile,
-      network: target.network,
-      caip2: target.caip2,
-      asset: target.asset,
-      payTo: target.payTo,
-      treasury: target.treasury,
-      settlement,
-      ...(target.family === "svm" ? { feePayer: config.feePayer } : {}),
-    };
-  };
-  /** A copy of `document` whose paid operations carry this deployment's details. */
-  const withDeployment = (document: OpenApiDocument) => {
-    const copy = structuredClone(document);
-    for (const route of contract.paid) {
-      const info = copy.paths[route.path]?.[route.method]?.["x-payment-info"] as Record<string, unknown> | undefined;
-      if (info) info.deployment = deployment(route);
-    }
-    return copy;
-  };
-  const documents = new Map<string | undefined, OpenApiDocument>([
-    [undefined, withDeployment(contract.document)],
-    ...Object.entries(contract.byNetwork).map(([name, document]) => [name, withDeployment(document)] as const),
+/** A copy of `document` whose paid operations carry this deployment's details. */
+function withDeployment(document: OpenApiDocument, deps: DocumentDeps): OpenApiDocument {
+  const copy = structuredClone(document);
+  for (const route of deps.contract.paid) {
+    const info = copy.paths[route.path]?.[route.method]?.["x-payment-info"] as Record<string, unknown> | undefined;
+    if (info) info.deployment = deploymentOf(route, deps);
+  }
+  return copy;
+}
+
+/** The whole document (under `undefined`) and each network's, with this deployment's details. */
+function deployedDocuments(deps: DocumentDeps): Map<string | undefined, OpenApiDocument> {
+  const { contract } = deps;
+  return new Map<string | undefined, OpenApiDocument>([
+    [undefined, withDeployment(contract.document, deps)],
+    ...Object.entries(contract.byNetwork).map(([name, document]) => [name, withDeployment(document, deps)] as const),
   ]);
-  const openApiJsonOf = new Map(
+}
+
+/** Per document, its JSON with the caller's origin as its server, memoized per origin. */
+function openApiJsonByNetwork(documents: Map<string | undefined, OpenApiDocument>) {
+  return new Map(
     [...documents].map(([network, document]) => [
       network,
       perOrigin((origin) => JSON.stringify({ ...document, servers: [{ url: origin, description: "This deployment" }] })),
     ]),
   );
-  const pages = new Map(
+}
+
+/** Per document, its API reference page. */
+function referencePages(documents: Map<string | undefined, OpenApiDocument>) {
+  return new Map(
     [...documents].map(([network, document]) => [
       network,
       referencePage({ title: document.info.title, documentUrl: network ? `/openapi.json?network=${network}` : "/openapi.json" }),
     ]),
   );
-  // The validator admits only the spec's network names; an unknown one here means the generated files disagree with the spec.
-  const chosen = <T>(byNetwork: Map<string | undefined, T>, req: Request): T => {
-    const value = byNetwork.get(req.query.network as string | undefined);
-    if (value === undefined) throw new Error(`no generated document for network ${String(req.query.network)}`);
-    return value;
-  };
+}
 
-  const agentCard = perOrigin(
+/** The value kept for the request's `network` query parameter (absent: the whole document's). */
+function chosen<T>(byNetwork: Map<string | undefined, T>, req: Request): T {
+  // The validator admits only the spec's network names; an unknown one here means the generated files disagree with the spec.
+  const value = byNetwork.get(req.query.network as string | undefined);
+  if (value === undefined) throw new Error(`no generated document for network ${String(req.query.network)}`);
+  return value;
+}
+
+/** The A2A / ERC-8004 agent card at an origin, one skill per POST route of the root prefix; memoized per origin. */
+function agentCards(contract: AnalyticsContract, networks: AgentCard["networks"]): (origin: string) => AgentCard {
+  const rootPost = contract.paid.filter((r) => !r.legacy && r.payment.network.prefix === "");
+  return perOrigin(
     (origin): AgentCard => ({
       protocolVersion: "0.3.0",
       name: contract.document.info.title,
@@ -172,15 +185,29 @@ export function freeRouteHandlers({
       networks,
     }),
   );
+}
 
+/** A paid route discovery lists: its concrete path and its offer. */
+interface DiscoveryTemplate {
+  route: PaidRoute;
+  path: string;
+  offer: RouteOffer;
+}
+
+/** The paid routes discovery lists, in the contract's order. */
+function discoveryTemplates(contract: AnalyticsContract, config: AnalyticsConfig): DiscoveryTemplate[] {
   // Discovery lists URLs a prober can call as written: the venue is filled in; routes still needing an id (a pool, a
   // mint) or query parameters (a question, an address) are listed by their POST twin.
-  const templates = contract.paid
+  return contract.paid
     .filter((route) => !route.queryRequired)
     .map((route) => ({ route, path: concretePath(route, { venue: "meteora" }) }))
     .filter(({ path }) => !path.includes("{"))
     .map(({ route, path }) => ({ route, path, offer: routeOffer(route, config, contract.document) }));
-  const discovery = perOrigin(
+}
+
+/** The x402 discovery document at an origin, memoized per origin. */
+function discoveryDocuments(templates: DiscoveryTemplate[]): (origin: string) => X402Discovery {
+  return perOrigin(
     (origin): X402Discovery => ({
       version: 1,
       resources: templates.map(({ route, path }) => `${route.method.toUpperCase()} ${path}`),
@@ -198,14 +225,47 @@ export function freeRouteHandlers({
       }),
     }),
   );
+}
 
+/** Service info's body for a state of the cache, given the rest of service info. */
+function serviceInfoBodies(info: Omit<ServiceInfo, "cache">): (state: ServiceInfo["cache"]) => Buffer {
   // Serialized once per state of the cache (the only part that changes): the body is about 15 KB.
   let serialized: { state: string; body: Buffer } | undefined;
-  const serviceInfoBody = (state: ServiceInfo["cache"]): Buffer => {
+  return (state) => {
     const key = `${state.store}:${state.status}`;
     if (serialized?.state !== key) serialized = { state: key, body: Buffer.from(JSON.stringify({ ...info, cache: state })) };
     return serialized.body;
   };
+}
+
+export function freeRouteHandlers({
+  contract,
+  config,
+  providers,
+  insightModel,
+  settlement,
+  cache,
+}: FreeRouteDeps): Record<string, RequestHandler> {
+  const deployed = deployedNetworks(config);
+  const networks = networkSummaries(deployed);
+  const serviceInfoBody = serviceInfoBodies({
+    service: SERVICE,
+    version: contract.document.info.version,
+    status: "ok",
+    profile: config.profile,
+    networks,
+    endpoints: contract.operations.length,
+    operations: serviceOperations(contract, config, deployed),
+    providers,
+    insight_model: insightModel,
+    settlement,
+    warnings: config.warnings,
+  });
+  const documents = deployedDocuments({ contract, config, settlement });
+  const openApiJsonOf = openApiJsonByNetwork(documents);
+  const pages = referencePages(documents);
+  const agentCard = agentCards(contract, networks);
+  const discovery = discoveryDocuments(discoveryTemplates(contract, config));
 
   return {
     Free_serviceInfo: (_req, res) => {
