@@ -26,10 +26,10 @@
 import express, { type Request, type Response } from "express";
 import { NETWORKS } from "../lib/networks.js";
 import { offerAt } from "../server/analytics/payments/requirements.js";
-import { solanaAddressRefusal } from "../server/analytics/segments/input-rules.js";
+import { solanaAddressErrors } from "../server/analytics/segments/input-rules.js";
 import { DOCS_ASSETS_PATH, docsAssets, referencePage } from "../server/docs/reference-page.js";
 import { ANALYTICS_CORS, cors, REGISTRY_CORS } from "../server/http/cors.js";
-import { invalidField, toErrorResponse } from "../server/http/errors.js";
+import { invalidField, invalidInput, toErrorResponse } from "../server/http/errors.js";
 import { checkName } from "../server/registry/names.js";
 import {
   challengeAnswer,
@@ -112,8 +112,8 @@ function inputOf(operation: PaidOperation, req: Request): Record<string, unknown
 
 /** The service's 400 for a Solana address field that is not 32 bytes, which the schema's pattern cannot refuse. */
 function misaddressedAnswer(route: PaidOperation["route"], input: Record<string, unknown>): MockAnswer | undefined {
-  const refused = solanaAddressRefusal(route, input);
-  return refused && toErrorResponse(refused);
+  const errors = solanaAddressErrors(route, input);
+  return errors.length ? toErrorResponse(invalidInput(errors)) : undefined;
 }
 
 /** The registry's paths that name an agent (their one parameter, `{name}`, an `AgentName`), as patterns capturing it. */

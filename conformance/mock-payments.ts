@@ -72,7 +72,7 @@ export function readPayment(get: (name: string) => string | undefined, offer: Of
     };
   const opened = openSubmission(read, offer);
   if (!opened.ok)
-    return opened.status === 400
+    return opened.malformed
       ? { kind: "malformed", headers: [PAYMENT_HEADERS[read.version]], message: opened.message }
       : { kind: "refused", reason: opened.reason, message: opened.message };
   const { x402Version, scheme, network, payload } = opened.payment;

@@ -3291,7 +3291,7 @@ export interface components {
          * @description Stable machine codes of the error body.
          * @enum {string}
          */
-        "Common.ErrorCode": "invalid_request" | "invalid_payload" | "not_found" | "method_not_allowed" | "unauthorized" | "upstream_error" | "internal_error" | "service_unavailable";
+        "Common.ErrorCode": "invalid_request" | "invalid_payload" | "not_found" | "method_not_allowed" | "unauthorized" | "upstream_error" | "internal_error" | "service_unavailable" | "payment_in_progress";
         /** @description One invalid input, named so that a caller can fix it without reading server logs. */
         "Common.FieldError": {
             /** @description Part of the request that holds the field. */
@@ -7380,11 +7380,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7679,11 +7681,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -7975,11 +7979,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8275,11 +8281,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8594,11 +8602,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -8902,11 +8912,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9204,11 +9216,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9497,11 +9511,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -9784,11 +9800,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10077,11 +10095,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10381,11 +10401,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -10689,11 +10711,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11029,11 +11053,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11336,11 +11362,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11645,11 +11673,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -11946,11 +11976,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12298,11 +12330,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12646,11 +12680,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -12952,11 +12988,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13254,11 +13292,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13542,11 +13582,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -13832,11 +13874,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14134,11 +14178,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14469,11 +14515,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -14765,11 +14813,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15063,11 +15113,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15342,11 +15394,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15626,11 +15680,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -15932,11 +15988,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16229,11 +16287,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16525,11 +16585,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -16824,11 +16886,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17117,11 +17181,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17409,11 +17475,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17682,11 +17750,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -17955,11 +18025,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -18228,11 +18300,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -18506,11 +18580,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -18780,11 +18856,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -19069,11 +19147,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -19358,11 +19438,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -19632,11 +19714,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -19910,11 +19994,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -20177,11 +20263,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -20444,11 +20532,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -20718,11 +20808,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -20999,11 +21091,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -21279,11 +21373,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -21548,11 +21644,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -21824,11 +21922,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -22091,11 +22191,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -22365,11 +22467,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -22631,11 +22735,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -22901,11 +23007,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -23175,11 +23283,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -23453,11 +23563,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -23745,11 +23857,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -24030,11 +24144,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -24348,11 +24464,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -24655,11 +24773,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -24956,11 +25076,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -25248,11 +25370,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -25534,11 +25658,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -25826,11 +25952,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -26129,11 +26257,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -26436,11 +26566,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -26878,11 +27010,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -27184,11 +27318,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -27492,11 +27628,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -27792,11 +27930,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -28143,11 +28283,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -28490,11 +28632,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -28795,11 +28939,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -29096,11 +29242,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -29383,11 +29531,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -29672,11 +29822,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -29973,11 +30125,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -30307,11 +30461,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -30805,11 +30961,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -31105,11 +31263,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -31424,11 +31584,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -31732,11 +31894,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -32034,11 +32198,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -32327,11 +32493,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -32614,11 +32782,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -32907,11 +33077,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -33211,11 +33383,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -33519,11 +33693,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -33859,11 +34035,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -34166,11 +34344,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -34475,11 +34655,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -34776,11 +34958,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -35128,11 +35312,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -35476,11 +35662,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -35782,11 +35970,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -36084,11 +36274,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -36372,11 +36564,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -36662,11 +36856,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -36964,11 +37160,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -37299,11 +37497,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -37595,11 +37795,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -37893,11 +38095,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -38172,11 +38376,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -38456,11 +38662,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -38762,11 +38970,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -39059,11 +39269,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -39355,11 +39567,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -39654,11 +39868,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -39947,11 +40163,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -40239,11 +40457,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -40512,11 +40732,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -40785,11 +41007,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -41058,11 +41282,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -41336,11 +41562,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -41610,11 +41838,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -41899,11 +42129,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -42188,11 +42420,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -42462,11 +42696,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -42740,11 +42976,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -43007,11 +43245,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -43274,11 +43514,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -43548,11 +43790,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -43829,11 +44073,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -44109,11 +44355,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -44378,11 +44626,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -44654,11 +44904,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -44921,11 +45173,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -45195,11 +45449,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -45461,11 +45717,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -45731,11 +45989,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -46005,11 +46265,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -46283,11 +46545,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -46575,11 +46839,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -46860,11 +47126,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -47155,11 +47423,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -47452,11 +47722,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -47730,11 +48002,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -48013,11 +48287,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -48318,11 +48594,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -48614,11 +48892,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -48909,11 +49189,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -49207,11 +49489,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -49499,11 +49783,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -49790,11 +50076,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -50062,11 +50350,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -50334,11 +50624,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -50606,11 +50898,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -50883,11 +51177,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -51156,11 +51452,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -51444,11 +51742,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -51732,11 +52032,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -52005,11 +52307,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -52282,11 +52586,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -52548,11 +52854,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -52814,11 +53122,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -53087,11 +53397,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -53367,11 +53679,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -53646,11 +53960,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -53914,11 +54230,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -54189,11 +54507,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -54455,11 +54775,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -54728,11 +55050,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -54993,11 +55317,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -55262,11 +55588,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -55535,11 +55863,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -55812,11 +56142,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -56103,11 +56435,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -56387,11 +56721,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };

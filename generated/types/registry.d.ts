@@ -346,7 +346,7 @@ export interface components {
          * @description Stable machine codes of the error body.
          * @enum {string}
          */
-        "Common.ErrorCode": "invalid_request" | "invalid_payload" | "not_found" | "method_not_allowed" | "unauthorized" | "upstream_error" | "internal_error" | "service_unavailable";
+        "Common.ErrorCode": "invalid_request" | "invalid_payload" | "not_found" | "method_not_allowed" | "unauthorized" | "upstream_error" | "internal_error" | "service_unavailable" | "payment_in_progress";
         /** @description One invalid input, named so that a caller can fix it without reading server logs. */
         "Common.FieldError": {
             /** @description Part of the request that holds the field. */
@@ -735,11 +735,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -855,11 +857,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -966,11 +970,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1091,11 +1097,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1181,11 +1189,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1424,11 +1434,13 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline. Retry after `Retry-After` seconds. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
+             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
+             *     payment. Never charged.
              */
             503: {
                 headers: {
-                    /** @description Seconds to wait before retrying. */
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };

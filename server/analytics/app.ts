@@ -24,16 +24,16 @@ import { openApiValidation } from "../http/validator.js";
 import { asGet, withHead } from "../http/with-head.js";
 import { requestMetrics, UNMATCHED } from "../ops/metrics.js";
 import { embeddedOperations, type OperationsOptions, operationsHandlers, operationsPaths } from "../ops/routes.js";
-import { bodyValidators } from "./body-validators.js";
 import type { Clock } from "./clock.js";
 import type { AnalyticsConfig } from "./config.js";
 import type { AnalyticsContract } from "./contract.js";
 import { type FreeRouteDeps, freeRouteHandlers } from "./free/free-routes.js";
 import { type InsightObserver, type InsightWriter, unobservedInsight } from "./insight/types.js";
-import { type LaneRoute, withPaidLane } from "./paid-lane.js";
-import { paidEndpoint, paidRouteHandler } from "./paid-route.js";
+import { paidEndpoint, paidRouteHandler } from "./paid/http-endpoint.js";
+import { inputChecks } from "./paid/input-check.js";
+import { type LaneRoute, withPaidLane } from "./paid/lane.js";
+import { responseChecker } from "./paid/response-check.js";
 import type { PaymentGate } from "./payments/gate.js";
-import { responseChecker } from "./response-check.js";
 import type { HandlerMap, SegmentContext } from "./segments/types.js";
 
 export interface AnalyticsDeps {
@@ -130,7 +130,7 @@ export function createAnalyticsApp(deps: AnalyticsDeps): ServiceApp {
   }
 
   const checks = responseChecker(contract);
-  const validators = bodyValidators(contract);
+  const inputs = inputChecks(contract);
   const lane: LaneRoute[] = [];
   for (const route of contract.paid) {
     const serve = paidEndpoint(route, deps.handlers[route.name], {
@@ -141,11 +141,12 @@ export function createAnalyticsApp(deps: AnalyticsDeps): ServiceApp {
       logger,
       segment: deps.segment,
       checkResponse: checks(route),
+      ...(route.method === "post" && { checkInput: inputs(route) }),
       insightObserver: deps.insightObserver ?? unobservedInsight,
       document: contract.document,
     });
     bind(route.path, route.method, paidRouteHandler(route, serve, config.publicBaseUrl));
-    if (route.method === "post") lane.push({ path: route.path, operationId: route.operationId, serve, validate: validators(route) });
+    if (route.method === "post") lane.push({ path: route.path, operationId: route.operationId, serve });
   }
 
   // Each documented path's validator (see validator.ts), then its handler by method. A path without

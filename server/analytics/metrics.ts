@@ -26,7 +26,7 @@ export function prometheusObservers(registry: Registry): AnalyticsObservers {
     new Histogram({ name, help, labelNames, buckets: LATENCY_BUCKETS, registers });
   const payments = counter(
     "x402_payments_total",
-    "Payments by network, x402 version and outcome (served, replayed, refused, released, recovered) with its reason.",
+    "Payments by network, x402 version and outcome (served, replayed, held, refused, released, recovered) with its reason.",
     ["network", "x402_version", "outcome", "reason"],
   );
   const settlement = histogram(

@@ -30,7 +30,7 @@ export class ApiError extends Error {
 
 /** A 400 naming one invalid field. */
 export function invalidField(location: FieldError["location"], field: string, message: string): ApiError {
-  return new ApiError(400, "invalid_request", `${field}: ${message}`, { errors: [{ location, field, message }] });
+  return invalidInput([{ location, field, message }]);
 }
 
 const LOCATIONS: Record<string, FieldError["location"]> = { body: "body", query: "query", path: "path", params: "path", headers: "header" };
@@ -107,11 +107,19 @@ export function toErrorResponse(error: unknown, path = ""): { status: number; bo
   if (status === 415) {
     return bad([{ location: "header", field: "content-type", message: "must be application/json" }]);
   }
-  if (status >= 400 && status < 500 && items.length) {
-    return bad(items.map((item) => ({ ...fieldOf(item.path), message: messageOf(item) })));
-  }
+  if (status >= 400 && status < 500 && items.length) return bad(validatorFieldErrors(items));
   if (status >= 400 && status < 500) return bad([{ location: "body", field: "request", message: String((error as Error).message) }]);
   return { status: 500, body: { error: "internal_error", message: "The service failed to produce a valid answer." }, headers: {} };
+}
+
+/** The fields a validator's errors name (`/body/limit` → body `limit`), each with what is wrong with it. */
+export function validatorFieldErrors(items: readonly { path: string; message: string; errorCode?: string }[]): FieldError[] {
+  return items.map((item) => ({ ...fieldOf(item.path), message: messageOf(item) }));
+}
+
+/** A 400 naming each invalid field, as every entry of a service words it. */
+export function invalidInput(errors: FieldError[]): ApiError {
+  return new ApiError(400, "invalid_request", errors.map((error) => `${error.field}: ${error.message}`).join("; "), { errors });
 }
 
 /**
@@ -136,8 +144,8 @@ function parsesAsJson(text: unknown): boolean {
 }
 
 function bad(errors: FieldError[]) {
-  const message = errors.map((error) => `${error.field}: ${error.message}`).join("; ");
-  return { status: 400, body: { error: "invalid_request" as const, message, errors }, headers: {} };
+  const { status, code, message, details, headers } = invalidInput(errors);
+  return { status, body: { error: code, message, ...details }, headers };
 }
 
 /** Answers `error` with the JSON error body and the request id; a server fault is logged with both. */

@@ -12,15 +12,11 @@
 import type { IncomingMessage } from "node:http";
 import { parse as parseContentType } from "content-type";
 import type { RequestHandler } from "express";
-import { ApiError, type FieldError } from "./errors.js";
+import { type FieldError, invalidInput as refuse } from "./errors.js";
 import type { NodeHandler } from "./handler-chain.js";
 
 /** A request as the JSON parser leaves it: `body` is what it read, if anything. */
 export type ParsedRequest = IncomingMessage & { body?: unknown };
-
-function refuse(errors: FieldError[]): ApiError {
-  return new ApiError(400, "invalid_request", errors.map((e) => `${e.field}: ${e.message}`).join("; "), { errors });
-}
 
 /** Before validation: every query key is a plain name carrying one value. */
 export const refuseAmbiguousQuery: RequestHandler = function refuseAmbiguousQuery(req, _res, next) {

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { splitPayment } from "../../server/analytics/payments/ledger/split.js";
+import { RECOVERY_RECORDS, STAGES, type Stage, TRANSITIONS, type TransitionName } from "../../server/analytics/payments/ledger/stages.js";
 import type { Attempt, LedgerStore, ReservationRequest } from "../../server/analytics/payments/ledger/store.js";
 
 export interface LedgerFixture {
@@ -45,8 +46,102 @@ export async function attemptOf(ledger: LedgerStore, request: ReservationRequest
 const settlement = (transaction = "0xtx", amount = 1000n) => ({ transaction, simulated: false, split: split(amount) });
 const answer = { status: 200, body: '{"data":{}}' };
 
+/** A payment brought to a stage of the table, with what its request and recovery name it by. */
+interface Placed {
+  stage: Stage;
+  key: string;
+  attempt: Attempt;
+}
+
+/** Brings a fresh payment to `stage` by the moves the table allows (settling's deadline: 10 s on; verified's: 30 s). */
+async function placed(ledger: LedgerStore, stage: Stage, now: number, key = `walk-${stage}`): Promise<Placed> {
+  const attempt = await attemptOf(ledger, reservation(key, {}, now));
+  const moved = {
+    verified: async () => true,
+    settling: () => ledger.beginSettling(attempt, answer, now + 10_000),
+    settled: () => ledger.settleWithAnswer(attempt, settlement(), answer),
+    not_charged: () => ledger.release(attempt, "placed"),
+    failed: () => ledger.refuse(attempt, "placed"),
+  }[stage];
+  if (!(await moved())) throw new Error(`could not place a payment in ${stage}`);
+  return { stage, key, attempt };
+}
+
+type Move = (ledger: LedgerStore, payment: Placed, now: number) => Promise<boolean>;
+
+/** Each transition but the reservation, made as its actor makes it: the request by its attempt, recovery by the entry. */
+const MOVES: Record<Exclude<TransitionName, "reserve">, Move> = {
+  beginSettling: (l, p, now) => l.beginSettling(p.attempt, answer, now + 10_000),
+  settleWithAnswer: (l, p) => l.settleWithAnswer(p.attempt, settlement(), answer),
+  confirmSettlement: (l, p) => l.confirmSettlement(p.attempt, settlement()),
+  release: (l, p) => l.release(p.attempt, "walk"),
+  refuse: (l, p) => l.refuse(p.attempt, "walk"),
+  abandon: (l, p) => l.abandon(p.key, p.attempt.holder, "walk"),
+  expire: (l, p) => l.expire(p.attempt.entry),
+  confirmOnChain: (l, p) => l.confirmOnChain(p.attempt.entry, settlement()),
+  voidOnChain: (l, p) => l.voidOnChain(p.attempt.entry, "walk"),
+  postpone: (l, p, now) => l.postpone(p.attempt.entry, now, "awaiting: walk"),
+};
+
+/** The same move made by what its guards refuse: another attempt, the other side of the deadline, another holder. */
+const stranger = (payment: Placed): Placed => ({ ...payment, attempt: { ...payment.attempt, holder: "another-attempt" } });
+
+const stageOf = async (ledger: LedgerStore, payment: Placed) =>
+  (await ledger.rows()).find((row) => row.id === payment.attempt.entry)?.status;
+
+/**
+ * The table of stages.ts, walked on a store: each transition, from each stage, moves a payment exactly when the table
+ * lets it leave that stage, to the stage the table says, once; and not when one of its guards fails.
+ */
+function describeTransitionTable(open: (start: number) => Promise<LedgerFixture>): void {
+  describe("the transition table", () => {
+    it("reserves a key once, until a release frees it", async () => {
+      const { ledger } = await open(T0);
+      expect(await ledger.reserve(reservation("k"))).toMatchObject({ reserved: true });
+      expect(await ledger.reserve(reservation("k", { holder: "other" }))).toMatchObject({ reserved: false });
+      const held = await attemptOf(ledger, reservation("free"));
+      await ledger.release(held, "freed");
+      expect(await ledger.reserve(reservation("free", { holder: "again" }))).toMatchObject({ reserved: true });
+      await ledger.close();
+    });
+
+    for (const [name, move] of Object.entries(MOVES) as [Exclude<TransitionName, "reserve">, Move][]) {
+      const { from, to, guards } = TRANSITIONS[name];
+      const leaves = (stage: Stage) => (from as readonly Stage[]).includes(stage);
+      it(`${name}: ${from.join(" or ")} → ${to}, from no other stage, once, and only as its guards allow`, async () => {
+        const { ledger, advance, now } = await open(T0);
+        const payments = [];
+        for (const stage of STAGES) payments.push(await placed(ledger, stage, now()));
+        // a move guarded by a deadline past is made past every deadline (verified's and settling's alike)
+        const past = (guards as readonly string[]).includes("past deadline");
+        if (past) {
+          for (const payment of payments.filter((p) => leaves(p.stage))) expect(await move(ledger, payment, now())).toBe(false);
+          advance(40_000);
+        }
+        for (const payment of payments) {
+          const guarded = (guards as readonly string[]).some((guard) => guard === "attempt" || guard === "holder");
+          if (guarded && leaves(payment.stage))
+            expect(await move(ledger, stranger(payment), now()), `${payment.stage} by another`).toBe(false);
+          expect(await move(ledger, payment, now()), `from ${payment.stage}`).toBe(leaves(payment.stage));
+          expect(await stageOf(ledger, payment)).toBe(leaves(payment.stage) ? to : payment.stage);
+          // once: the payment has left the stage it was in (a move that stays, postpone, may be made again)
+          if (leaves(payment.stage) && !leaves(to)) expect(await move(ledger, payment, now()), `again from ${to}`).toBe(false);
+        }
+        if ((guards as readonly string[]).includes("before deadline")) {
+          const late = await placed(ledger, "verified", now(), "walk-late");
+          advance(31_000);
+          expect(await move(ledger, late, now()), "past its deadline").toBe(false);
+        }
+        await ledger.close();
+      });
+    }
+  });
+}
+
 export function describeLedgerContract(name: string, open: (start: number) => Promise<LedgerFixture>): void {
   describe(`${name} ledger`, () => {
+    describeTransitionTable(open);
+
     it("reserves a payment once and says what holds it", async () => {
       const { ledger } = await open(T0);
       expect(await ledger.reserve(reservation("k"))).toEqual({ reserved: true, entry: expect.any(Number) });
@@ -86,10 +181,10 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
       expect([a?.reserved, b?.reserved].sort()).toEqual([false, true]);
       expect(a?.reserved ? b : a).toMatchObject({ reserved: false, existing: { fingerprint: a?.reserved ? "a" : "b" } });
 
-      await ledger.release(entryOfKey(3), "not_charged", "the answer failed");
+      await ledger.release(entryOfKey(3), "the answer failed");
       const settled = await Promise.all(
         order.map((i) =>
-          ledger.settle(entryOfKey(i), settlement(`0xtx${i}`, amountOf(i)), { status: i % 2 ? 206 : 200, body: `{"i":${i}}` }),
+          ledger.settleWithAnswer(entryOfKey(i), settlement(`0xtx${i}`, amountOf(i)), { status: i % 2 ? 206 : 200, body: `{"i":${i}}` }),
         ),
       );
       expect(settled).toEqual(order.map((i) => i !== 3));
@@ -116,7 +211,7 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
     it("settles with the answer in one step from verified, with its split and receipt data", async () => {
       const { ledger } = await open(T0);
       const k = await attemptOf(ledger, reservation("k"));
-      expect(await ledger.settle(k, settlement(), answer)).toBe(true);
+      expect(await ledger.settleWithAnswer(k, settlement(), answer)).toBe(true);
       const held = await ledger.reserve(reservation("k"));
       expect(held).toEqual({
         reserved: false,
@@ -124,6 +219,7 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
           status: "settled",
           fingerprint: "f1",
           expiresAt: T0 + 60_000,
+          deadlineAt: T0 + 30_000,
           payer: "0xpayer",
           network: "base-sepolia",
           amount: 1000n,
@@ -152,9 +248,9 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
       expect(await ledger.beginSettling(k, answer, now() + 40_000)).toBe(false);
       const held = await ledger.reserve(reservation("k"));
       expect(held).toMatchObject({ reserved: false, existing: { status: "settling", answer } });
-      expect(await ledger.settle(k, settlement(), answer)).toBe(false); // not from settling with a new answer
-      expect(await ledger.settle(k, settlement())).toBe(true);
-      expect(await ledger.settle(k, settlement())).toBe(false);
+      expect(await ledger.settleWithAnswer(k, settlement(), answer)).toBe(false); // not from settling with a new answer
+      expect(await ledger.confirmSettlement(k, settlement())).toBe(true);
+      expect(await ledger.confirmSettlement(k, settlement())).toBe(false);
       expect((await ledger.rows()).map((r) => r.status)).toEqual(["settled"]);
       await ledger.close();
     });
@@ -164,9 +260,9 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
       const a = await attemptOf(ledger, reservation("a"));
       const b = await attemptOf(ledger, reservation("b"));
       advance(30_000);
-      expect(await ledger.settle(a, settlement(), answer)).toBe(false);
+      expect(await ledger.settleWithAnswer(a, settlement(), answer)).toBe(false);
       expect(await ledger.beginSettling(b, answer, now() + 1)).toBe(false);
-      expect(await ledger.settle({ entry: a.entry + b.entry + 1, holder: a.holder }, settlement(), answer)).toBe(false); // no such entry
+      expect(await ledger.settleWithAnswer({ entry: a.entry + b.entry + 1, holder: a.holder }, settlement(), answer)).toBe(false); // no such entry
       expect((await ledger.rows()).map((r) => r.status)).toEqual(["verified", "verified"]);
       await ledger.close();
     });
@@ -174,11 +270,11 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
     it("releases a payment as not charged or failed, frees its key, drops its answer, keeps the record", async () => {
       const { ledger, now } = await open(T0);
       const k1 = await attemptOf(ledger, reservation("k1"));
-      expect(await ledger.release(k1, "not_charged", "upstream_error")).toBe(true);
+      expect(await ledger.release(k1, "upstream_error")).toBe(true);
       const k2 = await attemptOf(ledger, reservation("k2"));
       await ledger.beginSettling(k2, answer, now() + 40_000);
-      expect(await ledger.release(k2, "failed", "insufficient_funds")).toBe(true);
-      expect(await ledger.release(k2, "failed", "again")).toBe(false);
+      expect(await ledger.refuse(k2, "insufficient_funds")).toBe(true);
+      expect(await ledger.refuse(k2, "again")).toBe(false);
       expect(await ledger.reserve(reservation("k1"))).toEqual({ reserved: true, entry: expect.any(Number) });
       expect(await ledger.reserve(reservation("k2"))).toEqual({ reserved: true, entry: expect.any(Number) });
       const rows = await ledger.rows();
@@ -199,18 +295,22 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
       // first attempt was given. That attempt's writes name its own token, and move nothing of the other's.
       const other = await attemptOf(ledger, reservation("other", { holder: "other-attempt" }));
       const stale = { entry: other.entry, holder: "lost-attempt" };
-      expect(await ledger.settle(stale, settlement("0xstale"), answer)).toBe(false);
+      expect(await ledger.settleWithAnswer(stale, settlement("0xstale"), answer)).toBe(false);
       expect(await ledger.beginSettling(stale, answer, now() + 10_000)).toBe(false);
-      expect(await ledger.release(stale, "not_charged", "the stale attempt gave up")).toBe(false);
+      expect(await ledger.release(stale, "the stale attempt gave up")).toBe(false);
       expect(await ledger.beginSettling(other, answer, now() + 10_000)).toBe(true);
-      expect(await ledger.settle(stale, settlement("0xstale"))).toBe(false);
-      expect(await ledger.release(stale, "failed", "stale refusal")).toBe(false);
+      expect(await ledger.confirmSettlement(stale, settlement("0xstale"))).toBe(false);
+      expect(await ledger.refuse(stale, "stale refusal")).toBe(false);
       expect((await ledger.rows()).map((r) => [r.status, r.transaction])).toEqual([["settling", null]]);
-      expect(await ledger.settle(other, settlement("0xother"))).toBe(true);
+      expect(await ledger.confirmSettlement(other, settlement("0xother"))).toBe(true);
       // and every batch of settlements with answers checks each item's attempt on its own
       const attempts = await Promise.all(["x1", "x2", "x3"].map((key) => attemptOf(ledger, reservation(key))));
       const named = attempts.map((attempt, i) => (i === 1 ? { ...attempt, holder: "lost-attempt" } : attempt));
-      expect(await Promise.all(named.map((attempt) => ledger.settle(attempt, settlement(), answer)))).toEqual([true, false, true]);
+      expect(await Promise.all(named.map((attempt) => ledger.settleWithAnswer(attempt, settlement(), answer)))).toEqual([
+        true,
+        false,
+        true,
+      ]);
       expect((await ledger.rows()).map((r) => r.status)).toEqual(["settled", "settled", "verified", "settled"]);
       await ledger.close();
     });
@@ -220,17 +320,17 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
       // The first request stalls past its deadline; recovery releases its entry; the client's retry reserves anew.
       const first = await attemptOf(ledger, reservation("k", { requestId: "first" }));
       advance(30_000);
-      expect(await ledger.resolve(first.entry, "verified", { status: "not_charged", reason: "no answer" }, "released: late")).toBe(true);
+      expect(await ledger.expire(first.entry)).toBe(true);
       const retry = await attemptOf(ledger, reservation("k", { requestId: "retry", holder: "retry" }, now()));
       expect(retry.entry).not.toBe(first.entry);
       // The first request wakes: none of its writes reaches the retry's entry, in any stage.
-      expect(await ledger.settle(first, settlement("0xlate"), answer)).toBe(false);
+      expect(await ledger.settleWithAnswer(first, settlement("0xlate"), answer)).toBe(false);
       expect(await ledger.beginSettling(first, answer, now() + 10_000)).toBe(false);
-      expect(await ledger.release(first, "not_charged", "the late request gave up")).toBe(false);
+      expect(await ledger.release(first, "the late request gave up")).toBe(false);
       expect(await ledger.beginSettling(retry, answer, now() + 10_000)).toBe(true);
-      expect(await ledger.release(first, "failed", "late refusal")).toBe(false);
-      expect(await ledger.settle(first, settlement("0xlate"))).toBe(false);
-      expect(await ledger.settle(retry, settlement("0xretry"))).toBe(true);
+      expect(await ledger.refuse(first, "late refusal")).toBe(false);
+      expect(await ledger.confirmSettlement(first, settlement("0xlate"))).toBe(false);
+      expect(await ledger.confirmSettlement(retry, settlement("0xretry"))).toBe(true);
       const rows = await ledger.rows();
       expect(rows.map((r) => [r.requestId, r.status, r.transaction])).toEqual([
         ["first", "not_charged", null],
@@ -270,7 +370,7 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
       const stuck = await attemptOf(ledger, reservation("stuck"));
       const settling = await attemptOf(ledger, reservation("settling"));
       await ledger.beginSettling(settling, answer, now() + 10_000);
-      await ledger.settle(await attemptOf(ledger, reservation("done")), settlement(), answer);
+      await ledger.settleWithAnswer(await attemptOf(ledger, reservation("done")), settlement(), answer);
       expect(await ledger.pending(now(), 10)).toEqual([]);
       advance(31_000);
       const pending = await ledger.pending(now(), 10);
@@ -280,23 +380,19 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
       ]);
       expect(pending[1]).toMatchObject({ network: "base-sepolia", payer: "0xpayer", amount: 1000n, payload: '{"authorization":{}}' });
 
-      expect(await ledger.resolve(stuck.entry, "verified", { status: "not_charged", reason: "no answer" }, "released: x")).toBe(true);
-      expect(await ledger.resolve(stuck.entry, "verified", { status: "not_charged", reason: "no answer" }, "released: x")).toBe(false);
+      expect(await ledger.expire(stuck.entry)).toBe(true);
+      expect(await ledger.expire(stuck.entry)).toBe(false);
       await ledger.postpone(settling.entry, now() + 5_000, "awaiting: y");
       expect(await ledger.pending(now(), 10)).toEqual([]);
       advance(5_000);
-      expect(await ledger.resolve(settling.entry, "verified", { status: "settled", settlement: settlement("0xchain") }, "settled: z")).toBe(
-        false,
-      );
-      expect(await ledger.resolve(settling.entry, "settling", { status: "settled", settlement: settlement("0xchain") }, "settled: z")).toBe(
-        true,
-      );
+      expect(await ledger.expire(settling.entry)).toBe(false); // recovery's move of a verified payment: not this one
+      expect(await ledger.confirmOnChain(settling.entry, settlement("0xchain"))).toBe(true);
       const held = await ledger.reserve(reservation("settling"));
       expect(held).toMatchObject({ reserved: false, existing: { status: "settled", answer, settlement: { transaction: "0xchain" } } });
       const totals = await ledger.totals();
       expect(totals.byRecovery).toEqual([
-        { recovery: "released: x", status: "not_charged", payments: 1 },
-        { recovery: "settled: z", status: "settled", payments: 1 },
+        { recovery: RECOVERY_RECORDS.expire, status: "not_charged", payments: 1 },
+        { recovery: RECOVERY_RECORDS.confirmOnChain, status: "settled", payments: 1 },
       ]);
       expect(totals.byNetwork).toEqual([{ network: "base-sepolia", payments: 2, amount: 2000n }]);
       await ledger.close();
@@ -304,7 +400,7 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
 
     it("drops stored answers once their payment expired, and keeps the payment", async () => {
       const { ledger, now } = await open(T0);
-      await ledger.settle(await attemptOf(ledger, reservation("k")), settlement(), answer);
+      await ledger.settleWithAnswer(await attemptOf(ledger, reservation("k")), settlement(), answer);
       expect(await ledger.dropExpiredAnswers(now() + 59_000)).toBe(0);
       expect(await ledger.dropExpiredAnswers(now() + 61_000)).toBe(1);
       const held = await ledger.reserve(reservation("k"));

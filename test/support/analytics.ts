@@ -14,7 +14,7 @@ import { openSqliteLedger } from "../../server/analytics/payments/ledger/sqlite-
 import type { LedgerStore } from "../../server/analytics/payments/ledger/store.js";
 import { encodeHeader, type Offer, openSubmission, v2Requirement } from "../../server/analytics/payments/protocols.js";
 import { ledgerBackend, type SettlementBackend } from "../../server/analytics/payments/settlement.js";
-import type { PaymentRequirements, PaymentVerifier } from "../../server/analytics/payments/types.js";
+import type { PaymentRequirements, PaymentVerifier, Verification } from "../../server/analytics/payments/types.js";
 import type { HandlerMap, OperationHandler } from "../../server/analytics/segments/types.js";
 
 /** The scheme payload of a test payment: what the accepting verifier takes in place of a signature. */
@@ -40,10 +40,19 @@ export function offerFor(requirement: PaymentRequirements): Offer {
   return { v1: requirement, v2: v2Requirement(requirement, caip2) };
 }
 
-/** Opens a header as the gate does (`version` names the header it came in), then runs `verifier` on the payment. */
-export async function openAndVerify(verifier: PaymentVerifier, header: string, requirement: PaymentRequirements, version: 1 | 2 = 1) {
+/**
+ * Opens a header as the gate does (`version` names the header it came in), then runs `verifier` on the payment; a
+ * header that is not a payment at all is refused as `invalid_payload`.
+ */
+export async function openAndVerify(
+  verifier: PaymentVerifier,
+  header: string,
+  requirement: PaymentRequirements,
+  version: 1 | 2 = 1,
+): Promise<Verification> {
   const opened = openSubmission({ version, header }, offerFor(requirement));
-  return opened.ok ? verifier.verify(opened.payment, requirement) : opened;
+  if (opened.ok) return verifier.verify(opened.payment, requirement);
+  return { ok: false, reason: opened.malformed ? "invalid_payload" : opened.reason, message: opened.message };
 }
 
 /** The v2 requirement a 402 offers: the first entry of its decoded `PAYMENT-REQUIRED` header. */
@@ -56,8 +65,7 @@ export function acceptingVerifier(clock: Clock): PaymentVerifier {
   return {
     async verify(payment, requirement) {
       const test = payment.payload as { test?: boolean; payer?: string; nonce?: string } | undefined;
-      if (!test?.test || !test.payer || !test.nonce)
-        return { ok: false, status: 402, reason: "invalid_payload", message: "not a test payment" };
+      if (!test?.test || !test.payer || !test.nonce) return { ok: false, reason: "invalid_payload", message: "not a test payment" };
       return {
         ok: true,
         payment: {

@@ -22,6 +22,8 @@ export interface Answer {
   text: string;
   /** Decoded `X-PAYMENT-RESPONSE`, when sent. */
   receipt?: { success: boolean; transaction: string; network: string; payer: string; simulated?: boolean };
+  /** `Retry-After`, when sent: the seconds to wait before repeating the call. */
+  retryAfter?: string;
 }
 
 /** Sends one call (a retry never drops); undefined when no complete answer arrived (the connection broke or was dropped). */
@@ -35,7 +37,13 @@ export async function send(baseUrl: string, call: PaidCall, { retry = false } = 
     });
     const text = await res.text();
     const receipt = res.headers.get("x-payment-response");
-    return { status: res.status, text, ...(receipt ? { receipt: JSON.parse(Buffer.from(receipt, "base64").toString("utf8")) } : {}) };
+    const retryAfter = res.headers.get("retry-after");
+    return {
+      status: res.status,
+      text,
+      ...(receipt ? { receipt: JSON.parse(Buffer.from(receipt, "base64").toString("utf8")) } : {}),
+      ...(retryAfter ? { retryAfter } : {}),
+    };
   } catch {
     return undefined;
   }

@@ -1,24 +1,27 @@
 /**
- * The payment gate: charged exactly when the answer is delivered.
+ * The payment gate: charged exactly when the answer is delivered. It speaks in outcomes (admitted,
+ * stored, refused, held, settled, late), never in HTTP statuses: each transport says them its way.
  *
  * - `admit` opens a payment header of either x402 version (protocols.ts), verifies the payment
  *   and reserves it in the ledger under one key whichever header brought it. A payment already
  *   settled for the same request (same fingerprint, which names the version) within its validity
  *   window gets its stored answer back, with the same receipt: a client whose answer was lost
  *   retries with the same payment in the same header, even in the last seconds of its validity,
- *   when a new payment would be refused as too close to its end. Any other reuse is a refused replay.
+ *   when a new payment would be refused as too close to its end. A payment still in progress is
+ *   held, with the time by which it will have been resolved; any other reuse is a refused replay.
  * - `settle` takes an answer that is ready to send (serialized and checked) and settles: with the
  *   answer stored in the same commit when the settlement is the ledger itself; otherwise the
  *   answer is stored at `settling`, before the money moves, so that recovery can serve a retry.
  * - `release` records a payment whose answer failed as not charged and frees its key.
  *
- * Every stage is a conditional write of the ledger: a payment whose deadline passed (recovery may
- * release it) can no longer be settled by the request that was too slow.
+ * Every stage is a transition of the ledger (ledger/stages.ts): a payment whose deadline passed
+ * (recovery may release it) can no longer be settled by the request that was too slow.
  */
 import { randomUUID } from "node:crypto";
 import { StoreUnavailable } from "../../db/unavailable.js";
 import type { Clock } from "../clock.js";
 import { laterWrites } from "./later-writes.js";
+import type { OpenStage } from "./ledger/stages.js";
 import type { Attempt, ExistingPayment, LedgerStore, Reservation, ReservationRequest, Split, StoredAnswer } from "./ledger/store.js";
 import { type Offer, openSubmission, type Receipt, type Submission } from "./protocols.js";
 import type { SettlementBackend } from "./settlement.js";
@@ -36,15 +39,23 @@ export interface AdmittedPayment extends VerifiedPayment, Attempt {
 
 export type Admission =
   | { kind: "admitted"; payment: AdmittedPayment }
+  /** The answer this payment already bought for this request, with its receipt. */
   | { kind: "stored"; answer: StoredAnswer; receipt: Receipt }
-  | { kind: "rejected"; status: 400 | 402; reason: PaymentErrorReason; message: string; payer?: string };
+  /** The header is not a payment at all (not base64 JSON). */
+  | { kind: "malformed"; detail: string }
+  /** Verification refused the payment, with the x402 reason; nothing was reserved. */
+  | { kind: "refused"; reason: PaymentErrorReason; detail: string; payer?: string }
+  /** The payment was used already: for another request (or in the other version's header), or its answer is gone. */
+  | { kind: "used"; reason: PaymentErrorReason; payer: string; why: "another request" | "answer expired" }
+  /** The payment is in progress (another attempt's, or one a crash interrupted); resolved by `until` at the latest. */
+  | { kind: "held"; stage: OpenStage; until: number };
 
 export type Delivery =
-  | { ok: true; receipt: Receipt }
-  /** Settlement refused the payment (402 with the reason). */
-  | { ok: false; status: 402; reason: PaymentErrorReason; message: string }
+  | { kind: "settled"; receipt: Receipt }
+  /** Settlement refused the payment, with the x402 reason; nothing was charged. */
+  | { kind: "refused"; reason: PaymentErrorReason; detail: string }
   /** The answer came after the payment's deadline: not charged, the caller may retry. */
-  | { ok: false; status: 503; message: string };
+  | { kind: "late" };
 
 export interface RequestContext {
   /** Operation name, e.g. `defiTvl`. */
@@ -56,7 +67,10 @@ export interface RequestContext {
 
 export interface PaymentGate {
   admit(submission: Submission, offer: Offer, request: RequestContext): Promise<Admission>;
-  /** Settles with an answer ready to send; throws when the settlement's outcome is unknown (the payment stays `settling`). */
+  /**
+   * Settles with an answer ready to send. Throws `StoreUnavailable` when the ledger could not record it before any money
+   * moved, and anything else when the settlement's outcome is unknown (the payment stays `settling` for recovery).
+   */
   settle(payment: AdmittedPayment, answer: StoredAnswer): Promise<Delivery>;
   /**
    * Records the payment not charged; true when this call released it (false: it had moved on, its
@@ -74,6 +88,10 @@ export interface GateOptions {
   split: (network: string, amount: bigint) => Split;
   /** Longest time from admission to a ready answer; past it the payment is released, never charged. */
   answerTimeoutMs: number;
+  /** How often recovery runs: a payment held past its deadline is resolved by its next pass. */
+  recoveryIntervalMs?: number;
+  /** Told of a ledger write that failed after the money moved (the answer is delivered all the same). */
+  warn?: (fields: Record<string, unknown>, message: string) => void;
 }
 
 /**
@@ -97,165 +115,168 @@ export function receiptOf(
   };
 }
 
-function replayRefusal(family: Family, payer: string, message: string): Admission {
-  return family === "evm"
-    ? { kind: "rejected", status: 402, reason: "invalid_exact_evm_nonce_already_used", message, payer }
-    : { kind: "rejected", status: 402, reason: "duplicate_settlement", message, payer };
+/** The x402 reason a replay is refused with, by chain family. */
+const replayReason = (family: Family): PaymentErrorReason =>
+  family === "evm" ? "invalid_exact_evm_nonce_already_used" : "duplicate_settlement";
+
+/** What the gate's steps read: its options, its ledger writes that must land, and recovery's interval. */
+interface GateRun {
+  options: GateOptions;
+  writes: LedgerWrites;
+  recoveryIntervalMs: number;
+}
+
+/** The answer a settled payment delivered, while it is kept. */
+function storedAnswer(held: ExistingPayment, now: number): Admission | undefined {
+  return held.status === "settled" && held.answer && held.settlement && now <= held.expiresAt
+    ? { kind: "stored", answer: held.answer, receipt: receiptOf(held, held.settlement) }
+    : undefined;
+}
+
+/**
+ * A retry of a delivered request gets its stored answer even when its authorization is now too
+ * close to its end for a new settlement (the strict check's refusal): checked again without that
+ * margin, then looked up, never reserved.
+ */
+async function storedForRetry(
+  { options }: GateRun,
+  payment: Record<string, unknown>,
+  offer: Offer,
+  request: RequestContext,
+  refused: Extract<Verification, { ok: false }>,
+): Promise<Admission | undefined> {
+  if (refused.reason !== "invalid_exact_evm_payload_authorization_valid_before") return undefined;
+  const retried = await options.verifier.verify(payment, offer.v1, { retry: true });
+  if (!retried.ok) return undefined;
+  const held = await options.ledger.held(retried.payment.key);
+  return held && held.fingerprint === request.fingerprint ? storedAnswer(held, options.clock.now()) : undefined;
+}
+
+/** What the ledger holds under a verified payment's key says of this request. */
+function heldAdmission(run: GateRun, held: ExistingPayment, verified: VerifiedPayment, request: RequestContext): Admission {
+  const used = (why: "another request" | "answer expired"): Admission => ({
+    kind: "used",
+    reason: replayReason(verified.family),
+    payer: verified.payer,
+    why,
+  });
+  if (held.fingerprint !== request.fingerprint) return used("another request");
+  if (held.status !== "settled") return { kind: "held", stage: held.status, until: held.deadlineAt + run.recoveryIntervalMs };
+  return storedAnswer(held, run.options.clock.now()) ?? used("answer expired");
+}
+
+/** Reserves a verified payment for this request, with its answer's deadline; what holds its key otherwise. */
+async function reserve(run: GateRun, verified: VerifiedPayment, submission: Submission, request: RequestContext): Promise<Admission> {
+  const { clock, answerTimeoutMs } = run.options;
+  // No later than the payment is valid (less the margin settlement needs): an answer ready after it could not be charged.
+  const deadlineAt = Math.min(clock.now() + answerTimeoutMs, verified.expiresAt - SETTLEMENT_MARGIN_MS);
+  const holder = randomUUID();
+  const reservation = await run.writes.reserve({
+    ...{ key: verified.key, network: verified.network, payer: verified.payer, amount: BigInt(verified.amount) },
+    ...{ endpoint: request.operation, requestId: request.requestId, fingerprint: request.fingerprint },
+    ...{ payload: JSON.stringify(verified.payload), deadlineAt, expiresAt: verified.expiresAt, holder },
+  });
+  if (!reservation.reserved) return heldAdmission(run, reservation.existing, verified, request);
+  return { kind: "admitted", payment: { ...verified, version: submission.version, entry: reservation.entry, holder, deadlineAt } };
+}
+
+/** Settles with the answer stored first (at `settling`), or in the settlement's own commit when it has no outside effect. */
+async function settle({ options, writes }: GateRun, payment: AdmittedPayment, answer: StoredAnswer): Promise<Delivery> {
+  const { backend, ledger, clock } = options;
+  const split = options.split(payment.network, BigInt(payment.amount));
+  if (!backend.status) {
+    const result = await backend.settle(payment);
+    if (!result.ok) return writes.refused(payment, result);
+    const settled = await ledger.settleWithAnswer(payment, { ...result, split }, answer);
+    return settled ? { kind: "settled", receipt: receiptOf(payment, result) } : { kind: "late" };
+  }
+  const settleBy = clock.now() + backend.timeoutMs + SETTLEMENT_MARGIN_MS;
+  if (!(await ledger.beginSettling(payment, answer, settleBy))) return { kind: "late" };
+  // A throw here leaves the payment `settling`: recovery asks the chain where its money went.
+  const result = await backend.settle(payment);
+  if (!result.ok) return writes.refused(payment, result);
+  await writes.confirm(payment, { ...result, split });
+  return { kind: "settled", receipt: receiptOf(payment, result) };
 }
 
 export function createPaymentGate(options: GateOptions): PaymentGate {
-  const { verifier, ledger, backend, clock } = options;
-
-  type Released = "not_charged" | "failed";
-
-  /**
-   * A write that frees a payment's key, which the ledger could not take (out of reach), is tried again
-   * in the background, so that a retry of the request is served as soon as the ledger is back, rather
-   * than refused as "being processed" until recovery releases the payment (at its deadline, or, if it
-   * was left `settling`, once the chain shows the money never moved).
-   */
-  const later = laterWrites(clock);
-
-  /** Releases the payment now, or as soon as the ledger takes the write (and throws meanwhile). */
-  async function release(payment: AdmittedPayment, status: Released, why: string): Promise<boolean> {
-    try {
-      return await ledger.release(payment, status, why);
-    } catch (error) {
-      // Once the payment expired it is recovery's.
-      if (error instanceof StoreUnavailable) later.add(() => ledger.release(payment, status, why), payment.expiresAt);
-      throw error;
-    }
-  }
-
-  /**
-   * Reserves, or throws StoreUnavailable. A reservation whose reply was lost may have committed: this
-   * attempt never learned its entry, so it abandons it by its holder token as soon as the ledger takes
-   * the write, and the retry that the 503 asks for is served rather than refused as in progress until
-   * recovery releases it at its deadline.
-   */
-  async function reserve(request: ReservationRequest): Promise<Reservation> {
-    try {
-      return await ledger.reserve(request);
-    } catch (error) {
-      if (error instanceof StoreUnavailable) {
-        const abandon = () => ledger.abandon(request.key, request.holder, "the ledger's reply to its reservation was lost");
-        later.add(abandon, request.deadlineAt);
-      }
-      throw error;
-    }
-  }
-
-  /** Settlement refused the payment: a 402 naming why, recorded failed now or as soon as the ledger is back. */
-  async function refused(payment: AdmittedPayment, result: { reason: PaymentErrorReason; message: string }): Promise<Delivery> {
-    await release(payment, "failed", `${result.reason}: ${result.message}`).catch((error) => {
-      if (!(error instanceof StoreUnavailable)) throw error;
-    });
-    return { ok: false, status: 402, reason: result.reason, message: result.message };
-  }
-
-  const splitOf = (payment: VerifiedPayment) => options.split(payment.network, BigInt(payment.amount));
-
-  /** The answer a settled payment delivered, while it is kept. */
-  const stored = (held: ExistingPayment, now: number): Admission | undefined =>
-    held.status === "settled" && held.answer && held.settlement && now <= held.expiresAt
-      ? { kind: "stored", answer: held.answer, receipt: receiptOf(held, held.settlement) }
-      : undefined;
-
-  /**
-   * A retry of a delivered request gets its stored answer even when its authorization is now too
-   * close to its end for a new settlement (the strict check's refusal): checked again without that
-   * margin, then looked up, never reserved.
-   */
-  async function storedForRetry(
-    payment: Record<string, unknown>,
-    offer: Offer,
-    request: RequestContext,
-    refused: Extract<Verification, { ok: false }>,
-  ): Promise<Admission | undefined> {
-    if (refused.reason !== "invalid_exact_evm_payload_authorization_valid_before") return undefined;
-    const retried = await verifier.verify(payment, offer.v1, { retry: true });
-    if (!retried.ok) return undefined;
-    const held = await ledger.held(retried.payment.key);
-    return held && held.fingerprint === request.fingerprint ? stored(held, clock.now()) : undefined;
-  }
-
+  const run: GateRun = {
+    options,
+    writes: ledgerWrites(options.ledger, options.clock, options.warn ?? (() => {})),
+    recoveryIntervalMs: options.recoveryIntervalMs ?? 5_000,
+  };
   return {
     async admit(submission, offer, request) {
       const opened = openSubmission(submission, offer);
-      if (!opened.ok) return { kind: "rejected", ...opened };
-      const verification = await verifier.verify(opened.payment, offer.v1);
-      if (!verification.ok)
-        return (await storedForRetry(opened.payment, offer, request, verification)) ?? { kind: "rejected", ...verification };
-      const verified = verification.payment;
-      const now = clock.now();
-      // No later than the payment is valid (less the margin settlement needs): an answer ready after it could not be charged.
-      const deadlineAt = Math.min(now + options.answerTimeoutMs, verified.expiresAt - SETTLEMENT_MARGIN_MS);
-      const holder = randomUUID();
-      const reservation = await reserve({
-        key: verified.key,
-        network: verified.network,
-        payer: verified.payer,
-        amount: BigInt(verified.amount),
-        endpoint: request.operation,
-        requestId: request.requestId,
-        fingerprint: request.fingerprint,
-        payload: JSON.stringify(verified.payload),
-        deadlineAt,
-        expiresAt: verified.expiresAt,
-        holder,
-      });
-      if (reservation.reserved)
-        return { kind: "admitted", payment: { ...verified, version: submission.version, entry: reservation.entry, holder, deadlineAt } };
-
-      const held = reservation.existing;
-      if (held.fingerprint !== request.fingerprint)
-        return replayRefusal(
-          verified.family,
-          verified.payer,
-          "this payment was already used for another request, or sent in the other x402 version's header",
-        );
-      if (held.status === "settling")
-        return replayRefusal(
-          verified.family,
-          verified.payer,
-          "this payment's settlement is under way or its outcome is not known yet; repeat this request with it in a minute: you receive the answer if it was charged, and if it can no longer settle it is released, never charged",
-        );
-      if (held.status !== "settled")
-        return replayRefusal(
-          verified.family,
-          verified.payer,
-          "this payment is being processed by another request; repeat this request with it in a few seconds to receive the answer",
-        );
-      return (
-        stored(held, now) ??
-        replayRefusal(verified.family, verified.payer, "this payment was already used, and its answer is no longer kept")
-      );
+      if (!opened.ok)
+        return opened.malformed
+          ? { kind: "malformed", detail: opened.message }
+          : { kind: "refused", reason: opened.reason, detail: opened.message };
+      const verification = await options.verifier.verify(opened.payment, offer.v1);
+      if (verification.ok) return reserve(run, verification.payment, submission, request);
+      const retried = await storedForRetry(run, opened.payment, offer, request, verification);
+      return retried ?? { kind: "refused", reason: verification.reason, detail: verification.message, payer: verification.payer };
     },
+    settle: (payment, answer) => settle(run, payment, answer),
+    release: (payment, why) => run.writes.release(payment, why),
+  };
+}
 
-    async settle(payment, answer) {
-      const late: Delivery = {
-        ok: false,
-        status: 503,
-        message: "The answer took longer than the payment's deadline; nothing was charged. Repeat the request.",
-      };
-      // Without an outside effect (the ledger backend) the settlement and the stored answer are one commit.
-      if (!backend.status) {
-        const result = await backend.settle(payment);
-        if (!result.ok) return refused(payment, result);
-        const settled = await ledger.settle(payment, { ...result, split: splitOf(payment) }, answer);
-        return settled ? { ok: true, receipt: receiptOf(payment, result) } : late;
+type LedgerWrites = ReturnType<typeof ledgerWrites>;
+
+/**
+ * The gate's ledger writes that must land even when the ledger is out of reach at the moment: each is tried again in
+ * the background (later-writes.ts) until the payment's own limit, so that a retry is served as soon as the ledger is
+ * back, rather than held until recovery resolves the payment.
+ */
+function ledgerWrites(ledger: LedgerStore, clock: Clock, warn: NonNullable<GateOptions["warn"]>) {
+  const later = laterWrites(clock);
+
+  /** `write` now, or as soon as the ledger takes it (and throws meanwhile). */
+  async function landing(write: () => Promise<boolean>, until: number): Promise<boolean> {
+    try {
+      return await write();
+    } catch (error) {
+      // Once the payment expired it is recovery's.
+      if (error instanceof StoreUnavailable) later.add(write, until);
+      throw error;
+    }
+  }
+
+  return {
+    /**
+     * Reserves, or throws StoreUnavailable. A reservation whose reply was lost may have committed: this attempt never
+     * learned its entry, so it abandons it by its holder token as soon as the ledger takes the write.
+     */
+    async reserve(request: ReservationRequest): Promise<Reservation> {
+      try {
+        return await ledger.reserve(request);
+      } catch (error) {
+        if (error instanceof StoreUnavailable)
+          later.add(
+            () => ledger.abandon(request.key, request.holder, "the ledger's reply to its reservation was lost"),
+            request.deadlineAt,
+          );
+        throw error;
       }
-      const settleBy = clock.now() + backend.timeoutMs + SETTLEMENT_MARGIN_MS;
-      if (!(await ledger.beginSettling(payment, answer, settleBy))) return late;
-      // A throw here leaves the payment `settling`: recovery asks the chain where its money went.
-      const result = await backend.settle(payment);
-      if (!result.ok) return refused(payment, result);
-      // False only when recovery already resolved it (as settled: the chain shows the same money moved). The money has
-      // moved and the answer is stored: it is delivered even if the ledger is out of reach now, and recovery settles the row.
-      await ledger.settle(payment, { ...result, split: splitOf(payment) }).catch(() => false);
-      return { ok: true, receipt: receiptOf(payment, result) };
     },
-
-    release: (payment, why) => release(payment, "not_charged", why),
+    release: (payment: AdmittedPayment, why: string) => landing(() => ledger.release(payment, why), payment.expiresAt),
+    /** Settlement refused the payment: recorded failed now or as soon as the ledger is back; the refusal stands either way. */
+    async refused(payment: AdmittedPayment, result: { reason: PaymentErrorReason; message: string }): Promise<Delivery> {
+      await landing(() => ledger.refuse(payment, `${result.reason}: ${result.message}`), payment.expiresAt).catch((error) => {
+        if (!(error instanceof StoreUnavailable)) throw error;
+      });
+      return { kind: "refused", reason: result.reason, detail: result.message };
+    },
+    /**
+     * The money has moved and the answer is stored: it is delivered even if the ledger cannot record the settlement now.
+     * False when recovery already resolved it (as settled: the chain shows the same money moved), or the write failed:
+     * a ledger out of reach gets it again in the background, and recovery settles the row from the chain meanwhile.
+     */
+    confirm: (payment: AdmittedPayment, settlement: Parameters<LedgerStore["confirmSettlement"]>[1]) =>
+      landing(() => ledger.confirmSettlement(payment, settlement), payment.expiresAt).catch((error: unknown) => {
+        warn({ err: error, payment: payment.key }, "the settlement moved the money but the ledger did not record it; recovery will");
+        return false;
+      }),
   };
 }

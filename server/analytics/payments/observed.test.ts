@@ -34,7 +34,7 @@ describe("observedGate", () => {
     const { observer, gate } = setup();
     const admission = await gate.admit(payment("n1"), offer, request());
     if (admission.kind !== "admitted") throw new Error(admission.kind);
-    expect((await gate.settle(admission.payment, answer)).ok).toBe(true);
+    expect((await gate.settle(admission.payment, answer)).kind).toBe("settled");
     expect((await gate.admit(payment("n1"), offer, request())).kind).toBe("stored");
     expect(observer.payments).toEqual([
       { network: "base-sepolia", version: "1", outcome: "served", reason: "" },
@@ -49,10 +49,10 @@ describe("observedGate", () => {
       settle: async () => ({ ok: false, reason: "insufficient_funds", message: "no funds" }),
     };
     const { observer, gate } = setup(refusing);
-    expect((await gate.admit(notPaying, offer, request())).kind).toBe("rejected");
+    expect((await gate.admit(notPaying, offer, request())).kind).toBe("refused");
     const admission = await gate.admit(payment("n2"), offer, request());
     if (admission.kind !== "admitted") throw new Error(admission.kind);
-    expect(await gate.settle(admission.payment, answer)).toMatchObject({ ok: false, status: 402, reason: "insufficient_funds" });
+    expect(await gate.settle(admission.payment, answer)).toMatchObject({ kind: "refused", reason: "insufficient_funds" });
     expect(observer.payments).toEqual([
       { network: "base-sepolia", version: "1", outcome: "refused", reason: "invalid_payload" },
       { network: "base-sepolia", version: "1", outcome: "refused", reason: "insufficient_funds" },
@@ -68,7 +68,7 @@ describe("observedGate", () => {
     const late = await gate.admit(payment("n4"), offer, request());
     if (late.kind !== "admitted") throw new Error(late.kind);
     clock.advance(2000);
-    expect(await gate.settle(late.payment, answer)).toMatchObject({ ok: false, status: 503 });
+    expect(await gate.settle(late.payment, answer)).toEqual({ kind: "late" });
     expect(observer.payments).toEqual([{ network: "base-sepolia", version: "1", outcome: "released", reason: "" }]);
   });
 });

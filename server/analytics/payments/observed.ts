@@ -3,7 +3,7 @@
  * so the payment core itself stays free of reporting and its tests unchanged.
  */
 import type { AdmittedPayment, PaymentGate } from "./gate.js";
-import type { PaymentObserver } from "./observer.js";
+import type { PaymentEvent, PaymentObserver } from "./observer.js";
 import type { SettlementBackend } from "./settlement.js";
 
 /**
@@ -19,14 +19,17 @@ export function observedGate(gate: PaymentGate, observer: PaymentObserver): Paym
       // The version of the header it came in: a v1 header claiming another version is refused as a v1 payment.
       const version = String(submission.version);
       const { network } = offer.v1;
-      if (admission.kind === "stored") observer.payment({ network, version, outcome: "replayed", reason: "" });
-      else if (admission.kind === "rejected") observer.payment({ network, version, outcome: "refused", reason: admission.reason });
+      const event = (outcome: PaymentEvent["outcome"], reason = "") => observer.payment({ network, version, outcome, reason });
+      if (admission.kind === "stored") event("replayed");
+      else if (admission.kind === "held") event("held");
+      else if (admission.kind === "malformed") event("refused", "invalid_payload");
+      else if (admission.kind === "refused" || admission.kind === "used") event("refused", admission.reason);
       return admission;
     },
     async settle(payment, answer) {
       const delivery = await gate.settle(payment, answer);
-      if (delivery.ok) report(payment, "served");
-      else if (delivery.status === 402) report(payment, "refused", delivery.reason);
+      if (delivery.kind === "settled") report(payment, "served");
+      else if (delivery.kind === "refused") report(payment, "refused", delivery.reason);
       return delivery;
     },
     async release(payment, why) {

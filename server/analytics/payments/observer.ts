@@ -8,11 +8,13 @@ import type { SettlementMode } from "./settlement.js";
 
 /**
  * - `served`: settled and delivered. `replayed`: a delivered answer sent again to a retry of its
- *   payment, not charged again. `refused`: a 402 (or a 400 for a malformed header), at admission
- *   or by the settlement. `released`: the answer failed; not charged. `recovered`: resolved by
- *   recovery after a crash, a settlement of unknown outcome or an answer past its deadline.
+ *   payment, not charged again. `held`: the payment is in progress (another attempt's, or one a crash
+ *   interrupted), and its retry was told when to come back. `refused`: refused with an x402 reason (a
+ *   malformed header's is `invalid_payload`), at admission or by the settlement. `released`: the
+ *   answer failed; not charged. `recovered`: resolved by recovery after a crash, a settlement of
+ *   unknown outcome or an answer past its deadline.
  */
-export type PaymentOutcome = "served" | "replayed" | "refused" | "released" | "recovered";
+export type PaymentOutcome = "served" | "replayed" | "held" | "refused" | "released" | "recovered";
 
 export interface PaymentEvent {
   network: string;

@@ -86,17 +86,17 @@ describe("openSubmission", () => {
     const v1Inside = encodeHeader({ x402Version: 1, scheme: "exact", network: "base-sepolia", payload });
     expect(openSubmission({ version: 2, header: v1Inside }, base)).toMatchObject({
       ok: false,
-      status: 402,
+      malformed: false,
       reason: "invalid_x402_version",
     });
     const otherRoute = encodeHeader({ x402Version: 2, accepted: solana.v2, payload });
     const refused = openSubmission({ version: 2, header: otherRoute }, base);
-    expect(refused).toMatchObject({ ok: false, status: 402, reason: "invalid_payment_requirements" });
+    expect(refused).toMatchObject({ ok: false, malformed: false, reason: "invalid_payment_requirements" });
     expect(refused.ok || refused.message).toContain("accepted.network");
   });
-  it("answers a header that is not base64 JSON as malformed (400), in either version", () => {
+  it("answers a header that is not base64 JSON as malformed, not as a refused payment, in either version", () => {
     for (const version of [1, 2] as const)
-      expect(openSubmission({ version, header: "not base64!" }, base)).toMatchObject({ ok: false, status: 400, reason: "invalid_payload" });
+      expect(openSubmission({ version, header: "not base64!" }, base)).toEqual({ ok: false, malformed: true, message: "is not base64" });
   });
 });
 

@@ -77,27 +77,30 @@ export function acceptedMismatch(accepted: unknown, issued: PaymentRequirementsV
 
 export type Opened =
   | { ok: true; payment: Record<string, unknown> }
-  | { ok: false; status: 400 | 402; reason: PaymentErrorReason; message: string };
+  /** Not a payment at all: the header is not base64 JSON. */
+  | { ok: false; malformed: true; message: string }
+  /** A payment this route does not take, refused before any signature is looked at. */
+  | { ok: false; malformed: false; reason: PaymentErrorReason; message: string };
 
 /**
  * Decodes a submission into the v1 form of the payment (`{x402Version: 1, scheme, network,
  * payload}`) that the verifier checks against the v1 requirement. A header that is not base64
- * JSON is a 400; a v2 payment of another version, or whose `accepted` is not this route's offer,
+ * JSON is malformed; a v2 payment of another version, or whose `accepted` is not this route's offer,
  * is refused before any signature is looked at. A v1 payment is passed on as it is: its checks
  * (version, scheme, network) are the verifier's.
  */
 export function openSubmission(submission: Submission, offer: Offer): Opened {
   const decoded = decodePaymentHeader(submission.header);
-  if (!decoded.ok) return { ok: false, status: 400, reason: "invalid_payload", message: decoded.message };
+  if (!decoded.ok) return { ok: false, malformed: true, message: decoded.message };
   if (submission.version === 1) return { ok: true, payment: decoded.value };
   const value = decoded.value;
   if (value.x402Version !== 2)
-    return { ok: false, status: 402, reason: "invalid_x402_version", message: `${PAYMENT_HEADERS[2]} carries x402Version 2 only` };
+    return { ok: false, malformed: false, reason: "invalid_x402_version", message: `${PAYMENT_HEADERS[2]} carries x402Version 2 only` };
   const field = acceptedMismatch(value.accepted, offer.v2);
   if (field)
     return {
       ok: false,
-      status: 402,
+      malformed: false,
       reason: "invalid_payment_requirements",
       message: `${field} is not what this route offers; pay the requirement of its PAYMENT-REQUIRED challenge unchanged`,
     };

@@ -98,7 +98,7 @@ describe("payment recovery", () => {
   it("drops stored answers once their payment's window has passed", async () => {
     const { clock, ledger, recovery } = setup(ledgerBackend);
     const a = await attemptOf(ledger, reservation("a", {}, T0));
-    await ledger.settle(a, { transaction: "t", simulated: true, split: split(1000n) }, answer);
+    await ledger.settleWithAnswer(a, { transaction: "t", simulated: true, split: split(1000n) }, answer);
     clock.advance(61_000);
     expect(await recovery.run()).toMatchObject({ answersDropped: 1 });
     expect((await ledger.rows())[0]).toMatchObject({ status: "settled", hasAnswer: false });

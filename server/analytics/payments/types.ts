@@ -39,8 +39,8 @@ export interface VerifiedPayment {
 
 export type Verification =
   | { ok: true; payment: VerifiedPayment }
-  /** 402 for a payment that does not pay (a header that is not base64 JSON is refused before, as a 400). */
-  | { ok: false; status: 402; reason: PaymentErrorReason; message: string; payer?: string };
+  /** A payment that does not pay, with the x402 reason (a header that is not base64 JSON is refused before, as malformed). */
+  | { ok: false; reason: PaymentErrorReason; message: string; payer?: string };
 
 export interface PaymentVerifier {
   /**

@@ -63,8 +63,14 @@ const verify = (header: string, requirement: PaymentRequirements) => openAndVeri
 /** Admission through the gate (opening, verification, then the ledger's reservation), for the request `fingerprint`. */
 const admit = (header: string, requirement: PaymentRequirements, fingerprint = "defiTvl {}") =>
   gate.admit({ version: 1, header }, offerFor(requirement), { operation: "defiTvl", requestId: "r1", fingerprint });
-const reasonOf = (v: Verification | Admission | Opened) =>
-  "kind" in v ? (v.kind === "rejected" ? v.reason : v.kind === "admitted" ? "ok" : v.kind) : v.ok ? "ok" : v.reason;
+const reasonOf = (v: Verification | Admission | Opened) => {
+  if ("kind" in v) {
+    if (v.kind === "refused" || v.kind === "used") return v.reason;
+    return v.kind === "admitted" ? "ok" : v.kind === "malformed" ? "invalid_payload" : v.kind;
+  }
+  if (v.ok) return "ok";
+  return "malformed" in v && v.malformed ? "invalid_payload" : (v as { reason: string }).reason;
+};
 const account = privateKeyToAccount(generatePrivateKey());
 
 describe("EIP-712 digest", () => {
@@ -94,13 +100,16 @@ describe("EVM exact payments (/base, /skale)", () => {
     }
   });
 
-  it("admits a payment once, sequentially or concurrently: exactly one of 50 copies passes", async () => {
+  it("admits a payment once, sequentially or concurrently: exactly one of 50 copies passes, the others are held", async () => {
     const header = await sign(base);
     expect(reasonOf(await admit(header, base))).toBe("ok");
-    expect(reasonOf(await admit(header, base))).toBe("invalid_exact_evm_nonce_already_used");
+    // the same request again while the first is in progress: told to come back, not refused as a replay
+    expect(reasonOf(await admit(header, base))).toBe("held");
+    expect(reasonOf(await admit(header, base, "another request"))).toBe("invalid_exact_evm_nonce_already_used");
     const burst = await sign(base);
     const results = await Promise.all(Array.from({ length: 50 }, () => admit(burst, base)));
     expect(results.filter((r) => r.kind === "admitted")).toHaveLength(1);
+    expect(results.filter((r) => r.kind === "held")).toHaveLength(49);
   });
 
   /** A gate over its own clock and ledger, and admission through it for the request `fingerprint`. */
@@ -123,7 +132,7 @@ describe("EVM exact payments (/base, /skale)", () => {
     expect(admitted.payment.deadlineAt).toBe((NOW + 8) * 1000 - 2_000);
     // past that deadline, still before validBefore: not settled, not charged
     clock.advance(7_000);
-    expect(await short.settle(admitted.payment, { status: 200, body: "{}" })).toMatchObject({ ok: false, status: 503 });
+    expect(await short.settle(admitted.payment, { status: 200, body: "{}" })).toEqual({ kind: "late" });
     expect((await own.rows()).map((row) => row.status)).toEqual(["verified"]);
   });
 
@@ -132,11 +141,11 @@ describe("EVM exact payments (/base, /skale)", () => {
     const header = await sign(base, { overrides: { validBefore: String(NOW + 20) } });
     const admitted = await admitAt(header);
     if (admitted.kind !== "admitted") throw new Error("expected admission");
-    expect(await short.settle(admitted.payment, { status: 200, body: '{"answer":1}' })).toMatchObject({ ok: true });
+    expect(await short.settle(admitted.payment, { status: 200, body: '{"answer":1}' })).toMatchObject({ kind: "settled" });
     // 4 s of validity left: under the 6 s a new settlement needs
     clock.advance(16_000);
     expect(await admitAt(header)).toMatchObject({ kind: "stored", answer: { status: 200, body: '{"answer":1}' } });
-    const tooLate = { kind: "rejected", reason: "invalid_exact_evm_payload_authorization_valid_before" };
+    const tooLate = { kind: "refused", reason: "invalid_exact_evm_payload_authorization_valid_before" };
     expect(await admitAt(header, "another request")).toMatchObject(tooLate);
     expect(await admitAt(await sign(base, { overrides: { validBefore: String(NOW + 20) } }))).toMatchObject(tooLate);
     clock.advance(5_000);
@@ -224,7 +233,7 @@ describe("EVM exact payments (/base, /skale)", () => {
   for (const [what, header, reason] of cases) {
     it(`refuses ${what} with ${reason}`, async () => {
       const result = await verify(await header(), base);
-      expect(result).toMatchObject({ ok: false, status: 402, reason });
+      expect(result).toMatchObject({ ok: false, reason });
     });
   }
 });
@@ -242,7 +251,7 @@ describe("malformed headers", () => {
   for (const header of garbage) {
     it(`answers ${JSON.stringify(header.slice(0, 12))}… (${header.length} chars) as malformed (400), on both families`, async () => {
       for (const requirement of [base, solana])
-        expect(await verify(header, requirement)).toMatchObject({ ok: false, status: 400, reason: "invalid_payload" });
+        expect(await verify(header, requirement)).toMatchObject({ ok: false, reason: "invalid_payload" });
     });
   }
 });
@@ -269,11 +278,12 @@ describe("Solana exact payments (root)", () => {
     expect(reasonOf(await verify(header, solana))).toBe("ok");
   });
 
-  it("admits the same transaction once, also concurrently", async () => {
+  it("admits the same transaction once, also concurrently: the other copies are held, another request refused", async () => {
     const header = await sign();
     const results = await Promise.all(Array.from({ length: 20 }, () => admit(header, solana)));
     expect(results.filter((r) => r.kind === "admitted")).toHaveLength(1);
-    expect(results.filter((r) => r.kind !== "admitted").every((r) => reasonOf(r) === "duplicate_settlement")).toBe(true);
+    expect(results.filter((r) => r.kind !== "admitted").every((r) => reasonOf(r) === "held")).toBe(true);
+    expect(reasonOf(await admit(header, solana, "another request"))).toBe("duplicate_settlement");
   });
 
   const cases: [string, () => Promise<string>, string][] = [
@@ -329,7 +339,7 @@ describe("Solana exact payments (root)", () => {
   ];
   for (const [what, header, reason] of cases) {
     it(`refuses ${what} with ${reason}`, async () => {
-      expect(await verify(await header(), solana)).toMatchObject({ ok: false, status: 402, reason });
+      expect(await verify(await header(), solana)).toMatchObject({ ok: false, reason });
     });
   }
 

@@ -56,7 +56,7 @@ export function createExactVerifier({ config, clock }: { config: AnalyticsConfig
           ...(retry && { minValiditySeconds: 1 }),
         });
         const checked = signed.ok === false ? signed : signedBy(signed, await recoverSignerOffLoop(signed.digest, signed.signature));
-        if (!checked.ok) return { ok: false, status: 402, reason: checked.reason, message: checked.message, payer: checked.payer };
+        if (!checked.ok) return { ok: false, reason: checked.reason, message: checked.message, payer: checked.payer };
         return {
           ok: true,
           payment: {
@@ -70,7 +70,7 @@ export function createExactVerifier({ config, clock }: { config: AnalyticsConfig
         };
       }
       const checked = await verifyExactSvm(decoded, requirement, { feePayer: config.feePayer, ata });
-      if (!checked.ok) return { ok: false, status: 402, reason: checked.reason, message: checked.message, payer: checked.payer };
+      if (!checked.ok) return { ok: false, reason: checked.reason, message: checked.message, payer: checked.payer };
       return {
         ok: true,
         payment: {

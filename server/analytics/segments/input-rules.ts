@@ -5,39 +5,38 @@
  * handler receives only input that passes its operation's rule.
  */
 import { isAddress } from "@solana/kit";
-import { ApiError, invalidField } from "../../http/errors.js";
+import type { FieldError } from "../../http/errors.js";
 import type { PaidRoute } from "../contract.js";
 import type { OperationName, RequestOf } from "../operation-types.js";
 
-export type InputRule<N extends OperationName> = (input: RequestOf<N>) => ApiError | undefined;
+/** The body field an input breaks its operation's rule with, and what is wrong with it. */
+export type InputRule<N extends OperationName> = (input: RequestOf<N>) => FieldError | undefined;
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const SOLANA_ADDRESS = "must be a Solana address: base58 of 32 bytes";
 
-/** A 400 naming `field` when `address` is not of `chain`'s form (base58 of 32 bytes on Solana, 0x-hex elsewhere). */
-function addressOf(chain: string, address: string, field: string): ApiError | undefined {
-  if (chain === "solana") return isAddress(address) ? undefined : invalidField("body", field, SOLANA_ADDRESS);
-  return EVM_ADDRESS.test(address) ? undefined : invalidField("body", field, `must be a 0x-prefixed EVM address on ${chain}`);
+const bodyField = (field: string, message: string): FieldError => ({ location: "body", field, message });
+
+/** `field`, when `address` is not of `chain`'s form (base58 of 32 bytes on Solana, 0x-hex elsewhere). */
+function addressOf(chain: string, address: string, field: string): FieldError | undefined {
+  if (chain === "solana") return isAddress(address) ? undefined : bodyField(field, SOLANA_ADDRESS);
+  return EVM_ADDRESS.test(address) ? undefined : bodyField(field, `must be a 0x-prefixed EVM address on ${chain}`);
 }
 
 /**
- * A 400 naming each of the route's `SolanaAddress` fields that is not an address: the schema's
- * pattern admits base58 text that decodes to more or fewer than 32 bytes, which every upstream and
- * the chain's own derivations refuse (a 500 or a 502 after payment, or an empty answer charged).
+ * Each of the route's `SolanaAddress` fields that is not an address, where the request carries it:
+ * the schema's pattern admits base58 text that decodes to more or fewer than 32 bytes, which every
+ * upstream and the chain's own derivations refuse (a 500 or a 502 after payment, or an empty answer charged).
  */
-export function solanaAddressRefusal(route: PaidRoute, input: Record<string, unknown>): ApiError | undefined {
-  const errors = route.solanaAddresses
+export function solanaAddressErrors(route: PaidRoute, input: Record<string, unknown>): FieldError[] {
+  return route.solanaAddresses
     .filter(({ field }) => typeof input[field] === "string" && !isAddress(input[field]))
     .map(({ location, field }) => ({ location, field, message: SOLANA_ADDRESS }));
-  if (!errors.length) return undefined;
-  return new ApiError(400, "invalid_request", errors.map((e) => `${e.field}: ${e.message}`).join("; "), { errors });
 }
 
 export const inputRules: { [N in OperationName]?: InputRule<N> } = {
   smartmoneyTokenScreener: ({ market_cap_min: min, market_cap_max: max }) =>
-    min !== undefined && max !== undefined && max < min
-      ? invalidField("body", "market_cap_max", "must not be below market_cap_min")
-      : undefined,
+    min !== undefined && max !== undefined && max < min ? bodyField("market_cap_max", "must not be below market_cap_min") : undefined,
   smartmoneyFlowIntel: ({ chain, token_address }) => addressOf(chain, token_address, "token_address"),
   smartmoneyWalletIntel: ({ chain, address }) => addressOf(chain, address, "address"),
   bridgeQuote: ({ from_chain, from_address }) =>

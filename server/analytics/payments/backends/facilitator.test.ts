@@ -315,11 +315,10 @@ describe("the service with SETTLEMENT=facilitator", () => {
     expect((await service.ledger.rows())[2]).toMatchObject({ hasAnswer: true, reason: null });
     answer = () => json({ success: true, transaction: "0x01" });
     const retry = await pay(header);
-    expect(retry.status).toBe(402);
-    expect(retry.body).toMatchObject({
-      error: "invalid_exact_evm_nonce_already_used",
-      message: expect.stringMatching(/outcome is not known yet/),
-    });
+    // held until recovery resolves it on the chain: told when to come back, never refused as a replay
+    expect(retry.status).toBe(503);
+    expect(retry.body).toMatchObject({ error: "payment_in_progress" });
+    expect(Number(retry.headers["retry-after"])).toBeGreaterThan(0);
     expect(await statuses()).toEqual(["settled", "failed", "settling"]);
   });
 

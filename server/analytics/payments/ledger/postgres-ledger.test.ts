@@ -63,8 +63,8 @@ describe.skipIf(!hasPostgres())("PostgreSQL", () => {
       expect(await setting()).toBe(before);
       expect(before).toBe("on");
       const settled = { transaction: "0xtx", simulated: false, split: split(1000n) };
-      expect(await ledger.settle(alone, settled, { status: 200, body: "{}" })).toBe(true);
-      expect(await Promise.all(batch.map((attempt) => ledger.settle(attempt, settled, { status: 200, body: "{}" })))).toEqual([
+      expect(await ledger.settleWithAnswer(alone, settled, { status: 200, body: "{}" })).toBe(true);
+      expect(await Promise.all(batch.map((attempt) => ledger.settleWithAnswer(attempt, settled, { status: 200, body: "{}" })))).toEqual([
         true,
         true,
         true,
@@ -87,7 +87,7 @@ describe.skipIf(!hasPostgres())("PostgreSQL", () => {
         for (let round = 0; round < 8; round++) {
           const keys = [0, 1, 2].map((i) => `base-sepolia:0xp:${name}${round}-${i}`);
           const entries = await Promise.all(keys.map((key) => attemptOf(ledger, reservation(key))));
-          expect(await Promise.all(entries.map((entry) => ledger.settle(entry, settled, { status: 200, body: "{}" })))).toEqual([
+          expect(await Promise.all(entries.map((entry) => ledger.settleWithAnswer(entry, settled, { status: 200, body: "{}" })))).toEqual([
             true,
             true,
             true,
@@ -110,7 +110,8 @@ describe.skipIf(!hasPostgres())("PostgreSQL", () => {
         plans.push(
           (
             await database.query(
-              `EXPLAIN EXECUTE ${name}('{1}', '{0xtx}', '{f}', '{s}', '{1}', '{t}', '{1}', '{"{}"}', '{200}', 0, 'verified', '{h}')`,
+              // in the order the statement names them: entries to attempts, the time, the stages it leaves
+              `EXPLAIN EXECUTE ${name}('{1}', '{0xtx}', '{f}', '{s}', '{1}', '{t}', '{1}', '{"{}"}', '{200}', '{h}', 0, '{verified}')`,
             )
           )
             .map((row) => row["QUERY PLAN"])
@@ -126,7 +127,11 @@ describe.skipIf(!hasPostgres())("PostgreSQL", () => {
 
   const lateWrites = {
     "the settlement with its answer": (ledger: LedgerStore, attempt: Attempt) =>
-      ledger.settle(attempt, { transaction: "0xtx", simulated: false, split: split(1000n) }, { status: 200, body: '{"data":{}}' }),
+      ledger.settleWithAnswer(
+        attempt,
+        { transaction: "0xtx", simulated: false, split: split(1000n) },
+        { status: 200, body: '{"data":{}}' },
+      ),
     "the move to settling (a facilitator's settlement)": (ledger: LedgerStore, attempt: Attempt) =>
       ledger.beginSettling(attempt, { status: 200, body: '{"data":{}}' }, Date.now() + 60_000),
   };
@@ -152,7 +157,7 @@ describe.skipIf(!hasPostgres())("PostgreSQL", () => {
         expect(await settling).toEqual([false, false, false, false]);
         for (const attempt of late) {
           expect(await statusOf(attempt.entry)).toBe("verified");
-          expect(await ledger.release(attempt, "not_charged", "its answer was too late")).toBe(true);
+          expect(await ledger.release(attempt, "its answer was too late")).toBe(true);
         }
         expect(await write(ledger, onTime)).toBe(true);
         expect(await statusOf(onTime.entry)).not.toBe("verified");

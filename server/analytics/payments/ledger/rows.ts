@@ -3,13 +3,9 @@
  * bigints and 0/1, PostgreSQL strings for BIGINT and NUMERIC and booleans: every field goes through
  * `BigInt`, `Number` or `truthy`, which read either.
  */
-import type { ExistingPayment, LedgerRow, LedgerTotals, PaymentStatus, PendingPayment, ReservationRequest } from "./store.js";
+import type { ExistingPayment, LedgerRow, LedgerTotals, PaymentStatus, PendingPayment } from "./store.js";
 
 export type Row = Record<string, unknown>;
-
-/** A reservation's values in the order both stores' INSERT numbers them (1 to 11; the time is 12). */
-export const reservationValues = (r: ReservationRequest) =>
-  [r.key, r.network, r.payer, r.amount, r.endpoint, r.requestId, r.fingerprint, r.payload, r.deadlineAt, r.expiresAt, r.holder] as const;
 
 const truthy = (value: unknown) => value === true || Number(value) === 1;
 
@@ -19,6 +15,7 @@ export function existingPayment(row: Row): ExistingPayment {
     status: row.status as ExistingPayment["status"],
     fingerprint: row.fingerprint as string,
     expiresAt: Number(row.expires_at),
+    deadlineAt: Number(row.deadline_at),
     payer: row.payer as string,
     network: row.network as string,
     amount: BigInt(row.amount as bigint),

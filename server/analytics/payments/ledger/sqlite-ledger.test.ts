@@ -43,6 +43,18 @@ describeLedgerContract("SQLite", async (start) => {
 });
 
 describe("SQLite ledger file", () => {
+  it("refuses a file a newer version of the code migrated, writing nothing to it", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "ledger-")), "ledger.db");
+    await openSqliteLedger(file).close();
+    const db = new Database(file);
+    const version = Number((db.prepare("SELECT MAX(version) AS v FROM schema_version").get() as { v: number }).v);
+    db.prepare("INSERT INTO schema_version (version) VALUES (?)").run(version + 1);
+    db.close();
+    expect(() => openSqliteLedger(file)).toThrow(
+      `the ledger's schema is at version ${version + 1}, newer than this code supports (${version})`,
+    );
+  });
+
   it("lets only one of two processes sharing the database file reserve the same payment", async () => {
     const file = join(mkdtempSync(join(tmpdir(), "ledger-")), "ledger.db");
     const mine = openSqliteLedger(file);

@@ -2,10 +2,10 @@
  * The ledger on SQLite (libsql, synchronous driver: docs/decisions/0006-libsql-for-sqlite.md; WAL so
  * that several processes can share the file). A payment's key is reserved by a UNIQUE column that a
  * release sets to NULL, which keeps the row for the record and lets the same authorization be
- * retried; every stage change is one conditional UPDATE, so concurrent requests and recovery cannot
- * both move a payment. Stage changes are group-committed (server/db/group-commit.ts): they share the
- * transaction of their turn of the event loop, each undone alone if it throws, and each is answered
- * once that transaction committed.
+ * retried; every transition of stages.ts is one conditional UPDATE whose condition comes from the
+ * table, so concurrent requests and recovery cannot both move a payment. Writes are group-committed
+ * (server/db/group-commit.ts): they share the transaction of their turn of the event loop, each undone
+ * alone if it throws, and each is answered once that transaction committed.
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
@@ -14,81 +14,112 @@ import { checkpointOffThread } from "../../../db/checkpointer.js";
 import { groupCommit } from "../../../db/group-commit.js";
 import { isSqliteBusy, StoreUnavailable } from "../../../db/unavailable.js";
 import { useWal } from "../../../db/wal.js";
-import { existingPayment, ledgerRow, ledgerTotals, pendingPayment, type Row, reservationValues, totalsQueries } from "./rows.js";
-import type { Attempt, ExistingPayment, LedgerStore, Reservation, ReservationRequest, SettledPayment, StoredAnswer } from "./store.js";
+import { conditionOf, type Dialect } from "./conditions.js";
+import { existingPayment, ledgerRow, ledgerTotals, pendingPayment, type Row, totalsQueries } from "./rows.js";
+import { migrate } from "./sqlite-schema.js";
+import { RECOVERY_RECORDS, type TransitionName } from "./stages.js";
+import type { Attempt, LedgerStore, Reservation, ReservationRequest, SettledPayment, StoredAnswer } from "./store.js";
 
-const MIGRATIONS = [
-  `CREATE TABLE payments (
-     id INTEGER PRIMARY KEY,
-     payment_key TEXT NOT NULL,
-     reservation_key TEXT UNIQUE,
-     network TEXT NOT NULL,
-     payer TEXT NOT NULL,
-     amount INTEGER NOT NULL CHECK (amount >= 0),
-     endpoint TEXT NOT NULL,
-     request_id TEXT NOT NULL,
-     status TEXT NOT NULL CHECK (status IN ('verified', 'settled', 'failed', 'not_charged')),
-     settlement_tx TEXT,
-     simulated INTEGER NOT NULL DEFAULT 0,
-     reason TEXT,
-     created_at INTEGER NOT NULL,
-     updated_at INTEGER NOT NULL
-   )`,
-  `CREATE TABLE splits (
-     payment_id INTEGER NOT NULL REFERENCES payments(id),
-     account TEXT NOT NULL CHECK (account IN ('service', 'treasury')),
-     address TEXT NOT NULL,
-     amount INTEGER NOT NULL CHECK (amount >= 0),
-     PRIMARY KEY (payment_id, account)
-   )`,
-  "CREATE INDEX payments_key ON payments(payment_key)",
-  // Stages, stored answers and recovery. SQLite cannot change a CHECK constraint in place: the
-  // table is rebuilt (foreign keys are off during migrations) and the old rows copied; a row left
-  // `verified` by an older version has a past deadline, so recovery releases it at start-up.
-  `CREATE TABLE payments_v2 (
-     id INTEGER PRIMARY KEY,
-     payment_key TEXT NOT NULL,
-     reservation_key TEXT UNIQUE,
-     network TEXT NOT NULL,
-     payer TEXT NOT NULL,
-     amount INTEGER NOT NULL CHECK (amount >= 0),
-     endpoint TEXT NOT NULL,
-     request_id TEXT NOT NULL,
-     status TEXT NOT NULL CHECK (status IN ('verified', 'settling', 'settled', 'failed', 'not_charged')),
-     fingerprint TEXT NOT NULL DEFAULT '',
-     payload TEXT NOT NULL DEFAULT '',
-     deadline_at INTEGER NOT NULL DEFAULT 0,
-     expires_at INTEGER NOT NULL DEFAULT 0,
-     settlement_tx TEXT,
-     simulated INTEGER NOT NULL DEFAULT 0,
-     reason TEXT,
-     recovery TEXT,
-     created_at INTEGER NOT NULL,
-     updated_at INTEGER NOT NULL
-   )`,
-  `INSERT INTO payments_v2 (id, payment_key, reservation_key, network, payer, amount, endpoint, request_id, status,
-                            settlement_tx, simulated, reason, created_at, updated_at)
-   SELECT id, payment_key, reservation_key, network, payer, amount, endpoint, request_id, status,
-          settlement_tx, simulated, reason, created_at, updated_at FROM payments`,
-  "DROP TABLE payments",
-  "ALTER TABLE payments_v2 RENAME TO payments",
-  "CREATE INDEX payments_key ON payments(payment_key)",
-  "CREATE INDEX payments_pending ON payments(deadline_at) WHERE status IN ('verified', 'settling')",
-  `CREATE TABLE answers (
-     payment_id INTEGER PRIMARY KEY REFERENCES payments(id),
-     status INTEGER NOT NULL,
-     body TEXT NOT NULL,
-     expires_at INTEGER NOT NULL
-   )`,
-  "CREATE INDEX answers_expiry ON answers(expires_at)",
-  // No query finds a payment by payment_key (live ones are found by reservation_key's unique index),
-  // and the key is a random nonce: each payment paid for an index insert at a random position.
-  "DROP INDEX payments_key",
-  // The attempt that made a reservation (ReservationRequest.holder); older rows have none, and need none.
-  "ALTER TABLE payments ADD COLUMN holder TEXT NOT NULL DEFAULT ''",
-];
+const SQLITE: Dialect = {
+  stages: (from) => `status IN (${from.map((stage) => `'${stage}'`).join(", ")})`,
+  guards: {
+    "free key": "",
+    attempt: "id = :entry AND holder = :holder",
+    holder: "reservation_key = :key AND holder = :holder AND holder <> ''",
+    entry: "id = :entry",
+    "before deadline": "deadline_at > :now",
+    "past deadline": "deadline_at <= :now",
+  },
+};
+const where = (transition: TransitionName) => conditionOf(transition, SQLITE);
 
-const TOTALS = totalsQueries("");
+/** Every statement of the ledger, prepared once; each transition's UPDATE names its condition's parameters. */
+function statementsOf(db: Database.Database) {
+  const moveTo = (stage: string, transition: TransitionName, set = "") =>
+    db.prepare(`UPDATE payments SET status = '${stage}'${set}, updated_at = :now WHERE ${where(transition)} RETURNING id, expires_at`);
+  const freeing = ", reservation_key = NULL, reason = :reason";
+  const settled = ", settlement_tx = :transaction, simulated = :simulated";
+  return {
+    reserve: db.prepare(
+      `INSERT INTO payments (payment_key, reservation_key, network, payer, amount, endpoint, request_id, status, fingerprint, payload,
+                             deadline_at, expires_at, holder, created_at, updated_at)
+       VALUES (:key, :key, :network, :payer, :amount, :endpoint, :requestId, 'verified', :fingerprint, :payload, :deadlineAt,
+               :expiresAt, :holder, :now, :now)
+       ON CONFLICT(reservation_key) DO NOTHING`,
+    ),
+    held: db.prepare(
+      `SELECT p.status, p.fingerprint, p.expires_at, p.deadline_at, p.payer, p.network, p.amount, p.settlement_tx, p.simulated,
+              a.status AS answer_status, a.body AS answer_body
+       FROM payments p LEFT JOIN answers a ON a.payment_id = p.id WHERE p.reservation_key = ?`,
+    ),
+    beginSettling: moveTo("settling", "beginSettling", ", deadline_at = :settleBy"),
+    settleWithAnswer: moveTo("settled", "settleWithAnswer", settled),
+    confirmSettlement: moveTo("settled", "confirmSettlement", settled),
+    release: moveTo("not_charged", "release", freeing),
+    refuse: moveTo("failed", "refuse", freeing),
+    abandon: moveTo("not_charged", "abandon", freeing),
+    expire: moveTo("not_charged", "expire", `${freeing}, recovery = :recovery`),
+    confirmOnChain: moveTo("settled", "confirmOnChain", `${settled}, recovery = :recovery`),
+    voidOnChain: moveTo("not_charged", "voidOnChain", `${freeing}, recovery = :recovery`),
+    postpone: moveTo("settling", "postpone", ", deadline_at = :retryAt, recovery = :recovery"),
+    storeAnswer: db.prepare("INSERT INTO answers (payment_id, status, body, expires_at) VALUES (?, ?, ?, ?)"),
+    split: db.prepare("INSERT INTO splits (payment_id, account, address, amount) VALUES (?, 'service', ?, ?), (?, 'treasury', ?, ?)"),
+    dropAnswer: db.prepare("DELETE FROM answers WHERE payment_id = ?"),
+    dropExpired: db.prepare("DELETE FROM answers WHERE expires_at < ?"),
+    probe: db.prepare("SELECT MAX(version) AS v FROM schema_version"),
+  };
+}
+
+type Statements = ReturnType<typeof statementsOf>;
+type Moved = { id: number; expires_at: number } | undefined;
+
+/** Each transition as one synchronous write (its row moved, and what it stores or drops with it), for one group commit. */
+function transitionsOf(sql: Statements, now: () => number) {
+  const move = (transition: Exclude<TransitionName, "reserve">, params: Record<string, unknown>) =>
+    sql[transition].get({ ...params, now: now() }) as Moved;
+  const short = (reason: string) => reason.slice(0, 500);
+  const settledParams = (s: SettledPayment) => ({ transaction: s.transaction, simulated: s.simulated ? 1 : 0 });
+  const withSplit = (row: Moved, s: SettledPayment) => {
+    if (row)
+      sql.split.run(row.id, s.split.service.address, s.split.service.amount, row.id, s.split.treasury.address, s.split.treasury.amount);
+    return row !== undefined;
+  };
+  const freed = (row: Moved) => {
+    if (row) sql.dropAnswer.run(row.id);
+    return row !== undefined;
+  };
+  const stored = (row: Moved, answer: StoredAnswer) => {
+    if (row) sql.storeAnswer.run(row.id, answer.status, answer.body, row.expires_at);
+    return row !== undefined;
+  };
+  return {
+    reserve(r: ReservationRequest): Reservation {
+      const { key, network, payer, amount, endpoint, requestId, fingerprint, payload, deadlineAt, expiresAt, holder } = r;
+      const params = { key, network, payer, amount, endpoint, requestId, fingerprint, payload, deadlineAt, expiresAt, holder };
+      const inserted = sql.reserve.run({ ...params, now: now() });
+      if (inserted.changes === 1) return { reserved: true, entry: Number(inserted.lastInsertRowid) };
+      // Same transaction: the holder seen is the one that made the insert conflict.
+      return { reserved: false, existing: existingPayment(sql.held.get(key) as Row) };
+    },
+    beginSettling: ({ entry, holder }: Attempt, answer: StoredAnswer, settleBy: number) =>
+      stored(move("beginSettling", { entry, holder, settleBy }), answer),
+    settleWithAnswer: ({ entry, holder }: Attempt, s: SettledPayment, answer: StoredAnswer) => {
+      const row = move("settleWithAnswer", { entry, holder, ...settledParams(s) });
+      return withSplit(row, s) && stored(row, answer);
+    },
+    confirmSettlement: ({ entry, holder }: Attempt, s: SettledPayment) =>
+      withSplit(move("confirmSettlement", { entry, holder, ...settledParams(s) }), s),
+    release: ({ entry, holder }: Attempt, reason: string) => freed(move("release", { entry, holder, reason: short(reason) })),
+    refuse: ({ entry, holder }: Attempt, reason: string) => freed(move("refuse", { entry, holder, reason: short(reason) })),
+    abandon: (key: string, holder: string, reason: string) => freed(move("abandon", { key, holder, reason: short(reason) })),
+    expire: (entry: number) => freed(move("expire", { entry, reason: RECOVERY_RECORDS.expire, recovery: RECOVERY_RECORDS.expire })),
+    confirmOnChain: (entry: number, s: SettledPayment) =>
+      withSplit(move("confirmOnChain", { entry, ...settledParams(s), recovery: RECOVERY_RECORDS.confirmOnChain }), s),
+    voidOnChain: (entry: number, reason: string) =>
+      freed(move("voidOnChain", { entry, reason: short(reason), recovery: RECOVERY_RECORDS.voidOnChain })),
+    postpone: (entry: number, retryAt: number, why: string) => move("postpone", { entry, retryAt, recovery: why }) !== undefined,
+  };
+}
 
 export interface SqliteLedgerOptions {
   now?: () => number;
@@ -98,20 +129,7 @@ export interface SqliteLedgerOptions {
   warn?: (message: string) => void;
 }
 
-function migrate(db: Database.Database): void {
-  db.exec("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)");
-  // Foreign keys cannot be switched inside a transaction; a table rebuild needs them off.
-  db.pragma("foreign_keys = OFF");
-  const run = db.transaction(() => {
-    const current = Number((db.prepare("SELECT MAX(version) AS v FROM schema_version").get() as Row | undefined)?.v ?? 0);
-    MIGRATIONS.slice(current).forEach((sql, i) => {
-      db.exec(sql);
-      db.prepare("INSERT INTO schema_version (version) VALUES (?)").run(current + i + 1);
-    });
-  });
-  run.immediate();
-  db.pragma("foreign_keys = ON");
-}
+const TOTALS = totalsQueries("");
 
 export function openSqliteLedger(
   file: string,
@@ -125,155 +143,53 @@ export function openSqliteLedger(
   db.pragma(`synchronous = ${synchronous}`);
   migrate(db);
   const checkpoints = file === ":memory:" ? undefined : checkpointOffThread(db, file, { synchronous, onError: warn });
-  // Every stage change commits with those of concurrent requests: one commit per turn of the event loop.
+  const sql = statementsOf(db);
+  const tx = transitionsOf(sql, now);
+  // Every write commits with those of concurrent requests: one commit per turn of the event loop. Recovery's writes too:
+  // a lock then fails the BEGIN, before any statement starts (one failed part-way would leave every later commit refused).
   const inGroup = groupCommit(db);
   // A file another process keeps locked is the ledger out of reach (503, the payment released once it answers again).
-  const outOfReach = (error: unknown) =>
-    isSqliteBusy(error) ? new StoreUnavailable("ledger (its file is locked by another process)", { cause: error }) : error;
   const committed = <T>(work: () => T): Promise<T> =>
     inGroup(work).catch((error: unknown) => {
-      throw outOfReach(error);
+      throw isSqliteBusy(error) ? new StoreUnavailable("ledger (its file is locked by another process)", { cause: error }) : error;
     });
-
-  const insert = db.prepare(
-    `INSERT INTO payments (payment_key, reservation_key, network, payer, amount, endpoint, request_id, status, fingerprint, payload,
-                           deadline_at, expires_at, holder, created_at, updated_at)
-     VALUES (?1, ?1, ?2, ?3, ?4, ?5, ?6, 'verified', ?7, ?8, ?9, ?10, ?11, ?12, ?12) ON CONFLICT(reservation_key) DO NOTHING`,
-  );
-  const holder = db.prepare(
-    `SELECT p.status, p.fingerprint, p.expires_at, p.payer, p.network, p.amount, p.settlement_tx, p.simulated,
-            a.status AS answer_status, a.body AS answer_body
-     FROM payments p LEFT JOIN answers a ON a.payment_id = p.id WHERE p.reservation_key = ?`,
-  );
-  const toSettling = db.prepare(
-    `UPDATE payments SET status = 'settling', deadline_at = ?, updated_at = ?
-     WHERE id = ? AND holder = ? AND status = 'verified' AND deadline_at > ? RETURNING id, expires_at`,
-  );
-  const settleFromVerified = db.prepare(
-    `UPDATE payments SET status = 'settled', settlement_tx = ?, simulated = ?, updated_at = ?
-     WHERE id = ? AND holder = ? AND status = 'verified' AND deadline_at > ? RETURNING id, expires_at`,
-  );
-  const settleFrom = db.prepare(
-    `UPDATE payments SET status = 'settled', settlement_tx = ?, simulated = ?, updated_at = ?, recovery = COALESCE(?, recovery)
-     WHERE id = ? AND status = ? AND (? IS NULL OR holder = ?) RETURNING id`,
-  );
-  const storeAnswer = db.prepare("INSERT INTO answers (payment_id, status, body, expires_at) VALUES (?, ?, ?, ?)");
-  const split = db.prepare("INSERT INTO splits (payment_id, account, address, amount) VALUES (?, 'service', ?, ?), (?, 'treasury', ?, ?)");
-  const releaseFrom = db.prepare(
-    `UPDATE payments SET status = ?, reservation_key = NULL, reason = ?, updated_at = ?, recovery = COALESCE(?, recovery)
-     WHERE id = ? AND status IN (?, ?) AND (? IS NULL OR holder = ?) RETURNING id`,
-  );
-  const dropAnswer = db.prepare("DELETE FROM answers WHERE payment_id = ?");
-  const abandonHeld = db.prepare(
-    `UPDATE payments SET status = 'not_charged', reservation_key = NULL, reason = ?, updated_at = ?
-     WHERE reservation_key = ? AND holder = ? AND holder <> '' AND status = 'verified'`,
-  );
-  const probe = db.prepare("SELECT MAX(version) AS v FROM schema_version");
-  const postponeSettling = db.prepare(
-    "UPDATE payments SET deadline_at = ?, recovery = ?, updated_at = ? WHERE id = ? AND status = 'settling'",
-  );
-  const dropExpired = db.prepare("DELETE FROM answers WHERE expires_at < ?");
-
-  const writeSplit = (id: unknown, s: SettledPayment) => {
-    split.run(id, s.split.service.address, s.split.service.amount, id, s.split.treasury.address, s.split.treasury.amount);
-  };
-
-  const existing = (key: string): ExistingPayment | undefined => {
-    const row = holder.get(key) as Row | undefined;
-    return row && existingPayment(row);
-  };
-
-  const reserveTx = (r: ReservationRequest): Reservation => {
-    const at = now();
-    const inserted = insert.run(...reservationValues(r), at);
-    if (inserted.changes === 1) return { reserved: true, entry: Number(inserted.lastInsertRowid) };
-    // Same transaction: the holder seen is the one that made the insert conflict.
-    return { reserved: false, existing: existing(r.key) as ExistingPayment };
-  };
-
-  const beginSettlingTx = ({ entry, holder }: Attempt, answer: StoredAnswer, settleBy: number) => {
-    const at = now();
-    const row = toSettling.get(settleBy, at, entry, holder, at) as Row | undefined;
-    if (!row) return false;
-    storeAnswer.run(row.id, answer.status, answer.body, row.expires_at);
-    return true;
-  };
-
-  const settleTx = ({ entry, holder }: Attempt, s: SettledPayment, answer: StoredAnswer | undefined) => {
-    const at = now();
-    const row = (
-      answer
-        ? settleFromVerified.get(s.transaction, s.simulated ? 1 : 0, at, entry, holder, at)
-        : settleFrom.get(s.transaction, s.simulated ? 1 : 0, at, null, entry, "settling", holder, holder)
-    ) as Row | undefined;
-    if (!row) return false;
-    writeSplit(row.id, s);
-    if (answer) storeAnswer.run(row.id, answer.status, answer.body, row.expires_at);
-    return true;
-  };
-
-  /** `holder`: the attempt's, or null for recovery's resolution. */
-  const releaseTx = (entry: number, holder: string | null, status: string, reason: string, from: string[], recovery: string | null) => {
-    const row = releaseFrom.get(status, reason.slice(0, 500), now(), recovery, entry, from[0], from[1] ?? from[0], holder, holder) as
-      | Row
-      | undefined;
-    if (!row) return false;
-    dropAnswer.run(row.id);
-    return true;
-  };
-
-  const resolveSettledTx = (entry: number, from: string, s: SettledPayment, recovery: string) => {
-    const row = settleFrom.get(s.transaction, s.simulated ? 1 : 0, now(), recovery, entry, from, null, null) as Row | undefined;
-    if (!row) return false;
-    writeSplit(row.id, s);
-    return true;
-  };
+  const read = (text: string, ...params: unknown[]) =>
+    db
+      .prepare(text)
+      .safeIntegers(true)
+      .all(...params) as Row[];
 
   return {
-    reserve: (request) => committed(() => reserveTx(request)),
+    reserve: (request) => committed(() => tx.reserve(request)),
     async held(key) {
-      return existing(key);
+      const row = sql.held.get(key) as Row | undefined;
+      return row && existingPayment(row);
     },
-    beginSettling: (attempt, answer, settleBy) => committed(() => beginSettlingTx(attempt, answer, settleBy)),
-    settle: (attempt, settlement, answer) => committed(() => settleTx(attempt, settlement, answer)),
-    release: ({ entry, holder }, status, reason) =>
-      committed(() => releaseTx(entry, holder, status, reason, ["verified", "settling"], null)),
-    abandon: (key, holder, reason) => committed(() => abandonHeld.run(reason.slice(0, 500), now(), key, holder).changes === 1),
+    beginSettling: (attempt, answer, settleBy) => committed(() => tx.beginSettling(attempt, answer, settleBy)),
+    settleWithAnswer: (attempt, settlement, answer) => committed(() => tx.settleWithAnswer(attempt, settlement, answer)),
+    confirmSettlement: (attempt, settlement) => committed(() => tx.confirmSettlement(attempt, settlement)),
+    release: (attempt, reason) => committed(() => tx.release(attempt, reason)),
+    refuse: (attempt, reason) => committed(() => tx.refuse(attempt, reason)),
+    abandon: (key, holder, reason) => committed(() => tx.abandon(key, holder, reason)),
+    expire: (entry) => committed(() => tx.expire(entry)),
+    confirmOnChain: (entry, settlement) => committed(() => tx.confirmOnChain(entry, settlement)),
+    voidOnChain: (entry, reason) => committed(() => tx.voidOnChain(entry, reason)),
+    postpone: (entry, retryAt, why) => committed(() => tx.postpone(entry, retryAt, why)),
     async pending(at, limit) {
-      const rows = db
-        .prepare(
-          `SELECT id, payment_key, status, network, payer, amount, payload, expires_at, created_at FROM payments
-           WHERE status IN ('verified', 'settling') AND deadline_at <= ? ORDER BY deadline_at LIMIT ?`,
-        )
-        .safeIntegers(true)
-        .all(at, limit) as Row[];
-      return rows.map(pendingPayment);
+      const text = `SELECT id, payment_key, status, network, payer, amount, payload, expires_at, created_at FROM payments
+                    WHERE status IN ('verified', 'settling') AND deadline_at <= ? ORDER BY deadline_at LIMIT ?`;
+      return read(text, at, limit).map(pendingPayment);
     },
-    async resolve(entry, from, outcome, recovery) {
-      if (outcome.status === "settled") return committed(() => resolveSettledTx(entry, from, outcome.settlement, recovery));
-      return committed(() => releaseTx(entry, null, outcome.status, outcome.reason, [from], recovery));
-    },
-    // Recovery's writes are group-committed too: a lock then fails the BEGIN, before any statement starts (a statement
-    // that failed part-way would be left in progress, and every later commit on the connection refused).
-    async postpone(entry, retryAt, why) {
-      await committed(() => postponeSettling.run(retryAt, why, now(), entry));
-    },
-    dropExpiredAnswers: (at) => committed(() => dropExpired.run(at).changes),
+    dropExpiredAnswers: (at) => committed(() => sql.dropExpired.run(at).changes),
     async rows() {
-      const rows = db
-        .prepare(
-          "SELECT p.*, a.payment_id IS NOT NULL AS has_answer FROM payments p LEFT JOIN answers a ON a.payment_id = p.id ORDER BY p.id",
-        )
-        .safeIntegers(true)
-        .all() as Row[];
-      return rows.map(ledgerRow);
+      const text =
+        "SELECT p.*, a.payment_id IS NOT NULL AS has_answer FROM payments p LEFT JOIN answers a ON a.payment_id = p.id ORDER BY p.id";
+      return read(text).map(ledgerRow);
     },
-    async totals() {
-      return ledgerTotals(TOTALS, async (sql) => db.prepare(sql).safeIntegers(true).all() as Row[]);
-    },
+    totals: async () => ledgerTotals(TOTALS, async (text) => read(text)),
     // A synchronous read of the file: nothing to abort, and it holds no lock a writer waits for.
     async ping() {
-      probe.get();
+      sql.probe.get();
     },
     async close() {
       await checkpoints?.stop();

@@ -1,12 +1,7 @@
 /**
  * The payment ledger: every payment the service verified, the stage it has reached, its answer
- * while a retry may still ask for it, its settlement and its split.
- *
- * A payment moves through stages, each recorded before the step with an outside effect:
- *
- *     verified ──► settling ──► settled               outside effect: the answer stored at `settling`, before money moves
- *     verified ──────────────► settled                no outside effect (the ledger backend): the answer in the same commit
- *     verified | settling ──► not_charged | failed    released: the key is free again
+ * while a retry may still ask for it, its settlement and its split. The stages and every move between
+ * them are the table of stages.ts; each move is one method here and one statement in each store.
  *
  * The store itself enforces the rules (a UNIQUE reservation key and conditional transitions), never
  * a read followed by a write in the application: two requests carrying one payment cannot both be
@@ -22,7 +17,9 @@
  * with a database crash can leave its entry number to the next payment reserved, which the first
  * request, still running, must not move.
  */
-export type PaymentStatus = "verified" | "settling" | "settled" | "failed" | "not_charged";
+import type { OpenStage, Stage } from "./stages.js";
+
+export type PaymentStatus = Stage;
 
 export interface ReservationRequest {
   /** Replay key: `<network>:<authorizer>:<nonce>` (EVM) or `<network>:<sha256 of the transaction's message, hex>` (Solana). */
@@ -57,9 +54,14 @@ export interface StoredAnswer {
 
 /** What the ledger holds under a key that is already reserved. */
 export interface ExistingPayment {
-  status: "verified" | "settling" | "settled";
+  status: OpenStage | "settled";
   fingerprint: string;
   expiresAt: number;
+  /**
+   * While the payment is open: epoch ms by which its request must have moved it (its answer's deadline, or the time its
+   * settlement was to be done by), after which recovery resolves it.
+   */
+  deadlineAt: number;
   /** Present once the payment reached `settling` or `settled`, until `expiresAt` has passed. */
   answer?: StoredAnswer;
   /** Present once settled. */
@@ -97,7 +99,7 @@ export interface SettledPayment {
 export interface PendingPayment {
   entry: number;
   key: string;
-  status: "verified" | "settling";
+  status: OpenStage;
   network: string;
   payer: string;
   amount: bigint;
@@ -133,46 +135,41 @@ export interface LedgerTotals {
   byRecovery: { recovery: string; status: PaymentStatus; payments: number }[];
 }
 
+/**
+ * One method per transition of stages.ts (its name), each true when this call made the move and false when the
+ * payment was not in a stage the move leaves, or a guard refused it (another attempt's entry, a deadline).
+ */
 export interface LedgerStore {
   /** Records a verified payment and reserves its key; when the key is held, says by what. */
   reserve(request: ReservationRequest): Promise<Reservation>;
   /** What holds `key` now, if anything: a retry's stored answer, read without reserving. */
   held(key: string): Promise<ExistingPayment | undefined>;
-  /**
-   * `verified` → `settling` with the answer stored, before an outside settlement starts. False
-   * when the payment is no longer `verified` or its deadline has passed (recovery may release it),
-   * and when the entry is not the attempt's.
-   */
+  /** `verified` → `settling`, the answer stored, before an outside settlement starts; until `settleBy` recovery leaves it. */
   beginSettling(attempt: Attempt, answer: StoredAnswer, settleBy: number): Promise<boolean>;
+  /** `verified` → `settled` with the answer and the split in one commit, when settlement has no outside effect. */
+  settleWithAnswer(attempt: Attempt, settlement: SettledPayment, answer: StoredAnswer): Promise<boolean>;
+  /** `settling` → `settled` with the transaction and the split, once the backend reported the money moved. */
+  confirmSettlement(attempt: Attempt, settlement: SettledPayment): Promise<boolean>;
+  /** `verified` or `settling` → `not_charged`: no answer can be delivered; the key is freed, the answer dropped. */
+  release(attempt: Attempt, reason: string): Promise<boolean>;
+  /** `verified` or `settling` → `failed`: the settlement refused the payment; the key is freed, the answer dropped. */
+  refuse(attempt: Attempt, reason: string): Promise<boolean>;
   /**
-   * → `settled` with its transaction and split, in one transaction. From `settling`; or from
-   * `verified` (within its deadline) with the answer, when settlement has no outside effect.
-   * False when the payment was not in that stage or the entry is not the attempt's.
-   */
-  settle(attempt: Attempt, settlement: SettledPayment, answer?: StoredAnswer): Promise<boolean>;
-  /**
-   * `verified` or `settling` → `not_charged` (the answer failed) or `failed` (settlement refused); the key is freed.
-   * False when the payment was in neither stage or the entry is not the attempt's.
-   */
-  release(attempt: Attempt, status: "not_charged" | "failed", reason: string): Promise<boolean>;
-  /**
-   * The `verified` reservation of `key` made by the attempt `holder`, if it committed, → `not_charged`
-   * and the key freed: for an attempt whose reservation's outcome was lost with the database's reply,
-   * and which so never learned its entry. False when there is none (rows older than the token have
-   * none, and no holder frees them).
+   * The `verified` reservation of `key` made by the attempt `holder`, if it committed, → `not_charged` and the key
+   * freed: for an attempt whose reservation's outcome was lost with the database's reply, and which so never learned
+   * its entry. Rows older than the token have none, and no holder frees them.
    */
   abandon(key: string, holder: string, reason: string): Promise<boolean>;
+  /** Recovery: `verified` past its deadline → `not_charged` (no answer was ready in time). */
+  expire(entry: number): Promise<boolean>;
+  /** Recovery: `settling` past its deadline → `settled`, the chain showing the money moved. */
+  confirmOnChain(entry: number, settlement: SettledPayment): Promise<boolean>;
+  /** Recovery: `settling` past its deadline → `not_charged`, the chain showing it never moved and never can. */
+  voidOnChain(entry: number, reason: string): Promise<boolean>;
+  /** Recovery: a `settling` payment whose outcome is still open, looked at again no sooner than `retryAt`. */
+  postpone(entry: number, retryAt: number, why: string): Promise<boolean>;
   /** Payments past their deadline in `verified` or `settling`, the earliest deadline first. */
   pending(now: number, limit: number): Promise<PendingPayment[]>;
-  /** Recovery's resolution of a pending payment, recorded with what it did; false if it moved meanwhile. */
-  resolve(
-    entry: number,
-    from: "verified" | "settling",
-    outcome: { status: "settled"; settlement: SettledPayment } | { status: "not_charged" | "failed"; reason: string },
-    recovery: string,
-  ): Promise<boolean>;
-  /** A `settling` payment whose outcome is still open is looked at again no sooner than `retryAt`. */
-  postpone(entry: number, retryAt: number, why: string): Promise<void>;
   /** Drops stored answers whose payment has expired; returns how many. */
   dropExpiredAnswers(now: number): Promise<number>;
   rows(): Promise<LedgerRow[]>;

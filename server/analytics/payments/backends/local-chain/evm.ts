@@ -69,10 +69,9 @@ function refused(error: unknown): Extract<BackendResult, { ok: false }> {
   return { ok: false, reason, message: `the token reverted: ${revert}` };
 }
 
-export async function startEvmChain({ tokens }: { tokens: EvmToken[] }): Promise<EvmChain> {
-  const relayerKey = generatePrivateKey();
-  const relayer = privateKeyToAccount(relayerKey).address;
-  const provider = await createHardhatNetworkProvider(
+/** An in-process Hardhat network whose relayer account holds the gas to send every transaction. */
+function hardhatNetwork(relayerKey: Hex) {
+  return createHardhatNetworkProvider(
     {
       hardfork: HARDFORK,
       chainId: LOCAL_CHAIN_ID,
@@ -94,6 +93,10 @@ export async function startEvmChain({ tokens }: { tokens: EvmToken[] }): Promise
     },
     { enabled: false },
   );
+}
+
+/** viem's reader and the relayer's writer over the in-process provider, and sending a call to its receipt. */
+function clientsOf(provider: Awaited<ReturnType<typeof hardhatNetwork>>, relayer: Address) {
   const chain = defineChain({
     id: LOCAL_CHAIN_ID,
     name: "local",
@@ -106,7 +109,49 @@ export async function startEvmChain({ tokens }: { tokens: EvmToken[] }): Promise
   const writer = createWalletClient({ account: relayer, chain, transport });
   const send = async (request: Parameters<typeof writer.writeContract>[0]) =>
     reader.waitForTransactionReceipt({ hash: await writer.writeContract(request) });
+  return { reader, send };
+}
 
+type Clients = ReturnType<typeof clientsOf>;
+
+/** The EIP-3009 authorization of a payment sent to its token by the relayer: simulated first, so a refusal costs no gas. */
+async function transferWithAuthorization(
+  clients: Clients,
+  relayer: Address,
+  token: Address,
+  payment: VerifiedPayment,
+): Promise<BackendResult> {
+  const { signature, authorization: a } = payment.payload as { signature: Hex; authorization: Authorization };
+  const { r, s, v, yParity } = parseSignature(signature);
+  const args = [
+    a.from,
+    a.to,
+    BigInt(a.value),
+    BigInt(a.validAfter),
+    BigInt(a.validBefore),
+    a.nonce,
+    Number(v ?? 27n + BigInt(yParity)),
+    r,
+    s,
+  ];
+  try {
+    const call = { address: token, abi, functionName: "transferWithAuthorization", args };
+    await clients.reader.simulateContract({ account: relayer, ...call });
+    const receipt = await clients.send(call);
+    if (receipt.status !== "success")
+      return { ok: false, reason: "invalid_transaction_state", message: `transaction ${receipt.transactionHash} reverted` };
+    return { ok: true, transaction: receipt.transactionHash, simulated: false };
+  } catch (error) {
+    return refused(error);
+  }
+}
+
+export async function startEvmChain({ tokens }: { tokens: EvmToken[] }): Promise<EvmChain> {
+  const relayerKey = generatePrivateKey();
+  const relayer = privateKeyToAccount(relayerKey).address;
+  const provider = await hardhatNetwork(relayerKey);
+  const clients = clientsOf(provider, relayer);
+  const { reader, send } = clients;
   const addresses = new Map<string, string>();
   for (const token of tokens) {
     await provider.request({ method: "hardhat_setCode", params: [token.asset, artifact.deployedBytecode] });
@@ -119,11 +164,8 @@ export async function startEvmChain({ tokens }: { tokens: EvmToken[] }): Promise
     if (!address) throw new Error(`the local EVM chain has no token for ${network}`);
     return address as Address;
   };
-
   return {
-    relayer,
-    tokens: addresses,
-    provider,
+    ...{ relayer, tokens: addresses, provider },
     async fund(network, owner, amount) {
       await send({ address: tokenOf(network), abi, functionName: "mint", args: [owner, amount] });
     },
@@ -137,30 +179,7 @@ export async function startEvmChain({ tokens }: { tokens: EvmToken[] }): Promise
     async settle(payment) {
       if (!addresses.has(payment.network))
         return { ok: false, reason: "invalid_network", message: `no local token for ${payment.network}` };
-      const { signature, authorization: a } = payment.payload as { signature: Hex; authorization: Authorization };
-      const { r, s, v, yParity } = parseSignature(signature);
-      const args = [
-        a.from,
-        a.to,
-        BigInt(a.value),
-        BigInt(a.validAfter),
-        BigInt(a.validBefore),
-        a.nonce,
-        Number(v ?? 27n + BigInt(yParity)),
-        r,
-        s,
-      ];
-      try {
-        const call = { address: tokenOf(payment.network), abi, functionName: "transferWithAuthorization", args };
-        // Simulate first: a refused authorization costs the relayer no gas.
-        await reader.simulateContract({ account: relayer, ...call });
-        const receipt = await send(call);
-        if (receipt.status !== "success")
-          return { ok: false, reason: "invalid_transaction_state", message: `transaction ${receipt.transactionHash} reverted` };
-        return { ok: true, transaction: receipt.transactionHash, simulated: false };
-      } catch (error) {
-        return refused(error);
-      }
+      return transferWithAuthorization(clients, relayer, tokenOf(payment.network), payment);
     },
   };
 }

@@ -103,6 +103,76 @@ function transferAccounts(tx: Transaction): [Address, Address] {
   return [message.staticAccounts[source] as Address, message.staticAccounts[destination] as Address];
 }
 
+/** A new mint of `decimals` at `mint`, its authority the faucet's: what the chain's USDC is. */
+function createMint(svm: LiteSVM, mint: string, authority: Address): void {
+  svm.setAccount({
+    address: mint as Address,
+    programAddress: TOKEN_PROGRAM_ADDRESS,
+    lamports: lamports(svm.minimumBalanceForRentExemption(BigInt(getMintSize()))),
+    executable: false,
+    space: BigInt(getMintSize()),
+    data: getMintEncoder().encode({
+      mintAuthority: some(authority),
+      supply: 0n,
+      decimals: DECIMALS,
+      isInitialized: true,
+      freezeAuthority: none(),
+    }),
+  });
+}
+
+type Signer = Awaited<ReturnType<typeof generateKeyPairSigner>>;
+
+/** The faucet's token accounts and mints: an owner's account of the mint, created (and funded) on request. */
+function faucetOf(svm: LiteSVM, mint: string, faucet: Signer) {
+  const ataOf = async (owner: string) =>
+    (await findAssociatedTokenPda({ owner: owner as Address, mint: mint as Address, tokenProgram: TOKEN_PROGRAM_ADDRESS }))[0];
+  const sendAsFaucet = async (instructions: Instruction[]) => {
+    const message = pipe(
+      createTransactionMessage({ version: 0 }),
+      (m) => setTransactionMessageFeePayerSigner(faucet, m),
+      (m) => svm.setTransactionMessageLifetimeUsingLatestBlockhash(m),
+      (m) => appendTransactionMessageInstructions(instructions, m),
+    );
+    const result = svm.sendTransaction(await signTransactionMessageWithSigners(message));
+    if (result instanceof FailedTransactionMetadata) throw new Error(`faucet transaction failed: ${result.toString()}`);
+  };
+  const fund = async (owner: string, amount: bigint) => {
+    const ata = await ataOf(owner);
+    const create = getCreateAssociatedTokenIdempotentInstruction({ payer: faucet, ata, owner: owner as Address, mint: mint as Address });
+    await sendAsFaucet(
+      amount > 0n ? [create, getMintToInstruction({ mint: mint as Address, token: ata, mintAuthority: faucet, amount })] : [create],
+    );
+  };
+  return { ataOf, fund };
+}
+
+/**
+ * Settles a payment's transaction on the chain, signed by the fee payer: simulated first, so that a transaction that
+ * would fail is not sent (the fee payer pays nothing for it); a missing token account is named rather than left to
+ * the token program's InvalidAccountData.
+ */
+async function settleOn(svm: LiteSVM, signed: Transaction, landed: LandedTransaction[]): Promise<BackendResult> {
+  try {
+    assertIsFullySignedTransaction(signed);
+  } catch {
+    return { ok: false, reason: "invalid_exact_svm_payload_transaction_signature", message: "the transaction lacks a signature" };
+  }
+  const [source, destination] = transferAccounts(signed);
+  if (!svm.getAccount(source).exists)
+    return { ok: false, reason: "invalid_exact_svm_payload_transaction_sender_ata_not_found", message: "the payer has no USDC account" };
+  if (!svm.getAccount(destination).exists)
+    return { ok: false, reason: "invalid_exact_svm_payload_transaction_receiver_ata_not_found", message: "payTo has no USDC account" };
+  const simulated = svm.simulateTransaction(signed);
+  if (simulated instanceof FailedTransactionMetadata) return failure(simulated);
+  const sent = svm.sendTransaction(signed);
+  if (sent instanceof FailedTransactionMetadata) return failure(sent);
+  const signature = getSignatureFromTransaction(signed);
+  const message = getCompiledTransactionMessageDecoder().decode(signed.messageBytes) as unknown as { staticAccounts: string[] };
+  landed.push({ signature, wire: getBase64EncodedWireTransaction(signed), accounts: message.staticAccounts });
+  return { ok: true, transaction: signature, simulated: false };
+}
+
 export async function startSvmChain({
   network,
   mint,
@@ -117,57 +187,16 @@ export async function startSvmChain({
   const [feePayer, faucet] = await Promise.all([generateKeyPairSigner(), generateKeyPairSigner()]);
   svm.airdrop(feePayer.address, lamports(100n * SOL));
   svm.airdrop(faucet.address, lamports(100n * SOL));
-  svm.setAccount({
-    address: mint as Address,
-    programAddress: TOKEN_PROGRAM_ADDRESS,
-    lamports: lamports(svm.minimumBalanceForRentExemption(BigInt(getMintSize()))),
-    executable: false,
-    space: BigInt(getMintSize()),
-    data: getMintEncoder().encode({
-      mintAuthority: some(faucet.address),
-      supply: 0n,
-      decimals: DECIMALS,
-      isInitialized: true,
-      freezeAuthority: none(),
-    }),
-  });
-
-  const ataOf = async (owner: string) =>
-    (await findAssociatedTokenPda({ owner: owner as Address, mint: mint as Address, tokenProgram: TOKEN_PROGRAM_ADDRESS }))[0];
-
-  const sendAsFaucet = async (instructions: Instruction[]) => {
-    const message = pipe(
-      createTransactionMessage({ version: 0 }),
-      (m) => setTransactionMessageFeePayerSigner(faucet, m),
-      (m) => svm.setTransactionMessageLifetimeUsingLatestBlockhash(m),
-      (m) => appendTransactionMessageInstructions(instructions, m),
-    );
-    const result = svm.sendTransaction(await signTransactionMessageWithSigners(message));
-    if (result instanceof FailedTransactionMetadata) throw new Error(`faucet transaction failed: ${result.toString()}`);
-  };
-
-  const fund = async (owner: string, amount: bigint) => {
-    const ata = await ataOf(owner);
-    const create = getCreateAssociatedTokenIdempotentInstruction({ payer: faucet, ata, owner: owner as Address, mint: mint as Address });
-    await sendAsFaucet(
-      amount > 0n ? [create, getMintToInstruction({ mint: mint as Address, token: ata, mintAuthority: faucet, amount })] : [create],
-    );
-  };
+  createMint(svm, mint, faucet.address);
+  const { ataOf, fund } = faucetOf(svm, mint, faucet);
   for (const owner of new Set(recipients)) await fund(owner, 0n);
-
   const landed: LandedTransaction[] = [];
   const signAsFeePayer = (payload: unknown) => {
     const wire = (payload as { transaction: string }).transaction;
     return partiallySignTransaction([feePayer.keyPair], getTransactionDecoder().decode(getBase64Encoder().encode(wire)));
   };
-
   return {
-    network,
-    mint,
-    feePayer: feePayer.address,
-    litesvm: svm,
-    landed,
-    fund,
+    ...{ network, mint, feePayer: feePayer.address, litesvm: svm, landed, fund },
     fundSol(owner, amount) {
       svm.airdrop(owner as Address, lamports(amount));
     },
@@ -181,32 +210,6 @@ export async function startSvmChain({
       if (svm.getTransaction(signature) === null) return { state: "unsettled", why: "the local chain never received the transaction" };
       return { state: "settled", transaction: signature };
     },
-    async settle(payment) {
-      const signed = await signAsFeePayer(payment.payload);
-      try {
-        assertIsFullySignedTransaction(signed);
-      } catch {
-        return { ok: false, reason: "invalid_exact_svm_payload_transaction_signature", message: "the transaction lacks a signature" };
-      }
-      // x402 transfers never create token accounts: name a missing one rather than the token program's InvalidAccountData.
-      const [source, destination] = transferAccounts(signed);
-      if (!svm.getAccount(source).exists)
-        return {
-          ok: false,
-          reason: "invalid_exact_svm_payload_transaction_sender_ata_not_found",
-          message: "the payer has no USDC account",
-        };
-      if (!svm.getAccount(destination).exists)
-        return { ok: false, reason: "invalid_exact_svm_payload_transaction_receiver_ata_not_found", message: "payTo has no USDC account" };
-      // Simulate first: a transaction that would fail is not sent, so the fee payer pays nothing for it.
-      const simulated = svm.simulateTransaction(signed);
-      if (simulated instanceof FailedTransactionMetadata) return failure(simulated);
-      const sent = svm.sendTransaction(signed);
-      if (sent instanceof FailedTransactionMetadata) return failure(sent);
-      const signature = getSignatureFromTransaction(signed);
-      const message = getCompiledTransactionMessageDecoder().decode(signed.messageBytes) as unknown as { staticAccounts: string[] };
-      landed.push({ signature, wire: getBase64EncodedWireTransaction(signed), accounts: message.staticAccounts });
-      return { ok: true, transaction: signature, simulated: false };
-    },
+    settle: async (payment) => settleOn(svm, await signAsFeePayer(payment.payload), landed),
   };
 }

@@ -3,11 +3,11 @@
  * otherwise (every attempt failed) a 206 with the raw data and the rule engine's signal, and the
  * model's failure for the caller to log and count.
  */
-import { redactSecrets } from "../http/redact.js";
-import type { Clock } from "./clock.js";
-import { causeOf, type InsightCause, type InsightWriter } from "./insight/types.js";
-import type { OperationName } from "./operation-types.js";
-import type { Outcome } from "./segments/types.js";
+import { redactSecrets } from "../../http/redact.js";
+import type { Clock } from "../clock.js";
+import { causeOf, type InsightCause, type InsightWriter } from "../insight/types.js";
+import type { OperationName } from "../operation-types.js";
+import type { Outcome } from "../segments/types.js";
 
 export interface Envelope {
   data: unknown;

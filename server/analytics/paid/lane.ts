@@ -5,32 +5,29 @@
  * adds a route lookup and five promise hops (docs/decisions/0001-paid-lane-beside-express.md). The
  * lane runs the same steps on Node's own objects: the same first middlewares (request id and log
  * line, metrics, CORS), the same body handling (charset, the JSON parser, defaults for an absent
- * body, depth), the operation's body schema (body-validators.ts), then the same paid endpoint
- * (paid-route.ts), and sends the reply or the error body as Express would.
+ * body, depth), then the same paid endpoint (http-endpoint.ts), whose pipeline checks the body
+ * against the schema as Express's validator would and words its 400 the same, and sends the reply or
+ * the error body as Express would.
  *
  * It takes only what it can answer exactly as Express does: a POST whose request target is a paid
  * route's path as documented (no query string, no other spelling), whose origin needs no proxy's
  * word (`PUBLIC_BASE_URL` is set, or no `X-Forwarded-Proto` or `X-Forwarded-Host` came). Everything
- * else goes to the Express app. A body the lane's validator refuses (or that holds a number that is
- * not finite) goes there too, already read: the body parser leaves a read request alone, and the
- * Express app words the 400.
+ * else goes to the Express app unread; what the lane reads, it answers.
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
 import type { Logger } from "pino";
-import { sendError } from "../http/errors.js";
-import type { NodeHandler } from "../http/handler-chain.js";
-import { nonFiniteFields, type ParsedRequest } from "../http/input-guard.js";
-import { originOf } from "../http/origin.js";
-import type { BodyValidator } from "./body-validators.js";
-import { type PaidEndpoint, sendPaidReply } from "./paid-route.js";
+import { sendError } from "../../http/errors.js";
+import type { NodeHandler } from "../../http/handler-chain.js";
+import type { ParsedRequest } from "../../http/input-guard.js";
+import { originOf } from "../../http/origin.js";
+import { type PaidEndpoint, sendPaidReply } from "./http-endpoint.js";
 
 /** One paid POST route the lane serves. */
 export interface LaneRoute {
   path: string;
   operationId: string;
   serve: PaidEndpoint;
-  validate: BodyValidator;
 }
 
 export interface PaidLaneOptions {
@@ -64,12 +61,12 @@ export function withPaidLane(app: RequestListener, options: PaidLaneOptions): Re
       if (error) return fail(error);
       body(req, res, (error) => {
         if (error) return fail(error);
-        if (!route.validate(req.body) || nonFiniteFields(req.body).length) return app(req, res);
         req.openapi = route.openapi;
         const protocol = (req.socket as TLSSocket).encrypted ? "https" : "http";
         route
           .serve({
             input: req.body as Record<string, unknown>,
+            schemaChecked: false,
             params: {},
             resource: () => `${publicBaseUrl || originOf(protocol, req.headers.host)}${route.path}`,
             header: header(req),

@@ -4,22 +4,22 @@
 // interrupted settlements resolved by recovery, and resource URLs that no request header can forge.
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { exampleHandlers, failingInsightWriter, testGate, testPayment, testPaymentV2 } from "../../test/support/analytics.js";
-import { TEST_NOW } from "../../test/support/segments.js";
-import { StoreUnavailable } from "../db/unavailable.js";
-import { createLogger } from "../http/logger.js";
-import { type AnalyticsDeps, createAnalyticsApp } from "./app.js";
-import { createCache } from "./cache.js";
-import { manualClock } from "./clock.js";
-import { type AnalyticsConfig, loadAnalyticsConfig } from "./config.js";
-import { loadAnalyticsContract } from "./contract.js";
-import { embeddedInsightWriter } from "./insight/embedded.js";
-import type { InsightWriter } from "./insight/types.js";
-import { createRecovery } from "./payments/recovery.js";
-import type { SettlementBackend, SettlementState } from "./payments/settlement.js";
-import { createEmbeddedProviders } from "./providers/index.js";
-import { defiHandlers } from "./segments/defi.js";
-import { createSegmentContext } from "./segments/derived.js";
+import { exampleHandlers, failingInsightWriter, testGate, testPayment, testPaymentV2 } from "../../../test/support/analytics.js";
+import { TEST_NOW } from "../../../test/support/segments.js";
+import { StoreUnavailable } from "../../db/unavailable.js";
+import { createLogger } from "../../http/logger.js";
+import { type AnalyticsDeps, createAnalyticsApp } from "../app.js";
+import { createCache } from "../cache.js";
+import { manualClock } from "../clock.js";
+import { type AnalyticsConfig, loadAnalyticsConfig } from "../config.js";
+import { loadAnalyticsContract } from "../contract.js";
+import { embeddedInsightWriter } from "../insight/embedded.js";
+import type { InsightWriter } from "../insight/types.js";
+import { createRecovery } from "../payments/recovery.js";
+import type { SettlementBackend, SettlementState } from "../payments/settlement.js";
+import { createEmbeddedProviders } from "../providers/index.js";
+import { defiHandlers } from "../segments/defi.js";
+import { createSegmentContext } from "../segments/derived.js";
 
 const contract = loadAnalyticsContract();
 const baseConfig = loadAnalyticsConfig({}, contract.developmentDefaults);
@@ -324,8 +324,8 @@ describe("a database out of reach", () => {
       (...args: A) =>
         refusals-- > 0 ? Promise.reject(new StoreUnavailable("database")) : write(...args);
     const release = ledger.release.bind(ledger);
-    const settle = ledger.settle.bind(ledger);
-    Object.assign(ledger, { release: flaky(release), settle: flaky(settle) });
+    const settle = ledger.settleWithAnswer.bind(ledger);
+    Object.assign(ledger, { release: flaky(release), settleWithAnswer: flaky(settle) });
     const { app } = build({ gate });
     const header = testPayment();
     unavailable(await request(app).post("/defi/tvl").set("X-PAYMENT", header).send({}));
@@ -408,8 +408,11 @@ describe("a settlement interrupted after the answer was ready", () => {
     expect(report).toMatchObject({ settled: 0, released: 0, awaiting: 1 });
     expect((await ledger.rows())[0]).toMatchObject({ status: "settling", recovery: "awaiting: settlement outcome still open" });
     const retry = await request(app).post("/base/defi/tvl").set("X-PAYMENT", header).send({ limit: 2 });
-    expect(retry.status).toBe(402);
-    expect(retry.body.message).toMatch(/outcome is not known yet; repeat this request with it in a minute/);
+    // held, not refused: its retry is told when recovery will have looked again (its postponed time, then the next pass)
+    expect(retry.status).toBe(503);
+    expect(retry.body).toMatchObject({ error: "payment_in_progress", message: expect.stringMatching(/Do not pay again/) });
+    expect(retry.headers["retry-after"]).toBe("20");
+    expect(retry.headers["x-payment-response"]).toBeUndefined();
   });
 });
 

@@ -1,0 +1,195 @@
+/**
+ * The paid pipeline: every paid call, whichever transport brought it (a POST on the paid lane or
+ * through Express, a legacy GET, a tool call), runs the same named steps and comes to one outcome
+ * (outcomes.ts), which its transport says its way:
+ *
+ *   check input → offer → open and admit the payment → answer under the deadline → check and store
+ *   → settle → delivered
+ *
+ * The input is checked (schema, then the operation's own rules) before the payment is looked at, so a
+ * caller learns of a mistake without paying. The answer is assembled, checked against the contract
+ * and serialized before the payment settles, and stored with it: nothing that can fail for a reason of
+ * the call's own runs after settlement, and any failure before it releases the payment, never charged.
+ */
+import type { Logger } from "pino";
+import { StoreUnavailable } from "../../db/unavailable.js";
+import type { FieldError } from "../../http/errors.js";
+import type { Clock } from "../clock.js";
+import type { PaidRoute } from "../contract.js";
+import type { InsightObserver, InsightWriter } from "../insight/types.js";
+import type { OperationName } from "../operation-types.js";
+import { requestFingerprint } from "../payments/fingerprint.js";
+import type { Admission, AdmittedPayment, PaymentGate } from "../payments/gate.js";
+import type { StoredAnswer } from "../payments/ledger/store.js";
+import type { Offer, Submission, SubmissionRead } from "../payments/protocols.js";
+import { type InputRule, inputRules, solanaAddressErrors } from "../segments/input-rules.js";
+import type { OperationHandler, SegmentContext } from "../segments/types.js";
+import { assembleEnvelope } from "./envelope.js";
+import type { InputCheck } from "./input-check.js";
+import type { PaidOutcome } from "./outcomes.js";
+import type { ResponseCheck } from "./response-check.js";
+
+/** A paid call as any transport hands it over. */
+export interface PaidCall {
+  /** The operation's input: a POST's body or a tool's arguments, a legacy GET's query and path fields (defaults in). */
+  input: Record<string, unknown>;
+  /** Whether the transport already checked `input` against the operation's schema (Express's validator did). */
+  schemaChecked: boolean;
+  /** The offer at the URL paid for (the requirement's `resource`), asked once the input passed its checks. */
+  offer(): Offer;
+  /** The payment the call carries, read from the transport's own place for it. */
+  payment: SubmissionRead;
+  requestId: string;
+}
+
+export type PaidPipeline = (call: PaidCall) => Promise<PaidOutcome>;
+
+export interface PipelineDeps {
+  gate: PaymentGate;
+  insight: InsightWriter;
+  clock: Clock;
+  logger: Logger;
+  segment: SegmentContext;
+  /** The contract's check of the route's answers. */
+  checkResponse: ResponseCheck;
+  /** The route's input check, for input no validator has seen yet. */
+  checkInput: InputCheck;
+  insightObserver: InsightObserver;
+  /** Longest time from a payment's admission to its answer being ready. */
+  answerTimeoutMs: number;
+}
+
+/** The answer was not ready before the payment's deadline. */
+class AnswerTimeout extends Error {}
+
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new AnswerTimeout()), Math.max(0, ms));
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
+}
+
+/** What every step of one route's pipeline reads: the route, its handler and rule, and the service's parts. */
+interface RouteRun {
+  route: PaidRoute;
+  handler: OperationHandler;
+  /** The segment context on this route's prefix. */
+  segment: SegmentContext;
+  inputRule: InputRule<OperationName> | undefined;
+  timeoutSeconds: number;
+  deps: PipelineDeps;
+}
+
+/** Check input: the schema (unless the transport's validator did), then the fields' rules beyond it. */
+function checkInput(run: RouteRun, call: PaidCall): FieldError[] {
+  const schema = call.schemaChecked ? [] : run.deps.checkInput(call.input);
+  if (schema.length) return schema;
+  const addresses = solanaAddressErrors(run.route, call.input);
+  if (addresses.length) return addresses;
+  const broken = run.inputRule?.(call.input as never);
+  return broken ? [broken] : [];
+}
+
+/** Open and admit the payment: the gate's verdict as an outcome, or the admitted payment to answer for. */
+async function admit(run: RouteRun, call: PaidCall, payment: Submission): Promise<PaidOutcome | AdmittedPayment> {
+  const { route, deps } = run;
+  const fingerprint = requestFingerprint(route.payment.network.prefix, route.name, call.input, payment.version);
+  let admission: Admission;
+  try {
+    admission = await deps.gate.admit(payment, call.offer(), { operation: route.name, requestId: call.requestId, fingerprint });
+  } catch (error) {
+    if (!(error instanceof StoreUnavailable)) throw error;
+    return { kind: "ledger_unreachable", before: "admission", cause: error };
+  }
+  if (admission.kind === "admitted") return admission.payment;
+  if (admission.kind === "stored") return { kind: "delivered", answer: admission.answer, receipt: admission.receipt, replayed: true };
+  if (admission.kind === "malformed") return { kind: "malformed_payment", detail: admission.detail };
+  return admission;
+}
+
+/** Check and store: the envelope checked against the contract and serialized, as it will be sent and stored. */
+async function answer(run: RouteRun, input: unknown, requestId: string): Promise<StoredAnswer> {
+  const { route, deps } = run;
+  const startedAt = performance.now();
+  // The input passed this route's request schema: it is the operation's request, at run time.
+  const outcome = await run.handler(input as never, run.segment);
+  const envelope = await assembleEnvelope(outcome, {
+    ...{ writer: deps.insight, clock: deps.clock, operation: route.name },
+    ...{ summary: route.summary, signals: route.signals, startedAt },
+  });
+  if (envelope.failure) {
+    const { cause, message: detail } = envelope.failure;
+    deps.logger.warn(
+      { requestId, operation: route.name, cause, detail },
+      "insight model failed; answering 206 with the data and the rule engine's signal",
+    );
+    deps.insightObserver.insight({ outcome: "partial", cause });
+  } else deps.insightObserver.insight({ outcome: "answered" });
+  const violations = deps.checkResponse(envelope.status, envelope.body);
+  if (violations.length) throw new Error(`${route.operationId} produced an envelope outside the contract: ${violations.join("; ")}`);
+  return { status: envelope.status, body: JSON.stringify(envelope.body) };
+}
+
+/** Answer under the deadline; on any failure the payment is released (never charged) and the failure is the outcome. */
+async function answerInTime(run: RouteRun, payment: AdmittedPayment, call: PaidCall): Promise<StoredAnswer | PaidOutcome> {
+  const { deps } = run;
+  try {
+    return await withDeadline(answer(run, call.input, call.requestId), payment.deadlineAt - deps.clock.now());
+  } catch (error) {
+    const timedOut = error instanceof AnswerTimeout;
+    const why = timedOut ? "the answer was not ready before its deadline" : String((error as Error)?.message ?? error);
+    // If the ledger cannot record it now, the gate asks again as it comes back (recovery at the deadline otherwise).
+    await deps.gate
+      .release(payment, why)
+      .catch((failure) => deps.logger.error({ err: failure, requestId: call.requestId }, "could not release a payment"));
+    return timedOut ? { kind: "too_late", timeoutSeconds: run.timeoutSeconds } : { kind: "answer_failed", error };
+  }
+}
+
+/** Settle the payment with the answer ready to send: delivered, refused, too late, or its outcome unknown. */
+async function settle(run: RouteRun, payment: AdmittedPayment, ready: StoredAnswer, call: PaidCall): Promise<PaidOutcome> {
+  const { deps } = run;
+  const logged = { requestId: call.requestId, network: payment.network, x402Version: payment.version };
+  try {
+    const delivery = await deps.gate.settle(payment, ready);
+    if (delivery.kind === "settled") return { kind: "delivered", answer: ready, receipt: delivery.receipt, replayed: false };
+    if (delivery.kind === "late") {
+      deps.logger.warn(logged, "answer ready after its payment's deadline; not charged");
+      return { kind: "too_late", timeoutSeconds: run.timeoutSeconds };
+    }
+    deps.logger.warn({ ...logged, reason: delivery.reason }, "settlement refused the payment");
+    return { kind: "settlement_refused", reason: delivery.reason, detail: delivery.detail, payer: payment.payer };
+  } catch (error) {
+    if (!(error instanceof StoreUnavailable)) {
+      deps.logger.error({ ...logged, err: error, payment: payment.key }, "settlement outcome unknown; recovery will resolve it");
+      return { kind: "settlement_unknown", cause: error };
+    }
+    // Nothing moved: released as soon as the ledger takes it, for the retry (a settlement whose reply was lost stays settled).
+    await deps.gate
+      .release(payment, "the ledger could not be reached to record the settlement")
+      .catch((failure) => deps.logger.warn({ err: failure, requestId: call.requestId }, "payment released once the ledger is back"));
+    return { kind: "ledger_unreachable", before: "settlement", cause: error };
+  }
+}
+
+export function paidPipeline(route: PaidRoute, handler: OperationHandler, deps: PipelineDeps): PaidPipeline {
+  const run: RouteRun = {
+    route,
+    handler,
+    segment: { ...deps.segment, prefix: route.payment.network.prefix },
+    inputRule: inputRules[route.name] as InputRule<OperationName> | undefined,
+    timeoutSeconds: Math.ceil(deps.answerTimeoutMs / 1000),
+    deps,
+  };
+  return async function pay(call: PaidCall): Promise<PaidOutcome> {
+    const errors = checkInput(run, call);
+    if (errors.length) return { kind: "invalid_input", errors };
+    if (call.payment.kind === "none") return { kind: "payment_required" };
+    if (call.payment.kind === "both") return { kind: "two_payments" };
+    const admitted = await admit(run, call, call.payment);
+    if ("kind" in admitted) return admitted;
+    const ready = await answerInTime(run, admitted, call);
+    return "kind" in ready ? ready : settle(run, admitted, ready, call);
+  };
+}

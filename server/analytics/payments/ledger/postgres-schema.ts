@@ -1,0 +1,45 @@
+/** The PostgreSQL ledger's schema: its migrations, applied in order, each once, under the migration lock (server/db/database.ts). */
+/** Append only: each entry is one statement. */
+export const LEDGER_MIGRATIONS: readonly string[] = [
+  `CREATE TABLE payments (
+     id BIGSERIAL PRIMARY KEY,
+     payment_key TEXT NOT NULL,
+     reservation_key TEXT UNIQUE,
+     network TEXT NOT NULL,
+     payer TEXT NOT NULL,
+     amount BIGINT NOT NULL CHECK (amount >= 0),
+     endpoint TEXT NOT NULL,
+     request_id TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('verified', 'settling', 'settled', 'failed', 'not_charged')),
+     fingerprint TEXT NOT NULL,
+     payload TEXT NOT NULL,
+     deadline_at BIGINT NOT NULL,
+     expires_at BIGINT NOT NULL,
+     settlement_tx TEXT,
+     simulated BOOLEAN NOT NULL DEFAULT false,
+     reason TEXT,
+     recovery TEXT,
+     created_at BIGINT NOT NULL,
+     updated_at BIGINT NOT NULL
+   )`,
+  "CREATE INDEX payments_key ON payments (payment_key)",
+  "CREATE INDEX payments_pending ON payments (deadline_at) WHERE status IN ('verified', 'settling')",
+  `CREATE TABLE splits (
+     payment_id BIGINT NOT NULL REFERENCES payments (id),
+     account TEXT NOT NULL CHECK (account IN ('service', 'treasury')),
+     address TEXT NOT NULL,
+     amount BIGINT NOT NULL CHECK (amount >= 0),
+     PRIMARY KEY (payment_id, account)
+   )`,
+  `CREATE TABLE answers (
+     payment_id BIGINT PRIMARY KEY REFERENCES payments (id),
+     status INTEGER NOT NULL,
+     body TEXT NOT NULL,
+     expires_at BIGINT NOT NULL
+   )`,
+  "CREATE INDEX answers_expiry ON answers (expires_at)",
+  // As on SQLite: nothing looks a payment up by payment_key, and its random-key index cost every insert.
+  "DROP INDEX payments_key",
+  // The attempt that made a reservation (ReservationRequest.holder); older rows have none, and need none.
+  "ALTER TABLE payments ADD COLUMN holder TEXT NOT NULL DEFAULT ''",
+];
