@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import express from "express";
 import { NETWORKS } from "../lib/networks.js";
-import { loadAnalyticsContract } from "../server/analytics/contract.js";
+import { loadAnalyticsContract } from "../server/analytics/contract/analytics-contract.js";
 import { openApiValidation } from "../server/http/validator.js";
 
 export type BareKind = "http" | "express" | "validated";

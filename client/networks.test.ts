@@ -1,6 +1,6 @@
 // The client's network table against the generated contract, and the integer USD arithmetic.
 import { describe, expect, it } from "vitest";
-import { loadAnalyticsContract } from "../server/analytics/contract.js";
+import { loadAnalyticsContract } from "../server/analytics/contract/analytics-contract.js";
 import { formatUsdc, microAmount, usdToMicro } from "./amounts.js";
 import { NETWORKS } from "./networks.js";
 

@@ -1,10 +1,10 @@
 // The suite's judgements catch what they must, with messages naming operation, prefix and field: answers
 // built from the document's own examples, then broken the way a faulty server would break them.
 import { describe, expect, it } from "vitest";
-import { loadAnalyticsConfig } from "../server/analytics/config.js";
-import { loadAnalyticsContract, type PaidRoute } from "../server/analytics/contract.js";
+import { loadAnalyticsContract, type PaidRoute } from "../server/analytics/contract/analytics-contract.js";
 import { challengeV2, encodeHeader } from "../server/analytics/payments/protocols.js";
 import { offerAt, routeOffer } from "../server/analytics/payments/requirements.js";
+import { loadAnalyticsConfig } from "../server/config/analytics.js";
 import { DOCS, type PaidCase, paidCases } from "./cases.js";
 import {
   checkBrowserReadable,

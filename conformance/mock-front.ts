@@ -27,9 +27,9 @@ import express, { type Request, type Response } from "express";
 import { NETWORKS } from "../lib/networks.js";
 import { offerAt } from "../server/analytics/payments/requirements.js";
 import { solanaAddressErrors } from "../server/analytics/segments/input-rules.js";
-import { DOCS_ASSETS_PATH, docsAssets, referencePage } from "../server/docs/reference-page.js";
 import { ANALYTICS_CORS, cors, REGISTRY_CORS } from "../server/http/cors.js";
 import { invalidField, invalidInput, toErrorResponse } from "../server/http/errors.js";
+import { DOCS_ASSETS_PATH, docsAssets, referencePage } from "../server/reference-page/reference-page.js";
 import { checkName } from "../server/registry/names.js";
 import {
   challengeAnswer,

@@ -14,8 +14,7 @@
 import { randomUUID } from "node:crypto";
 import { getBase64Encoder, getTransactionDecoder } from "@solana/kit";
 import type { components } from "../generated/types/analytics.js";
-import { loadAnalyticsConfig } from "../server/analytics/config.js";
-import { loadAnalyticsContract, type PaidRoute } from "../server/analytics/contract.js";
+import { loadAnalyticsContract, type PaidRoute } from "../server/analytics/contract/analytics-contract.js";
 import {
   CHALLENGE_HEADER,
   challengeV2,
@@ -28,6 +27,7 @@ import {
   type X402Version,
 } from "../server/analytics/payments/protocols.js";
 import { type RouteOffer, routeOffer } from "../server/analytics/payments/requirements.js";
+import { loadAnalyticsConfig } from "../server/config/analytics.js";
 import { NOT_A_FIELD } from "../server/http/errors.js";
 
 type PaymentRequiredBody = components["schemas"]["X402.PaymentRequiredBody"];

@@ -2,7 +2,7 @@
 // entry, and the entries are consistent with themselves (one name and prefix each, CAIP-2 ids that
 // agree with the chain ids, an EIP-712 domain on every EVM network).
 import { describe, expect, it } from "vitest";
-import { loadAnalyticsContract } from "../server/analytics/contract.js";
+import { loadAnalyticsContract } from "../server/analytics/contract/analytics-contract.js";
 import { familyOf, findNetwork, NETWORKS, networkNamed } from "./networks.js";
 
 describe("the network table", () => {

@@ -27,9 +27,9 @@ import { benchStores } from "../bench/stores.js";
 import { verificationRates } from "../bench/verification.js";
 import { chainIdOf } from "../client/x402/evm.js";
 import type { PaymentRequirements } from "../client/x402/types.js";
+import { commandLine } from "../lib/command-line.mjs";
 import { openSqliteLedger } from "../server/analytics/payments/ledger/sqlite-ledger.js";
 import { cachedAta } from "../server/analytics/payments/verifier.js";
-import { commandLine } from "./command-line.mjs";
 
 const USAGE = `usage: npm run bench [-- --rounds N --seconds N --payment-rate N --quick --profile]
 

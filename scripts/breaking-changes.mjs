@@ -14,8 +14,8 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { commandLine } from "../lib/command-line.mjs";
 import { parameterOf } from "../lib/openapi-refs.mjs";
-import { commandLine } from "./command-line.mjs";
 
 const SERVICES = ["analytics", "registry"];
 const ACKNOWLEDGED = "conformance/breaking-changes.acknowledged.json";

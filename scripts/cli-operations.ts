@@ -3,7 +3,7 @@
  * operation name or path), its body fields with their JSON Schema types, and the coercion of
  * `--field value` strings into the body the operation expects. Read from the generated document.
  */
-import { type AnalyticsContract, loadAnalyticsContract, type PaidRoute } from "../server/analytics/contract.js";
+import { type AnalyticsContract, loadAnalyticsContract, type PaidRoute } from "../server/analytics/contract/analytics-contract.js";
 
 type Schema = {
   $ref?: string;

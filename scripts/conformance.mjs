@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { commandLine } from "./command-line.mjs";
+import { commandLine } from "../lib/command-line.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const USAGE = `usage: npm run conformance [-- options]

@@ -21,8 +21,8 @@ import { evmPayer, offlineBlockhash, type Payer, solanaPayer } from "../client/p
 import { createRegistryClient } from "../client/registry.js";
 import { type Challenges, offersOf, readChallenges } from "../client/x402/challenge.js";
 import { decodeHeader, type ExactPayload, encodePayment, PAYMENT_HEADERS, termsOf, type X402Version } from "../client/x402/types.js";
+import { commandLine } from "../lib/command-line.mjs";
 import { NETWORKS, networkNamed } from "../lib/networks.js";
-import { commandLine } from "./command-line.mjs";
 import { type LocalServices, startLocalServices } from "./local-services.js";
 
 const DEADLINE_MS = 55_000;

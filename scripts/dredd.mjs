@@ -10,9 +10,9 @@ import { UNKNOWN_AGENT } from "../conformance/cases.js";
 import { decodeHeader } from "../conformance/checks.js";
 import { createPayer, paymentHeader } from "../conformance/payer.js";
 import { startServices } from "../conformance/targets.js";
+import { commandLine } from "../lib/command-line.mjs";
 import { NETWORKS } from "../lib/networks.js";
 import { reachedComponents } from "../lib/openapi-refs.mjs";
-import { commandLine } from "./command-line.mjs";
 
 const USAGE = `usage: npm run dredd [-- --verbose]
 

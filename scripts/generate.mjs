@@ -17,8 +17,8 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import YAML from "yaml";
+import { commandLine } from "../lib/command-line.mjs";
 import { parametersOf } from "../lib/openapi-refs.mjs";
-import { commandLine } from "./command-line.mjs";
 import { deriveErrorExamples, describePrices, networkDocument, prefixNames } from "./derive-documents.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));

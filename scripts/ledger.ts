@@ -4,12 +4,13 @@
  * settlement or a late answer had left unresolved. Reads the PostgreSQL ledger of `DATABASE_URL`
  * when it is set, else the SQLite file.
  */
-import { DEFAULT_LEDGER_DB } from "../server/analytics/config.js";
+
+import { commandLine } from "../lib/command-line.mjs";
 import { openPostgresLedger } from "../server/analytics/payments/ledger/postgres-ledger.js";
 import { openSqliteLedger } from "../server/analytics/payments/ledger/sqlite-ledger.js";
-import { storeSettings } from "../server/config/stores.js";
+import { DEFAULT_LEDGER_DB } from "../server/config/analytics.js";
+import { storeSettings } from "../server/config/store-settings.js";
 import { openDatabase } from "../server/db/database.js";
-import { commandLine } from "./command-line.mjs";
 
 const USAGE = `usage: npm run ledger [-- --db path]
 

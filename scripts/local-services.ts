@@ -3,9 +3,9 @@
  * demo and the client tests. `close()` stops the listeners, then the stores.
  */
 import type { AddressInfo } from "node:net";
-import { loadAnalyticsConfig } from "../server/analytics/config.js";
 import type { LedgerStore } from "../server/analytics/payments/ledger/store.js";
 import { createAnalyticsService } from "../server/analytics/service.js";
+import { loadAnalyticsConfig } from "../server/config/analytics.js";
 import { createLogger } from "../server/http/logger.js";
 import { createRegistryService, registryConfig } from "../server/registry/service.js";
 

@@ -7,7 +7,7 @@
 // documented status) asks for that status's example. Each front also serves /openapi.json and /docs.
 // SIGINT/SIGTERM stop both Prism processes by their PIDs; if one dies, the other is stopped and this exits 1.
 import { MOCK_PORTS, startMock } from "../conformance/mock.js";
-import { commandLine } from "./command-line.mjs";
+import { commandLine } from "../lib/command-line.mjs";
 
 const USAGE = `usage: npm run mock [-- --verbose]
 

@@ -10,7 +10,7 @@
 import type { Server } from "node:http";
 import { createServer } from "node:net";
 // The command-line contract every command of the README and docs/ keeps (`--help`; an unknown argument exits 2 before anything runs).
-import { commandLine } from "../scripts/command-line.mjs";
+import { commandLine } from "../lib/command-line.mjs";
 import { createAnalyticsService } from "./analytics/service.js";
 import { announceServing, isPrimaryOfCluster, runWorkers } from "./cluster.js";
 import { ConfigError, drainMs, loadServiceConfig, type ServiceConfig } from "./config/index.js";

@@ -1,13 +1,13 @@
 /**
  * The analytics service's request listener, built from the generated contract: the paid lane
- * (paid-lane.ts) for the paid POSTs, in front of an Express app for every request, its requests
+ * (paid/lane.ts) for the paid POSTs, in front of an Express app for every request, its requests
  * (and, outside production, responses) validated by express-openapi-validator; one handler per
  * operation bound to all of its routes (root, /base, /skale, and the legacy GET) by operationId.
  */
 import express, { type RequestHandler } from "express";
 import type { Logger } from "pino";
 import { NETWORKS } from "../../lib/networks.js";
-import { DOCS_ASSETS_PATH, docsAssets } from "../docs/reference-page.js";
+import type { AnalyticsConfig } from "../config/analytics.js";
 import { ANALYTICS_CORS, cors } from "../http/cors.js";
 import { errorHandler, notFound } from "../http/errors.js";
 import { handlerChain, type NodeHandler } from "../http/handler-chain.js";
@@ -24,9 +24,9 @@ import { openApiValidation } from "../http/validator.js";
 import { asGet, withHead } from "../http/with-head.js";
 import { requestMetrics, UNMATCHED } from "../ops/metrics.js";
 import { embeddedOperations, type OperationsOptions, operationsHandlers, operationsPaths } from "../ops/routes.js";
+import { DOCS_ASSETS_PATH, docsAssets } from "../reference-page/reference-page.js";
 import type { Clock } from "./clock.js";
-import type { AnalyticsConfig } from "./config.js";
-import type { AnalyticsContract } from "./contract.js";
+import type { AnalyticsContract } from "./contract/analytics-contract.js";
 import { type FreeRouteDeps, freeRouteHandlers } from "./free/free-routes.js";
 import { type InsightObserver, type InsightWriter, unobservedInsight } from "./insight/types.js";
 import { paidEndpoint, paidRouteHandler } from "./paid/http-endpoint.js";

@@ -6,9 +6,9 @@
  */
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import { LATENCY_BUCKETS } from "../ops/metrics.js";
-import type { CacheObserver } from "./cache.js";
+import type { CacheObserver } from "./cache/memory-cache.js";
 import type { InsightObserver } from "./insight/types.js";
-import type { PaymentObserver } from "./payments/observer.js";
+import type { PaymentObserver } from "./payments/payment-events.js";
 import type { UpstreamObserver } from "./providers/live/http.js";
 
 export interface AnalyticsObservers {

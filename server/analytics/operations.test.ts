@@ -12,9 +12,9 @@ import { loadDoc } from "../../conformance/openapi-doc.js";
 import { createResponseValidator } from "../../conformance/schema-validator.js";
 import { capturedLogger } from "../../test/support/logs.js";
 import { metricValue } from "../../test/support/metrics.js";
-import { operationsConfig } from "../ops/config.js";
-import { loadAnalyticsConfig } from "./config.js";
-import { loadAnalyticsContract } from "./contract.js";
+import { loadAnalyticsConfig } from "../config/analytics.js";
+import { operationsConfig } from "../config/operations.js";
+import { loadAnalyticsContract } from "./contract/analytics-contract.js";
 import { type AnalyticsService, createAnalyticsService } from "./service.js";
 
 const contract = createResponseValidator(loadDoc("3.1", "analytics"));

@@ -6,9 +6,9 @@ import { afterAll, describe, expect, it } from "vitest";
 import { signEvmPayment } from "../../client/x402/evm.js";
 import type { PaymentRequirements } from "../../client/x402/types.js";
 import { freePort } from "../../test/support/processes.js";
-import { storeSettings } from "../config/stores.js";
+import { loadAnalyticsConfig } from "../config/analytics.js";
+import { storeSettings } from "../config/store-settings.js";
 import { createLogger } from "../http/logger.js";
-import { loadAnalyticsConfig } from "./config.js";
 import { createAnalyticsService } from "./service.js";
 
 const service = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:" }), { logger: createLogger("silent") });

@@ -5,29 +5,29 @@
  */
 import type { Logger } from "pino";
 import { familyOf } from "../../lib/networks.js";
-import type { StoreSettings } from "../config/stores.js";
+import type { AnalyticsConfig } from "../config/analytics.js";
+import { type OperationsConfig, operationsConfig } from "../config/operations.js";
+import type { StoreSettings } from "../config/store-settings.js";
 import type { Database } from "../db/database.js";
-import { type OperationsConfig, operationsConfig } from "../ops/config.js";
 import { createServiceMetrics } from "../ops/metrics.js";
 import { pingChecks } from "../ops/readiness.js";
 import { createAnalyticsApp } from "./app.js";
 import { type Clock, systemClock } from "./clock.js";
-import type { AnalyticsConfig } from "./config.js";
-import { type AnalyticsContract, loadAnalyticsContract } from "./contract.js";
+import { type AnalyticsContract, loadAnalyticsContract } from "./contract/analytics-contract.js";
 import { chatCompletionsWriter } from "./insight/chat-completions.js";
 import { embeddedInsightWriter } from "./insight/embedded.js";
 import { prometheusObservers } from "./metrics.js";
+import { openAnalyticsStores } from "./open-stores.js";
 import { createSettlementBackend } from "./payments/backends/index.js";
 import { createPaymentGate } from "./payments/gate.js";
 import { splitPayment } from "./payments/ledger/split.js";
 import type { LedgerStore } from "./payments/ledger/store.js";
-import { observedBackend, observedGate } from "./payments/observed.js";
 import { createRecovery } from "./payments/recovery.js";
+import { observedBackend, observedGate } from "./payments/reporting.js";
 import { createExactVerifier } from "./payments/verifier.js";
 import { createProviders } from "./providers/index.js";
 import { createSegmentContext } from "./segments/derived.js";
 import { handlers } from "./segments/index.js";
-import { openAnalyticsStores } from "./stores.js";
 
 export interface AnalyticsService {
   app: ReturnType<typeof createAnalyticsApp>;
@@ -48,7 +48,7 @@ export async function createAnalyticsService(
     logger: Logger;
     clock?: Clock;
     contract?: AnalyticsContract;
-    /** Where the ledger and the cache live (config/stores.ts); default: SQLite and this process's memory. */
+    /** Where the ledger and the cache live (config/store-settings.ts); default: SQLite and this process's memory. */
     stores?: StoreSettings;
     /** The database of `stores`, when the caller shares one pool between services. */
     database?: Database;

@@ -4,11 +4,11 @@
  * is a `ConfigError` whose message is the one line the process prints before it exits with code 2.
  */
 import type { LevelWithSilent } from "pino";
-import { type AnalyticsConfig, loadAnalyticsConfig } from "../analytics/config.js";
-import { type OperationsConfig, operationsConfig } from "../ops/config.js";
-import { type RegistryConfig, registryConfig } from "../registry/config.js";
+import { type AnalyticsConfig, loadAnalyticsConfig } from "./analytics.js";
 import { ConfigError, type Env, oneOf } from "./env.js";
-import { type StoreSettings, storeSettings } from "./stores.js";
+import { type OperationsConfig, operationsConfig } from "./operations.js";
+import { type RegistryConfig, registryConfig } from "./registry.js";
+import { type StoreSettings, storeSettings } from "./store-settings.js";
 
 export { ConfigError };
 

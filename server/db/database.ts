@@ -10,7 +10,7 @@
  */
 import pg from "pg";
 import type { Logger } from "pino";
-import type { DatabaseSettings } from "../config/stores.js";
+import type { DatabaseSettings } from "../config/store-settings.js";
 import { isConnectionLoss, StoreUnavailable } from "./unavailable.js";
 
 export type Row = Record<string, unknown>;

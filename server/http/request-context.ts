@@ -2,7 +2,7 @@
  * Request id (echoed in `X-Request-Id`) and one structured log line per request, which carries what
  * a route adds with `logWith` (a paid answer's settlement: one line per paid request, not two); the
  * `quiet` paths (probes and scrapes, every few seconds) log at debug level. Written against Node's
- * own request and response, so that the paid lane (analytics/paid-lane.ts) runs it without Express.
+ * own request and response, so that the paid lane (analytics/paid/lane.ts) runs it without Express.
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";

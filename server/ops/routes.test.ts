@@ -6,9 +6,9 @@ import { describe, expect, it } from "vitest";
 import { loadDoc } from "../../conformance/openapi-doc.js";
 import { createResponseValidator } from "../../conformance/schema-validator.js";
 import { metricValue } from "../../test/support/metrics.js";
+import { operationsConfig } from "../config/operations.js";
 import { createLogger } from "../http/logger.js";
 import { createRegistryService } from "../registry/service.js";
-import { operationsConfig } from "./config.js";
 import { bearerMatches } from "./routes.js";
 
 const contract = createResponseValidator(loadDoc("3.1", "registry"));

@@ -5,8 +5,8 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { RequestHandler, Response } from "express";
+import { type OperationsConfig, operationsConfig } from "../config/operations.js";
 import { ApiError } from "../http/errors.js";
-import { type OperationsConfig, operationsConfig } from "./config.js";
 import { createServiceMetrics, type ServiceMetrics } from "./metrics.js";
 import { type ReadinessCheck, readinessProbe } from "./readiness.js";
 

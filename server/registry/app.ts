@@ -8,7 +8,6 @@
  */
 import express, { type Express, type RequestHandler } from "express";
 import type { Logger } from "pino";
-import { DOCS_ASSETS_PATH, docsAssets } from "../docs/reference-page.js";
 import { cors, REGISTRY_CORS } from "../http/cors.js";
 import { errorHandler, notFound } from "../http/errors.js";
 import { refuseAmbiguousQuery, refuseMalformedNumbers } from "../http/input-guard.js";
@@ -17,6 +16,7 @@ import { openApiValidation } from "../http/validator.js";
 import { asGet, withHead } from "../http/with-head.js";
 import { requestMetrics, UNMATCHED } from "../ops/metrics.js";
 import { embeddedOperations, type OperationsOptions, operationsHandlers, operationsPaths } from "../ops/routes.js";
+import { DOCS_ASSETS_PATH, docsAssets } from "../reference-page/reference-page.js";
 import type { RegistryDocument } from "./document.js";
 import { registryDocument } from "./document.js";
 import { type Handler, handlers, type Input, type OperationId } from "./handlers.js";

@@ -14,9 +14,9 @@
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { storeSettings } from "../config/stores.js";
+import { registryConfig } from "../config/registry.js";
+import { storeSettings } from "../config/store-settings.js";
 import { type Database, openDatabase } from "../db/database.js";
-import { registryConfig } from "./config.js";
 import { loadRecords } from "./load.js";
 import { formatProblem } from "./records.js";
 import { openRegistryStore } from "./seed.js";

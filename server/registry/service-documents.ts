@@ -6,8 +6,8 @@
  */
 import type { RequestHandler } from "express";
 import type { components } from "../../generated/types/registry.js";
-import { referencePage } from "../docs/reference-page.js";
 import { requestOrigin } from "../http/origin.js";
+import { referencePage } from "../reference-page/reference-page.js";
 import type { RegistryDocument } from "./document.js";
 import { MAX_AGE } from "./handlers.js";
 

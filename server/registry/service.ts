@@ -6,16 +6,16 @@
 import type { Express } from "express";
 import type { Logger } from "pino";
 import { openNamedFile } from "../config/env.js";
+import { type OperationsConfig, operationsConfig } from "../config/operations.js";
+import type { RegistryConfig } from "../config/registry.js";
 import type { Database } from "../db/database.js";
-import { type OperationsConfig, operationsConfig } from "../ops/config.js";
 import { createServiceMetrics } from "../ops/metrics.js";
 import { pingChecks } from "../ops/readiness.js";
 import { createRegistryApp } from "./app.js";
-import type { RegistryConfig } from "./config.js";
 import { openRegistryStore } from "./seed.js";
 import type { RegistryStore } from "./store.js";
 
-export { type RegistryConfig, registryConfig } from "./config.js";
+export { type RegistryConfig, registryConfig } from "../config/registry.js";
 
 export interface RegistryService {
   app: Express;

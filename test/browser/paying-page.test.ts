@@ -10,8 +10,8 @@ import { build } from "esbuild";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { networkNamed } from "../../lib/networks.js";
-import { loadAnalyticsConfig } from "../../server/analytics/config.js";
 import { createAnalyticsService } from "../../server/analytics/service.js";
+import { loadAnalyticsConfig } from "../../server/config/analytics.js";
 import { createLogger } from "../../server/http/logger.js";
 import { browserSuiteRuns, launchChromium, listenLocally } from "../support/chromium.js";
 

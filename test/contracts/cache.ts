@@ -4,7 +4,7 @@
  * (a clock moved for memory, real time for a store whose lifetimes its server keeps).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { Cache } from "../../server/analytics/cache.js";
+import type { Cache } from "../../server/analytics/cache/memory-cache.js";
 
 export interface CacheFixture {
   cache: Cache;

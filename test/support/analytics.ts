@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { familyOf, findNetwork } from "../../lib/networks.js";
 import type { Clock } from "../../server/analytics/clock.js";
-import type { AnalyticsContract } from "../../server/analytics/contract.js";
+import type { AnalyticsContract } from "../../server/analytics/contract/analytics-contract.js";
 import type { InsightWriter } from "../../server/analytics/insight/types.js";
 import { createPaymentGate, type PaymentGate } from "../../server/analytics/payments/gate.js";
 import { splitPayment } from "../../server/analytics/payments/ledger/split.js";

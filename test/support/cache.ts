@@ -1,5 +1,5 @@
 /** A cache store for tests that keeps entries as JSON text, as a store shared between instances would. */
-import { type CacheStore, memoryStore } from "../../server/analytics/cache.js";
+import { type CacheStore, memoryStore } from "../../server/analytics/cache/memory-cache.js";
 import type { Clock } from "../../server/analytics/clock.js";
 
 /** Every cached value goes through `JSON.stringify` and back: one JSON cannot carry fails or comes back changed. */

@@ -2,10 +2,10 @@
 import { expect } from "vitest";
 import { loadDoc } from "../../conformance/openapi-doc.js";
 import { createResponseValidator } from "../../conformance/schema-validator.js";
-import { singleFlight } from "../../server/analytics/cache.js";
+import { singleFlight } from "../../server/analytics/cache/memory-cache.js";
 import { manualClock } from "../../server/analytics/clock.js";
-import type { OperationName } from "../../server/analytics/operation-types.js";
-import { cachedProviders } from "../../server/analytics/providers/cached.js";
+import type { OperationName } from "../../server/analytics/contract/operation-types.js";
+import { cachedProviders } from "../../server/analytics/providers/caching.js";
 import { createEmbeddedProviders, type Providers } from "../../server/analytics/providers/index.js";
 import { createSegmentContext } from "../../server/analytics/segments/derived.js";
 import type { Outcome, SegmentContext } from "../../server/analytics/segments/types.js";

@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import pg from "pg";
 import { inject } from "vitest";
-import type { DatabaseSettings } from "../../server/config/stores.js";
+import type { DatabaseSettings } from "../../server/config/store-settings.js";
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379";

@@ -7,10 +7,10 @@
  */
 import type { Request, RequestHandler } from "express";
 import type { components } from "../../../generated/types/analytics.js";
-import { referencePage } from "../../docs/reference-page.js";
+import type { AnalyticsConfig } from "../../config/analytics.js";
 import { requestOrigin } from "../../http/origin.js";
-import type { AnalyticsConfig } from "../config.js";
-import type { AnalyticsContract, OpenApiDocument, PaidRoute } from "../contract.js";
+import { referencePage } from "../../reference-page/reference-page.js";
+import type { AnalyticsContract, OpenApiDocument, PaidRoute } from "../contract/analytics-contract.js";
 import { challengeV2 } from "../payments/protocols.js";
 import {
   concretePath,

@@ -6,7 +6,7 @@
  * (`InsightFailure`), and the answer becomes a 206.
  */
 import { z } from "zod";
-import type { InsightConfig } from "../config.js";
+import type { InsightConfig } from "../../config/analytics.js";
 import { type Insight, InsightFailure, type InsightRequest, type InsightWriter } from "./types.js";
 
 /** Keeps prompts bounded: long lists are cut to their first items (the data sent stays representative). */

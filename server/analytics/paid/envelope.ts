@@ -5,8 +5,8 @@
  */
 import { redactSecrets } from "../../http/redact.js";
 import type { Clock } from "../clock.js";
+import type { OperationName } from "../contract/operation-types.js";
 import { causeOf, type InsightCause, type InsightWriter } from "../insight/types.js";
-import type { OperationName } from "../operation-types.js";
 import type { Outcome } from "../segments/types.js";
 
 export interface Envelope {

@@ -4,7 +4,7 @@
  * same payment will succeed, `Cache-Control`) and every sentence a caller reads.
  */
 import { toErrorResponse } from "../../http/errors.js";
-import type { PaidRoute } from "../contract.js";
+import type { PaidRoute } from "../contract/analytics-contract.js";
 import { atPath } from "../payments/bazaar.js";
 import {
   CHALLENGE_HEADER,

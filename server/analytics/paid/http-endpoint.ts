@@ -7,14 +7,14 @@
 import type { ServerResponse } from "node:http";
 import type { Request, RequestHandler } from "express";
 import type { Logger } from "pino";
+import type { AnalyticsConfig } from "../../config/analytics.js";
 import { invalidField } from "../../http/errors.js";
 import { sentBody } from "../../http/input-guard.js";
 import { requestOrigin } from "../../http/origin.js";
 import { logWith } from "../../http/request-context.js";
 import { sendJson } from "../../http/send-json.js";
 import type { Clock } from "../clock.js";
-import type { AnalyticsConfig } from "../config.js";
-import type { OpenApiDocument, PaidRoute } from "../contract.js";
+import type { OpenApiDocument, PaidRoute } from "../contract/analytics-contract.js";
 import type { InsightObserver, InsightWriter } from "../insight/types.js";
 import type { PaymentGate } from "../payments/gate.js";
 import { type Offer, readSubmission } from "../payments/protocols.js";

@@ -13,7 +13,7 @@ import { errorHandler } from "../../http/errors.js";
 import { refuseMalformedNumbers } from "../../http/input-guard.js";
 import { createLogger } from "../../http/logger.js";
 import { openApiValidation } from "../../http/validator.js";
-import { loadAnalyticsContract } from "../contract.js";
+import { loadAnalyticsContract } from "../contract/analytics-contract.js";
 import { inputChecks } from "./input-check.js";
 
 const contract = loadAnalyticsContract();

@@ -13,8 +13,8 @@ import addFormats from "ajv-formats";
 import { formats } from "express-openapi-validator/dist/framework/ajv/formats.js";
 import { type FieldError, validatorFieldErrors } from "../../http/errors.js";
 import { nonFiniteFields } from "../../http/input-guard.js";
-import type { AnalyticsContract, PaidRoute } from "../contract.js";
-import { contractCompiler } from "../contract-schemas.js";
+import type { AnalyticsContract, PaidRoute } from "../contract/analytics-contract.js";
+import { contractCompiler } from "../contract/schema-compiler.js";
 
 /** Every field of `input` that breaks the operation's schema (none: valid), filling in the defaults its schema gives. */
 export type InputCheck = (input: unknown) => FieldError[];

@@ -6,13 +6,13 @@ import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { exampleHandlers, failingInsightWriter, testGate, testPayment, testPaymentV2 } from "../../../test/support/analytics.js";
 import { TEST_NOW } from "../../../test/support/segments.js";
+import { type AnalyticsConfig, loadAnalyticsConfig } from "../../config/analytics.js";
 import { StoreUnavailable } from "../../db/unavailable.js";
 import { createLogger } from "../../http/logger.js";
 import { type AnalyticsDeps, createAnalyticsApp } from "../app.js";
-import { createCache } from "../cache.js";
+import { createCache } from "../cache/memory-cache.js";
 import { manualClock } from "../clock.js";
-import { type AnalyticsConfig, loadAnalyticsConfig } from "../config.js";
-import { loadAnalyticsContract } from "../contract.js";
+import { loadAnalyticsContract } from "../contract/analytics-contract.js";
 import { embeddedInsightWriter } from "../insight/embedded.js";
 import type { InsightWriter } from "../insight/types.js";
 import { createRecovery } from "../payments/recovery.js";
@@ -45,7 +45,7 @@ function build({
     config: { ...baseConfig, ...config },
     handlers: { ...exampleHandlers(contract), ...defiHandlers },
     segment: createSegmentContext({
-      providers: createEmbeddedProviders({ seed: "paid-route-test", clock }),
+      providers: createEmbeddedProviders({ seed: "pipeline-test", clock }),
       clock,
       cache: createCache(clock),
     }),

@@ -9,8 +9,8 @@
  */
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import type { AnalyticsContract, PaidRoute } from "../contract.js";
-import { contractCompiler } from "../contract-schemas.js";
+import type { AnalyticsContract, PaidRoute } from "../contract/analytics-contract.js";
+import { contractCompiler } from "../contract/schema-compiler.js";
 
 /** The statuses whose bodies a paid route builds itself (its errors are the error handler's). */
 const CHECKED = [200, 206, 402] as const;

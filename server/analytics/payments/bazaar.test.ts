@@ -11,8 +11,8 @@ import {
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { offerFor } from "../../../test/support/analytics.js";
-import { loadAnalyticsConfig } from "../config.js";
-import { loadAnalyticsContract } from "../contract.js";
+import { loadAnalyticsConfig } from "../../config/analytics.js";
+import { loadAnalyticsContract } from "../contract/analytics-contract.js";
 import { atPath, bazaarExtension } from "./bazaar.js";
 import { requirementTemplate } from "./requirements.js";
 

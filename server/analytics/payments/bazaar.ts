@@ -8,8 +8,8 @@
  * the descriptions are in the OpenAPI document.
  */
 import { parametersOf } from "../../../lib/openapi-refs.mjs";
-import type { OpenApiDocument, PaidRoute } from "../contract.js";
-import { inlineRefs } from "../inline-refs.js";
+import type { OpenApiDocument, PaidRoute } from "../contract/analytics-contract.js";
+import { inlineRefs } from "../contract/inline-refs.js";
 
 type Schema = Record<string, unknown>;
 

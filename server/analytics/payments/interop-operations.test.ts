@@ -7,9 +7,9 @@ import { generateKeyPairSigner } from "@solana/kit";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { caip2Of, decodeHeader, listen, type PayingClient, type Running, v1Client, v2Client } from "../../../test/support/x402-clients.js";
+import { loadAnalyticsConfig } from "../../config/analytics.js";
 import { createLogger } from "../../http/logger.js";
-import { loadAnalyticsConfig } from "../config.js";
-import { loadAnalyticsContract } from "../contract.js";
+import { loadAnalyticsContract } from "../contract/analytics-contract.js";
 import { createAnalyticsService } from "../service.js";
 import { type LocalChains, startLocalChains } from "./backends/local-chain/index.js";
 

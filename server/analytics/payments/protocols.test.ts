@@ -2,8 +2,8 @@
 // `accepted` is held against the offer field by field, what it opens into, and each version's receipt.
 import { describe, expect, it } from "vitest";
 import { offerFor } from "../../../test/support/analytics.js";
-import { loadAnalyticsConfig } from "../config.js";
-import { loadAnalyticsContract } from "../contract.js";
+import { loadAnalyticsConfig } from "../../config/analytics.js";
+import { loadAnalyticsContract } from "../contract/analytics-contract.js";
 import { acceptedMismatch, encodeHeader, openSubmission, readSubmission, receiptHeader } from "./protocols.js";
 import { requirementTemplate } from "./requirements.js";
 

@@ -4,7 +4,7 @@ import { attemptOf, reservation, split } from "../../../test/contracts/ledger.js
 import { createLogger } from "../../http/logger.js";
 import { manualClock } from "../clock.js";
 import { openSqliteLedger } from "./ledger/sqlite-ledger.js";
-import type { PaymentEvent } from "./observer.js";
+import type { PaymentEvent } from "./payment-events.js";
 import { createRecovery, RECOVERY } from "./recovery.js";
 import { ledgerBackend, type SettlementBackend, type SettlementState } from "./settlement.js";
 

@@ -14,7 +14,7 @@ import type { Logger } from "pino";
 import type { Clock } from "../clock.js";
 import { RECOVERY_RECORDS } from "./ledger/stages.js";
 import type { LedgerStore, PendingPayment, Split } from "./ledger/store.js";
-import { type PaymentObserver, unobservedPayments } from "./observer.js";
+import { type PaymentObserver, unobservedPayments } from "./payment-events.js";
 import type { SettlementBackend } from "./settlement.js";
 
 /** What recovery records on a payment it resolved (`npm run ledger` groups by it). */

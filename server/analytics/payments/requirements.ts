@@ -5,8 +5,8 @@
  */
 
 import { NETWORKS, type NetworkDetails, type PaymentNetwork } from "../../../lib/networks.js";
-import type { AnalyticsConfig } from "../config.js";
-import type { OpenApiDocument, PaidRoute } from "../contract.js";
+import type { AnalyticsConfig } from "../../config/analytics.js";
+import type { OpenApiDocument, PaidRoute } from "../contract/analytics-contract.js";
 import { type BazaarExtension, bazaarExtension } from "./bazaar.js";
 import { type Offer, v2Requirement } from "./protocols.js";
 import type { PaymentRequirements, PaymentRequirementsV2 } from "./types.js";

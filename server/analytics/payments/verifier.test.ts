@@ -19,9 +19,9 @@ import { signEvmPayment, TRANSFER_WITH_AUTHORIZATION } from "../../../client/x40
 import { signSvmPayment } from "../../../client/x402/svm.js";
 import { encodePaymentHeader } from "../../../client/x402/types.js";
 import { offerFor, openAndVerify } from "../../../test/support/analytics.js";
+import { loadAnalyticsConfig } from "../../config/analytics.js";
 import { manualClock } from "../clock.js";
-import { loadAnalyticsConfig } from "../config.js";
-import { loadAnalyticsContract } from "../contract.js";
+import { loadAnalyticsContract } from "../contract/analytics-contract.js";
 import { authorizationDigest, domainSeparator } from "./exact/evm/eip3009.js";
 import { type Admission, createPaymentGate, type PaymentGate } from "./gate.js";
 import { openSqliteLedger } from "./ledger/sqlite-ledger.js";

@@ -8,8 +8,8 @@
 import type { Address } from "@solana/kit";
 import { findAssociatedTokenPda } from "@solana-program/token";
 import { familyOf } from "../../../lib/networks.js";
+import type { AnalyticsConfig } from "../../config/analytics.js";
 import type { Clock } from "../clock.js";
-import type { AnalyticsConfig } from "../config.js";
 import { domainSeparator } from "./exact/evm/eip3009.js";
 import { recoverSignerOffLoop } from "./exact/evm/recovery-thread.js";
 import { checkExactEvm, signedBy } from "./exact/evm/verify.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { eventually, fixture, reply, startServer, startWsServer } from "../../../test/support/upstreams.js";
 import { ApiError } from "../../http/errors.js";
-import { createCache } from "../cache.js";
+import { createCache } from "../cache/memory-cache.js";
 import { manualClock } from "../clock.js";
 import { createProviders } from "./index.js";
 import { parseProviderSettings } from "./settings.js";

@@ -3,9 +3,9 @@
  * behind the cache. The embedded dataset alone (every role embedded, no cache) is what tests and
  * the examples read.
  */
-import type { Cache } from "../cache.js";
+import type { Cache } from "../cache/memory-cache.js";
 import type { Clock } from "../clock.js";
-import { cachedProviders } from "./cached.js";
+import { cachedProviders } from "./caching.js";
 import { createEmbeddedChainRpc } from "./embedded/chain-rpc.js";
 import { createEmbeddedLaunches } from "./embedded/launches.js";
 import { createEmbeddedPools } from "./embedded/pools.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError } from "../config.js";
+import { ConfigError } from "../../config/analytics.js";
 import { parseProviderSettings, redactor, secretsOf } from "./settings.js";
 
 const HELIUS = "https://mainnet.helius-rpc.com/?api-key=0123456789abcdef";

@@ -3,7 +3,7 @@
  * baseline signals of the wallet, leaderboard, flow and screener answers. Pure functions;
  * thresholds are documented where they are defined.
  */
-import type { DataOf, SignalOf } from "../operation-types.js";
+import type { DataOf, SignalOf } from "../contract/operation-types.js";
 import { confidence } from "./confidence.js";
 
 export type WalletLabel = DataOf<"smartmoneyWalletIntel">["labels"][number];

@@ -5,7 +5,7 @@
  * reads the yield landscape of the context (the DeFi vocabulary), with the confidence lowered for a
  * broad question; a configured model may answer with any signal of any segment.
  */
-import type { RequestOf } from "../operation-types.js";
+import type { RequestOf } from "../contract/operation-types.js";
 import { routeQuestion } from "../rules/ask.js";
 import { confidence } from "../rules/confidence.js";
 import { yieldsSignal } from "../rules/defi.js";

@@ -3,7 +3,7 @@
  * position to a better-yielding chain pays for the bridge.
  */
 import { entityNotFound, invalidField } from "../../http/errors.js";
-import type { DataOf, RequestOf, Validated } from "../operation-types.js";
+import type { DataOf, RequestOf, Validated } from "../contract/operation-types.js";
 import { fromBaseUnits, type QuoteRecord, type SwapChain, type SwapTokenRecord, toBaseUnits } from "../providers/swap-bridge.js";
 import type { YieldPoolRecord } from "../providers/tvl.js";
 import { annualGainUsd, breakEvenDays, migrateSignal, priceImpactPct, quoteSignal, routeCostUsd } from "../rules/bridge.js";

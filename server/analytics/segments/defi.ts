@@ -1,6 +1,6 @@
 /** DeFi segment: chain TVL and yield pools from the TVL aggregator. */
 import { entityNotFound, invalidField } from "../../http/errors.js";
-import type { RequestOf, Validated } from "../operation-types.js";
+import type { RequestOf, Validated } from "../contract/operation-types.js";
 import { EMISSIONS_APY_PCT, ilRiskLevel, tvlSignal, yieldsSignal } from "../rules/defi.js";
 import { pct, usd } from "./format.js";
 import type { SegmentHandlers } from "./types.js";

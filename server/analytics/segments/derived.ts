@@ -3,10 +3,10 @@
  * that carries them: computed here, kept in the providers' cache under their own policy, so a
  * handler calls them as it calls a provider, never knowing how long an answer is kept.
  */
-import type { Cache } from "../cache.js";
+import type { Cache } from "../cache/memory-cache.js";
 import { type Clock, MINUTE } from "../clock.js";
 import type { RolePolicy } from "../providers/cache-policy.js";
-import { cachedRole } from "../providers/cached.js";
+import { cachedRole } from "../providers/caching.js";
 import type { Providers } from "../providers/roles.js";
 import { traderRows } from "./traders.js";
 import type { DerivedReads, SegmentContext } from "./types.js";

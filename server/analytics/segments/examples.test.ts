@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { expectValidOutcome, TEST_NOW, testContext } from "../../../test/support/segments.js";
-import { loadAnalyticsContract } from "../contract.js";
-import type { OperationName, RequestOf } from "../operation-types.js";
+import { loadAnalyticsContract } from "../contract/analytics-contract.js";
+import type { OperationName, RequestOf } from "../contract/operation-types.js";
 import { CONTRACT_EXAMPLES } from "../providers/embedded/contract-examples.js";
 import { handlers } from "./index.js";
 import { lpHandlers as LP } from "./lp.js";

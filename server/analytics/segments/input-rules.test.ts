@@ -1,6 +1,6 @@
 // The rules of inputs beyond their schemas, as pure functions (the app test checks they run before the payment).
 import { describe, expect, it } from "vitest";
-import { loadAnalyticsContract, type PaidRoute } from "../contract.js";
+import { loadAnalyticsContract, type PaidRoute } from "../contract/analytics-contract.js";
 import { inputRules, solanaAddressErrors } from "./input-rules.js";
 
 const JUP = "JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN";

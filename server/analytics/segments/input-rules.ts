@@ -6,8 +6,8 @@
  */
 import { isAddress } from "@solana/kit";
 import type { FieldError } from "../../http/errors.js";
-import type { PaidRoute } from "../contract.js";
-import type { OperationName, RequestOf } from "../operation-types.js";
+import type { PaidRoute } from "../contract/analytics-contract.js";
+import type { OperationName, RequestOf } from "../contract/operation-types.js";
 
 /** The body field an input breaks its operation's rule with, and what is wrong with it. */
 export type InputRule<N extends OperationName> = (input: RequestOf<N>) => FieldError | undefined;

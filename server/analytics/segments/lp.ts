@@ -1,7 +1,7 @@
 /** LP segment: DLMM pools of the pool venue, and LP positions. */
 import { entityNotFound, upstreamError } from "../../http/errors.js";
+import type { DataOf, RequestOf, Validated } from "../contract/operation-types.js";
 import { aprPct, inRange } from "../markets/dlmm.js";
-import type { DataOf, RequestOf, Validated } from "../operation-types.js";
 import type { PoolRecord, PoolSortKey, PositionRecord } from "../providers/pools.js";
 import {
   type Distribution,

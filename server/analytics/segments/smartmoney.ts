@@ -4,7 +4,7 @@
  * leaderboard's default window, so a wallet's profile and its leaderboard row agree.
  */
 import { entityNotFound } from "../../http/errors.js";
-import type { DataOf, RequestOf, Validated } from "../operation-types.js";
+import type { DataOf, RequestOf, Validated } from "../contract/operation-types.js";
 import type { CategoryFlowRecord, LabeledChain, PnlSummaryRecord, TradeRecord } from "../providers/wallet-labels.js";
 import {
   contractLabels,

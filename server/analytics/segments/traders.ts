@@ -6,9 +6,9 @@
  */
 import { entityNotFound } from "../../http/errors.js";
 import { DAY, HOUR } from "../clock.js";
+import type { DataOf, OperationName, RequestOf, Validated } from "../contract/operation-types.js";
 import type { WalletTrade } from "../markets/records.js";
 import { type ClosedTrade, ledger, type OpenLot } from "../markets/wallet-ledger.js";
-import type { DataOf, OperationName, RequestOf, Validated } from "../operation-types.js";
 import { type TokenBalance, WSOL_MINT } from "../providers/chain-rpc.js";
 import {
   archetype,

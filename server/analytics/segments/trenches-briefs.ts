@@ -1,7 +1,7 @@
 /** The embedded insight writer's sentences for the Trenches answers: each cites the answer's own numbers. */
 import { MINUTE } from "../clock.js";
+import type { DataOf } from "../contract/operation-types.js";
 import { EMPTY_CURVE_CAP_SOL } from "../markets/pump-curve.js";
-import type { DataOf } from "../operation-types.js";
 import { MAX_ESTIMATE_HOURS } from "../rules/trenches.js";
 import { pct } from "./format.js";
 import type { TokenInfo } from "./trenches-parts.js";

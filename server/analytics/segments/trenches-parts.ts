@@ -6,8 +6,8 @@
  */
 import { entityNotFound, invalidField } from "../../http/errors.js";
 import { HOUR } from "../clock.js";
+import type { DataOf } from "../contract/operation-types.js";
 import type { CurveAccount } from "../markets/records.js";
-import type { DataOf } from "../operation-types.js";
 import { type CurveFacts, curveFacts, estimateGraduationHours, sniperRisk } from "../rules/trenches.js";
 import type { SegmentContext } from "./types.js";
 

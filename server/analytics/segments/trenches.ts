@@ -4,8 +4,9 @@
  * `token`, `snipers` and `curve` objects of the three single-purpose endpoints (trenches-parts.ts);
  * the briefs are in trenches-briefs.ts.
  */
+
+import type { OperationName, RequestOf, Validated } from "../contract/operation-types.js";
 import { PUMP_CURVE, pumpProgressAtSol, pumpProgressPct } from "../markets/pump-curve.js";
-import type { OperationName, RequestOf, Validated } from "../operation-types.js";
 import type { PumpCreateEvent } from "../providers/launches.js";
 import {
   curveFacts,

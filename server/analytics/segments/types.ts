@@ -4,7 +4,7 @@
  * the rule engine's baseline signal; the app adds the insight, the envelope and the payment.
  */
 import type { Clock } from "../clock.js";
-import type { DataOf, OperationName, RequestOf, SignalOf } from "../operation-types.js";
+import type { DataOf, OperationName, RequestOf, SignalOf } from "../contract/operation-types.js";
 import type { Providers } from "../providers/index.js";
 
 export interface SegmentContext {

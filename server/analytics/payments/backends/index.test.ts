@@ -2,9 +2,9 @@
 // announces the local chain's own fee payer (the facilitator's is tested in facilitator.test.ts).
 import request from "supertest";
 import { describe, expect, it } from "vitest";
+import { ConfigError, loadAnalyticsConfig } from "../../../config/analytics.js";
 import { createLogger } from "../../../http/logger.js";
-import { ConfigError, loadAnalyticsConfig } from "../../config.js";
-import { loadAnalyticsContract } from "../../contract.js";
+import { loadAnalyticsContract } from "../../contract/analytics-contract.js";
 import { createAnalyticsService } from "../../service.js";
 import { ledgerBackend } from "../settlement.js";
 import { createSettlementBackend } from "./index.js";

@@ -4,8 +4,8 @@
  * in-process chains for tests and demos. A backend that signs Solana transactions itself (or
  * through its facilitator) names the fee payer the service must announce in `extra.feePayer`.
  */
-import type { AnalyticsConfig } from "../../config.js";
-import type { AnalyticsContract } from "../../contract.js";
+import type { AnalyticsConfig } from "../../../config/analytics.js";
+import type { AnalyticsContract } from "../../contract/analytics-contract.js";
 import { deployedNetworks } from "../requirements.js";
 import { ledgerBackend, type SettlementBackend } from "../settlement.js";
 import { rpcSettlementState } from "./chain-status.js";

@@ -13,9 +13,9 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signEvmPayment } from "../../../../client/x402/evm.js";
 import { facilitatorSettlement } from "../../../../test/support/standin-facilitator.js";
+import { loadAnalyticsConfig } from "../../../config/analytics.js";
 import { createLogger } from "../../../http/logger.js";
-import { loadAnalyticsConfig } from "../../config.js";
-import { loadAnalyticsContract } from "../../contract.js";
+import { loadAnalyticsContract } from "../../contract/analytics-contract.js";
 import { type AnalyticsService, createAnalyticsService } from "../../service.js";
 import { type LocalChains, startLocalChains } from "./local-chain/index.js";
 

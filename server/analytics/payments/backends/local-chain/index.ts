@@ -6,7 +6,7 @@
  */
 
 import { familyOf } from "../../../../../lib/networks.js";
-import type { AnalyticsConfig } from "../../../config.js";
+import type { AnalyticsConfig } from "../../../../config/analytics.js";
 import { deployedNetworks } from "../../requirements.js";
 import type { SettlementBackend } from "../../settlement.js";
 import { type EvmChain, startEvmChain } from "./evm.js";

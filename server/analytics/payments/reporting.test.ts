@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { offerFor, testGate, testPayment } from "../../../test/support/analytics.js";
 import { TEST_NOW } from "../../../test/support/segments.js";
 import { manualClock } from "../clock.js";
-import { observedBackend, observedGate } from "./observed.js";
-import type { PaymentEvent, PaymentObserver, SettlementEvent } from "./observer.js";
+import type { PaymentEvent, PaymentObserver, SettlementEvent } from "./payment-events.js";
+import { observedBackend, observedGate } from "./reporting.js";
 import { ledgerBackend, type SettlementBackend } from "./settlement.js";
 import type { PaymentRequirements } from "./types.js";
 

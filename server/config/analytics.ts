@@ -6,6 +6,8 @@
  * A value that cannot work is a `ConfigError`: one line naming the variable and what it must be.
  */
 import { NETWORKS } from "../../lib/networks.js";
+import { type DevelopmentDefaults, loadAnalyticsContract } from "../analytics/contract/analytics-contract.js";
+import { type ProviderSettings, parseProviderSettings } from "../analytics/providers/settings.js";
 import {
   ConfigError,
   type Env,
@@ -19,9 +21,7 @@ import {
   solanaAddress,
   trustProxy,
   url,
-} from "../config/env.js";
-import { type DevelopmentDefaults, loadAnalyticsContract } from "./contract.js";
-import { type ProviderSettings, parseProviderSettings } from "./providers/settings.js";
+} from "./env.js";
 
 export { ConfigError };
 

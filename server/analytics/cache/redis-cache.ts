@@ -1,6 +1,6 @@
 /**
  * The upstream cache shared on Redis (`CACHE_URL`): the same keys and lifetimes as in memory, under
- * `CACHE_PREFIX` and the code's fingerprint (code-fingerprint.ts: the instances of two versions in a
+ * `CACHE_PREFIX` and the code's fingerprint (code-version.ts: the instances of two versions in a
  * rolling deploy never read each other's values), and single flight across instances through a short lock per key (`SET NX PX`,
  * released by its owner's token). Every value is also kept in this process's memory, which answers
  * while Redis is unreachable: the service then calls upstream and its own memory, says so in `GET /`
@@ -13,11 +13,11 @@
 import { randomBytes } from "node:crypto";
 import { Redis, ReplyError } from "ioredis";
 import type { Logger } from "pino";
-import { ConfigError } from "../config/env.js";
-import type { CacheSettings } from "../config/stores.js";
-import { type Cache, type CacheObserver, type CacheStore, createCache, memoryStore, singleFlight } from "./cache.js";
-import type { Clock } from "./clock.js";
-import { codeFingerprint } from "./code-fingerprint.js";
+import { ConfigError } from "../../config/env.js";
+import type { CacheSettings } from "../../config/store-settings.js";
+import type { Clock } from "../clock.js";
+import { codeFingerprint } from "./code-version.js";
+import { type Cache, type CacheObserver, type CacheStore, createCache, memoryStore, singleFlight } from "./memory-cache.js";
 
 /** What `GET /` says of the cache. */
 export interface CacheStatus {

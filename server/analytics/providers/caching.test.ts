@@ -3,10 +3,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { jsonStore } from "../../../test/support/cache.js";
 import { countCalls, TEST_NOW } from "../../../test/support/segments.js";
-import { singleFlight } from "../cache.js";
+import { singleFlight } from "../cache/memory-cache.js";
 import { DAY, HOUR, MINUTE, manualClock } from "../clock.js";
 import type { AsyncMethodOf } from "./cache-policy.js";
-import { cachedProviders } from "./cached.js";
+import { cachedProviders } from "./caching.js";
 import { WSOL_MINT } from "./chain-rpc.js";
 import { CONTRACT_EXAMPLES } from "./embedded/contract-examples.js";
 import { createEmbeddedProviders, type Providers } from "./index.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadAnalyticsConfig } from "./config.js";
-import { loadAnalyticsContract } from "./contract.js";
+import { loadAnalyticsContract } from "../analytics/contract/analytics-contract.js";
+import { ConfigError, loadAnalyticsConfig } from "./analytics.js";
 
 const defaults = loadAnalyticsContract().developmentDefaults;
 const real = {

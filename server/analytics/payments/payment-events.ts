@@ -2,7 +2,7 @@
  * What the payment path reports about itself: each payment's outcome and each settlement call's
  * duration. An injected observer (the service passes its Prometheus one, tests a fake), so the
  * payment core names no metrics library; the gate and the backend are observed by decorators
- * (observed.ts), recovery reports what it resolved.
+ * (reporting.ts), recovery reports what it resolved.
  */
 import type { SettlementMode } from "./settlement.js";
 

@@ -6,7 +6,7 @@
  * store that can claim a key, single flight also spans instances: the one that claims it loads, the
  * others wait for the value it stores, up to a bound after which they load themselves.
  */
-import type { Clock } from "./clock.js";
+import type { Clock } from "../clock.js";
 
 export interface Cache {
   /** The value under `key` if younger than `ttlMs`, else the result of `load` (shared by concurrent callers). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "./env.js";
-import { storeSettings } from "./stores.js";
+import { storeSettings } from "./store-settings.js";
 
 describe("store settings", () => {
   it("keeps everything embedded and in one process when nothing is set", () => {

@@ -3,7 +3,7 @@
  * so the payment core itself stays free of reporting and its tests unchanged.
  */
 import type { AdmittedPayment, PaymentGate } from "./gate.js";
-import type { PaymentEvent, PaymentObserver } from "./observer.js";
+import type { PaymentEvent, PaymentObserver } from "./payment-events.js";
 import type { SettlementBackend } from "./settlement.js";
 
 /**

@@ -5,15 +5,15 @@
  */
 import type { Logger } from "pino";
 import { openNamedFile } from "../config/env.js";
-import type { StoreSettings } from "../config/stores.js";
+import type { StoreSettings } from "../config/store-settings.js";
 import { warnOfClockSkew } from "../db/clock-skew.js";
 import { type Database, openDatabase } from "../db/database.js";
-import type { CacheObserver } from "./cache.js";
+import type { CacheObserver } from "./cache/memory-cache.js";
+import { memoryCache, openRedisCache, type UpstreamCache } from "./cache/redis-cache.js";
 import { type Clock, systemClock } from "./clock.js";
 import { openPostgresLedger } from "./payments/ledger/postgres-ledger.js";
 import { openSqliteLedger, type SqliteLedgerOptions } from "./payments/ledger/sqlite-ledger.js";
 import type { LedgerStore } from "./payments/ledger/store.js";
-import { memoryCache, openRedisCache, type UpstreamCache } from "./redis-cache.js";
 
 export interface AnalyticsStores {
   ledger: LedgerStore;

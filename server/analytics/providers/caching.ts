@@ -3,7 +3,7 @@
  * its policy (cache-policy.ts) or loaded once for all concurrent callers. Callers never see the
  * cache; other members (`source`, derived addresses) pass through.
  */
-import type { Cache } from "../cache.js";
+import type { Cache } from "../cache/memory-cache.js";
 import type { Clock } from "../clock.js";
 import { type MethodPolicy, type ProvidersPolicy, providerCachePolicy, type RolePolicy } from "./cache-policy.js";
 import type { Providers } from "./roles.js";

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { codeFiles, codeFingerprint, fingerprintFiles } from "./code-fingerprint.js";
+import { codeFiles, codeFingerprint, fingerprintFiles } from "./code-version.js";
 
 function tree(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), "fingerprint-"));

@@ -12,12 +12,12 @@ import type { Server } from "node:http";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { browserSuiteRuns, launchChromium, listenLocally as listen } from "../../test/support/chromium.js";
-import { loadAnalyticsConfig } from "../analytics/config.js";
 import { createAnalyticsService } from "../analytics/service.js";
+import { loadAnalyticsConfig } from "../config/analytics.js";
 import { createLogger } from "../http/logger.js";
 import { createRegistryService } from "../registry/service.js";
 
-const ARTIFACTS = new URL("../../test-results/", import.meta.url);
+const ARTIFACTS = new URL("../../test-results", import.meta.url);
 const LOCAL_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 const PAGE_TIMEOUT_MS = 60_000;
 

@@ -4,7 +4,7 @@
  * operation share theirs).
  */
 import type { Ajv2020, ValidateFunction } from "ajv/dist/2020.js";
-import type { AnalyticsContract } from "./contract.js";
+import type { AnalyticsContract } from "./analytics-contract.js";
 
 export type CompileSchema = (schema: unknown) => ValidateFunction;
 

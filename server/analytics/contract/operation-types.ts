@@ -2,7 +2,7 @@
  * Types of the paid operations, derived from the generated contract types. An operation is named
  * by its operationId without the prefix (`defiTvl`); the legacy GETs share their POST twin's name.
  */
-import type { operations } from "../../generated/types/analytics.js";
+import type { operations } from "../../../generated/types/analytics.js";
 
 type RootId = Extract<keyof operations, `Solana_${string}`>;
 type NameOf<Id> = Id extends `Solana_${infer Name}` ? (Name extends `${string}Legacy` ? never : Name) : never;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { describeCacheContract, loader } from "../../test/contracts/cache.js";
-import { jsonStore } from "../../test/support/cache.js";
-import { createCache, memoryStore, singleFlight } from "./cache.js";
-import { manualClock } from "./clock.js";
+import { describeCacheContract, loader } from "../../../test/contracts/cache.js";
+import { jsonStore } from "../../../test/support/cache.js";
+import { manualClock } from "../clock.js";
+import { createCache, memoryStore, singleFlight } from "./memory-cache.js";
 
 describeCacheContract("memory", async () => {
   const clock = manualClock(0);

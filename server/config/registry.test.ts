@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { registryConfig } from "./config.js";
+import { registryConfig } from "./registry.js";
 
 describe("registryConfig", () => {
   it("defaults to port 4022, data/registry.db and validated responses", () => {

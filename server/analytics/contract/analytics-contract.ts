@@ -4,8 +4,8 @@
  * no hand-kept list of paths that could drift from the spec.
  */
 import { readFileSync } from "node:fs";
-import { NETWORKS, type PaymentNetwork } from "../../lib/networks.js";
-import { parametersOf } from "../../lib/openapi-refs.mjs";
+import { NETWORKS, type PaymentNetwork } from "../../../lib/networks.js";
+import { parametersOf } from "../../../lib/openapi-refs.mjs";
 import { inlineRefs } from "./inline-refs.js";
 import type { OperationName } from "./operation-types.js";
 
@@ -101,7 +101,7 @@ type RawOperation = {
 const refersTo = (schema: RawSchema | undefined, name: string): boolean =>
   schema?.$ref === `#/components/schemas/${name}` || (schema?.allOf?.length === 1 && refersTo(schema.allOf[0], name));
 
-export function loadAnalyticsContract(file = new URL("../../generated/openapi/3.1/analytics.json", import.meta.url)): AnalyticsContract {
+export function loadAnalyticsContract(file = new URL("../../../generated/openapi/3.1/analytics.json", import.meta.url)): AnalyticsContract {
   const document = JSON.parse(readFileSync(file, "utf8"));
   const schemas: Record<string, RawSchema> = document.components.schemas;
   const resolve = (schema: RawSchema | undefined): RawSchema | undefined => {

@@ -1,14 +1,14 @@
 import net from "node:net";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { describeCacheContract, loader } from "../../test/contracts/cache.js";
-import { capturedLogger } from "../../test/support/logs.js";
-import { partitionableProxy } from "../../test/support/partition.js";
-import { freePort } from "../../test/support/processes.js";
-import { dropKeys, hasRedis, TEST_REDIS_URL, uniqueName } from "../../test/support/services.js";
-import { createLogger } from "../http/logger.js";
-import { manualClock, systemClock } from "./clock.js";
-import { codeFingerprint } from "./code-fingerprint.js";
+import { describeCacheContract, loader } from "../../../test/contracts/cache.js";
+import { capturedLogger } from "../../../test/support/logs.js";
+import { partitionableProxy } from "../../../test/support/partition.js";
+import { freePort } from "../../../test/support/processes.js";
+import { dropKeys, hasRedis, TEST_REDIS_URL, uniqueName } from "../../../test/support/services.js";
+import { createLogger } from "../../http/logger.js";
+import { manualClock, systemClock } from "../clock.js";
+import { codeFingerprint } from "./code-version.js";
 import { openRedisCache } from "./redis-cache.js";
 
 const logger = createLogger("silent");

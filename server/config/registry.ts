@@ -1,5 +1,5 @@
 /** The registry's settings from the environment; nothing else in server/registry reads it. */
-import { type Env, port, present, publicBaseUrl, trustProxy } from "../config/env.js";
+import { type Env, port, present, publicBaseUrl, trustProxy } from "./env.js";
 
 export interface RegistryConfig {
   /** `REGISTRY_PORT`, default 4022. */

@@ -1,5 +1,5 @@
 /** The operators' settings, read the same way by both services. */
-import { ConfigError, type Env, positiveInt, present } from "../config/env.js";
+import { ConfigError, type Env, positiveInt, present } from "./env.js";
 
 export interface OperationsConfig {
   /** `METRICS_TOKEN`: when set, `GET /metrics` needs `Authorization: Bearer <token>`. */
