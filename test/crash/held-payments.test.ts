@@ -20,9 +20,9 @@ const env = {
   REGISTRY_DB: join(dir, "registry.db"),
   INSIGHT_BASE_URL: model.url,
   INSIGHT_ATTEMPTS: "1",
-  // longer than a restart takes on a loaded machine, so that the retries come while their payments are in progress;
-  // recovery resolves them within the test: past this deadline, at its next pass
-  PAID_ANSWER_TIMEOUT_MS: "8000",
+  // longer than a restart takes on a loaded machine (several seconds while other suites run), so that the retries come
+  // while their payments are in progress; recovery resolves them within the test: past this deadline, at its next pass
+  PAID_ANSWER_TIMEOUT_MS: "20000",
   RECOVERY_INTERVAL_MS: "250",
   X402_MAX_TIMEOUT_SECONDS: "300",
   LOG_LEVEL: "silent",
