@@ -6,8 +6,10 @@
  */
 
 import { isIP } from "node:net";
-import { isAddress as isSolanaAddress } from "@solana/kit";
-import { getAddress, isAddress as isEvmAddress } from "viem";
+// The address packages alone (viem and @solana/kit are built on them): the configuration is read before anything else
+// loads, and a refusal should not wait for whole chain clients.
+import { isAddress as isSolanaAddress } from "@solana/addresses";
+import { checksum, validate as isEvmAddress } from "ox/Address";
 
 export class ConfigError extends Error {}
 
@@ -60,7 +62,7 @@ export function evmAddress(env: Env, name: string, fallback: string): string {
   const raw = present(env, name) ?? fallback;
   if (!/^0x[0-9a-fA-F]{40}$/.test(raw)) throw new ConfigError(`${name} must be an EVM address (0x and 40 hex digits), got "${raw}"`);
   if (!isEvmAddress(raw, { strict: true }))
-    throw new ConfigError(`${name} has mixed case but not a valid EIP-55 checksum (${getAddress(raw)} is); write it so or in lowercase`);
+    throw new ConfigError(`${name} has mixed case but not a valid EIP-55 checksum (${checksum(raw)} is); write it so or in lowercase`);
   return raw;
 }
 

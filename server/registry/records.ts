@@ -19,7 +19,8 @@ export function formatProblem({ at, message }: Problem): string {
 
 export type ImportCheck = { ok: true; batch: RegistryImport } | { ok: false; problems: Problem[] };
 
-const validateFile = importSchema();
+/** The import file's schema, compiled on the first check (a start on a seeded store needs none). */
+let validateFile: ValidateFunction | undefined;
 
 /** The fields no two passports may share, in report order. */
 export const UNIQUE_FIELDS = ["name", "assetAddress", "primarySol"] as const;
@@ -46,6 +47,7 @@ const isObject = (value: unknown): value is Loose => typeof value === "object" &
  * wrong. `catalog` is the store's skill catalog.
  */
 export function checkImport(data: unknown, catalog: SkillFamily[], { holders, upsert = false }: CheckOptions = {}): ImportCheck {
+  validateFile ??= importSchema();
   const problems = validateFile(data) ? [] : (validateFile.errors ?? []).map(schemaProblem);
   const file = isObject(data) ? data : {};
   const agents = Array.isArray(file.agents) ? file.agents : [];

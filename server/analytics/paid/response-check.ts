@@ -10,7 +10,7 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import type { AnalyticsContract, PaidRoute } from "../contract/analytics-contract.js";
-import { contractCompiler } from "../contract/schema-compiler.js";
+import { type CompileSchema, contractCompiler } from "../contract/schema-compiler.js";
 
 /** The statuses whose bodies a paid route builds itself (its errors are the error handler's). */
 const CHECKED = [200, 206, 402] as const;
@@ -31,9 +31,16 @@ export function responseChecker(contract: AnalyticsContract): (route: PaidRoute)
 }
 
 function compiledChecks(contract: AnalyticsContract): (route: PaidRoute) => ResponseCheck {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, strictNumbers: true });
-  (addFormats as unknown as (a: Ajv2020) => void)(ajv);
-  const compile = contractCompiler(contract, ajv);
+  // The compiler (and the document's components it holds) is made with the first schema compiled.
+  let compiler: CompileSchema | undefined;
+  const compile: CompileSchema = (schema) => {
+    if (!compiler) {
+      const ajv = new Ajv2020({ allErrors: true, strict: false, strictNumbers: true });
+      (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+      compiler = contractCompiler(contract, ajv);
+    }
+    return compiler(schema);
+  };
   return (route) => {
     const validators = new Map<number, () => ValidateFunction>();
     for (const status of CHECKED) {

@@ -5,8 +5,7 @@
  * uses libsodium. Whether the payment was already used is the gate's question, answered by the ledger.
  */
 
-import type { Address } from "@solana/kit";
-import { findAssociatedTokenPda } from "@solana-program/token";
+import type { Address } from "@solana/addresses";
 import { familyOf } from "../../../lib/networks.js";
 import type { AnalyticsConfig } from "../../config/analytics.js";
 import type { Clock } from "../clock.js";
@@ -17,16 +16,21 @@ import { type AtaResolver, verifyExactSvm } from "./exact/svm/verify.js";
 import { deployedNetworks } from "./requirements.js";
 import type { PaymentVerifier, Verification } from "./types.js";
 
-/** Associated token accounts are derived once per (owner, mint, program). */
+/**
+ * Associated token accounts are derived once per (owner, mint, program). The token program's client is loaded with the
+ * first Solana payment, not at start-up: a service that serves few of them should not wait for it.
+ */
 export function cachedAta(): AtaResolver {
   const cache = new Map<string, Promise<string>>();
   return (owner, mint, tokenProgram) => {
     const key = `${owner}:${mint}:${tokenProgram}`;
     let found = cache.get(key);
     if (!found) {
-      found = findAssociatedTokenPda({ owner: owner as Address, mint: mint as Address, tokenProgram: tokenProgram as Address }).then(
-        ([address]) => address,
-      );
+      found = import("@solana-program/token")
+        .then(({ findAssociatedTokenPda }) =>
+          findAssociatedTokenPda({ owner: owner as Address, mint: mint as Address, tokenProgram: tokenProgram as Address }),
+        )
+        .then(([address]) => address);
       cache.set(key, found);
     }
     return found;

@@ -7,7 +7,7 @@
  * Stored values must survive a JSON round trip (a shared store serializes them): the two values
  * that would not, a Map of prices and a quote's bigint amounts, go through a codec.
  */
-import { isAddress } from "@solana/kit";
+import { isAddress } from "@solana/addresses";
 import { type Clock, HOUR, MINUTE, SECOND } from "../clock.js";
 import type { Providers } from "./roles.js";
 import type { QuoteRecord } from "./swap-bridge.js";

@@ -4,7 +4,7 @@
  * looks at the payment, as it does the schema, so a caller learns of a mistake without paying; a
  * handler receives only input that passes its operation's rule.
  */
-import { isAddress } from "@solana/kit";
+import { isAddress } from "@solana/addresses";
 import type { FieldError } from "../../http/errors.js";
 import type { PaidRoute } from "../contract/analytics-contract.js";
 import type { OperationName, RequestOf } from "../contract/operation-types.js";

@@ -8,8 +8,6 @@ import type { AnalyticsConfig } from "../../../config/analytics.js";
 import type { AnalyticsContract } from "../../contract/analytics-contract.js";
 import { deployedNetworks } from "../requirements.js";
 import { ledgerBackend, type SettlementBackend } from "../settlement.js";
-import { rpcSettlementState } from "./chain-status.js";
-import { facilitatorBackend, supportedFeePayer } from "./facilitator.js";
 
 export interface SelectedBackend {
   backend: SettlementBackend;
@@ -37,6 +35,11 @@ export async function createSettlementBackend({
     case "ledger":
       return { backend: ledgerBackend, close: none };
     case "facilitator": {
+      // Loaded on demand, as the chains' clients it reads with (viem, @solana/kit) are: the default start needs neither.
+      const [{ rpcSettlementState }, { facilitatorBackend, supportedFeePayer }] = await Promise.all([
+        import("./chain-status.js"),
+        import("./facilitator.js"),
+      ]);
       const networks = deployedNetworks(config).map((target) => ({ ...target, rpc: rpc[target.network] ?? target.rpc }));
       const options = {
         ...(facilitator as NonNullable<typeof facilitator>),

@@ -7,7 +7,7 @@
  * `GET /positions/{pool}/pnl` their open positions; a position address is resolved to its pool and
  * owner through the legacy `GET /position_v2/{address}`.
  */
-import { getBase58Decoder } from "@solana/kit";
+import { getBase58Decoder } from "@solana/codecs-strings";
 import { z } from "zod";
 import { ApiError, upstreamError } from "../../../http/errors.js";
 import type { Clock } from "../../clock.js";

@@ -6,7 +6,8 @@
  * and return undefined for any other account.
  */
 import { createHash } from "node:crypto";
-import { getAddressEncoder, getBase58Decoder } from "@solana/kit";
+import { getAddressEncoder } from "@solana/addresses";
+import { getBase58Decoder } from "@solana/codecs-strings";
 import type { LaunchLabPoolAccount, PumpCurveAccount } from "../../markets/records.js";
 import { type TokenMetadata, WSOL_MINT } from "../chain-rpc.js";
 

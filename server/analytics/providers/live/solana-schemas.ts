@@ -3,7 +3,7 @@
  * `jsonParsed` and `base64` encodings, parsed transactions and signature pages. Anything else is
  * an upstream error, never a wrong answer.
  */
-import { isAddress } from "@solana/kit";
+import { isAddress } from "@solana/addresses";
 import { z } from "zod";
 import { numeric } from "./http.js";
 

@@ -7,7 +7,7 @@
  * No RPC is needed: blockhash expiry and balances are left to settlement.
  */
 import { createHash } from "node:crypto";
-import { type Address, getAddressEncoder } from "@solana/kit";
+import { type Address, getAddressEncoder } from "@solana/addresses";
 import bs58 from "bs58";
 import sodium from "sodium-native";
 import type { PaymentRequirements } from "../../types.js";
