@@ -46,9 +46,17 @@ describe("targetResults", () => {
     ]);
     expect(rest).toEqual([]);
     expect(result?.met).toBe(false);
+    expect(result?.held).toBe(true);
     expect(result?.ratio).toBeCloseTo((0.39 + 0.3875) / 2);
     expect(result?.low).toBeCloseTo(0.3875);
     expect(result?.high).toBeCloseTo(0.39);
+  });
+
+  it("reports a target it is not held to (the PostgreSQL rows), still saying whether the ratio reached it", () => {
+    const bare = row("bare Express", [10_000, 10_000], 1);
+    const paid = row("paid", [3_000, 3_000], 1);
+    const [result] = targetResults([{ rows: [bare, paid], baseline: "bare Express", scenario: "paid", atLeast: 0.4, held: false }]);
+    expect(result).toMatchObject({ held: false, met: false, ratio: 0.3 });
   });
 
   it("states the cores the target's rate would take at the run's CPU per request, the database's and the load generator's included", () => {

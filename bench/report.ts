@@ -121,6 +121,11 @@ export interface Target {
   baseline: string;
   scenario: string;
   atLeast: number;
+  /**
+   * Whether the run is held to it. The PostgreSQL rows are reported against the same ratio but not held: on a machine
+   * where the database shares the cores with the service and the load generator, their rate is the machine's.
+   */
+  held?: boolean;
 }
 
 export interface TargetResult {
@@ -130,6 +135,7 @@ export interface TargetResult {
   high: number;
   atLeast: number;
   met: boolean;
+  held: boolean;
   /**
    * The cores this machine would need to serve the target's rate (`atLeast` × the baseline's req/s) at this run's CPU
    * per request: the service's, the database's where it has one, and the load generator's. More cores than the machine
@@ -140,7 +146,7 @@ export interface TargetResult {
 
 /** Each target's ratio in this run (a scenario not measured, its database out of reach, is left out). */
 export function targetResults(targets: Target[]): TargetResult[] {
-  return targets.flatMap(({ rows, baseline, scenario, atLeast }) => {
+  return targets.flatMap(({ rows, baseline, scenario, atLeast, held = true }) => {
     const row = rows.find((r) => r.scenario === scenario);
     if (!row) return [];
     const { ratio, low, high } = ratioOf(row, rows, baseline);
@@ -150,7 +156,7 @@ export function targetResults(targets: Target[]): TargetResult[] {
       base && service !== undefined && load !== undefined
         ? ((service + database + load) * atLeast * base.requestsPerSecond) / 1e6
         : undefined;
-    return [{ scenario, ratio, low, high, atLeast, met: ratio >= atLeast, ...(coresAtTarget === undefined ? {} : { coresAtTarget }) }];
+    return [{ scenario, ratio, low, high, atLeast, met: ratio >= atLeast, held, ...(coresAtTarget === undefined ? {} : { coresAtTarget }) }];
   });
 }
 

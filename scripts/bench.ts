@@ -275,14 +275,14 @@ console.log(
   `\nVerification alone: EVM ${verification.evmChecksPerSecond.toFixed(0)}/s, Solana ${verification.svmChecksPerSecond.toFixed(0)}/s, viem verifyTypedData ${verification.viemVerifyTypedDataPerSecond.toFixed(0)}/s`,
 );
 console.log(`p99 overhead of the paid EVM path over bare Express: ${p99Overhead.toFixed(1)} ms`);
-// The ratios the paid and free paths are held to (docs/benchmarks.md), each against the bare Express of its own table.
+// The ratios the paid and free paths are held to (docs/benchmarks.md; the PostgreSQL rows reported against them), each against the bare Express of its own table.
 const targets = targetResults([
   { rows, baseline: "bare Express", scenario: "free GET /", atLeast: 0.7 },
   { rows, baseline: "bare Express", scenario: "paid EVM /base/defi/tvl", atLeast: 0.4 },
   { rows, baseline: "bare Express", scenario: "paid Solana /defi/tvl", atLeast: 0.35 },
   ...["SQLite, 1 process", "PostgreSQL"].flatMap((label) => [
-    { rows: deployment, baseline: "bare Express", scenario: `paid EVM, ${label}`, atLeast: 0.4 },
-    { rows: deployment, baseline: "bare Express", scenario: `paid Solana, ${label}`, atLeast: 0.35 },
+    { rows: deployment, baseline: "bare Express", scenario: `paid EVM, ${label}`, atLeast: 0.4, held: label !== "PostgreSQL" },
+    { rows: deployment, baseline: "bare Express", scenario: `paid Solana, ${label}`, atLeast: 0.35, held: label !== "PostgreSQL" },
   ]),
 ]);
 console.log(
@@ -290,7 +290,7 @@ console.log(
 );
 for (const t of targets)
   console.log(
-    `  ${t.scenario.padEnd(32)} ${t.ratio.toFixed(3)}× (rounds ${t.low.toFixed(2)} to ${t.high.toFixed(2)}; at least ${t.atLeast.toFixed(2)}×) ${t.met ? "met" : "not met"}${t.coresAtTarget === undefined ? "" : `; ${t.coresAtTarget.toFixed(2)} cores at the target`}`,
+    `  ${t.scenario.padEnd(32)} ${t.ratio.toFixed(3)}× (rounds ${t.low.toFixed(2)} to ${t.high.toFixed(2)}; ${t.held ? "at least" : "reported against"} ${t.atLeast.toFixed(2)}×) ${t.held ? (t.met ? "met" : "not met") : "reported, not held"}${t.coresAtTarget === undefined ? "" : `; ${t.coresAtTarget.toFixed(2)} cores at the target`}`,
   );
 const profile = profileDir ? topEntries(profileDir) : [];
 if (profile.length) {
