@@ -156,7 +156,9 @@ export function targetResults(targets: Target[]): TargetResult[] {
       base && service !== undefined && load !== undefined
         ? ((service + database + load) * atLeast * base.requestsPerSecond) / 1e6
         : undefined;
-    return [{ scenario, ratio, low, high, atLeast, met: ratio >= atLeast, held, ...(coresAtTarget === undefined ? {} : { coresAtTarget }) }];
+    return [
+      { scenario, ratio, low, high, atLeast, met: ratio >= atLeast, held, ...(coresAtTarget === undefined ? {} : { coresAtTarget }) },
+    ];
   });
 }
 
