@@ -1,28 +1,40 @@
 /**
- * Named parameters for node-postgres, which numbers them: a statement written with `:name` becomes the
- * text with `$1…` and a function that lays an object's values out in that order. A name the object lacks
- * is an error, not a NULL, so that a misspelt parameter cannot pass a condition silently. A cast
- * (`::bigint`) and a quoted literal are not parameters.
+ * Named parameters for drivers that bind numbered ones: a statement written with `:name` becomes the
+ * text with numbered placeholders (`$1…` for node-postgres, `?1…` for libsql, whose own binding of an
+ * object looks each name up on every run) and a function that lays an object's values out in that
+ * order. A name the object lacks is an error, not a NULL, so that a misspelt parameter cannot pass a
+ * condition silently (a name given as `undefined` is given). A cast (`::bigint`) and a quoted literal
+ * are not parameters.
  */
 export interface NamedStatement {
   text: string;
   values(params: Record<string, unknown>): unknown[];
 }
 
-export function named(text: string): NamedStatement {
+/** How the driver writes the n-th (1-based) parameter. */
+export type Placeholder = (n: number) => string;
+
+export const POSTGRES: Placeholder = (n) => `$${n}`;
+export const SQLITE: Placeholder = (n) => `?${n}`;
+
+export function named(text: string, placeholder: Placeholder = POSTGRES): NamedStatement {
   const names: string[] = [];
   const numbered = text.replace(/'(?:[^']|'')*'|(?<![:\w]):([A-Za-z_][A-Za-z0-9_]*)/g, (match, name: string | undefined) => {
     if (name === undefined) return match;
     if (!names.includes(name)) names.push(name);
-    return `$${names.indexOf(name) + 1}`;
+    return placeholder(names.indexOf(name) + 1);
   });
   return {
     text: numbered,
     values(params) {
-      return names.map((name) => {
-        if (!(name in params)) throw new Error(`the statement's parameter :${name} was not given`);
-        return params[name];
-      });
+      const values = new Array<unknown>(names.length);
+      for (let i = 0; i < names.length; i++) {
+        const value = params[names[i] as string];
+        if (value === undefined && !((names[i] as string) in params))
+          throw new Error(`the statement's parameter :${names[i]} was not given`);
+        values[i] = value;
+      }
+      return values;
     },
   };
 }

@@ -12,6 +12,7 @@ import { dirname } from "node:path";
 import Database from "libsql";
 import { checkpointOffThread } from "../../../db/checkpointer.js";
 import { groupCommit } from "../../../db/group-commit.js";
+import { named, SQLITE as SQLITE_PLACEHOLDER } from "../../../db/named.js";
 import { isSqliteBusy, StoreUnavailable } from "../../../db/unavailable.js";
 import { useWal } from "../../../db/wal.js";
 import { conditionOf, type Dialect } from "./conditions.js";
@@ -33,14 +34,28 @@ const SQLITE: Dialect = {
 };
 const where = (transition: TransitionName) => conditionOf(transition, SQLITE);
 
+/** A statement written with named parameters, bound by position (named.ts). */
+function preparedNamed(db: Database.Database, text: string) {
+  const statement = named(text, SQLITE_PLACEHOLDER);
+  const prepared = db.prepare(statement.text);
+  return {
+    run: (params: Record<string, unknown>) => prepared.run(...statement.values(params)),
+    get: (params: Record<string, unknown>) => prepared.get(...statement.values(params)),
+  };
+}
+
 /** Every statement of the ledger, prepared once; each transition's UPDATE names its condition's parameters. */
 function statementsOf(db: Database.Database) {
   const moveTo = (stage: string, transition: TransitionName, set = "") =>
-    db.prepare(`UPDATE payments SET status = '${stage}'${set}, updated_at = :now WHERE ${where(transition)} RETURNING id, expires_at`);
+    preparedNamed(
+      db,
+      `UPDATE payments SET status = '${stage}'${set}, updated_at = :now WHERE ${where(transition)} RETURNING id, expires_at`,
+    );
   const freeing = ", reservation_key = NULL, reason = :reason";
   const settled = ", settlement_tx = :transaction, simulated = :simulated";
   return {
-    reserve: db.prepare(
+    reserve: preparedNamed(
+      db,
       `INSERT INTO payments (payment_key, reservation_key, network, payer, amount, endpoint, request_id, status, fingerprint, payload,
                              deadline_at, expires_at, holder, created_at, updated_at)
        VALUES (:key, :key, :network, :payer, :amount, :endpoint, :requestId, 'verified', :fingerprint, :payload, :deadlineAt,
@@ -94,12 +109,10 @@ function transitionsOf(sql: Statements, now: () => number) {
   };
   return {
     reserve(r: ReservationRequest): Reservation {
-      const { key, network, payer, amount, endpoint, requestId, fingerprint, payload, deadlineAt, expiresAt, holder } = r;
-      const params = { key, network, payer, amount, endpoint, requestId, fingerprint, payload, deadlineAt, expiresAt, holder };
-      const inserted = sql.reserve.run({ ...params, now: now() });
+      const inserted = sql.reserve.run({ ...r, now: now() });
       if (inserted.changes === 1) return { reserved: true, entry: Number(inserted.lastInsertRowid) };
       // Same transaction: the holder seen is the one that made the insert conflict.
-      return { reserved: false, existing: existingPayment(sql.held.get(key) as Row) };
+      return { reserved: false, existing: existingPayment(sql.held.get(r.key) as Row) };
     },
     beginSettling: ({ entry, holder }: Attempt, answer: StoredAnswer, settleBy: number) =>
       stored(move("beginSettling", { entry, holder, settleBy }), answer),
