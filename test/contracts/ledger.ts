@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { splitPayment } from "../../server/analytics/payments/ledger/split.js";
 import { RECOVERY_RECORDS, STAGES, type Stage, TRANSITIONS, type TransitionName } from "../../server/analytics/payments/ledger/stages.js";
-import type { Attempt, LedgerStore, ReservationRequest } from "../../server/analytics/payments/ledger/store.js";
+import type { Attempt, LedgerStore, ReservationRequest, Transport } from "../../server/analytics/payments/ledger/store.js";
 
 export interface LedgerFixture {
   ledger: LedgerStore;
@@ -23,6 +23,7 @@ export const reservation = (key: string, overrides: Partial<ReservationRequest> 
   amount: 1000n,
   endpoint: "defiTvl",
   requestId: "r",
+  transport: "http",
   fingerprint: "f1",
   payload: '{"authorization":{}}',
   deadlineAt: now + 30_000,
@@ -148,6 +149,17 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
       const again = await ledger.reserve(reservation("k", { fingerprint: "f2" }));
       expect(again).toMatchObject({ reserved: false, existing: { status: "verified", fingerprint: "f1", payer: "0xpayer" } });
       expect(again.reserved === false && again.existing.answer).toBeUndefined();
+      await ledger.close();
+    });
+
+    it("records the transport each payment came by, one at a time and in batches", async () => {
+      const { ledger } = await open(T0);
+      const transports = Array.from({ length: 12 }, (_, i): Transport => (i % 3 === 0 ? "mcp" : "http"));
+      await ledger.reserve(reservation("alone", { transport: "mcp" }));
+      await Promise.all(transports.map((transport, i) => ledger.reserve(reservation(`many-${i}`, { transport }))));
+      const byKey = new Map((await ledger.rows()).map((row) => [row.key, row.transport]));
+      expect(byKey.get("alone")).toBe("mcp");
+      expect(transports.map((_, i) => byKey.get(`many-${i}`))).toEqual(transports);
       await ledger.close();
     });
 

@@ -85,7 +85,7 @@ export function paidEndpoint(route: PaidRoute, handler: OperationHandler, deps: 
     };
     const payment = readSubmission(request.header);
     const { input, schemaChecked, params, requestId } = request;
-    const outcome = await pipeline({ input, schemaChecked, payment, requestId, offer: offered });
+    const outcome = await pipeline({ input, schemaChecked, payment, requestId, offer: offered, transport: "http" });
     const version = payment.kind === "payment" ? payment.version : undefined;
     const reply = answer(outcome, { offer: offered, version, params, located: locatedIn(route, params), requestId, now: deps.clock.now() });
     if (outcome.kind === "answer_failed" && reply.status >= 500)

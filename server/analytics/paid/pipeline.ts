@@ -19,7 +19,7 @@ import type { PaidRoute } from "../contract/analytics-contract.js";
 import type { OperationName } from "../contract/operation-types.js";
 import type { InsightObserver, InsightWriter } from "../insight/types.js";
 import type { Admission, AdmittedPayment, PaymentGate } from "../payments/gate.js";
-import type { StoredAnswer } from "../payments/ledger/store.js";
+import type { StoredAnswer, Transport } from "../payments/ledger/store.js";
 import type { Offer, Submission, SubmissionRead } from "../payments/protocols.js";
 import { requestFingerprint } from "../payments/request-fingerprint.js";
 import { type InputRule, inputRules, solanaAddressErrors } from "../segments/input-rules.js";
@@ -39,6 +39,8 @@ export interface PaidCall {
   offer(): Offer;
   /** The payment the call carries, read from the transport's own place for it. */
   payment: SubmissionRead;
+  /** The transport that brought the call, recorded with its payment. */
+  transport: Transport;
   requestId: string;
 }
 
@@ -97,7 +99,8 @@ async function admit(run: RouteRun, call: PaidCall, payment: Submission): Promis
   const fingerprint = requestFingerprint(route.payment.network.prefix, route.name, call.input, payment.version);
   let admission: Admission;
   try {
-    admission = await deps.gate.admit(payment, call.offer(), { operation: route.name, requestId: call.requestId, fingerprint });
+    const request = { operation: route.name, requestId: call.requestId, fingerprint, transport: call.transport };
+    admission = await deps.gate.admit(payment, call.offer(), request);
   } catch (error) {
     if (!(error instanceof StoreUnavailable)) throw error;
     return { kind: "ledger_unreachable", before: "admission", cause: error };

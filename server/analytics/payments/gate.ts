@@ -22,7 +22,16 @@ import { StoreUnavailable } from "../../db/unavailable.js";
 import type { Clock } from "../clock.js";
 import { laterWrites } from "./later-writes.js";
 import type { OpenStage } from "./ledger/stages.js";
-import type { Attempt, ExistingPayment, LedgerStore, Reservation, ReservationRequest, Split, StoredAnswer } from "./ledger/store.js";
+import type {
+  Attempt,
+  ExistingPayment,
+  LedgerStore,
+  Reservation,
+  ReservationRequest,
+  Split,
+  StoredAnswer,
+  Transport,
+} from "./ledger/store.js";
 import { type Offer, openSubmission, type Receipt, type Submission } from "./protocols.js";
 import type { SettlementBackend } from "./settlement.js";
 import type { Family, PaymentErrorReason, PaymentVerifier, Verification, VerifiedPayment } from "./types.js";
@@ -63,6 +72,8 @@ export interface RequestContext {
   requestId: string;
   /** What was asked (prefix, operation, normalized input, protocol version), see `requestFingerprint`. */
   fingerprint: string;
+  /** How the call came, recorded with the payment; absent: an HTTP request. */
+  transport?: Transport;
 }
 
 export interface PaymentGate {
@@ -173,7 +184,12 @@ async function reserve(run: GateRun, verified: VerifiedPayment, submission: Subm
   const holder = randomUUID();
   const reservation = await run.writes.reserve({
     ...{ key: verified.key, network: verified.network, payer: verified.payer, amount: BigInt(verified.amount) },
-    ...{ endpoint: request.operation, requestId: request.requestId, fingerprint: request.fingerprint },
+    ...{
+      endpoint: request.operation,
+      requestId: request.requestId,
+      fingerprint: request.fingerprint,
+      transport: request.transport ?? "http",
+    },
     ...{ payload: JSON.stringify(verified.payload), deadlineAt, expiresAt: verified.expiresAt, holder },
   });
   if (!reservation.reserved) return heldAdmission(run, reservation.existing, verified, request);

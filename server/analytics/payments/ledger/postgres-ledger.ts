@@ -37,7 +37,7 @@ import type { Attempt, LedgerStore, Reservation, ReservationRequest, SettledPaym
 const UNFLUSHED = "(SELECT set_config('synchronous_commit', 'off', true)) AS unflushed";
 
 const RESERVED_COLUMNS = `payment_key, reservation_key, network, payer, amount, endpoint, request_id, status, fingerprint, payload,
-                          deadline_at, expires_at, holder, created_at, updated_at`;
+                          deadline_at, expires_at, holder, transport, created_at, updated_at`;
 
 /**
  * The table's conditions in PostgreSQL. The stage is a parameter, so that no plan of a statement can read the pending
@@ -82,15 +82,18 @@ function statements(databaseClock: boolean) {
   return {
     reserve: named(`INSERT INTO payments (${RESERVED_COLUMNS})
       SELECT :key, :key, :network, :payer, :amount, :endpoint, :requestId, 'verified', :fingerprint, :payload, :deadlineAt, :expiresAt,
-             :holder, :now, :now FROM ${UNFLUSHED}
+             :holder, :transport, :now, :now FROM ${UNFLUSHED}
       ON CONFLICT (reservation_key) DO NOTHING RETURNING id`),
     // Many reservations in one statement (server/db/batch.ts); the keys come distinct and sorted, so
     // that two instances' batches lock the unique index in one order and cannot deadlock.
     reserveMany: named(`INSERT INTO payments (${RESERVED_COLUMNS})
-      SELECT key, key, network, payer, amount, endpoint, request_id, 'verified', fingerprint, payload, deadline_at, expires_at, holder, :now, :now
+      SELECT key, key, network, payer, amount, endpoint, request_id, 'verified', fingerprint, payload, deadline_at, expires_at, holder,
+             transport, :now, :now
       FROM unnest(:keys::text[], :networks::text[], :payers::text[], :amounts::bigint[], :endpoints::text[], :requestIds::text[],
-                  :fingerprints::text[], :payloads::text[], :deadlines::bigint[], :expiries::bigint[], :holders::text[])
-           AS r(key, network, payer, amount, endpoint, request_id, fingerprint, payload, deadline_at, expires_at, holder), ${UNFLUSHED}
+                  :fingerprints::text[], :payloads::text[], :deadlines::bigint[], :expiries::bigint[], :holders::text[],
+                  :transports::text[])
+           AS r(key, network, payer, amount, endpoint, request_id, fingerprint, payload, deadline_at, expires_at, holder, transport),
+           ${UNFLUSHED}
       ON CONFLICT (reservation_key) DO NOTHING RETURNING id, reservation_key`),
     // A statement of its own, after the insert: it sees the holder that made the insert conflict once that one committed.
     held: named(`SELECT p.status, p.fingerprint, p.expires_at, p.deadline_at, p.payer, p.network, p.amount, p.settlement_tx, p.simulated,
@@ -171,8 +174,8 @@ const settledParams = (s: SettledPayment) => ({
 });
 
 const reservationParams = (r: ReservationRequest) => {
-  const { key, network, payer, amount, endpoint, requestId, fingerprint, payload, deadlineAt, expiresAt, holder } = r;
-  return { key, network, payer, amount, endpoint, requestId, fingerprint, payload, deadlineAt, expiresAt, holder };
+  const { key, network, payer, amount, endpoint, requestId, fingerprint, payload, deadlineAt, expiresAt, holder, transport } = r;
+  return { key, network, payer, amount, endpoint, requestId, fingerprint, payload, deadlineAt, expiresAt, holder, transport };
 };
 
 /** The ledger in `database` (migrated first). Closing it leaves the database open: its owner closes that. */
@@ -265,6 +268,7 @@ function pathBatches(
         ...{ keys: column("key"), networks: column("network"), payers: column("payer"), amounts: column("amount") },
         ...{ endpoints: column("endpoint"), requestIds: column("requestId"), fingerprints: column("fingerprint") },
         ...{ payloads: column("payload"), deadlines: column("deadlineAt"), expiries: column("expiresAt"), holders: column("holder") },
+        transports: column("transport"),
         now: now(),
       }),
     );

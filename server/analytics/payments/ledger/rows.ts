@@ -47,6 +47,7 @@ export function ledgerRow(r: Row): LedgerRow {
     amount: BigInt(r.amount as bigint),
     endpoint: r.endpoint as string,
     requestId: r.request_id as string,
+    transport: r.transport as LedgerRow["transport"],
     status: r.status as PaymentStatus,
     transaction: (r.settlement_tx as string | null) ?? null,
     simulated: truthy(r.simulated),

@@ -65,7 +65,7 @@ describe("SQLite ledger file", () => {
       let won = 0;
       for (const key of ${JSON.stringify(keys)}) {
         const r = { key, network: "base-sepolia", payer: "p", amount: 1n, endpoint: "e", requestId: "child", fingerprint: "f",
-                    payload: "{}", deadlineAt: Date.now() + 30000, expiresAt: Date.now() + 60000, holder: "child" };
+                    payload: "{}", deadlineAt: Date.now() + 30000, expiresAt: Date.now() + 60000, holder: "child", transport: "http" };
         if ((await ledger.reserve(r)).reserved) won++;
       }
       console.log(won);`;

@@ -57,9 +57,9 @@ function statementsOf(db: Database.Database) {
     reserve: preparedNamed(
       db,
       `INSERT INTO payments (payment_key, reservation_key, network, payer, amount, endpoint, request_id, status, fingerprint, payload,
-                             deadline_at, expires_at, holder, created_at, updated_at)
+                             deadline_at, expires_at, holder, transport, created_at, updated_at)
        VALUES (:key, :key, :network, :payer, :amount, :endpoint, :requestId, 'verified', :fingerprint, :payload, :deadlineAt,
-               :expiresAt, :holder, :now, :now)
+               :expiresAt, :holder, :transport, :now, :now)
        ON CONFLICT(reservation_key) DO NOTHING`,
     ),
     held: db.prepare(

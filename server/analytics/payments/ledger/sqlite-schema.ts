@@ -73,6 +73,8 @@ export const MIGRATIONS = [
   "DROP INDEX payments_key",
   // The attempt that made a reservation (ReservationRequest.holder); older rows have none, and need none.
   "ALTER TABLE payments ADD COLUMN holder TEXT NOT NULL DEFAULT ''",
+  // How the call came (ReservationRequest.transport); older rows were all HTTP requests.
+  "ALTER TABLE payments ADD COLUMN transport TEXT NOT NULL DEFAULT 'http' CHECK (transport IN ('http', 'mcp'))",
 ];
 
 /** Applies the migrations not yet applied; a file migrated by a newer version of the code is refused, not written. */

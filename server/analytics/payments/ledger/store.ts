@@ -21,6 +21,9 @@ import type { OpenStage, Stage } from "./stages.js";
 
 export type PaymentStatus = Stage;
 
+/** The transports a paid call comes by. */
+export type Transport = "http" | "mcp";
+
 export interface ReservationRequest {
   /** Replay key: `<network>:<authorizer>:<nonce>` (EVM) or `<network>:<sha256 of the transaction's message, hex>` (Solana). */
   key: string;
@@ -38,6 +41,8 @@ export interface ReservationRequest {
   deadlineAt: number;
   /** Epoch ms until which the payment is valid, so its stored answer may be asked for again. */
   expiresAt: number;
+  /** How the call came: an HTTP request or an MCP tool call (the stages are the same). */
+  transport: Transport;
   /**
    * A random token of this attempt at the reservation, shared by no other request (unlike the
    * request id, which a client may send): an attempt that never learned whether its reservation
@@ -117,6 +122,7 @@ export interface LedgerRow {
   endpoint: string;
   /** The request that made the reservation. */
   requestId: string;
+  transport: Transport;
   status: PaymentStatus;
   transaction: string | null;
   simulated: boolean;
