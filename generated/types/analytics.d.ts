@@ -2763,6 +2763,8 @@ export interface components {
             x402Versions: (1 | 2)[];
             /** @description Networks per prefix in this deployment. */
             networks: components["schemas"]["PrefixNetwork"][];
+            /** @description The same skills as MCP tools, paid per call over x402's MCP transport. */
+            mcp: components["schemas"]["McpEndpoint"];
         };
         /** @description An ERC-8004 identity-registry entry of the service. */
         AgentRegistration: {
@@ -4712,6 +4714,26 @@ export interface components {
             /** @description Only positions in this pool. */
             pool?: components["schemas"]["SolanaAddress"];
         };
+        /**
+         * @description The service's MCP endpoint (Model Context Protocol, streamable HTTP, stateless): every paid
+         *     operation as a tool of the same name, paid per call over x402's MCP transport (the x402 v2
+         *     `PaymentRequired` in an unpaid call's result, the `PaymentPayload` object in the call's
+         *     `_meta["x402/payment"]`, the settlement in the result's `_meta["x402/payment-response"]`).
+         */
+        McpEndpoint: {
+            /**
+             * Format: uri
+             * @description Absolute URL of the endpoint: the service's public origin and `/mcp`.
+             */
+            url: string;
+            /** @enum {string} */
+            transport: "streamable-http";
+            /**
+             * Format: int32
+             * @description Number of tools: one per paid operation.
+             */
+            tools: number;
+        };
         /** @description A request naming one token. */
         MintRequest: {
             /** @description Token mint address. */
@@ -5081,6 +5103,8 @@ export interface components {
             warnings: string[];
             /** @description The upstream cache this instance answers from. */
             cache: components["schemas"]["CacheState"];
+            /** @description Where agents call the paid operations as MCP tools. */
+            mcp: components["schemas"]["McpEndpoint"];
         };
         /** @description One paid operation as `GET /` lists it: its price, and its path under each prefix. */
         ServiceOperation: {
@@ -6490,6 +6514,8 @@ export interface components {
              */
             resources: string[];
             items: components["schemas"]["DiscoveredResource"][];
+            /** @description The same operations as MCP tools: each tool's `PaymentRequired` is what an unpaid call to it answers. */
+            mcp: components["schemas"]["McpEndpoint"];
         };
         /** @description One yield pool (YieldPool). */
         YieldPool: {
@@ -6841,10 +6867,24 @@ export interface operations {
                      *       "cache": {
                      *         "store": "memory",
                      *         "status": "ok"
+                     *       },
+                     *       "mcp": {
+                     *         "url": "http://localhost:4021/mcp",
+                     *         "transport": "streamable-http",
+                     *         "tools": 28
                      *       }
                      *     }
                      */
                     "application/json": components["schemas"]["ServiceInfo"];
+                };
+            };
+            /** @description Bad request: a parameter, body field or header is invalid. The body names every invalid field. Never charged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
@@ -6939,7 +6979,12 @@ export interface operations {
                      *           "asset": "0x2e08028E3C4c2356572E096d8EF835cD5C6030bD",
                      *           "payTo": "0xBab484B2daAFAb4BF6eD642A847517d33d106535"
                      *         }
-                     *       ]
+                     *       ],
+                     *       "mcp": {
+                     *         "url": "http://localhost:4021/mcp",
+                     *         "transport": "streamable-http",
+                     *         "tools": 28
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["AgentCard"];
@@ -7073,7 +7118,12 @@ export interface operations {
                      *             }
                      *           }
                      *         }
-                     *       ]
+                     *       ],
+                     *       "mcp": {
+                     *         "url": "http://localhost:4021/mcp",
+                     *         "transport": "streamable-http",
+                     *         "tools": 28
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["X402Discovery"];

@@ -22,6 +22,7 @@ import { requestContext } from "../http/request-context.js";
 import { type ServiceApp, serviceApp } from "../http/service-app.js";
 import { openApiValidation } from "../http/validator.js";
 import { asGet, withHead } from "../http/with-head.js";
+import { MCP_PATH, mcpEndpoint } from "../mcp/streamable-endpoint.js";
 import { requestMetrics, UNMATCHED } from "../ops/metrics.js";
 import { embeddedOperations, type OperationsOptions, operationsHandlers, operationsPaths } from "../ops/routes.js";
 import { DOCS_ASSETS_PATH, docsAssets } from "../reference-page/reference-page.js";
@@ -29,6 +30,7 @@ import type { Clock } from "./clock.js";
 import type { AnalyticsContract } from "./contract/analytics-contract.js";
 import { type FreeRouteDeps, freeRouteHandlers } from "./free/free-routes.js";
 import { type InsightObserver, type InsightWriter, unobservedInsight } from "./insight/types.js";
+import { paidToolServer } from "./mcp/paid-tool-server.js";
 import { paidEndpoint, paidRouteHandler } from "./paid/http-endpoint.js";
 import { inputChecks } from "./paid/input-check.js";
 import { type LaneRoute, withPaidLane } from "./paid/lane.js";
@@ -182,6 +184,13 @@ export function createAnalyticsApp(deps: AnalyticsDeps): ServiceApp {
     ]),
   );
   for (const [path, stack] of routes) app.all(path, ...stack);
+  // The paid operations as MCP tools, run by the same pipelines' steps (mcp/paid-tool-calls.ts).
+  const tools = () =>
+    paidToolServer({
+      ...{ contract, config, handlers: deps.handlers, gate: deps.gate, insight: deps.insight, clock: deps.clock, logger },
+      ...{ segment: deps.segment, checkResponse: checks, checkInput: inputs, insightObserver: deps.insightObserver ?? unobservedInsight },
+    });
+  app.all(MCP_PATH, mcpEndpoint(tools, { publicBaseUrl: config.publicBaseUrl, logger }));
 
   app.use(notFound);
   app.use(errorHandler(logger));

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { NETWORKS, type PaymentNetwork } from "../../../lib/networks.js";
 import { parametersOf } from "../../../lib/openapi-refs.mjs";
-import { inlineRefs } from "./inline-refs.js";
+import { inlineRefs } from "../../schemas/inline-refs.js";
 import type { OperationName } from "./operation-types.js";
 
 export interface PaymentInfo {

@@ -9,6 +9,7 @@ import type { Request, RequestHandler } from "express";
 import type { components } from "../../../generated/types/analytics.js";
 import type { AnalyticsConfig } from "../../config/analytics.js";
 import { requestOrigin } from "../../http/origin.js";
+import { MCP_PATH } from "../../mcp/streamable-endpoint.js";
 import { referencePage } from "../../reference-page/reference-page.js";
 import type { AnalyticsContract, OpenApiDocument, PaidRoute } from "../contract/analytics-contract.js";
 import { challengeV2 } from "../payments/protocols.js";
@@ -183,6 +184,7 @@ function agentCards(contract: AnalyticsContract, networks: AgentCard["networks"]
       x402Support: true,
       x402Versions: [1, 2],
       networks,
+      mcp: mcpEndpointAt(contract, origin),
     }),
   );
 }
@@ -206,7 +208,7 @@ function discoveryTemplates(contract: AnalyticsContract, config: AnalyticsConfig
 }
 
 /** The x402 discovery document at an origin, memoized per origin. */
-function discoveryDocuments(templates: DiscoveryTemplate[]): (origin: string) => X402Discovery {
+function discoveryDocuments(contract: AnalyticsContract, templates: DiscoveryTemplate[]): (origin: string) => X402Discovery {
   return perOrigin(
     (origin): X402Discovery => ({
       version: 1,
@@ -223,9 +225,17 @@ function discoveryDocuments(templates: DiscoveryTemplate[]): (origin: string) =>
           paymentRequired: challengeV2(at, offer.extensions, "Payment required"),
         };
       }),
+      mcp: mcpEndpointAt(contract, origin),
     }),
   );
 }
+
+/** Where an origin serves its paid operations as MCP tools. */
+const mcpEndpointAt = (contract: AnalyticsContract, origin: string): ServiceInfo["mcp"] => ({
+  url: `${origin}${MCP_PATH}`,
+  transport: "streamable-http",
+  tools: contract.operations.length,
+});
 
 /** Service info's body for a state of the cache, given the rest of service info. */
 function serviceInfoBodies(info: Omit<ServiceInfo, "cache">): (state: ServiceInfo["cache"]) => Buffer {
@@ -248,7 +258,7 @@ export function freeRouteHandlers({
 }: FreeRouteDeps): Record<string, RequestHandler> {
   const deployed = deployedNetworks(config);
   const networks = networkSummaries(deployed);
-  const serviceInfoBody = serviceInfoBodies({
+  const serviceInfo: Omit<ServiceInfo, "cache" | "mcp"> = {
     service: SERVICE,
     version: contract.document.info.version,
     status: "ok",
@@ -260,16 +270,17 @@ export function freeRouteHandlers({
     insight_model: insightModel,
     settlement,
     warnings: config.warnings,
-  });
+  };
+  const serviceInfoBody = perOrigin((origin) => serviceInfoBodies({ ...serviceInfo, mcp: mcpEndpointAt(contract, origin) }));
   const documents = deployedDocuments({ contract, config, settlement });
   const openApiJsonOf = openApiJsonByNetwork(documents);
   const pages = referencePages(documents);
   const agentCard = agentCards(contract, networks);
-  const discovery = discoveryDocuments(discoveryTemplates(contract, config));
+  const discovery = discoveryDocuments(contract, discoveryTemplates(contract, config));
 
   return {
-    Free_serviceInfo: (_req, res) => {
-      res.type("application/json").send(serviceInfoBody(cache()));
+    Free_serviceInfo: (req, res) => {
+      res.type("application/json").send(serviceInfoBody(requestOrigin(req, config.publicBaseUrl))(cache()));
     },
     Free_openApiDocument: (req, res) => {
       res.type("application/json").send(chosen(openApiJsonOf, req)(requestOrigin(req, config.publicBaseUrl)));

@@ -8,8 +8,8 @@
  * the descriptions are in the OpenAPI document.
  */
 import { parametersOf } from "../../../lib/openapi-refs.mjs";
+import { plainSchema } from "../../schemas/plain-schema.js";
 import type { OpenApiDocument, PaidRoute } from "../contract/analytics-contract.js";
-import { inlineRefs } from "../contract/inline-refs.js";
 
 type Schema = Record<string, unknown>;
 
@@ -36,48 +36,12 @@ type Operation = {
   responses: Record<string, { content?: Record<string, { schema: unknown }> }>;
 };
 
-/**
- * Words that document rather than constrain, left to the OpenAPI document. `format` among them:
- * OpenAPI's numeric formats mean nothing to a JSON Schema validator, `date-time` only to one with
- * format plugins (the SDK's Ajv warns on each), and every timestamp has its `pattern` as well.
- */
-const PROSE = new Set(["description", "example", "examples", "title", "format"]);
-
-/** A schema without its prose. `properties` maps names to schemas, so its keys are kept whatever they are. */
-function withoutProse(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(withoutProse);
-  if (!schema || typeof schema !== "object") return schema;
-  return Object.fromEntries(
-    Object.entries(schema)
-      .filter(([key]) => !PROSE.has(key))
-      .map(([key, value]) => [
-        key,
-        key === "properties" && value && typeof value === "object"
-          ? Object.fromEntries(Object.entries(value).map(([name, property]) => [name, withoutProse(property)]))
-          : withoutProse(value),
-      ]),
-  );
-}
-
-/** The document's component schemas without prose, computed once per document. */
-const plainSchemas = new WeakMap<OpenApiDocument, Record<string, unknown>>();
-function plainSchemasOf(document: OpenApiDocument): Record<string, unknown> {
-  let schemas = plainSchemas.get(document);
-  if (!schemas) {
-    const components = (document.components as { schemas: Record<string, unknown> }).schemas;
-    schemas = Object.fromEntries(Object.entries(components).map(([name, schema]) => [name, withoutProse(schema)]));
-    plainSchemas.set(document, schemas);
-  }
-  return schemas;
-}
-
 const string = (value: string): Schema => ({ type: "string", const: value });
 
 export function bazaarExtension(route: PaidRoute, document: OpenApiDocument): BazaarExtension {
   const operation = document.paths[route.path]?.[route.method] as Operation | undefined;
   if (!operation) throw new Error(`the contract has no ${route.method.toUpperCase()} ${route.path}`);
-  const schemas = plainSchemasOf(document);
-  const plain = (schema: unknown) => inlineRefs(withoutProse(schema), schemas) as Schema;
+  const plain = (schema: unknown) => plainSchema(document, schema);
 
   let input: BazaarExtension["info"]["input"];
   let inputSchema: Schema;
@@ -137,4 +101,39 @@ export function atPath(extension: BazaarExtension, params: Record<string, string
   if (!current) return extension;
   const pathParams = Object.fromEntries(Object.keys(current).map((name) => [name, params[name] ?? current[name] ?? ""]));
   return { ...extension, info: { ...extension.info, input: { ...extension.info.input, pathParams } } };
+}
+
+/** `X402.BazaarExtension`'s MCP form: how to call a paid tool (x402 `specs/extensions/bazaar.md`, the MCP input). */
+export interface McpBazaarExtension {
+  info: {
+    input: { type: "mcp"; toolName: string; inputSchema: Schema; transport: "streamable-http" };
+    output: { type: "json" };
+  };
+  schema: Schema;
+}
+
+/** The Bazaar extension of a paid tool: its name and input schema, on the streamable HTTP transport. */
+export function mcpBazaarExtension(toolName: string, inputSchema: Schema): McpBazaarExtension {
+  const input = { type: "mcp" as const, toolName, inputSchema, transport: "streamable-http" as const };
+  return {
+    info: { input, output: { type: "json" } },
+    schema: {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      properties: {
+        input: {
+          type: "object",
+          properties: {
+            type: string("mcp"),
+            toolName: string(toolName),
+            inputSchema: { type: "object" },
+            transport: string(input.transport),
+          },
+          required: ["type", "toolName", "inputSchema"],
+        },
+        output: { type: "object", properties: { type: string("json") }, required: ["type"] },
+      },
+      required: ["input"],
+    },
+  };
 }

@@ -22,11 +22,11 @@ import type {
 
 export { CHALLENGE_HEADER, encodeHeader, PAYMENT_HEADERS, type X402Version } from "../../../lib/x402-headers.js";
 
-/** A payment as it arrived: the version is the header's, whatever the JSON inside claims. */
-export interface Submission {
-  version: X402Version;
-  header: string;
-}
+/**
+ * A payment as it arrived: in a header (base64 JSON; the version is the header's, whatever the JSON
+ * inside claims), or, over MCP, as the v2 `PaymentPayload` object itself.
+ */
+export type Submission = { version: X402Version; header: string } | { version: 2; object: unknown };
 
 export type SubmissionRead = { kind: "none" } | { kind: "both" } | ({ kind: "payment" } & Submission);
 
@@ -90,22 +90,25 @@ export type Opened =
  * (version, scheme, network) are the verifier's.
  */
 export function openSubmission(submission: Submission, offer: Offer): Opened {
-  const decoded = decodePaymentHeader(submission.header);
+  const decoded = "header" in submission ? decodePaymentHeader(submission.header) : paymentObject(submission.object);
   if (!decoded.ok) return { ok: false, malformed: true, message: decoded.message };
   if (submission.version === 1) return { ok: true, payment: decoded.value };
   const value = decoded.value;
   if (value.x402Version !== 2)
-    return { ok: false, malformed: false, reason: "invalid_x402_version", message: `${PAYMENT_HEADERS[2]} carries x402Version 2 only` };
+    return { ok: false, malformed: false, reason: "invalid_x402_version", message: "the payment must be x402Version 2" };
   const field = acceptedMismatch(value.accepted, offer.v2);
   if (field)
     return {
       ok: false,
       malformed: false,
       reason: "invalid_payment_requirements",
-      message: `${field} is not what this route offers; pay the requirement of its PAYMENT-REQUIRED challenge unchanged`,
+      message: `${field} is not what this resource offers; pay one of the requirements of its challenge unchanged`,
     };
   return { ok: true, payment: { x402Version: 1, scheme: offer.v1.scheme, network: offer.v1.network, payload: value.payload } };
 }
+
+const paymentObject = (value: unknown) =>
+  isRecord(value) ? { ok: true as const, value } : { ok: false as const, message: "is not a PaymentPayload object" };
 
 /** The v2 challenge of an offer: its resource as an object, `error` naming why (as the v1 body's does). */
 export function challengeV2(offer: Offer, extensions: { bazaar: BazaarExtension }, error: PaymentErrorReason): PaymentRequiredV2 {
@@ -136,20 +139,23 @@ export function failureHeader(
   caip2: string,
 ): [name: string, value: string] | undefined {
   if (version === 1) return undefined;
-  const report: SettlementFailureV2 = {
-    success: false,
-    errorReason: failure.reason,
-    transaction: "",
-    network: caip2 as SettlementFailureV2["network"],
-    payer: failure.payer,
-  };
-  return [RECEIPT_HEADERS[2], encodeHeader(report)];
+  return [RECEIPT_HEADERS[2], encodeHeader(settlementFailureV2(failure, caip2))];
+}
+
+/** The v2 settlement response of a refused settlement (`PAYMENT-RESPONSE`, MCP's `x402/payment-response`). */
+export function settlementFailureV2(failure: { reason: PaymentErrorReason; payer: string }, caip2: string): SettlementFailureV2 {
+  const network = caip2 as SettlementFailureV2["network"];
+  return { success: false, errorReason: failure.reason, transaction: "", network, payer: failure.payer };
+}
+
+/** The v2 settlement response of a settled payment (`PAYMENT-RESPONSE`, MCP's `x402/payment-response`). */
+export function settlementResponseV2(receipt: Receipt, caip2: string): SettlementReceiptV2 {
+  return { ...receipt, network: caip2 as SettlementReceiptV2["network"] };
 }
 
 /** The receipt header of the version the payment came in. */
 export function receiptHeader(version: X402Version, receipt: Receipt, caip2: string): [name: string, value: string] {
-  const { amount, ...v1 } = receipt;
-  if (version === 1) return [RECEIPT_HEADERS[1], encodeHeader(v1)];
-  const v2: SettlementReceiptV2 = { ...v1, network: caip2 as SettlementReceiptV2["network"], amount };
-  return [RECEIPT_HEADERS[2], encodeHeader(v2)];
+  if (version === 2) return [RECEIPT_HEADERS[2], encodeHeader(settlementResponseV2(receipt, caip2))];
+  const { amount: _amount, ...v1 } = receipt;
+  return [RECEIPT_HEADERS[1], encodeHeader(v1)];
 }

@@ -1,0 +1,192 @@
+// Paid MCP tools, as an agent meets them: the official MCP SDK client (1.x line) over streamable HTTP against
+// `npm start`'s service (embedded ledger settlement, in-memory ledger), paying with the x402 v2 client's own payload
+// (`@x402/core`'s x402Client with the SDK's exact EVM scheme) in `params._meta["x402/payment"]`.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { x402Client } from "@x402/core/client";
+import type { PaymentRequired } from "@x402/core/types";
+import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NETWORKS } from "../../lib/networks.js";
+import { loadAnalyticsContract } from "../../server/analytics/contract/analytics-contract.js";
+import { createAnalyticsService } from "../../server/analytics/service.js";
+import { loadAnalyticsConfig } from "../../server/config/analytics.js";
+import { createLogger } from "../../server/http/logger.js";
+import { listen, type Running } from "../support/x402-clients.js";
+
+const contract = loadAnalyticsContract();
+const OPERATIONS = [...new Set(contract.paid.map((route) => route.name))];
+let service: Running;
+let client: Client;
+
+beforeAll(async () => {
+  const started = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:" }), { logger: createLogger("silent") });
+  service = await listen(started.app, started.ledger, started.close);
+  client = new Client({ name: "paid-tools-test", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${service.origin}/mcp`)));
+});
+afterAll(async () => {
+  await client?.close();
+  await service?.close();
+});
+
+const payer = () => {
+  const payments = new x402Client();
+  payments.register("eip155:*", new ExactEvmScheme(privateKeyToAccount(generatePrivateKey())));
+  return payments;
+};
+
+const call = (name: string, args: Record<string, unknown>, payment?: unknown) =>
+  client.callTool({
+    name,
+    arguments: args,
+    ...(payment === undefined ? {} : { _meta: { "x402/payment": payment } }),
+  }) as Promise<CallToolResult>;
+
+async function paymentFor(name: string, args: Record<string, unknown>) {
+  const unpaid = await call(name, args);
+  return payer().createPaymentPayload(unpaid.structuredContent as unknown as PaymentRequired);
+}
+
+const settled = async () => (await service.ledger.rows()).filter((row) => row.status === "settled");
+
+describe("tools/list", () => {
+  it("lists one tool per paid operation, self-contained, read-only, priced, within the context budget", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...OPERATIONS].sort());
+    for (const tool of tools) {
+      expect(tool.name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+      expect(JSON.stringify(tool.inputSchema)).not.toContain("$ref");
+      expect(JSON.stringify(tool.outputSchema)).not.toContain("$ref");
+      expect(tool.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true });
+      const route = contract.paid.find((r) => r.name === tool.name);
+      expect(tool._meta?.["x402/price"]).toEqual({ amount: route?.payment.price.amount, currency: "USD" });
+      expect(tool.description).toContain(`${route?.payment.price.amount} USD per call`);
+      for (const signal of route?.signals ?? []) expect(tool.description).toContain(signal);
+    }
+    // docs/mcp.md: at about four characters a token, 12,000 tokens for every tool
+    expect(JSON.stringify({ tools }).length).toBeLessThanOrEqual(48_000);
+  });
+});
+
+describe("an unpaid call", () => {
+  it("answers the x402 v2 PaymentRequired for every network, naming the tool, in structuredContent and as JSON text", async () => {
+    const result = await call("defiTvl", { limit: 2 });
+    expect(result.isError).toBe(true);
+    const required = result.structuredContent as unknown as PaymentRequired & { extensions: { bazaar: { info: { input: object } } } };
+    expect(required.x402Version).toBe(2);
+    expect(required.resource.url).toBe("mcp://tool/defiTvl");
+    expect(required.accepts.map((a) => a.network).sort()).toEqual(NETWORKS.map((n) => n.testnet.caip2).sort());
+    expect(new Set(required.accepts.map((a) => a.payTo)).size).toBe(2);
+    expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(required);
+    expect(required.extensions.bazaar.info.input).toMatchObject({ type: "mcp", toolName: "defiTvl", transport: "streamable-http" });
+    expect(await settled()).toHaveLength(0);
+  });
+
+  it("with bad arguments is a tool error naming each field, before any payment is read", async () => {
+    const result = await call("defiTvl", { limit: "three", extra: 1 }, { x402Version: 2, not: "a payment" });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ error: "invalid_request" });
+    const { errors } = result.structuredContent as { errors: { field: string }[] };
+    const fields = errors.map((e) => e.field);
+    expect(fields).toEqual(expect.arrayContaining(["limit", "extra"]));
+    expect(await service.ledger.rows()).toHaveLength(0);
+  });
+});
+
+describe("a paid call", () => {
+  it("answers the envelope with its settlement, once; the same payment again gets the same answer, never a second charge", async () => {
+    const args = { limit: 3 };
+    const payment = await paymentFor("defiTvl", args);
+    const before = (await settled()).length;
+    const first = await call("defiTvl", args, payment);
+    expect(first.isError, JSON.stringify(first.content)).toBeFalsy();
+    expect(first.structuredContent).toMatchObject({ signal: expect.any(String), confidence: expect.any(Number) });
+    const receipt = first._meta?.["x402/payment-response"] as Record<string, unknown>;
+    expect(receipt).toMatchObject({ success: true, network: payment.accepted.network, amount: payment.accepted.amount });
+    expect(JSON.parse((first.content[0] as { text: string }).text)).toEqual(first.structuredContent);
+
+    const again = await call("defiTvl", args, payment);
+    expect(again.structuredContent).toEqual(first.structuredContent);
+    expect(again._meta?.["x402/payment-response"]).toEqual(receipt);
+    const rows = await settled();
+    expect(rows).toHaveLength(before + 1);
+    expect(rows.at(-1)).toMatchObject({ transaction: receipt.transaction, transport: "mcp", endpoint: "defiTvl" });
+  });
+
+  it("refuses the same payment for other arguments or another tool, with the reason, uncharged", async () => {
+    const payment = await paymentFor("defiTvl", { limit: 1 });
+    expect((await call("defiTvl", { limit: 1 }, payment)).isError).toBeFalsy();
+    const count = (await settled()).length;
+    for (const [name, args] of [
+      ["defiTvl", { limit: 2 }],
+      ["lpPools", {}],
+    ] as const) {
+      const refused = await call(name, args, payment);
+      expect(refused.isError).toBe(true);
+      expect(refused.structuredContent).toMatchObject({ x402Version: 2, error: expect.stringMatching(/nonce|requirements|used/) });
+    }
+    expect(await settled()).toHaveLength(count);
+  });
+
+  it("is one payment whichever transport brought it: paid over HTTP, the same payment over MCP gets that answer", async () => {
+    const args = { limit: 4 };
+    const payment = await paymentFor("defiTvl", args);
+    const http = await fetch(`${service.origin}/base/defi/tvl`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "PAYMENT-SIGNATURE": Buffer.from(JSON.stringify(payment)).toString("base64") },
+      body: JSON.stringify(args),
+    });
+    expect(http.status).toBe(200);
+    const receipt = JSON.parse(Buffer.from(http.headers.get("payment-response") ?? "", "base64").toString("utf8"));
+    const count = (await settled()).length;
+    const mcp = await call("defiTvl", args, payment);
+    expect(mcp.structuredContent).toEqual(await http.json());
+    expect(mcp._meta?.["x402/payment-response"]).toEqual(receipt);
+    const rows = await settled();
+    expect(rows).toHaveLength(count);
+    expect(rows.find((row) => row.transaction === receipt.transaction)?.transport).toBe("http");
+  });
+
+  it("refuses a payment that is not one, with a PaymentRequired naming why", async () => {
+    const result = await call("defiTvl", {}, { x402Version: 2, accepted: { network: "eip155:84532" }, payload: {} });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ x402Version: 2, error: "invalid_payment_requirements" });
+  });
+});
+
+describe("the endpoint", () => {
+  it("answers a tool it does not have with a protocol error", async () => {
+    await expect(client.callTool({ name: "noSuchTool", arguments: {} })).rejects.toThrow(/noSuchTool/);
+  });
+
+  it("refuses a Host or Origin that is not the service's, and GET, before any protocol", async () => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const foreignOrigin = await fetch(`${service.origin}/mcp`, {
+      method: "POST",
+      body,
+      headers: { ...headers, origin: "https://evil.example" },
+    });
+    expect(foreignOrigin.status).toBe(403);
+    const port = new URL(service.origin).port;
+    const { request } = await import("node:http");
+    const foreignHost = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        { host: "127.0.0.1", port, path: "/mcp", method: "POST", headers: { ...headers, host: `attacker.example:${port}` } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on("error", reject);
+      req.end(body);
+    });
+    expect(foreignHost).toBe(403);
+    const get = await fetch(`${service.origin}/mcp`, { headers: { accept: "text/event-stream" } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get("allow")).toBe("POST");
+  });
+});
