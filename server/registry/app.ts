@@ -14,12 +14,14 @@ import { refuseAmbiguousQuery, refuseMalformedNumbers } from "../http/input-guar
 import { requestContext } from "../http/request-context.js";
 import { openApiValidation } from "../http/validator.js";
 import { asGet, withHead } from "../http/with-head.js";
+import { MCP_PATH, mcpEndpoint } from "../mcp/streamable-endpoint.js";
 import { requestMetrics, UNMATCHED } from "../ops/metrics.js";
 import { embeddedOperations, type OperationsOptions, operationsHandlers, operationsPaths } from "../ops/routes.js";
 import { DOCS_ASSETS_PATH, docsAssets } from "../reference-page/reference-page.js";
 import type { RegistryDocument } from "./document.js";
 import { registryDocument } from "./document.js";
 import { type Handler, handlers, type Input, type OperationId } from "./handlers.js";
+import { registryToolServer } from "./mcp-tools.js";
 import { serviceDocumentHandlers } from "./service-documents.js";
 import type { RegistryStore } from "./store.js";
 
@@ -63,6 +65,9 @@ export function createRegistryApp({
     const handler = described[operationId] ?? route(handlers[operationId as OperationId] as Handler<OperationId>, store);
     app.get(path.replace(/\{(\w+)\}/g, ":$1"), handler);
   }
+  // The read operations as free MCP tools (mcp-tools.ts), built on the first MCP request.
+  const tools = mcpEndpoint(() => registryToolServer(registryDocument, store), { publicBaseUrl, logger });
+  app.all(MCP_PATH, express.json({ limit: "100kb" }), tools);
   app.use(notFound);
   app.use(errorHandler(logger));
   return app;
