@@ -15,6 +15,8 @@ export interface PaidCall {
   dropAfterMs?: number;
   network: string;
   amount: bigint;
+  /** An MCP tool call instead (POST /mcp, `body` its arguments, `payment` the v2 PaymentPayload object; `header` unused). */
+  tool?: { name: string; payment: unknown };
 }
 
 export interface Answer {
@@ -26,8 +28,41 @@ export interface Answer {
   retryAfter?: string;
 }
 
+/**
+ * A tool call's result as an `Answer`, for the assertions HTTP's have: an envelope with its settlement is a 200 with
+ * its receipt; a held payment a 503 with its wait; a `PaymentRequired` a 402; any other tool error a 500.
+ */
+function toolAnswer(result: { isError?: boolean; structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown> }): Answer {
+  const content = result.structuredContent ?? {};
+  const text = JSON.stringify(content);
+  if (!result.isError) return { status: 200, text, receipt: result._meta?.["x402/payment-response"] as Answer["receipt"] };
+  if (content.error === "payment_in_progress") return { status: 503, text, retryAfter: String(content.retryAfterSeconds) };
+  return { status: content.x402Version === 2 ? 402 : 500, text };
+}
+
+async function sendTool(
+  baseUrl: string,
+  call: PaidCall & { tool: NonNullable<PaidCall["tool"]> },
+  retry: boolean,
+): Promise<Answer | undefined> {
+  const res = await fetch(`${baseUrl}/mcp`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: call.tool.name, arguments: call.body ?? {}, _meta: { "x402/payment": call.tool.payment } },
+    }),
+    signal: AbortSignal.timeout(call.dropAfterMs !== undefined && !retry ? call.dropAfterMs : 30_000),
+  });
+  const reply = (await res.json()) as { result?: Parameters<typeof toolAnswer>[0]; error?: unknown };
+  return reply.result ? toolAnswer(reply.result) : { status: res.status, text: JSON.stringify(reply) };
+}
+
 /** Sends one call (a retry never drops); undefined when no complete answer arrived (the connection broke or was dropped). */
 export async function send(baseUrl: string, call: PaidCall, { retry = false } = {}): Promise<Answer | undefined> {
+  if (call.tool) return sendTool(baseUrl, call as PaidCall & { tool: NonNullable<PaidCall["tool"]> }, retry).catch(() => undefined);
   try {
     const res = await fetch(`${baseUrl}${call.path}`, {
       method: call.method,

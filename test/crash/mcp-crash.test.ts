@@ -1,0 +1,122 @@
+// Paid MCP tool calls survive a crash as paid HTTP requests do: `npm start`'s process is killed with SIGKILL under
+// paid tool calls (each with its own x402 v2 payment in `_meta["x402/payment"]`) and restarted at once; every caller
+// whose result was lost calls again with the same payment. Each is answered, or told when to call again (a held
+// payment, never a PaymentRequired, which an agent reads as "pay again"), and served once it comes back as told:
+// every payment charged exactly once, each settled row recorded as an MCP call.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, describe, expect, it } from "vitest";
+import { evmExactPayload } from "../../client/x402/evm.js";
+import { type PaymentRequiredV2, termsOf } from "../../client/x402/types.js";
+import { openSqliteLedger } from "../../server/analytics/payments/ledger/sqlite-ledger.js";
+import { startSlowModel } from "../support/fake-model.js";
+import { type Answer, delivered, type PaidCall, send, sendAll } from "../support/paid-load.js";
+import { type ServiceProcess, startService } from "../support/processes.js";
+
+const CALLS = 40;
+const dir = mkdtempSync(join(tmpdir(), "mcp-crash-"));
+const model = await startSlowModel({ delayMs: 400 });
+const env = {
+  LEDGER_DB: join(dir, "ledger.db"),
+  REGISTRY_DB: join(dir, "registry.db"),
+  INSIGHT_BASE_URL: model.url,
+  INSIGHT_ATTEMPTS: "1",
+  // as in held-payments.test.ts: longer than a loaded restart, so that the retries come while the payments are held
+  PAID_ANSWER_TIMEOUT_MS: "20000",
+  RECOVERY_INTERVAL_MS: "250",
+  X402_MAX_TIMEOUT_SECONDS: "300",
+  LOG_LEVEL: "silent",
+};
+let service: ServiceProcess | undefined;
+afterAll(async () => {
+  await service?.kill("SIGKILL");
+  await model.close();
+});
+
+/** The tool's PaymentRequired, from an unpaid call. */
+async function paymentRequired(baseUrl: string): Promise<PaymentRequiredV2> {
+  const unpaid = await send(baseUrl, {
+    method: "POST",
+    path: "/mcp",
+    header: "",
+    network: "",
+    amount: 0n,
+    tool: { name: "defiTvl", payment: undefined },
+  });
+  if (unpaid?.status !== 402) throw new Error(`expected the tool's PaymentRequired, got ${unpaid?.text}`);
+  return JSON.parse(unpaid.text) as PaymentRequiredV2;
+}
+
+async function signCalls(baseUrl: string): Promise<PaidCall[]> {
+  const account = privateKeyToAccount(generatePrivateKey());
+  const required = await paymentRequired(baseUrl);
+  const accepted = required.accepts.find((r) => r.network === "eip155:84532");
+  if (!accepted) throw new Error("the tool is not offered on Base Sepolia");
+  return Promise.all(
+    Array.from({ length: CALLS }, async (_, i) => {
+      const payload = await evmExactPayload(account, termsOf(accepted));
+      return {
+        method: "POST" as const,
+        path: "/mcp",
+        body: { limit: 1 + (i % 20) },
+        header: "",
+        network: accepted.network,
+        amount: BigInt(accepted.amount),
+        tool: { name: "defiTvl", payment: { x402Version: 2, resource: required.resource, accepted, payload } },
+      };
+    }),
+  );
+}
+
+async function retryAsTold(baseUrl: string, call: PaidCall, first: Answer | undefined): Promise<Answer | undefined> {
+  let answer = first;
+  for (let waits = 0; answer?.status === 503 && waits < 3; waits++) {
+    await new Promise((resolve) => setTimeout(resolve, Number(answer?.retryAfter) * 1000));
+    answer = await send(baseUrl, call, { retry: true });
+  }
+  return answer;
+}
+
+describe("SIGKILL under paid MCP tool calls", () => {
+  it("holds every interrupted payment, tells the caller when to call again, and charges each payment once", async () => {
+    service = await startService(env);
+    const calls = await signCalls(service.url);
+    const running = service;
+    const answers = await sendAll(running.url, calls, 16, {
+      // the first answers free slots for the next calls: killed while those wait for the model (400 ms), reserved
+      onAnswer: (answered) => {
+        if (answered === 8) setTimeout(() => running.child.kill("SIGKILL"), 200);
+      },
+    });
+    expect((await running.exited).signal).toBe("SIGKILL");
+    service = await startService(env);
+    const url = service.url;
+    const lost = calls.filter((_, i) => !answers[i]);
+    expect(lost.length).toBeGreaterThan(0);
+    const now = await Promise.all(lost.map((call) => send(url, call, { retry: true })));
+    for (const answer of now) {
+      expect(answer?.status, answer?.text).not.toBe(402);
+      if (answer?.status === 503) expect(Number(answer.retryAfter)).toBeGreaterThan(0);
+      else expect(delivered(answer), answer?.text).toBe(true);
+    }
+
+    // the crash caught payments in progress (otherwise this test proved nothing)
+    expect(now.filter((answer) => answer?.status === 503).length).toBeGreaterThan(0);
+
+    const later = await Promise.all(lost.map((call, i) => retryAsTold(url, call, now[i])));
+    for (const answer of later) expect(delivered(answer), answer?.text).toBe(true);
+
+    const receipts = new Set([...answers, ...later].filter(delivered).map((a) => a?.receipt?.transaction));
+    const ledger = openSqliteLedger(env.LEDGER_DB);
+    try {
+      const settled = (await ledger.rows()).filter((r) => r.status === "settled");
+      expect(settled.map((r) => r.transaction).sort()).toEqual([...receipts].sort());
+      expect(receipts.size).toBe(CALLS);
+      expect(new Set(settled.map((r) => r.transport))).toEqual(new Set(["mcp"]));
+    } finally {
+      await ledger.close();
+    }
+  }, 120_000);
+});
