@@ -33,7 +33,7 @@ import { type InsightObserver, type InsightWriter, unobservedInsight } from "./i
 import { paidToolServer } from "./mcp/paid-tool-server.js";
 import { paidEndpoint, paidRouteHandler } from "./paid/http-endpoint.js";
 import { inputChecks } from "./paid/input-check.js";
-import { type LaneRoute, withPaidLane } from "./paid/lane.js";
+import { type LaneRoute, MCP_OPERATION, withPaidLane } from "./paid/lane.js";
 import { responseChecker } from "./paid/response-check.js";
 import type { PaymentGate } from "./payments/gate.js";
 import type { HandlerMap, SegmentContext } from "./segments/types.js";
@@ -63,6 +63,7 @@ function operationLabels(contract: AnalyticsContract): (operationId: string | un
   const labels = new Map<string, string>([
     ...contract.free.map((route) => [route.operationId, route.operationId] as const),
     ...contract.paid.map((route) => [route.operationId, route.name as string] as const),
+    [MCP_OPERATION.schema.operationId, "mcp"],
   ]);
   // HEAD is counted as its GET (see withHead).
   return (operationId) => {
@@ -171,6 +172,18 @@ export function createAnalyticsApp(deps: AnalyticsDeps): ServiceApp {
     if (!path.includes("{")) exact.set(path, handlerChain(stack));
     routes.push([path.replace(/\{([^}]+)\}/g, ":$1"), stack]);
   }
+  // The paid operations as MCP tools, run by the same pipelines' steps (mcp/paid-tool-calls.ts); found by the exact
+  // lookup, like the documented paths, after the body is parsed.
+  const tools = () =>
+    paidToolServer({
+      ...{ contract, config, handlers: deps.handlers, gate: deps.gate, insight: deps.insight, clock: deps.clock, logger },
+      ...{ segment: deps.segment, checkResponse: checks, checkInput: inputs, insightObserver: deps.insightObserver ?? unobservedInsight },
+    });
+  const mcp = mcpEndpoint(tools, { publicBaseUrl: config.publicBaseUrl, logger });
+  exact.set(MCP_PATH, (req, res, next) => {
+    (req as { openapi?: unknown }).openapi = MCP_OPERATION;
+    mcp(req, res).catch(next);
+  });
   // What a POST's body goes through before validation, on either side of the lane.
   const body = handlerChain([refuseOtherCharsets, express.json({ limit: "100kb" }), bodyOrDefaults, refuseDeepBodies]);
   app.use(
@@ -184,15 +197,10 @@ export function createAnalyticsApp(deps: AnalyticsDeps): ServiceApp {
     ]),
   );
   for (const [path, stack] of routes) app.all(path, ...stack);
-  // The paid operations as MCP tools, run by the same pipelines' steps (mcp/paid-tool-calls.ts).
-  const tools = () =>
-    paidToolServer({
-      ...{ contract, config, handlers: deps.handlers, gate: deps.gate, insight: deps.insight, clock: deps.clock, logger },
-      ...{ segment: deps.segment, checkResponse: checks, checkInput: inputs, insightObserver: deps.insightObserver ?? unobservedInsight },
-    });
-  app.all(MCP_PATH, mcpEndpoint(tools, { publicBaseUrl: config.publicBaseUrl, logger }));
 
   app.use(notFound);
   app.use(errorHandler(logger));
-  return serviceApp(withPaidLane(app, { routes: lane, start, body, publicBaseUrl: config.publicBaseUrl, logger }));
+  return serviceApp(
+    withPaidLane(app, { routes: lane, start, body, publicBaseUrl: config.publicBaseUrl, logger, mcp: { path: MCP_PATH, serve: mcp } }),
+  );
 }

@@ -158,6 +158,20 @@ describe("a paid call", () => {
 });
 
 describe("the endpoint", () => {
+  it("answers a tool call the same whether the SDK's transport answers it or not", async () => {
+    // a single tools/call is answered directly (server/mcp/direct-tool-call.ts); the same call in a batch, by the SDK
+    const message = { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "defiTvl", arguments: { limit: 5 } } };
+    const post = async (body: unknown) => {
+      const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+      return (await fetch(`${service.origin}/mcp`, { method: "POST", headers, body: JSON.stringify(body) })).json();
+    };
+    const direct = await post(message);
+    const bySdk = await post([message]);
+    expect(direct.result.isError).toBe(true);
+    // (the SDK answers a batch of one as a single message)
+    expect(direct).toEqual(Array.isArray(bySdk) ? bySdk[0] : bySdk);
+  });
+
   it("answers a tool it does not have with a protocol error", async () => {
     await expect(client.callTool({ name: "noSuchTool", arguments: {} })).rejects.toThrow(/noSuchTool/);
   });

@@ -13,7 +13,8 @@ import type { Clock } from "../clock.js";
 import type { AnalyticsContract, PaidRoute } from "../contract/analytics-contract.js";
 import type { InsightObserver, InsightWriter } from "../insight/types.js";
 import type { InputCheck } from "../paid/input-check.js";
-import { type AnsweredCall, mcpAnswer, PAYMENT_META } from "../paid/mcp-answers.js";
+import { type AnsweredCall, mcpAnswer, mcpAnswerJson, PAYMENT_META } from "../paid/mcp-answers.js";
+import type { PaidOutcome } from "../paid/outcomes.js";
 import { type PaidPipeline, paidPipeline } from "../paid/pipeline.js";
 import type { ResponseCheck } from "../paid/response-check.js";
 import { mcpBazaarExtension } from "../payments/bazaar.js";
@@ -49,6 +50,8 @@ export interface PaidToolCalls {
   tools: ToolDefinition[];
   /** The call's result, or undefined for a tool of another name. */
   call(call: ToolCall): Promise<CallToolResult | undefined>;
+  /** The same, as JSON text. */
+  callJson(call: ToolCall): Promise<string | undefined>;
 }
 
 /** One network a tool can be paid on: its route's pipeline and offer. */
@@ -102,26 +105,34 @@ function submissionOf(payment: unknown): SubmissionRead {
 export function paidToolCalls(deps: PaidToolDeps): PaidToolCalls {
   const catalogue = paidTools(deps.contract, deps.config);
   const tools = new Map([...catalogue].map(([name, tool]) => [name, runnable(tool, deps)]));
+  /** The call run by its route's pipeline: its outcome and what its answer depends on; undefined for an unknown tool. */
+  async function run({ name, arguments: args, meta, requestId }: ToolCall): Promise<[PaidOutcome, AnsweredCall] | undefined> {
+    const tool = tools.get(name);
+    if (!tool) return undefined;
+    const payment = meta?.[PAYMENT_META];
+    const network = isRecord(payment) && isRecord(payment.accepted) ? payment.accepted.network : undefined;
+    const route = (typeof network === "string" && tool.routes.get(network)) || tool.fallback;
+    const outcome = await route.pipeline({
+      input: { ...args },
+      schemaChecked: false,
+      offer: () => route.offer,
+      payment: submissionOf(payment),
+      requestId,
+      transport: "mcp",
+    });
+    if (outcome.kind === "answer_failed") deps.logger.warn({ err: outcome.error, requestId, tool: name }, "tool call failed; not charged");
+    return [outcome, { challenge: tool.challenge, caip2: route.caip2, price: tool.price, now: deps.clock.now() }];
+  }
+
   return {
     tools: [...catalogue.values()].map((tool) => tool.definition),
-    async call({ name, arguments: args, meta, requestId }) {
-      const tool = tools.get(name);
-      if (!tool) return undefined;
-      const payment = meta?.[PAYMENT_META];
-      const network = isRecord(payment) && isRecord(payment.accepted) ? payment.accepted.network : undefined;
-      const route = (typeof network === "string" && tool.routes.get(network)) || tool.fallback;
-      const outcome = await route.pipeline({
-        input: { ...args },
-        schemaChecked: false,
-        offer: () => route.offer,
-        payment: submissionOf(payment),
-        requestId,
-        transport: "mcp",
-      });
-      if (outcome.kind === "answer_failed")
-        deps.logger.warn({ err: outcome.error, requestId, tool: name }, "tool call failed; not charged");
-      const answered: AnsweredCall = { challenge: tool.challenge, caip2: route.caip2, price: tool.price, now: deps.clock.now() };
-      return mcpAnswer(outcome, answered);
+    call: async (call) => {
+      const ran = await run(call);
+      return ran && mcpAnswer(...ran);
+    },
+    callJson: async (call) => {
+      const ran = await run(call);
+      return ran && mcpAnswerJson(...ran);
     },
   };
 }

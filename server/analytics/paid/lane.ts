@@ -38,6 +38,8 @@ export interface PaidLaneOptions {
   body: NodeHandler<ParsedRequest>;
   publicBaseUrl: string | undefined;
   logger: Logger;
+  /** The MCP endpoint (server/mcp/), for a POST to `/mcp`: its tool calls are paid requests too. */
+  mcp?: { path: string; serve: (req: ParsedRequest, res: ServerResponse) => Promise<void> };
 }
 
 /** What the metrics read of a request's operation (express-openapi-validator's `req.openapi`, which the lane sets itself). */
@@ -53,9 +55,11 @@ export function withPaidLane(app: RequestListener, options: PaidLaneOptions): Re
   );
 
   return function front(req: Routed, res: ServerResponse) {
-    const route = req.method === "POST" ? routes.get(req.url ?? "") : undefined;
     const forwarded = req.headers["x-forwarded-proto"] !== undefined || req.headers["x-forwarded-host"] !== undefined;
-    if (!route || (forwarded && !publicBaseUrl)) return app(req, res);
+    if (req.method !== "POST" || (forwarded && !publicBaseUrl)) return app(req, res);
+    if (options.mcp && req.url === options.mcp.path) return mcpCall(req, res, options);
+    const route = routes.get(req.url ?? "");
+    if (!route) return app(req, res);
     const fail = (error: unknown) => sendError(res, error, { requestId: req.requestId, path: route.path }, logger);
     start(req, res, (error) => {
       if (error) return fail(error);
@@ -77,4 +81,18 @@ export function withPaidLane(app: RequestListener, options: PaidLaneOptions): Re
       });
     });
   };
+}
+
+/** The MCP endpoint's operation, as the metrics label its requests. */
+export const MCP_OPERATION = { schema: { operationId: "mcp" } };
+
+/** A POST to the MCP endpoint: started and its body read as Express would, then the endpoint's. */
+function mcpCall(req: Routed, res: ServerResponse, options: PaidLaneOptions): void {
+  const { start, body, logger, mcp } = options;
+  req.openapi = MCP_OPERATION;
+  const fail = (error: unknown) => sendError(res, error, { requestId: req.requestId, path: mcp?.path ?? "" }, logger);
+  start(req, res, (error) => {
+    if (error) return fail(error);
+    body(req, res, (error) => (error ? fail(error) : mcp?.serve(req, res).catch(fail)));
+  });
 }

@@ -125,3 +125,14 @@ function delivered(body: string, receipt: Receipt, caip2: string): CallToolResul
 export function mcpAnswer(outcome: PaidOutcome, call: AnsweredCall): CallToolResult {
   return (ANSWERS[outcome.kind] as Answer<typeof outcome.kind>)(outcome as never, call);
 }
+
+/**
+ * The same result as JSON text. A delivered answer's stored body is the envelope's JSON already: it goes in as it is,
+ * not parsed and written again (the tool calls' hottest path, mcp/direct-tool-call.ts).
+ */
+export function mcpAnswerJson(outcome: PaidOutcome, call: AnsweredCall): string {
+  if (outcome.kind !== "delivered") return JSON.stringify(mcpAnswer(outcome, call));
+  const { answer, receipt } = outcome;
+  const meta = JSON.stringify({ [PAYMENT_RESPONSE_META]: settlementResponseV2(receipt, call.caip2) });
+  return `{"structuredContent":${answer.body},"content":[{"type":"text","text":${JSON.stringify(answer.body)}}],"_meta":${meta}}`;
+}
