@@ -23,6 +23,8 @@ export interface LoadSpec {
   headers?: Record<string, string>;
   /** One `X-PAYMENT` per request, consumed in order. */
   payments?: string[];
+  /** One body per request, consumed in order (a payment carried in the body: an MCP tool call's `_meta`). */
+  bodies?: string[];
   amount?: number;
   durationSeconds?: number;
   connections?: number;
@@ -30,7 +32,7 @@ export interface LoadSpec {
 
 export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   let next = 0;
-  const payments = spec.payments;
+  const { payments, bodies } = spec;
   const headers = { ...(spec.body ? { "content-type": "application/json" } : {}), ...spec.headers };
   const started = performance.now();
   const result = await autocannon({
@@ -47,6 +49,14 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
           ? {
               setupRequest: (request: { headers: Record<string, string> }) => {
                 request.headers = { ...headers, "x-payment": payments[next++ % payments.length] as string };
+                return request;
+              },
+            }
+          : {}),
+        ...(bodies
+          ? {
+              setupRequest: (request: { body?: string }) => {
+                request.body = bodies[next++ % bodies.length];
                 return request;
               },
             }

@@ -51,3 +51,28 @@ export async function svmPaymentPool(requirement: PaymentRequirements, count: nu
     pool.push(await signSvmPayment(payer, requirement, { blockhash: getAddressDecoder().decode(randomBytes(32)) as Address }));
   return pool;
 }
+
+/**
+ * Paid MCP tool calls (`tools/call` JSON-RPC bodies), each carrying one of `payments` (signed v1 headers of the
+ * tool's route on that network) as the v2 `PaymentPayload` object x402's MCP transport puts in `_meta`.
+ */
+export function toolCallBodies(
+  tool: string,
+  args: Record<string, unknown>,
+  required: { resource: unknown; accepts: { network: string }[] },
+  caip2: string,
+  payments: string[],
+): string[] {
+  const accepted = required.accepts.find((requirement) => requirement.network === caip2);
+  if (!accepted) throw new Error(`${tool} is not offered on ${caip2}`);
+  return payments.map((header, id) => {
+    const { payload } = JSON.parse(Buffer.from(header, "base64").toString("utf8")) as { payload: unknown };
+    const payment = { x402Version: 2, resource: required.resource, accepted, payload };
+    return JSON.stringify({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: tool, arguments: args, _meta: { "x402/payment": payment } },
+    });
+  });
+}

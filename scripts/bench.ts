@@ -18,7 +18,7 @@ import { generateKeyPairSigner } from "@solana/kit";
 import Database from "libsql";
 import { generatePrivateKey } from "viem/accounts";
 import { type LoadResult, type LoadSpec, runLoad } from "../bench/load.js";
-import { evmPaymentPool, svmPaymentPool } from "../bench/payments.js";
+import { evmPaymentPool, svmPaymentPool, toolCallBodies } from "../bench/payments.js";
 import { postgresCpuSeconds } from "../bench/process-cpu.js";
 import { type ServerProcess, startBare, startPrism, startService } from "../bench/processes.js";
 import { topEntries } from "../bench/profile.js";
@@ -28,6 +28,7 @@ import { verificationRates } from "../bench/verification.js";
 import { chainIdOf } from "../client/x402/evm.js";
 import type { PaymentRequirements } from "../client/x402/types.js";
 import { commandLine } from "../lib/command-line.mjs";
+import { findNetwork } from "../lib/networks.js";
 import { openSqliteLedger } from "../server/analytics/payments/ledger/sqlite-ledger.js";
 import { cachedAta } from "../server/analytics/payments/verifier.js";
 
@@ -73,16 +74,19 @@ interface Scenario {
   spec: Omit<LoadSpec, "url" | "payments" | "amount" | "durationSeconds">;
   /** n fresh payments, signed just before each run (a run that used them all would replay, and the replays would count as errors). */
   payments?: (n: number) => Promise<string[]>;
+  /** n request bodies each carrying a fresh payment (MCP tool calls), made just before each run. */
+  bodies?: (n: number) => Promise<string[]>;
   /** On this machine's PostgreSQL: its processes' CPU per request is measured too. */
   onPostgres?: boolean;
 }
 
-async function runOnce({ target, spec, payments, onPostgres }: Scenario, seconds: number): Promise<LoadResult> {
+async function runOnce({ target, spec, payments, bodies, onPostgres }: Scenario, seconds: number): Promise<LoadResult> {
   const signed = payments ? await payments(seconds * PAYMENTS_PER_SECOND) : undefined;
+  const paidBodies = bodies ? await bodies(seconds * PAYMENTS_PER_SECOND) : undefined;
   const cpuBefore = await target.cpuSeconds?.();
   const databaseBefore = onPostgres ? postgresCpuSeconds() : undefined;
   const loadBefore = process.cpuUsage();
-  const result = await runLoad({ ...spec, url: target.url, durationSeconds: seconds, payments: signed });
+  const result = await runLoad({ ...spec, url: target.url, durationSeconds: seconds, payments: signed, bodies: paidBodies });
   const { user, system } = process.cpuUsage(loadBefore);
   const databaseAfter = onPostgres ? postgresCpuSeconds() : undefined;
   const cpuAfter = await target.cpuSeconds?.();
@@ -143,6 +147,14 @@ const service = await startService(PORTS.service, { LEDGER_DB: join(scratch, "le
 const base = await challenge(service, "/base/defi/tvl");
 const solana = await challenge(service, "/defi/tvl");
 const poolsReq = await challenge(service, "/base/lp/pools");
+/** The defiTvl tool's PaymentRequired, from an unpaid call to /mcp. */
+const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+const tool = (await fetch(`${service.url}/mcp`, {
+  method: "POST",
+  headers: MCP_HEADERS,
+  body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "tools/call", params: { name: "defiTvl", arguments: {} } }),
+}).then((res) => res.json())) as { result: { structuredContent: Parameters<typeof toolCallBodies>[2] } };
+const toolRequired = tool.result.structuredContent;
 
 // the body the bare servers answer: what the cached paid endpoint answers
 const sample = await fetch(`${service.url}/base/defi/tvl`, {
@@ -175,6 +187,17 @@ const post = { method: "POST" as const, body: "{}" };
 /** The paid EVM load of the main table, the nonce-store sizes and the deployments, and the paid Solana load of the main table and the deployments. */
 const paidEvm = { spec: { ...post, path: "/base/defi/tvl" }, payments: async (n: number) => evmPaymentPool(base, n, evmKey) };
 const paidSolana = { spec: { ...post, path: "/defi/tvl" }, payments: (n: number) => svmPaymentPool(solana, n, svmPayer) };
+/** The same paid loads as MCP tool calls, the payment in each call's `_meta`. */
+const toolCall = { method: "POST" as const, path: "/mcp", headers: MCP_HEADERS };
+const caip2 = (requirement: PaymentRequirements) => findNetwork(requirement.network)?.details.caip2 as string;
+const mcpEvm = {
+  spec: toolCall,
+  bodies: async (n: number) => toolCallBodies("defiTvl", {}, toolRequired, caip2(base), evmPaymentPool(base, n, evmKey)),
+};
+const mcpSolana = {
+  spec: toolCall,
+  bodies: async (n: number) => toolCallBodies("defiTvl", {}, toolRequired, caip2(solana), await svmPaymentPool(solana, n, svmPayer)),
+};
 const rows = await measure(
   { name: "bare node:http", target: http, spec: { path: "/" } },
   { name: "bare Express", target: express, spec: { path: "/" } },
@@ -187,6 +210,8 @@ const rows = await measure(
   { name: "free GET /", target: service, spec: { path: "/" } },
   { name: "paid EVM /base/defi/tvl", target: service, ...paidEvm },
   { name: "paid Solana /defi/tvl", target: service, ...paidSolana },
+  { name: "paid MCP EVM defiTvl (Base)", target: service, ...mcpEvm },
+  { name: "paid MCP Solana defiTvl", target: service, ...mcpSolana },
   { name: "Prism mock /base/defi/tvl", target: prism, spec: { ...post, path: "/base/defi/tvl", headers: { prefer: "code=200" } } },
 );
 
@@ -280,6 +305,8 @@ const targets = targetResults([
   { rows, baseline: "bare Express", scenario: "free GET /", atLeast: 0.7 },
   { rows, baseline: "bare Express", scenario: "paid EVM /base/defi/tvl", atLeast: 0.4 },
   { rows, baseline: "bare Express", scenario: "paid Solana /defi/tvl", atLeast: 0.35 },
+  { rows, baseline: "paid EVM /base/defi/tvl", scenario: "paid MCP EVM defiTvl (Base)", atLeast: 0.8 },
+  { rows, baseline: "paid Solana /defi/tvl", scenario: "paid MCP Solana defiTvl", atLeast: 0.8 },
   ...["SQLite, 1 process", "PostgreSQL"].flatMap((label) => [
     { rows: deployment, baseline: "bare Express", scenario: `paid EVM, ${label}`, atLeast: 0.4, held: label !== "PostgreSQL" },
     { rows: deployment, baseline: "bare Express", scenario: `paid Solana, ${label}`, atLeast: 0.35, held: label !== "PostgreSQL" },

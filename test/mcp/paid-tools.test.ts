@@ -163,7 +163,8 @@ describe("the endpoint", () => {
     const message = { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "defiTvl", arguments: { limit: 5 } } };
     const post = async (body: unknown) => {
       const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-      return (await fetch(`${service.origin}/mcp`, { method: "POST", headers, body: JSON.stringify(body) })).json();
+      const res = await fetch(`${service.origin}/mcp`, { method: "POST", headers, body: JSON.stringify(body) });
+      return (await res.json()) as { result: { isError?: boolean } };
     };
     const direct = await post(message);
     const bySdk = await post([message]);
