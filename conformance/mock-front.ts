@@ -22,6 +22,7 @@
  * nor Prism's CORS headers: the front answers browsers (preflights too) with the service's policy.
  * Any other `Prefer` status (402, 400, 404, 500, 502) is Prism's example, never charged. A request
  * Prism finds invalid gets the service's 400 body naming each field (from Prism's `sl-violations`).
+ * `/mcp` serves the paid tools, charged the same way (mock-tools.ts), without Prism.
  */
 import express, { type Request, type Response } from "express";
 import { NETWORKS } from "../lib/networks.js";
@@ -29,6 +30,8 @@ import { offerAt } from "../server/analytics/payments/requirements.js";
 import { solanaAddressErrors } from "../server/analytics/segments/input-rules.js";
 import { ANALYTICS_CORS, cors, REGISTRY_CORS } from "../server/http/cors.js";
 import { invalidField, invalidInput, toErrorResponse } from "../server/http/errors.js";
+import { createLogger } from "../server/http/logger.js";
+import { MCP_PATH, mcpEndpoint } from "../server/mcp/streamable-endpoint.js";
 import { DOCS_ASSETS_PATH, docsAssets, referencePage } from "../server/reference-page/reference-page.js";
 import { checkName } from "../server/registry/names.js";
 import {
@@ -41,6 +44,7 @@ import {
   readPayment,
   unknownFieldsAnswer,
 } from "./mock-payments.js";
+import { mockToolServer } from "./mock-tools.js";
 import { loadDoc, type OpenApiDoc } from "./openapi-doc.js";
 
 /** Headers that belong to one hop, never forwarded either way. */
@@ -175,6 +179,13 @@ export function mockFront(service: "analytics" | "registry", prismUrl: string): 
   // Browsers are answered as by the service, the front's own answers (402, 400) included; Prism's CORS headers are not relayed.
   app.use(cors(service === "analytics" ? ANALYTICS_CORS : REGISTRY_CORS));
   app.use(DOCS_ASSETS_PATH, docsAssets());
+  // The paid tools over MCP, charged as the service charges them (mock-tools.ts); the mock answers its own names only.
+  if (service === "analytics")
+    app.all(
+      MCP_PATH,
+      express.json({ limit: "100kb" }),
+      mcpEndpoint(mockToolServer, { publicBaseUrl: undefined, logger: createLogger("silent") }),
+    );
   app.use(express.raw({ type: () => true, limit: "1mb" }));
 
   async function forward(req: Request, prefer?: string) {

@@ -24,6 +24,7 @@ import {
   PAYMENT_HEADERS,
   readSubmission,
   receiptHeader,
+  type Submission,
   type X402Version,
 } from "../server/analytics/payments/protocols.js";
 import { type RouteOffer, routeOffer } from "../server/analytics/payments/requirements.js";
@@ -70,10 +71,15 @@ export function readPayment(get: (name: string) => string | undefined, offer: Of
       headers: [PAYMENT_HEADERS[2], PAYMENT_HEADERS[1]],
       message: `one payment header at a time: ${PAYMENT_HEADERS[2]} (x402 v2) or ${PAYMENT_HEADERS[1]} (x402 v1)`,
     };
-  const opened = openSubmission(read, offer);
+  return judgeSubmission(read, offer, [PAYMENT_HEADERS[read.version]]);
+}
+
+/** A submission (a header's, or an MCP tool call's payment object) judged against `offer`; `named`: where it came. */
+export function judgeSubmission(submission: Submission, offer: Offer, named: string[]): PaymentRead {
+  const opened = openSubmission(submission, offer);
   if (!opened.ok)
     return opened.malformed
-      ? { kind: "malformed", headers: [PAYMENT_HEADERS[read.version]], message: opened.message }
+      ? { kind: "malformed", headers: named, message: opened.message }
       : { kind: "refused", reason: opened.reason, message: opened.message };
   const { x402Version, scheme, network, payload } = opened.payment;
   const asked = offer.v1.network;
@@ -82,7 +88,7 @@ export function readPayment(get: (name: string) => string | undefined, offer: Of
   if (network !== asked) return { kind: "refused", reason: "invalid_network", message: `the route settles on ${asked}` };
   const payer = payerOf(payload, (offer.v1.extra as { feePayer?: string } | undefined)?.feePayer);
   if (!payer) return { kind: "refused", reason: "invalid_payload", message: `not an exact payload for ${asked}` };
-  return { kind: "paid", version: read.version, network: asked, payer };
+  return { kind: "paid", version: submission.version, network: asked, payer };
 }
 
 /** The payer an `exact` payload names: the EIP-3009 `from`, or the Solana transaction's signer that is not the fee payer. */

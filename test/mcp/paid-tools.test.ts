@@ -1,6 +1,8 @@
 // Paid MCP tools, as an agent meets them: the official MCP SDK client (1.x line) over streamable HTTP against
 // `npm start`'s service (embedded ledger settlement, in-memory ledger), paying with the x402 v2 client's own payload
 // (`@x402/core`'s x402Client with the SDK's exact EVM scheme) in `params._meta["x402/payment"]`.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -154,6 +156,42 @@ describe("a paid call", () => {
     const result = await call("defiTvl", {}, { x402Version: 2, accepted: { network: "eip155:84532" }, payload: {} });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toMatchObject({ x402Version: 2, error: "invalid_payment_requirements" });
+  });
+});
+
+describe("a paid call whose every model attempt fails", () => {
+  it("is a result like HTTP's 206, the data with null insight, charged the same way", async () => {
+    const model = createServer((_req, res) => res.writeHead(503, { "content-type": "application/json" }).end('{"error":"down"}'));
+    await new Promise<void>((resolve) => model.listen(0, "127.0.0.1", resolve));
+    const env = {
+      LEDGER_DB: ":memory:",
+      INSIGHT_BASE_URL: `http://127.0.0.1:${(model.address() as AddressInfo).port}`,
+      INSIGHT_ATTEMPTS: "1",
+    };
+    const started = await createAnalyticsService(loadAnalyticsConfig(env), { logger: createLogger("silent") });
+    const degraded = await listen(started.app, started.ledger, started.close);
+    const agent = new Client({ name: "paid-tools-test", version: "1.0.0" });
+    try {
+      await agent.connect(new StreamableHTTPClientTransport(new URL(`${degraded.origin}/mcp`)));
+      const unpaid = (await agent.callTool({ name: "defiTvl", arguments: {} })) as CallToolResult;
+      const payment = await payer().createPaymentPayload(unpaid.structuredContent as unknown as PaymentRequired);
+      const paid = (await agent.callTool({ name: "defiTvl", arguments: {}, _meta: { "x402/payment": payment } })) as CallToolResult;
+      expect(paid.isError).toBeFalsy();
+      expect(paid.structuredContent).toMatchObject({
+        insight: null,
+        model_used: null,
+        data: expect.any(Object),
+        signal: expect.any(String),
+      });
+      const receipt = paid._meta?.["x402/payment-response"] as { success: boolean; transaction: string };
+      expect(receipt.success).toBe(true);
+      const rows = (await degraded.ledger.rows()).filter((row) => row.status === "settled");
+      expect(rows.map((row) => row.transaction)).toEqual([receipt.transaction]);
+    } finally {
+      await agent.close();
+      await degraded.close();
+      await new Promise((resolve) => model.close(resolve));
+    }
   });
 });
 

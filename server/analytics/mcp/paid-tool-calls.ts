@@ -17,13 +17,10 @@ import { type AnsweredCall, mcpAnswer, mcpAnswerJson, PAYMENT_META } from "../pa
 import type { PaidOutcome } from "../paid/outcomes.js";
 import { type PaidPipeline, paidPipeline } from "../paid/pipeline.js";
 import type { ResponseCheck } from "../paid/response-check.js";
-import { mcpBazaarExtension } from "../payments/bazaar.js";
 import type { PaymentGate } from "../payments/gate.js";
-import type { Offer, SubmissionRead } from "../payments/protocols.js";
-import { offerAt, routeOffer } from "../payments/requirements.js";
-import type { PaymentRequiredV2 } from "../payments/types.js";
 import type { HandlerMap, SegmentContext } from "../segments/types.js";
 import { type PaidTool, paidTools, type ToolDefinition } from "./paid-tools.js";
+import { submissionOf, type ToolOffers, toolOffers } from "./tool-offers.js";
 
 export interface PaidToolDeps {
   contract: AnalyticsContract;
@@ -54,52 +51,24 @@ export interface PaidToolCalls {
   callJson(call: ToolCall): Promise<string | undefined>;
 }
 
-/** One network a tool can be paid on: its route's pipeline and offer. */
-interface PayableRoute {
-  caip2: string;
-  pipeline: PaidPipeline;
-  offer: Offer;
+/** A tool's offers, and each of its routes' pipeline by CAIP-2 id. */
+interface RunnableTool extends ToolOffers {
+  pipelines: Map<string, PaidPipeline>;
 }
-
-interface RunnableTool {
-  routes: Map<string, PayableRoute>;
-  fallback: PayableRoute;
-  challenge(error: PaymentRequiredV2["error"]): PaymentRequiredV2;
-  price: string;
-}
-
-/** `mcp://tool/<name>`: the resource a tool's payment pays for, as x402's MCP transport names it. */
-export const toolResource = (name: string) => `mcp://tool/${name}`;
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 function runnable(tool: PaidTool, deps: PaidToolDeps): RunnableTool {
-  const { definition } = tool;
-  const resource = toolResource(definition.name);
-  const routes = new Map<string, PayableRoute>();
-  for (const [caip2, route] of tool.routes) {
-    const pipeline = paidPipeline(route, deps.handlers[route.name], {
-      ...{ gate: deps.gate, insight: deps.insight, clock: deps.clock, logger: deps.logger, segment: deps.segment },
-      ...{ checkResponse: deps.checkResponse(route), checkInput: deps.checkInput(route), insightObserver: deps.insightObserver },
-      answerTimeoutMs: deps.config.payments.answerTimeoutMs,
-    });
-    routes.set(caip2, { caip2, pipeline, offer: offerAt(routeOffer(route, deps.config, deps.contract.document), resource) });
-  }
-  const fallback = routes.values().next().value as PayableRoute;
-  const base = {
-    x402Version: 2 as const,
-    resource: { url: resource, description: definition.title, mimeType: "application/json" },
-    accepts: [...routes.values()].map((route) => route.offer.v2),
-    extensions: { bazaar: mcpBazaarExtension(definition.name, definition.inputSchema) } as unknown as PaymentRequiredV2["extensions"],
-  };
-  return { routes, fallback, challenge: (error) => ({ ...base, error }), price: tool.price.amount };
-}
-
-/** The payment of a call as the pipeline reads one: the v2 object, or (as some clients send it) its base64 form. */
-function submissionOf(payment: unknown): SubmissionRead {
-  if (payment === undefined) return { kind: "none" };
-  if (typeof payment === "string") return { kind: "payment", version: 2, header: payment };
-  return { kind: "payment", version: 2, object: payment };
+  const offers = toolOffers(tool, deps.config, deps.contract.document);
+  const pipelines = new Map<string, PaidPipeline>();
+  for (const { caip2, route } of offers.routes.values())
+    pipelines.set(
+      caip2,
+      paidPipeline(route, deps.handlers[route.name], {
+        ...{ gate: deps.gate, insight: deps.insight, clock: deps.clock, logger: deps.logger, segment: deps.segment },
+        ...{ checkResponse: deps.checkResponse(route), checkInput: deps.checkInput(route), insightObserver: deps.insightObserver },
+        answerTimeoutMs: deps.config.payments.answerTimeoutMs,
+      }),
+    );
+  return { ...offers, pipelines };
 }
 
 export function paidToolCalls(deps: PaidToolDeps): PaidToolCalls {
@@ -110,9 +79,9 @@ export function paidToolCalls(deps: PaidToolDeps): PaidToolCalls {
     const tool = tools.get(name);
     if (!tool) return undefined;
     const payment = meta?.[PAYMENT_META];
-    const network = isRecord(payment) && isRecord(payment.accepted) ? payment.accepted.network : undefined;
-    const route = (typeof network === "string" && tool.routes.get(network)) || tool.fallback;
-    const outcome = await route.pipeline({
+    const route = tool.routeFor(payment);
+    const pipeline = tool.pipelines.get(route.caip2) as PaidPipeline;
+    const outcome = await pipeline({
       input: { ...args },
       schemaChecked: false,
       offer: () => route.offer,

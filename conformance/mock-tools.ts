@@ -1,0 +1,68 @@
+/**
+ * The mock's MCP tools (`npm run mock` serves them at `/mcp`): the service's own tools, offers and
+ * tool results (paid-tools.ts, tool-offers.ts, mcp-answers.ts), charging as the service does with a
+ * mock settlement. A call's arguments are checked as the service checks them; without a payment it
+ * answers the tool's `PaymentRequired`; a payment is judged as the mock judges a header
+ * (mock-payments.ts: its form, network and payload, no signature or chain), and a well-formed one gets
+ * the operation's 200 example with a mock receipt (`simulated: true`). Nothing is remembered: the
+ * same payment twice is answered twice.
+ */
+import { randomUUID } from "node:crypto";
+import { loadAnalyticsContract } from "../server/analytics/contract/analytics-contract.js";
+import { paidTools } from "../server/analytics/mcp/paid-tools.js";
+import { submissionOf, toolOffers } from "../server/analytics/mcp/tool-offers.js";
+import { inputChecks } from "../server/analytics/paid/input-check.js";
+import { mcpAnswer, PAYMENT_META } from "../server/analytics/paid/mcp-answers.js";
+import type { PaidOutcome } from "../server/analytics/paid/outcomes.js";
+import { solanaAddressErrors } from "../server/analytics/segments/input-rules.js";
+import { loadAnalyticsConfig } from "../server/config/analytics.js";
+import type { ToolServer } from "../server/mcp/streamable-endpoint.js";
+import { judgeSubmission } from "./mock-payments.js";
+
+type Example = { content?: Record<string, { example?: unknown }> };
+
+export function mockToolServer(): ToolServer {
+  const contract = loadAnalyticsContract();
+  const config = loadAnalyticsConfig({ X402_PROFILE: "testnet" }, contract.developmentDefaults);
+  const checks = inputChecks(contract);
+  const tools = new Map(
+    [...paidTools(contract, config)].map(([name, tool]) => [name, { tool, offers: toolOffers(tool, config, contract.document) }]),
+  );
+
+  /** What the mock comes to for a call, in the service's outcomes. */
+  function outcomeOf(name: string, input: Record<string, unknown>, payment: unknown): [PaidOutcome, ReturnType<typeof toolOffers>, string] {
+    const { offers } = tools.get(name) as { offers: ReturnType<typeof toolOffers> };
+    const { route, offer, caip2 } = offers.routeFor(payment);
+    const errors = [...checks(route)(input), ...solanaAddressErrors(route, input)];
+    if (errors.length) return [{ kind: "invalid_input", errors }, offers, caip2];
+    const submission = submissionOf(payment);
+    if (submission.kind !== "payment") return [{ kind: "payment_required" }, offers, caip2];
+    const judged = judgeSubmission(submission, offer, [`_meta["${PAYMENT_META}"]`]);
+    if (judged.kind === "malformed") return [{ kind: "malformed_payment", detail: judged.message }, offers, caip2];
+    if (judged.kind === "refused") return [{ kind: "refused", reason: judged.reason, detail: judged.message }, offers, caip2];
+    if (judged.kind !== "paid") return [{ kind: "payment_required" }, offers, caip2];
+    const ok = (contract.document.paths[route.path]?.post as { responses: Record<string, Example> }).responses["200"];
+    const answer = { status: 200, body: JSON.stringify(ok?.content?.["application/json"]?.example ?? {}) };
+    const receipt = {
+      success: true,
+      transaction: `mock-settlement-${randomUUID()}`,
+      network: judged.network as never,
+      payer: judged.payer,
+      simulated: true,
+      amount: offer.v2.amount,
+    };
+    return [{ kind: "delivered", answer, receipt, replayed: false }, offers, caip2];
+  }
+
+  return {
+    name: "defi-intel-analytics-mock",
+    version: contract.document.info.version,
+    instructions: "The mock of the paid DeFi intelligence tools: the contract's examples, charged with mock settlement.",
+    tools: [...tools.values()].map(({ tool }) => tool.definition) as ToolServer["tools"],
+    async call({ name, arguments: args, meta }) {
+      if (!tools.has(name)) return undefined;
+      const [outcome, offers, caip2] = outcomeOf(name, { ...args }, meta?.[PAYMENT_META]);
+      return mcpAnswer(outcome, { challenge: offers.challenge, caip2, price: offers.price, now: Date.now() });
+    },
+  };
+}
