@@ -41,7 +41,8 @@ export function mockToolServer(): ToolServer {
     if (judged.kind === "malformed") return [{ kind: "malformed_payment", detail: judged.message }, offers, caip2];
     if (judged.kind === "refused") return [{ kind: "refused", reason: judged.reason, detail: judged.message }, offers, caip2];
     if (judged.kind !== "paid") return [{ kind: "payment_required" }, offers, caip2];
-    const ok = (contract.document.paths[route.path]?.post as { responses: Record<string, Example> }).responses["200"];
+    const operation = contract.document.paths[route.path]?.post as { responses: Record<string, Example> } | undefined;
+    const ok = operation?.responses["200"];
     const answer = { status: 200, body: JSON.stringify(ok?.content?.["application/json"]?.example ?? {}) };
     const receipt = {
       success: true,
