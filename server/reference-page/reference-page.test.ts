@@ -17,7 +17,7 @@ import { loadAnalyticsConfig } from "../config/analytics.js";
 import { createLogger } from "../http/logger.js";
 import { createRegistryService } from "../registry/service.js";
 
-const ARTIFACTS = new URL("../../test-results", import.meta.url);
+const ARTIFACTS = new URL("../../test-results/", import.meta.url);
 const LOCAL_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 const PAGE_TIMEOUT_MS = 60_000;
 
