@@ -35,4 +35,16 @@ describe("a paid tool call's result", () => {
       retryAfterSeconds: 4,
     });
   });
+
+  it("withholds the answer when settlement refuses the payment, and reports the failure in the x402 form", () => {
+    const result = mcpAnswer({ kind: "settlement_refused", reason: "insufficient_funds", detail: "no funds", payer: "0xpayer" }, call);
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({
+      x402Version: 2,
+      error: "insufficient_funds",
+      "x402/payment-response": { success: false, errorReason: "insufficient_funds", transaction: "", network: "eip155:84532" },
+    });
+    expect(JSON.stringify(result)).not.toContain('"signal"');
+    expect(result._meta).toBeUndefined();
+  });
 });
