@@ -211,6 +211,26 @@ describe("the endpoint", () => {
     expect(direct).toEqual(Array.isArray(bySdk) ? bySdk[0] : bySdk);
   });
 
+  it("behind a trusted proxy, answers the public name the proxy forwards, and still refuses another", async () => {
+    const env = { LEDGER_DB: ":memory:", PUBLIC_BASE_URL: "https://api.example.com", TRUST_PROXY: "loopback" };
+    const started = await createAnalyticsService(loadAnalyticsConfig(env), { logger: createLogger("silent") });
+    const proxied = await listen(started.app, started.ledger, started.close);
+    try {
+      const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "x-forwarded-proto": "https" };
+      const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "defiTvl", arguments: {} } });
+      const as = (host: string) =>
+        fetch(`${proxied.origin}/mcp`, { method: "POST", headers: { ...headers, "x-forwarded-host": host }, body });
+      const forwarded = await as("api.example.com");
+      expect(forwarded.status).toBe(200);
+      expect(
+        ((await forwarded.json()) as { result: { structuredContent: { x402Version: number } } }).result.structuredContent.x402Version,
+      ).toBe(2);
+      expect((await as("evil.example")).status).toBe(403);
+    } finally {
+      await proxied.close();
+    }
+  });
+
   it("answers a tool it does not have with a protocol error", async () => {
     await expect(client.callTool({ name: "noSuchTool", arguments: {} })).rejects.toThrow(/noSuchTool/);
   });

@@ -56,8 +56,10 @@ export function withPaidLane(app: RequestListener, options: PaidLaneOptions): Re
 
   return function front(req: Routed, res: ServerResponse) {
     const forwarded = req.headers["x-forwarded-proto"] !== undefined || req.headers["x-forwarded-host"] !== undefined;
-    if (req.method !== "POST" || (forwarded && !publicBaseUrl)) return app(req, res);
-    if (options.mcp && req.url === options.mcp.path) return mcpCall(req, res, options);
+    if (req.method !== "POST") return app(req, res);
+    // A forwarded MCP request goes through Express, whose `host` honours a trusted proxy's X-Forwarded-Host.
+    if (options.mcp && req.url === options.mcp.path) return forwarded ? app(req, res) : mcpCall(req, res, options);
+    if (forwarded && !publicBaseUrl) return app(req, res);
     const route = routes.get(req.url ?? "");
     if (!route) return app(req, res);
     const fail = (error: unknown) => sendError(res, error, { requestId: req.requestId, path: route.path }, logger);
