@@ -7187,10 +7187,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7249,10 +7250,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7487,10 +7489,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7549,10 +7552,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7785,10 +7789,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7847,10 +7852,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8086,10 +8092,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8148,10 +8155,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8404,10 +8412,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8468,10 +8477,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8713,10 +8723,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -8777,10 +8788,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9032,10 +9044,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9089,10 +9102,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9326,10 +9340,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9383,10 +9398,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9614,10 +9630,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9672,10 +9689,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9908,10 +9926,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -9966,10 +9985,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10201,10 +10221,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10266,10 +10287,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10510,10 +10532,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10575,10 +10598,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10818,10 +10842,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -10900,10 +10925,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11163,10 +11189,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11227,10 +11254,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11481,10 +11509,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11542,10 +11571,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11783,10 +11813,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -11844,10 +11875,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12090,10 +12122,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12175,10 +12208,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12439,10 +12473,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12524,10 +12559,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12794,10 +12830,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -12856,10 +12893,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13097,10 +13135,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13159,10 +13198,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13398,10 +13438,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13455,10 +13496,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13689,10 +13731,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13746,10 +13789,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -13980,10 +14024,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14044,10 +14089,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14281,10 +14327,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14363,10 +14410,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14623,10 +14671,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14683,10 +14732,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14922,10 +14972,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -14982,10 +15033,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15218,10 +15270,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15271,10 +15324,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15503,10 +15557,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15556,10 +15611,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15800,10 +15856,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -15859,10 +15916,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16098,10 +16156,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16157,10 +16216,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16393,10 +16453,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16454,10 +16515,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16693,10 +16755,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16754,10 +16817,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -16997,10 +17061,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17054,10 +17119,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17290,10 +17356,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17347,10 +17414,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17584,10 +17652,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17632,10 +17701,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17858,10 +17928,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -17906,10 +17977,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18130,10 +18202,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18180,10 +18253,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18409,10 +18483,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18459,10 +18534,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18687,10 +18763,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18736,10 +18813,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -18965,10 +19043,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19021,10 +19100,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19255,10 +19335,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19311,10 +19392,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19542,10 +19624,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19593,10 +19676,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19821,10 +19905,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -19872,10 +19957,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20095,10 +20181,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20144,10 +20231,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20364,10 +20452,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20413,10 +20502,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20639,10 +20729,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20688,10 +20779,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20917,10 +21009,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -20969,10 +21062,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21198,10 +21292,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21250,10 +21345,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21474,10 +21570,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21524,10 +21621,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21751,10 +21849,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -21801,10 +21900,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22023,10 +22123,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22072,10 +22173,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22298,10 +22400,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22347,10 +22450,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22571,10 +22675,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22618,10 +22723,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22842,10 +22948,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -22889,10 +22996,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23111,10 +23219,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23162,10 +23271,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23390,10 +23500,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23441,10 +23552,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23670,10 +23782,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23728,10 +23841,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -23958,10 +24072,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24016,10 +24131,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24267,10 +24383,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24331,10 +24448,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24575,10 +24693,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24639,10 +24758,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24893,10 +25013,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -24950,10 +25071,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25186,10 +25308,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25243,10 +25366,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25473,10 +25597,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25531,10 +25656,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25766,10 +25892,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -25824,10 +25951,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26058,10 +26186,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26123,10 +26252,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26366,10 +26496,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26431,10 +26562,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26776,10 +26908,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -26858,10 +26991,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27120,10 +27254,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27184,10 +27319,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27437,10 +27573,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27498,10 +27635,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27738,10 +27876,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -27799,10 +27938,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28044,10 +28184,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28129,10 +28270,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28392,10 +28534,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28477,10 +28620,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28746,10 +28890,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -28808,10 +28953,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29048,10 +29194,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29110,10 +29257,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29348,10 +29496,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29405,10 +29554,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29638,10 +29788,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29695,10 +29846,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29928,10 +30080,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -29992,10 +30145,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -30228,10 +30382,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -30310,10 +30465,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -30767,10 +30923,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -30829,10 +30986,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -31068,10 +31226,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -31130,10 +31289,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -31386,10 +31546,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -31450,10 +31611,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -31695,10 +31857,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -31759,10 +31922,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -32014,10 +32178,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -32071,10 +32236,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -32308,10 +32474,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -32365,10 +32532,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -32596,10 +32764,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -32654,10 +32823,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -32890,10 +33060,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -32948,10 +33119,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -33183,10 +33355,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -33248,10 +33421,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -33492,10 +33666,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -33557,10 +33732,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -33800,10 +33976,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -33882,10 +34059,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -34145,10 +34323,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -34209,10 +34388,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -34463,10 +34643,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -34524,10 +34705,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -34765,10 +34947,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -34826,10 +35009,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -35072,10 +35256,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -35157,10 +35342,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -35421,10 +35607,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -35506,10 +35693,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -35776,10 +35964,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -35838,10 +36027,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -36079,10 +36269,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -36141,10 +36332,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -36380,10 +36572,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -36437,10 +36630,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -36671,10 +36865,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -36728,10 +36923,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -36962,10 +37158,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -37026,10 +37223,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -37263,10 +37461,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -37345,10 +37544,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -37605,10 +37805,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -37665,10 +37866,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -37904,10 +38106,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -37964,10 +38167,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -38200,10 +38404,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -38253,10 +38458,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -38485,10 +38691,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -38538,10 +38745,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -38782,10 +38990,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -38841,10 +39050,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -39080,10 +39290,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -39139,10 +39350,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -39375,10 +39587,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -39436,10 +39649,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -39675,10 +39889,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -39736,10 +39951,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -39979,10 +40195,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -40036,10 +40253,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -40272,10 +40490,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -40329,10 +40548,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -40566,10 +40786,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -40614,10 +40835,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -40840,10 +41062,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -40888,10 +41111,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -41112,10 +41336,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -41162,10 +41387,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -41391,10 +41617,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -41441,10 +41668,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -41669,10 +41897,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -41718,10 +41947,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -41947,10 +42177,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -42003,10 +42234,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -42237,10 +42469,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -42293,10 +42526,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -42524,10 +42758,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -42575,10 +42810,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -42803,10 +43039,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -42854,10 +43091,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -43077,10 +43315,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -43126,10 +43365,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -43346,10 +43586,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -43395,10 +43636,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -43621,10 +43863,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -43670,10 +43913,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -43899,10 +44143,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -43951,10 +44196,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -44180,10 +44426,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -44232,10 +44479,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -44456,10 +44704,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -44506,10 +44755,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -44733,10 +44983,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -44783,10 +45034,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -45005,10 +45257,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -45054,10 +45307,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -45280,10 +45534,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -45329,10 +45584,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -45553,10 +45809,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -45600,10 +45857,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -45824,10 +46082,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -45871,10 +46130,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -46093,10 +46353,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -46144,10 +46405,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -46372,10 +46634,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -46423,10 +46686,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -46652,10 +46916,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -46710,10 +46975,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -46940,10 +47206,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -46998,10 +47265,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -47234,10 +47502,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -47294,10 +47563,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -47532,10 +47802,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -47592,10 +47863,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -47827,10 +48099,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -47880,10 +48153,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -48111,10 +48385,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -48164,10 +48439,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -48407,10 +48683,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -48466,10 +48743,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -48704,10 +48982,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -48763,10 +49042,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -48998,10 +49278,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -49059,10 +49340,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -49297,10 +49579,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -49358,10 +49641,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -49600,10 +49884,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -49657,10 +49942,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -49892,10 +50178,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -49949,10 +50236,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -50185,10 +50473,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -50233,10 +50522,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -50458,10 +50748,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -50506,10 +50797,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -50729,10 +51021,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -50779,10 +51072,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -51007,10 +51301,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -51057,10 +51352,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -51284,10 +51580,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -51333,10 +51630,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -51561,10 +51859,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -51617,10 +51916,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -51850,10 +52150,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -51906,10 +52207,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -52136,10 +52438,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -52187,10 +52490,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -52414,10 +52718,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -52465,10 +52770,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -52687,10 +52993,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -52736,10 +53043,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -52955,10 +53263,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -53004,10 +53313,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -53229,10 +53539,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -53278,10 +53589,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -53506,10 +53818,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -53558,10 +53871,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -53786,10 +54100,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -53838,10 +54153,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -54061,10 +54377,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -54111,10 +54428,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -54337,10 +54655,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -54387,10 +54706,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -54608,10 +54928,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -54657,10 +54978,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -54882,10 +55204,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -54931,10 +55254,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -55154,10 +55478,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -55201,10 +55526,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -55424,10 +55750,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -55471,10 +55798,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -55692,10 +56020,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -55743,10 +56072,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -55970,10 +56300,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -56021,10 +56352,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -56249,10 +56581,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -56307,10 +56640,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -56536,10 +56870,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {
@@ -56594,10 +56929,11 @@ export interface operations {
                     /** @description x402 v2: base64 of the JSON settlement receipt (`SettlementReceiptV2`); sent when the payment came in `PAYMENT-SIGNATURE`. */
                     "PAYMENT-RESPONSE"?: string;
                     /**
-                     * @description A paid answer is the payer's alone: no cache may keep it to hand to a caller who did not pay.
-                     *     An answer lost on the way is fetched again by repeating the request with the same payment.
+                     * @description A paid answer is the payer's alone: `private` keeps it out of every shared cache (a proxy, a CDN),
+                     *     so that no one who did not pay is handed it; the payer's own cache may keep it, as x402 clients
+                     *     expect. An answer lost on the way is fetched again by repeating the request with the same payment.
                      */
-                    "Cache-Control": "private, no-store";
+                    "Cache-Control": "private";
                     [name: string]: unknown;
                 };
                 content: {

@@ -188,8 +188,8 @@ export function httpAnswers(route: PaidRoute, routed: RouteOffer, checkChallenge
 }
 
 /**
- * The answer and its receipt, in the header of the version paid in. A paid answer is the payer's alone: no cache may
- * keep it to hand to a caller who did not pay (a retry gets it from the ledger).
+ * The answer and its receipt, in the header of the version paid in. A paid answer is the payer's alone: `private` keeps
+ * it out of shared caches, so that no one who did not pay is handed it (a retry gets it from the ledger).
  */
 function delivered(outcome: Extract<PaidOutcome, { kind: "delivered" }>, version: X402Version, caip2: string): PaidReply {
   const { answer, receipt, replayed } = outcome;
@@ -197,7 +197,7 @@ function delivered(outcome: Extract<PaidOutcome, { kind: "delivered" }>, version
   const { transaction, simulated = false } = receipt;
   return {
     status: answer.status,
-    headers: { [name]: value, "Cache-Control": "private, no-store" },
+    headers: { [name]: value, "Cache-Control": "private" },
     body: answer.body,
     ...(!replayed && { log: { payment: "settled", network: receipt.network, x402Version: version, transaction, simulated } }),
   };
