@@ -8,10 +8,10 @@
  * same payment twice is answered twice.
  */
 import { randomUUID } from "node:crypto";
-import { loadAnalyticsContract } from "../server/analytics/contract/analytics-contract.js";
+import { loadAnalyticsContract, type PaidRoute } from "../server/analytics/contract/analytics-contract.js";
 import { paidTools } from "../server/analytics/mcp/paid-tools.js";
 import { submissionOf, toolOffers } from "../server/analytics/mcp/tool-offers.js";
-import { inputChecks } from "../server/analytics/paid/input-check.js";
+import { type InputCheck, inputChecks } from "../server/analytics/paid/input-check.js";
 import { mcpAnswer, PAYMENT_META } from "../server/analytics/paid/mcp-answers.js";
 import type { PaidOutcome } from "../server/analytics/paid/outcomes.js";
 import { solanaAddressErrors } from "../server/analytics/segments/input-rules.js";
@@ -24,7 +24,10 @@ type Example = { content?: Record<string, { example?: unknown }> };
 export function mockToolServer(): ToolServer {
   const contract = loadAnalyticsContract();
   const config = loadAnalyticsConfig({ X402_PROFILE: "testnet" }, contract.developmentDefaults);
-  const checks = inputChecks(contract);
+  const checksOf = inputChecks(contract);
+  // One check per route, compiled on its first call, as the service's pipelines hold theirs.
+  const checks = new Map<PaidRoute, InputCheck>();
+  const checkOf = (route: PaidRoute) => checks.get(route) ?? (checks.set(route, checksOf(route)).get(route) as InputCheck);
   const tools = new Map(
     [...paidTools(contract, config)].map(([name, tool]) => [name, { tool, offers: toolOffers(tool, config, contract.document) }]),
   );
@@ -33,7 +36,7 @@ export function mockToolServer(): ToolServer {
   function outcomeOf(name: string, input: Record<string, unknown>, payment: unknown): [PaidOutcome, ReturnType<typeof toolOffers>, string] {
     const { offers } = tools.get(name) as { offers: ReturnType<typeof toolOffers> };
     const { route, offer, caip2 } = offers.routeFor(payment);
-    const errors = [...checks(route)(input), ...solanaAddressErrors(route, input)];
+    const errors = [...checkOf(route)(input), ...solanaAddressErrors(route, input)];
     if (errors.length) return [{ kind: "invalid_input", errors }, offers, caip2];
     const submission = submissionOf(payment);
     if (submission.kind !== "payment") return [{ kind: "payment_required" }, offers, caip2];
