@@ -9,24 +9,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createPayer } from "../../conformance/payer.js";
 import { openSqliteLedger } from "../../server/analytics/payments/ledger/sqlite-ledger.js";
 import { startSlowModel } from "../support/fake-model.js";
-import { type Answer, challenge, delivered, type PaidCall, send, sendAll } from "../support/paid-load.js";
+import { type Answer, challenge, delivered, heldPaymentsEnv, type PaidCall, retryAsTold, send, sendAll } from "../support/paid-load.js";
 import { type ServiceProcess, startService } from "../support/processes.js";
 
 const CALLS = 48;
 const dir = mkdtempSync(join(tmpdir(), "held-"));
 const model = await startSlowModel({ delayMs: 400 });
-const env = {
-  LEDGER_DB: join(dir, "ledger.db"),
-  REGISTRY_DB: join(dir, "registry.db"),
-  INSIGHT_BASE_URL: model.url,
-  INSIGHT_ATTEMPTS: "1",
-  // longer than a restart takes on a loaded machine (several seconds while other suites run), so that the retries come
-  // while their payments are in progress; recovery resolves them within the test: past this deadline, at its next pass
-  PAID_ANSWER_TIMEOUT_MS: "20000",
-  RECOVERY_INTERVAL_MS: "250",
-  X402_MAX_TIMEOUT_SECONDS: "300",
-  LOG_LEVEL: "silent",
-};
+const env = heldPaymentsEnv(dir, model.url);
 let service: ServiceProcess | undefined;
 afterAll(async () => {
   await service?.kill("SIGKILL");
@@ -46,18 +35,6 @@ async function signCalls(baseUrl: string): Promise<PaidCall[]> {
       amount: BigInt(requirement.maxAmountRequired),
     })),
   );
-}
-
-/** The call again with the same payment, waiting each time as long as its answer says, until it is answered. */
-async function retryAsTold(baseUrl: string, call: PaidCall, first: Answer): Promise<{ answer: Answer | undefined; waits: number }> {
-  let answer: Answer | undefined = first;
-  let waits = 0;
-  while (answer?.status === 503 && waits < 3) {
-    await new Promise((resolve) => setTimeout(resolve, Number(answer?.retryAfter) * 1000));
-    waits++;
-    answer = await send(baseUrl, call, { retry: true });
-  }
-  return { answer, waits };
 }
 
 describe("SIGKILL under paid load, retried at once", () => {

@@ -12,23 +12,13 @@ import { evmExactPayload } from "../../client/x402/evm.js";
 import { type PaymentRequiredV2, termsOf } from "../../client/x402/types.js";
 import { openSqliteLedger } from "../../server/analytics/payments/ledger/sqlite-ledger.js";
 import { startSlowModel } from "../support/fake-model.js";
-import { type Answer, delivered, type PaidCall, send, sendAll } from "../support/paid-load.js";
+import { delivered, heldPaymentsEnv, type PaidCall, retryAsTold, send, sendAll } from "../support/paid-load.js";
 import { type ServiceProcess, startService } from "../support/processes.js";
 
 const CALLS = 40;
 const dir = mkdtempSync(join(tmpdir(), "mcp-crash-"));
 const model = await startSlowModel({ delayMs: 400 });
-const env = {
-  LEDGER_DB: join(dir, "ledger.db"),
-  REGISTRY_DB: join(dir, "registry.db"),
-  INSIGHT_BASE_URL: model.url,
-  INSIGHT_ATTEMPTS: "1",
-  // as in held-payments.test.ts: longer than a loaded restart, so that the retries come while the payments are held
-  PAID_ANSWER_TIMEOUT_MS: "20000",
-  RECOVERY_INTERVAL_MS: "250",
-  X402_MAX_TIMEOUT_SECONDS: "300",
-  LOG_LEVEL: "silent",
-};
+const env = heldPaymentsEnv(dir, model.url);
 let service: ServiceProcess | undefined;
 afterAll(async () => {
   await service?.kill("SIGKILL");
@@ -70,15 +60,6 @@ async function signCalls(baseUrl: string): Promise<PaidCall[]> {
   );
 }
 
-async function retryAsTold(baseUrl: string, call: PaidCall, first: Answer | undefined): Promise<Answer | undefined> {
-  let answer = first;
-  for (let waits = 0; answer?.status === 503 && waits < 3; waits++) {
-    await new Promise((resolve) => setTimeout(resolve, Number(answer?.retryAfter) * 1000));
-    answer = await send(baseUrl, call, { retry: true });
-  }
-  return answer;
-}
-
 describe("SIGKILL under paid MCP tool calls", () => {
   it("holds every interrupted payment, tells the caller when to call again, and charges each payment once", async () => {
     service = await startService(env);
@@ -105,7 +86,7 @@ describe("SIGKILL under paid MCP tool calls", () => {
     // the crash caught payments in progress (otherwise this test proved nothing)
     expect(now.filter((answer) => answer?.status === 503).length).toBeGreaterThan(0);
 
-    const later = await Promise.all(lost.map((call, i) => retryAsTold(url, call, now[i])));
+    const later = (await Promise.all(lost.map((call, i) => retryAsTold(url, call, now[i])))).map(({ answer }) => answer);
     for (const answer of later) expect(delivered(answer), answer?.text).toBe(true);
 
     const receipts = new Set([...answers, ...later].filter(delivered).map((a) => a?.receipt?.transaction));

@@ -3,6 +3,7 @@
  * carries its own signed payment and remembers what came back (an answer with its receipt, or
  * nothing when the connection died), so that it can be sent again with the same payment.
  */
+import { join } from "node:path";
 import type { PaymentRequirements } from "../../client/x402/types.js";
 
 export interface PaidCall {
@@ -129,4 +130,38 @@ export function delivered(answer: Answer | undefined): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * A service environment in which a crash catches payments in progress and their retries find them held: files in
+ * `dir`, a slow model at `modelUrl` (one attempt), and an answer deadline longer than a restart takes on a loaded
+ * machine (several seconds while other suites run); recovery resolves them within a test, past that deadline.
+ */
+export function heldPaymentsEnv(dir: string, modelUrl: string) {
+  return {
+    LEDGER_DB: join(dir, "ledger.db"),
+    REGISTRY_DB: join(dir, "registry.db"),
+    INSIGHT_BASE_URL: modelUrl,
+    INSIGHT_ATTEMPTS: "1",
+    PAID_ANSWER_TIMEOUT_MS: "20000",
+    RECOVERY_INTERVAL_MS: "250",
+    X402_MAX_TIMEOUT_SECONDS: "300",
+    LOG_LEVEL: "silent",
+  };
+}
+
+/** The call again with the same payment, waiting each time as long as its answer says (at most 3 times), until it is answered. */
+export async function retryAsTold(
+  baseUrl: string,
+  call: PaidCall,
+  first: Answer | undefined,
+): Promise<{ answer: Answer | undefined; waits: number }> {
+  let answer = first;
+  let waits = 0;
+  while (answer?.status === 503 && waits < 3) {
+    await new Promise((resolve) => setTimeout(resolve, Number(answer?.retryAfter) * 1000));
+    waits++;
+    answer = await send(baseUrl, call, { retry: true });
+  }
+  return { answer, waits };
 }
