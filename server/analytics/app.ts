@@ -88,9 +88,89 @@ function servedDocument(contract: AnalyticsContract): AnalyticsContract["documen
   return document;
 }
 
+type Handlers = Map<string, Map<string, RequestHandler>>;
+
+/** Every operation's handler by path and method (free, operations, paid), and the paid POSTs the lane serves. */
+function operationHandlers(deps: AnalyticsDeps, operations: OperationsOptions): { handlers: Handlers; lane: LaneRoute[] } {
+  const { contract, config, logger } = deps;
+  const free = {
+    ...freeRouteHandlers({
+      contract,
+      config,
+      providers: deps.providerModes,
+      insightModel: deps.insight.model,
+      settlement: deps.settlementMode,
+      cache: deps.cacheStatus ?? (() => ({ store: "memory", status: "ok" })),
+    }),
+    ...operationsHandlers(operations),
+  };
+  const handlers: Handlers = new Map();
+  const bind = (path: string, method: string, handler: RequestHandler) => {
+    const methods = handlers.get(path) ?? new Map<string, RequestHandler>();
+    handlers.set(path, methods.set(method.toUpperCase(), handler));
+  };
+  for (const route of contract.free) {
+    const handler = free[route.operationId];
+    if (!handler) throw new Error(`no handler for free operation ${route.operationId}`);
+    bind(route.path, "get", handler);
+  }
+  const checks = responseChecker(contract);
+  const inputs = inputChecks(contract);
+  const lane: LaneRoute[] = [];
+  for (const route of contract.paid) {
+    const serve = paidEndpoint(route, deps.handlers[route.name], {
+      ...{ config, gate: deps.gate, insight: deps.insight, clock: deps.clock, logger, segment: deps.segment },
+      checkResponse: checks(route),
+      ...(route.method === "post" && { checkInput: inputs(route) }),
+      insightObserver: deps.insightObserver ?? unobservedInsight,
+      document: contract.document,
+    });
+    bind(route.path, route.method, paidRouteHandler(route, serve, config.publicBaseUrl));
+    if (route.method === "post") lane.push({ path: route.path, operationId: route.operationId, serve });
+  }
+  return { handlers, lane };
+}
+
+/**
+ * Each documented path's validator (see validator.ts), then its handler by method. A path without
+ * parameters (most of them) is found by one lookup of the request's path (`exact`); the router, which
+ * tries each layer's pattern in turn, still serves the others and any spelling of a path the lookup
+ * misses (case, trailing slash), as before.
+ */
+function documentedRoutes(contract: AnalyticsContract, config: AnalyticsConfig, handlers: Handlers) {
+  const validatorFor = openApiValidation(servedDocument(contract), {
+    validateResponses: config.validateResponses,
+    prefixes: NETWORKS.map((network) => network.prefix),
+  });
+  const exact = new Map<string, RequestHandler>();
+  const routes: [string, RequestHandler[]][] = [];
+  for (const path of Object.keys(contract.document.paths)) {
+    const methods = handlers.get(path) ?? new Map<string, RequestHandler>();
+    const byMethod: RequestHandler = (req, res, next) => {
+      const handler = methods.get(req.method === "HEAD" ? "GET" : req.method);
+      return handler ? handler(req, res, next) : next();
+    };
+    const stack = [validatorFor(path), refuseMalformedNumbers, byMethod];
+    if (!path.includes("{")) exact.set(path, handlerChain(stack));
+    routes.push([path.replace(/\{([^}]+)\}/g, ":$1"), stack]);
+  }
+  return { exact, routes };
+}
+
+/** The paid operations as MCP tools, run by the same pipelines' steps (mcp/paid-tool-calls.ts), built on first use. */
+function mcpTools(deps: AnalyticsDeps) {
+  const { contract, config, logger } = deps;
+  const tools = () =>
+    paidToolServer({
+      ...{ contract, config, handlers: deps.handlers, gate: deps.gate, insight: deps.insight, clock: deps.clock, logger },
+      ...{ segment: deps.segment, checkResponse: responseChecker(contract), checkInput: inputChecks(contract) },
+      insightObserver: deps.insightObserver ?? unobservedInsight,
+    });
+  return mcpEndpoint(tools, { publicBaseUrl: config.publicBaseUrl, logger });
+}
+
 export function createAnalyticsApp(deps: AnalyticsDeps): ServiceApp {
   const { contract, config, logger } = deps;
-
   const operations = deps.operations ?? embeddedOperations();
   const app = express();
   app.disable("x-powered-by");
@@ -110,76 +190,10 @@ export function createAnalyticsApp(deps: AnalyticsDeps): ServiceApp {
   });
   // The /docs page's script and styles: files of the installed package, outside the contract's operations.
   app.use(DOCS_ASSETS_PATH, docsAssets());
-  const free = {
-    ...freeRouteHandlers({
-      contract,
-      config,
-      providers: deps.providerModes,
-      insightModel: deps.insight.model,
-      settlement: deps.settlementMode,
-      cache: deps.cacheStatus ?? (() => ({ store: "memory", status: "ok" })),
-    }),
-    ...operationsHandlers(operations),
-  };
-  const handlers = new Map<string, Map<string, RequestHandler>>();
-  const bind = (path: string, method: string, handler: RequestHandler) => {
-    const methods = handlers.get(path) ?? new Map<string, RequestHandler>();
-    handlers.set(path, methods.set(method.toUpperCase(), handler));
-  };
-  for (const route of contract.free) {
-    const handler = free[route.operationId];
-    if (!handler) throw new Error(`no handler for free operation ${route.operationId}`);
-    bind(route.path, "get", handler);
-  }
-
-  const checks = responseChecker(contract);
-  const inputs = inputChecks(contract);
-  const lane: LaneRoute[] = [];
-  for (const route of contract.paid) {
-    const serve = paidEndpoint(route, deps.handlers[route.name], {
-      config,
-      gate: deps.gate,
-      insight: deps.insight,
-      clock: deps.clock,
-      logger,
-      segment: deps.segment,
-      checkResponse: checks(route),
-      ...(route.method === "post" && { checkInput: inputs(route) }),
-      insightObserver: deps.insightObserver ?? unobservedInsight,
-      document: contract.document,
-    });
-    bind(route.path, route.method, paidRouteHandler(route, serve, config.publicBaseUrl));
-    if (route.method === "post") lane.push({ path: route.path, operationId: route.operationId, serve });
-  }
-
-  // Each documented path's validator (see validator.ts), then its handler by method. A path without
-  // parameters (most of them) is found by one lookup of the request's path; the router, which tries
-  // each layer's pattern in turn, still serves the others and any spelling of a path the lookup
-  // misses (case, trailing slash), as before.
-  const validatorFor = openApiValidation(servedDocument(contract), {
-    validateResponses: config.validateResponses,
-    prefixes: NETWORKS.map((network) => network.prefix),
-  });
-  const exact = new Map<string, RequestHandler>();
-  const routes: [string, RequestHandler[]][] = [];
-  for (const path of Object.keys(contract.document.paths)) {
-    const methods = handlers.get(path) ?? new Map<string, RequestHandler>();
-    const byMethod: RequestHandler = (req, res, next) => {
-      const handler = methods.get(req.method === "HEAD" ? "GET" : req.method);
-      return handler ? handler(req, res, next) : next();
-    };
-    const stack = [validatorFor(path), refuseMalformedNumbers, byMethod];
-    if (!path.includes("{")) exact.set(path, handlerChain(stack));
-    routes.push([path.replace(/\{([^}]+)\}/g, ":$1"), stack]);
-  }
-  // The paid operations as MCP tools, run by the same pipelines' steps (mcp/paid-tool-calls.ts); found by the exact
-  // lookup, like the documented paths, after the body is parsed.
-  const tools = () =>
-    paidToolServer({
-      ...{ contract, config, handlers: deps.handlers, gate: deps.gate, insight: deps.insight, clock: deps.clock, logger },
-      ...{ segment: deps.segment, checkResponse: checks, checkInput: inputs, insightObserver: deps.insightObserver ?? unobservedInsight },
-    });
-  const mcp = mcpEndpoint(tools, { publicBaseUrl: config.publicBaseUrl, logger });
+  const { handlers, lane } = operationHandlers(deps, operations);
+  const { exact, routes } = documentedRoutes(contract, config, handlers);
+  // `/mcp` is found by the exact lookup too, after the body is parsed.
+  const mcp = mcpTools(deps);
   exact.set(MCP_PATH, (req, res, next) => {
     (req as { openapi?: unknown }).openapi = MCP_OPERATION;
     mcp(req, res).catch(next);
@@ -197,7 +211,6 @@ export function createAnalyticsApp(deps: AnalyticsDeps): ServiceApp {
     ]),
   );
   for (const [path, stack] of routes) app.all(path, ...stack);
-
   app.use(notFound);
   app.use(errorHandler(logger));
   return serviceApp(
