@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { splitPayment } from "../../server/analytics/payments/ledger/split.js";
-import { RECOVERY_RECORDS, STAGES, type Stage, TRANSITIONS, type TransitionName } from "../../server/analytics/payments/ledger/stages.js";
+import { type MoveName, RECOVERY_RECORDS, STAGES, type Stage, TRANSITIONS } from "../../server/analytics/payments/ledger/stages.js";
 import type { Attempt, LedgerStore, ReservationRequest, Transport } from "../../server/analytics/payments/ledger/store.js";
 
 export interface LedgerFixture {
@@ -71,7 +71,7 @@ async function placed(ledger: LedgerStore, stage: Stage, now: number, key = `wal
 type Move = (ledger: LedgerStore, payment: Placed, now: number) => Promise<boolean>;
 
 /** Each transition but the reservation, made as its actor makes it: the request by its attempt, recovery by the entry. */
-const MOVES: Record<Exclude<TransitionName, "reserve">, Move> = {
+const MOVES: Record<MoveName, Move> = {
   beginSettling: (l, p, now) => l.beginSettling(p.attempt, answer, now + 10_000),
   settleWithAnswer: (l, p) => l.settleWithAnswer(p.attempt, settlement(), answer),
   confirmSettlement: (l, p) => l.confirmSettlement(p.attempt, settlement()),
@@ -106,7 +106,7 @@ function describeTransitionTable(open: (start: number) => Promise<LedgerFixture>
       await ledger.close();
     });
 
-    for (const [name, move] of Object.entries(MOVES) as [Exclude<TransitionName, "reserve">, Move][]) {
+    for (const [name, move] of Object.entries(MOVES) as [MoveName, Move][]) {
       const { from, to, guards } = TRANSITIONS[name];
       const leaves = (stage: Stage) => (from as readonly Stage[]).includes(stage);
       it(`${name}: ${from.join(" or ")} → ${to}, from no other stage, once, and only as its guards allow`, async () => {
@@ -227,7 +227,9 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
       const held = await ledger.reserve(reservation("k"));
       expect(held).toEqual({
         reserved: false,
+        by: "key",
         existing: {
+          key: "k",
           status: "settled",
           fingerprint: "f1",
           expiresAt: T0 + 60_000,
@@ -236,6 +238,7 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
           network: "base-sepolia",
           amount: 1000n,
           answer,
+          answerUntil: T0 + 60_000,
           settlement: { transaction: "0xtx", simulated: false },
         },
       });
@@ -420,5 +423,77 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
       expect((await ledger.rows()).map((r) => [r.status, r.hasAnswer])).toEqual([["settled", false]]);
       await ledger.close();
     });
+
+    describeIdentifiers(open);
+  });
+}
+
+/** x402's payment-identifier: bound with the reservation, looked up by itself, freed with the key or the kept answer. */
+function describeIdentifiers(open: (start: number) => Promise<LedgerFixture>): void {
+  const withId = (key: string, identifier: string, overrides: Partial<ReservationRequest> = {}) =>
+    reservation(key, { identifier, ...overrides });
+
+  it("binds an identifier to one payment: another payment under it conflicts by identifier, and is told which", async () => {
+    const { ledger } = await open(T0);
+    expect(await ledger.reserve(withId("first", "pay_0123456789abcdef"))).toMatchObject({ reserved: true });
+    const second = await ledger.reserve(withId("second", "pay_0123456789abcdef", { holder: "h2" }));
+    expect(second).toMatchObject({ reserved: false, by: "identifier", existing: { key: "first", status: "verified" } });
+    expect(await ledger.bound("pay_0123456789abcdef")).toMatchObject({ key: "first", payer: "0xpayer", fingerprint: "f1" });
+    expect(await ledger.bound("pay_unknown_0123456789")).toBeUndefined();
+    // the same key under another identifier conflicts by its key
+    expect(await ledger.reserve(withId("first", "pay_other_0123456789", { holder: "h3" }))).toMatchObject({ by: "key" });
+    expect((await ledger.rows()).map((r) => [r.key, r.identifier])).toEqual([["first", "pay_0123456789abcdef"]]);
+    await ledger.close();
+  });
+
+  it("lets exactly one of many concurrent payments under one identifier win", async () => {
+    const { ledger } = await open(T0);
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => ledger.reserve(withId(`racer-${i}`, "pay_race_0123456789", { holder: `h${i}` }))),
+    );
+    expect(results.filter((r) => r.reserved)).toHaveLength(1);
+    expect(results.filter((r) => !r.reserved && r.by === "identifier")).toHaveLength(19);
+    await ledger.close();
+  });
+
+  it("frees an identifier with a release, so that a new payment under it is reserved", async () => {
+    const { ledger } = await open(T0);
+    await ledger.release(await attemptOf(ledger, withId("failed", "pay_released_0123456")), "answer failed");
+    expect(await ledger.bound("pay_released_0123456")).toBeUndefined();
+    expect(await ledger.reserve(withId("retry", "pay_released_0123456"))).toMatchObject({ reserved: true });
+    await ledger.close();
+  });
+
+  it("keeps an identifier's answer until its own time, past the payment's expiry, then frees the identifier", async () => {
+    const { ledger, now } = await open(T0);
+    const keepAnswerUntil = now() + 3_600_000;
+    await ledger.settleWithAnswer(
+      await attemptOf(ledger, withId("kept", "pay_kept_0123456789", { keepAnswerUntil })),
+      settlement(),
+      answer,
+    );
+    expect(await ledger.dropExpiredAnswers(now() + 61_000)).toBe(0);
+    expect(await ledger.bound("pay_kept_0123456789")).toMatchObject({ status: "settled", answer, answerUntil: keepAnswerUntil });
+    expect(await ledger.dropExpiredAnswers(keepAnswerUntil + 1)).toBe(1);
+    expect(await ledger.bound("pay_kept_0123456789")).toBeUndefined();
+    expect(await ledger.reserve(withId("later", "pay_kept_0123456789"))).toMatchObject({ reserved: true });
+    expect((await ledger.rows()).map((r) => [r.key, r.status, r.identifier])).toEqual([
+      ["kept", "settled", "pay_kept_0123456789"],
+      ["later", "verified", "pay_kept_0123456789"],
+    ]);
+    await ledger.close();
+  });
+
+  it("records a payment sent under a bought identifier as not charged, holding neither its key nor the identifier", async () => {
+    const { ledger } = await open(T0);
+    await ledger.settleWithAnswer(await attemptOf(ledger, withId("bought", "pay_bought_012345678")), settlement(), answer);
+    const { deadlineAt: _d, holder: _h, identifier: _i, ...fresh } = reservation("fresh", { transport: "mcp" });
+    await ledger.recordUncharged({ ...fresh, identifier: "pay_bought_012345678", reason: "its answer was bought already" });
+    const row = (await ledger.rows()).find((r) => r.key === "fresh");
+    expect(row).toMatchObject({ status: "not_charged", identifier: "pay_bought_012345678", transport: "mcp", hasAnswer: false });
+    expect(row?.reason).toBe("its answer was bought already");
+    expect(await ledger.bound("pay_bought_012345678")).toMatchObject({ key: "bought" });
+    expect(await ledger.reserve(reservation("fresh", { holder: "later" }))).toMatchObject({ reserved: true });
+    await ledger.close();
   });
 }

@@ -8,7 +8,11 @@ import { TRANSITIONS } from "../../server/analytics/payments/ledger/stages.js";
 
 const page = readFileSync(fileURLToPath(new URL("../../docs/payments.md", import.meta.url)), "utf8");
 const ticks = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map(([, name]) => name as string);
-const list = (cell: string) => cell.split(",").map((item) => item.trim());
+const list = (cell: string) =>
+  cell
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 /** The page's transition table: a row per transition, by name. */
 function tableRows() {

@@ -42,6 +42,8 @@ describe.skipIf(!hasPostgres())("PostgreSQL", () => {
     expect(rows.map((row) => row.indexname)).toEqual([
       "answers_expiry",
       "answers_pkey",
+      // partial: only payments with an identifier pay for it, and `bound` reads it
+      "payments_identifier",
       "payments_pending",
       "payments_pkey",
       "payments_reservation_key_key",

@@ -24,7 +24,7 @@ import { StoreUnavailable } from "../../../db/unavailable.js";
 import { conditionOf, type Dialect } from "./conditions.js";
 import { LEDGER_MIGRATIONS } from "./postgres-schema.js";
 import { existingPayment, ledgerRow, ledgerTotals, pendingPayment, totalsQueries } from "./rows.js";
-import { RECOVERY_RECORDS, TRANSITIONS, type TransitionName } from "./stages.js";
+import { type MoveName, RECOVERY_RECORDS, TRANSITIONS, type TransitionName } from "./stages.js";
 import type { Attempt, LedgerStore, Reservation, ReservationRequest, SettledPayment, StoredAnswer } from "./store.js";
 
 /**
@@ -37,7 +37,8 @@ import type { Attempt, LedgerStore, Reservation, ReservationRequest, SettledPaym
 const UNFLUSHED = "(SELECT set_config('synchronous_commit', 'off', true)) AS unflushed";
 
 const RESERVED_COLUMNS = `payment_key, reservation_key, network, payer, amount, endpoint, request_id, status, fingerprint, payload,
-                          deadline_at, expires_at, holder, transport, created_at, updated_at`;
+                          deadline_at, expires_at, holder, transport, payment_identifier, identifier_key, answer_until,
+                          created_at, updated_at`;
 
 /**
  * The table's conditions in PostgreSQL. The stage is a parameter, so that no plan of a statement can read the pending
@@ -50,6 +51,7 @@ const dialectOf = (attempt: string, databaseClock: boolean): Dialect => ({
   stages: () => "status = ANY(:fromStages::text[])",
   guards: {
     "free key": "",
+    "free identifier": "",
     attempt,
     holder: "reservation_key = :key AND holder = :holder AND holder <> ''",
     entry: "id = :entry",
@@ -65,40 +67,48 @@ const SPLIT = `split AS (
   UNION ALL SELECT id, 'treasury', :treasuryAddress::text, :treasuryAmount::bigint FROM moved)`;
 const ANSWER = `answer AS (
   INSERT INTO answers (payment_id, status, body, expires_at) SELECT id, :answerStatus::int, :answerBody::text, expires_at FROM moved)`;
+/** A payment with its answer, if one is kept: what a retry reads. */
+const ANSWERED = `SELECT p.payment_key, p.status, p.fingerprint, p.expires_at, p.deadline_at, p.payer, p.network, p.amount, p.settlement_tx,
+                         p.simulated, a.status AS answer_status, a.body AS answer_body, a.expires_at AS answer_until
+                  FROM payments p LEFT JOIN answers a ON a.payment_id = p.id`;
 const DROP_ANSWER = "dropped AS (DELETE FROM answers WHERE payment_id IN (SELECT id FROM moved))";
 
 function statements(databaseClock: boolean) {
   const row = dialectOf("id = :entry AND holder = :holder", databaseClock);
   const where = (transition: TransitionName) => conditionOf(transition, row);
   const update = (transition: TransitionName, stage: string, set: string) =>
-    `UPDATE payments SET status = '${stage}'${set}, updated_at = :now WHERE ${where(transition)} RETURNING id, expires_at`;
+    `UPDATE payments SET status = '${stage}'${set}, updated_at = :now WHERE ${where(transition)} RETURNING id, GREATEST(expires_at, answer_until) AS expires_at`;
   const settling = ", settlement_tx = :transaction, simulated = :simulated";
   const settle = (transition: TransitionName, set = "") =>
     named(`WITH moved AS (${update(transition, "settled", `${settling}${set}`)}), ${SPLIT} SELECT id FROM moved`);
   const free = (transition: TransitionName, stage: string, set = "") =>
     named(
-      `WITH moved AS (${update(transition, stage, `, reservation_key = NULL, reason = :reason${set}`)}), ${DROP_ANSWER} SELECT id FROM moved`,
+      `WITH moved AS (${update(transition, stage, `, reservation_key = NULL, identifier_key = NULL, reason = :reason${set}`)}), ${DROP_ANSWER} SELECT id FROM moved`,
     );
   return {
     reserve: named(`INSERT INTO payments (${RESERVED_COLUMNS})
       SELECT :key, :key, :network, :payer, :amount, :endpoint, :requestId, 'verified', :fingerprint, :payload, :deadlineAt, :expiresAt,
-             :holder, :transport, :now, :now FROM ${UNFLUSHED}
-      ON CONFLICT (reservation_key) DO NOTHING RETURNING id`),
+             :holder, :transport, :identifier, :identifier, :keepAnswerUntil, :now, :now FROM ${UNFLUSHED}
+      ON CONFLICT DO NOTHING RETURNING id`),
     // Many reservations in one statement (server/db/batch.ts); the keys come distinct and sorted, so
     // that two instances' batches lock the unique index in one order and cannot deadlock.
     reserveMany: named(`INSERT INTO payments (${RESERVED_COLUMNS})
       SELECT key, key, network, payer, amount, endpoint, request_id, 'verified', fingerprint, payload, deadline_at, expires_at, holder,
-             transport, :now, :now
+             transport, identifier, identifier, answer_until, :now, :now
       FROM unnest(:keys::text[], :networks::text[], :payers::text[], :amounts::bigint[], :endpoints::text[], :requestIds::text[],
                   :fingerprints::text[], :payloads::text[], :deadlines::bigint[], :expiries::bigint[], :holders::text[],
-                  :transports::text[])
-           AS r(key, network, payer, amount, endpoint, request_id, fingerprint, payload, deadline_at, expires_at, holder, transport),
+                  :transports::text[], :identifiers::text[], :answerUntils::bigint[])
+           AS r(key, network, payer, amount, endpoint, request_id, fingerprint, payload, deadline_at, expires_at, holder, transport,
+                identifier, answer_until),
            ${UNFLUSHED}
-      ON CONFLICT (reservation_key) DO NOTHING RETURNING id, reservation_key`),
+      ON CONFLICT DO NOTHING RETURNING id, reservation_key`),
+    recordUncharged: named(`INSERT INTO payments (payment_key, network, payer, amount, endpoint, request_id, status, fingerprint, payload,
+                                                  deadline_at, expires_at, transport, payment_identifier, reason, created_at, updated_at)
+      VALUES (:key, :network, :payer, :amount, :endpoint, :requestId, 'not_charged', :fingerprint, :payload, 0, :expiresAt,
+              :transport, :identifier, :reason, :now, :now)`),
     // A statement of its own, after the insert: it sees the holder that made the insert conflict once that one committed.
-    held: named(`SELECT p.status, p.fingerprint, p.expires_at, p.deadline_at, p.payer, p.network, p.amount, p.settlement_tx, p.simulated,
-                        a.status AS answer_status, a.body AS answer_body
-                 FROM payments p LEFT JOIN answers a ON a.payment_id = p.id WHERE p.reservation_key = :key`),
+    held: named(`${ANSWERED} WHERE p.reservation_key = :key`),
+    bound: named(`${ANSWERED} WHERE p.identifier_key = :identifier`),
     beginSettling: named(
       `WITH moved AS (${update("beginSettling", "settling", ", deadline_at = :settleBy")}), ${ANSWER} SELECT id FROM moved`,
     ),
@@ -114,7 +124,9 @@ function statements(databaseClock: boolean) {
     postpone: named(update("postpone", "settling", ", deadline_at = :retryAt, recovery = :recovery")),
     pending: named(`SELECT id, payment_key, status, network, payer, amount, payload, expires_at, created_at FROM payments
                     WHERE status IN ('verified', 'settling') AND deadline_at <= :now ORDER BY deadline_at LIMIT :limit`),
-    dropExpired: named("WITH dropped AS (DELETE FROM answers WHERE expires_at < :now RETURNING 1) SELECT count(*) AS n FROM dropped"),
+    dropExpired: named(`WITH dropped AS (DELETE FROM answers WHERE expires_at < :now RETURNING payment_id),
+      unbound AS (UPDATE payments SET identifier_key = NULL WHERE id IN (SELECT payment_id FROM dropped) AND identifier_key IS NOT NULL)
+      SELECT count(*) AS n FROM dropped`),
   };
 }
 
@@ -131,7 +143,7 @@ function settleManyText(databaseClock: boolean): string {
     moved AS (
       UPDATE payments p SET status = 'settled', settlement_tx = i.tx, simulated = i.simulated, updated_at = :now
       FROM input i WHERE p.id = ANY(:entries::bigint[]) AND ${conditionOf("settleWithAnswer", batch)}
-      RETURNING p.id, p.expires_at),
+      RETURNING p.id, GREATEST(p.expires_at, p.answer_until) AS expires_at),
     split AS (
       INSERT INTO splits (payment_id, account, address, amount)
       SELECT m.id, 'service', i.service, i.service_amount FROM moved m JOIN input i ON i.entry = m.id
@@ -175,7 +187,10 @@ const settledParams = (s: SettledPayment) => ({
 
 const reservationParams = (r: ReservationRequest) => {
   const { key, network, payer, amount, endpoint, requestId, fingerprint, payload, deadlineAt, expiresAt, holder, transport } = r;
-  return { key, network, payer, amount, endpoint, requestId, fingerprint, payload, deadlineAt, expiresAt, holder, transport };
+  return {
+    ...{ key, network, payer, amount, endpoint, requestId, fingerprint, payload, deadlineAt, expiresAt, holder, transport },
+    ...{ identifier: r.identifier ?? null, keepAnswerUntil: r.keepAnswerUntil ?? 0 },
+  };
 };
 
 /** The ledger in `database` (migrated first). Closing it leaves the database open: its owner closes that. */
@@ -190,7 +205,7 @@ export async function openPostgresLedger(
   const run = (statement: Statement, params: Record<string, unknown>) =>
     query(SQL[statement].text, SQL[statement].values({ now: now(), ...params }));
   /** One transition of stages.ts on one row: true when this statement moved it. */
-  const move = (transition: Exclude<TransitionName, "reserve">, params: Record<string, unknown>) =>
+  const move = (transition: MoveName, params: Record<string, unknown>) =>
     run(transition, { fromStages: TRANSITIONS[transition].from, ...params }).then((rows) => rows.length === 1);
   const short = (reason: string) => reason.slice(0, 500);
   const { reserve, settleWithAnswer } = pathBatches(run, query, SQL, now);
@@ -200,6 +215,13 @@ export async function openPostgresLedger(
     async held(key) {
       const [row] = await run("held", { key });
       return row && existingPayment(row);
+    },
+    async bound(identifier) {
+      const [row] = await run("bound", { identifier });
+      return row && existingPayment(row);
+    },
+    async recordUncharged(u) {
+      await run("recordUncharged", { ...u, reason: short(u.reason) });
     },
     beginSettling: ({ entry, holder }, answer, settleBy) =>
       move("beginSettling", { entry, holder, settleBy, answerStatus: answer.status, answerBody: answer.body }),
@@ -240,7 +262,10 @@ type Settlement = { attempt: Attempt; settlement: SettledPayment; answer: Stored
  * pool's other connections serve the rest.
  */
 function pathBatches(
-  run: (statement: "reserve" | "held" | "settleWithAnswer", params: Record<string, unknown>) => Promise<Record<string, unknown>[]>,
+  run: (
+    statement: "reserve" | "held" | "bound" | "settleWithAnswer",
+    params: Record<string, unknown>,
+  ) => Promise<Record<string, unknown>[]>,
   query: Database["query"],
   SQL: ReturnType<typeof statements>,
   now: () => number,
@@ -251,7 +276,9 @@ function pathBatches(
       const [inserted] = await run("reserve", reservationParams(r));
       if (inserted) return { reserved: true, entry: Number(inserted.id) };
       const [held] = await run("held", { key: r.key });
-      if (held) return { reserved: false, existing: existingPayment(held) };
+      if (held) return { reserved: false, existing: existingPayment(held), by: "key" };
+      const [bound] = r.identifier === undefined ? [] : await run("bound", { identifier: r.identifier });
+      if (bound) return { reserved: false, existing: existingPayment(bound), by: "identifier" };
     }
     throw new StoreUnavailable("ledger (a payment key changed hands three times during one reservation)");
   }
@@ -269,6 +296,8 @@ function pathBatches(
         ...{ endpoints: column("endpoint"), requestIds: column("requestId"), fingerprints: column("fingerprint") },
         ...{ payloads: column("payload"), deadlines: column("deadlineAt"), expiries: column("expiresAt"), holders: column("holder") },
         transports: column("transport"),
+        identifiers: rows.map((r) => r.identifier ?? null),
+        answerUntils: rows.map((r) => r.keepAnswerUntil ?? 0),
         now: now(),
       }),
     );

@@ -44,4 +44,10 @@ export const LEDGER_MIGRATIONS: readonly string[] = [
   "ALTER TABLE payments ADD COLUMN holder TEXT NOT NULL DEFAULT ''",
   // How the call came (ReservationRequest.transport); older rows were all HTTP requests.
   "ALTER TABLE payments ADD COLUMN transport TEXT NOT NULL DEFAULT 'http' CHECK (transport IN ('http', 'mcp'))",
+  // As on SQLite: x402's payment-identifier, for the record, and its binding, unique among the payments that hold it.
+  "ALTER TABLE payments ADD COLUMN payment_identifier TEXT",
+  "ALTER TABLE payments ADD COLUMN identifier_key TEXT",
+  "CREATE UNIQUE INDEX payments_identifier ON payments (identifier_key) WHERE identifier_key IS NOT NULL",
+  // Until when the answer is kept, when later than expires_at (ReservationRequest.keepAnswerUntil); 0: expires_at.
+  "ALTER TABLE payments ADD COLUMN answer_until BIGINT NOT NULL DEFAULT 0",
 ];

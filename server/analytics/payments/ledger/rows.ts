@@ -12,6 +12,7 @@ const truthy = (value: unknown) => value === true || Number(value) === 1;
 /** A held reservation with its answer and settlement (columns of `payments` and the answer's `answer_status`, `answer_body`). */
 export function existingPayment(row: Row): ExistingPayment {
   return {
+    key: row.payment_key as string,
     status: row.status as ExistingPayment["status"],
     fingerprint: row.fingerprint as string,
     expiresAt: Number(row.expires_at),
@@ -19,7 +20,9 @@ export function existingPayment(row: Row): ExistingPayment {
     payer: row.payer as string,
     network: row.network as string,
     amount: BigInt(row.amount as bigint),
-    ...(row.answer_body == null ? {} : { answer: { status: Number(row.answer_status), body: row.answer_body as string } }),
+    ...(row.answer_body == null
+      ? {}
+      : { answer: { status: Number(row.answer_status), body: row.answer_body as string }, answerUntil: Number(row.answer_until) }),
     ...(row.settlement_tx == null ? {} : { settlement: { transaction: row.settlement_tx as string, simulated: truthy(row.simulated) } }),
   };
 }
@@ -48,6 +51,7 @@ export function ledgerRow(r: Row): LedgerRow {
     endpoint: r.endpoint as string,
     requestId: r.request_id as string,
     transport: r.transport as LedgerRow["transport"],
+    identifier: (r.payment_identifier as string | null) ?? null,
     status: r.status as PaymentStatus,
     transaction: (r.settlement_tx as string | null) ?? null,
     simulated: truthy(r.simulated),

@@ -18,13 +18,14 @@ import { useWal } from "../../../db/wal.js";
 import { conditionOf, type Dialect } from "./conditions.js";
 import { existingPayment, ledgerRow, ledgerTotals, pendingPayment, type Row, totalsQueries } from "./rows.js";
 import { migrate } from "./sqlite-schema.js";
-import { RECOVERY_RECORDS, type TransitionName } from "./stages.js";
-import type { Attempt, LedgerStore, Reservation, ReservationRequest, SettledPayment, StoredAnswer } from "./store.js";
+import { type MoveName, RECOVERY_RECORDS, type TransitionName } from "./stages.js";
+import type { Attempt, LedgerStore, Reservation, ReservationRequest, SettledPayment, StoredAnswer, UnchargedPayment } from "./store.js";
 
 const SQLITE: Dialect = {
   stages: (from) => `status IN (${from.map((stage) => `'${stage}'`).join(", ")})`,
   guards: {
     "free key": "",
+    "free identifier": "",
     attempt: "id = :entry AND holder = :holder",
     holder: "reservation_key = :key AND holder = :holder AND holder <> ''",
     entry: "id = :entry",
@@ -46,27 +47,35 @@ function preparedNamed(db: Database.Database, text: string) {
 
 /** Every statement of the ledger, prepared once; each transition's UPDATE names its condition's parameters. */
 function statementsOf(db: Database.Database) {
-  const moveTo = (stage: string, transition: TransitionName, set = "") =>
+  const moveTo = (stage: string, transition: MoveName, set = "") =>
     preparedNamed(
       db,
-      `UPDATE payments SET status = '${stage}'${set}, updated_at = :now WHERE ${where(transition)} RETURNING id, expires_at`,
+      `UPDATE payments SET status = '${stage}'${set}, updated_at = :now WHERE ${where(transition)} RETURNING id, MAX(expires_at, answer_until) AS expires_at`,
     );
-  const freeing = ", reservation_key = NULL, reason = :reason";
+  const freeing = ", reservation_key = NULL, identifier_key = NULL, reason = :reason";
+  const answered = `SELECT p.payment_key, p.status, p.fingerprint, p.expires_at, p.deadline_at, p.payer, p.network, p.amount, p.settlement_tx,
+                           p.simulated, a.status AS answer_status, a.body AS answer_body, a.expires_at AS answer_until
+                    FROM payments p LEFT JOIN answers a ON a.payment_id = p.id`;
   const settled = ", settlement_tx = :transaction, simulated = :simulated";
   return {
     reserve: preparedNamed(
       db,
       `INSERT INTO payments (payment_key, reservation_key, network, payer, amount, endpoint, request_id, status, fingerprint, payload,
-                             deadline_at, expires_at, holder, transport, created_at, updated_at)
+                             deadline_at, expires_at, holder, transport, payment_identifier, identifier_key, answer_until,
+                             created_at, updated_at)
        VALUES (:key, :key, :network, :payer, :amount, :endpoint, :requestId, 'verified', :fingerprint, :payload, :deadlineAt,
-               :expiresAt, :holder, :transport, :now, :now)
-       ON CONFLICT(reservation_key) DO NOTHING`,
+               :expiresAt, :holder, :transport, :identifier, :identifier, :keepAnswerUntil, :now, :now)
+       ON CONFLICT DO NOTHING`,
     ),
-    held: db.prepare(
-      `SELECT p.status, p.fingerprint, p.expires_at, p.deadline_at, p.payer, p.network, p.amount, p.settlement_tx, p.simulated,
-              a.status AS answer_status, a.body AS answer_body
-       FROM payments p LEFT JOIN answers a ON a.payment_id = p.id WHERE p.reservation_key = ?`,
+    recordUncharged: preparedNamed(
+      db,
+      `INSERT INTO payments (payment_key, network, payer, amount, endpoint, request_id, status, fingerprint, payload, expires_at,
+                             transport, payment_identifier, reason, created_at, updated_at)
+       VALUES (:key, :network, :payer, :amount, :endpoint, :requestId, 'not_charged', :fingerprint, :payload, :expiresAt,
+               :transport, :identifier, :reason, :now, :now)`,
     ),
+    held: db.prepare(`${answered} WHERE p.reservation_key = ?`),
+    bound: db.prepare(`${answered} WHERE p.identifier_key = ?`),
     beginSettling: moveTo("settling", "beginSettling", ", deadline_at = :settleBy"),
     settleWithAnswer: moveTo("settled", "settleWithAnswer", settled),
     confirmSettlement: moveTo("settled", "confirmSettlement", settled),
@@ -80,6 +89,9 @@ function statementsOf(db: Database.Database) {
     storeAnswer: db.prepare("INSERT INTO answers (payment_id, status, body, expires_at) VALUES (?, ?, ?, ?)"),
     split: db.prepare("INSERT INTO splits (payment_id, account, address, amount) VALUES (?, 'service', ?, ?), (?, 'treasury', ?, ?)"),
     dropAnswer: db.prepare("DELETE FROM answers WHERE payment_id = ?"),
+    unbindExpired: db.prepare(
+      "UPDATE payments SET identifier_key = NULL WHERE id IN (SELECT payment_id FROM answers WHERE expires_at < ?) AND identifier_key IS NOT NULL",
+    ),
     dropExpired: db.prepare("DELETE FROM answers WHERE expires_at < ?"),
     probe: db.prepare("SELECT MAX(version) AS v FROM schema_version"),
   };
@@ -90,8 +102,7 @@ type Moved = { id: number; expires_at: number } | undefined;
 
 /** Each transition as one synchronous write (its row moved, and what it stores or drops with it), for one group commit. */
 function transitionsOf(sql: Statements, now: () => number) {
-  const move = (transition: Exclude<TransitionName, "reserve">, params: Record<string, unknown>) =>
-    sql[transition].get({ ...params, now: now() }) as Moved;
+  const move = (transition: MoveName, params: Record<string, unknown>) => sql[transition].get({ ...params, now: now() }) as Moved;
   const short = (reason: string) => reason.slice(0, 500);
   const settledParams = (s: SettledPayment) => ({ transaction: s.transaction, simulated: s.simulated ? 1 : 0 });
   const withSplit = (row: Moved, s: SettledPayment) => {
@@ -109,10 +120,20 @@ function transitionsOf(sql: Statements, now: () => number) {
   };
   return {
     reserve(r: ReservationRequest): Reservation {
-      const inserted = sql.reserve.run({ ...r, now: now() });
+      const identifier = r.identifier ?? null;
+      const inserted = sql.reserve.run({ ...r, identifier, keepAnswerUntil: r.keepAnswerUntil ?? 0, now: now() });
       if (inserted.changes === 1) return { reserved: true, entry: Number(inserted.lastInsertRowid) };
-      // Same transaction: the holder seen is the one that made the insert conflict.
-      return { reserved: false, existing: existingPayment(sql.held.get(r.key) as Row) };
+      // Same transaction: the holder seen is the one that made the insert conflict, by its key or by its identifier.
+      const byKey = sql.held.get(r.key) as Row | undefined;
+      if (byKey) return { reserved: false, existing: existingPayment(byKey), by: "key" };
+      return { reserved: false, existing: existingPayment(sql.bound.get(identifier) as Row), by: "identifier" };
+    },
+    recordUncharged(u: UnchargedPayment): void {
+      sql.recordUncharged.run({ ...u, reason: u.reason.slice(0, 500), now: now() });
+    },
+    dropExpired(at: number): number {
+      sql.unbindExpired.run(at);
+      return sql.dropExpired.run(at).changes;
     },
     beginSettling: ({ entry, holder }: Attempt, answer: StoredAnswer, settleBy: number) =>
       stored(move("beginSettling", { entry, holder, settleBy }), answer),
@@ -178,6 +199,11 @@ export function openSqliteLedger(
       const row = sql.held.get(key) as Row | undefined;
       return row && existingPayment(row);
     },
+    async bound(identifier) {
+      const row = sql.bound.get(identifier) as Row | undefined;
+      return row && existingPayment(row);
+    },
+    recordUncharged: (payment) => committed(() => tx.recordUncharged(payment)),
     beginSettling: (attempt, answer, settleBy) => committed(() => tx.beginSettling(attempt, answer, settleBy)),
     settleWithAnswer: (attempt, settlement, answer) => committed(() => tx.settleWithAnswer(attempt, settlement, answer)),
     confirmSettlement: (attempt, settlement) => committed(() => tx.confirmSettlement(attempt, settlement)),
@@ -193,7 +219,7 @@ export function openSqliteLedger(
                     WHERE status IN ('verified', 'settling') AND deadline_at <= ? ORDER BY deadline_at LIMIT ?`;
       return read(text, at, limit).map(pendingPayment);
     },
-    dropExpiredAnswers: (at) => committed(() => sql.dropExpired.run(at).changes),
+    dropExpiredAnswers: (at) => committed(() => tx.dropExpired(at)),
     async rows() {
       const text =
         "SELECT p.*, a.payment_id IS NOT NULL AS has_answer FROM payments p LEFT JOIN answers a ON a.payment_id = p.id ORDER BY p.id";

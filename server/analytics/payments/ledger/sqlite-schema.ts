@@ -75,6 +75,13 @@ export const MIGRATIONS = [
   "ALTER TABLE payments ADD COLUMN holder TEXT NOT NULL DEFAULT ''",
   // How the call came (ReservationRequest.transport); older rows were all HTTP requests.
   "ALTER TABLE payments ADD COLUMN transport TEXT NOT NULL DEFAULT 'http' CHECK (transport IN ('http', 'mcp'))",
+  // x402's payment-identifier (ReservationRequest.identifier): kept for the record; `identifier_key` binds it, unique
+  // among the payments that hold it (open, or settled with their answer kept), as reservation_key binds the key.
+  "ALTER TABLE payments ADD COLUMN payment_identifier TEXT",
+  "ALTER TABLE payments ADD COLUMN identifier_key TEXT",
+  "CREATE UNIQUE INDEX payments_identifier ON payments(identifier_key) WHERE identifier_key IS NOT NULL",
+  // Until when the answer is kept, when later than expires_at (ReservationRequest.keepAnswerUntil); 0: expires_at.
+  "ALTER TABLE payments ADD COLUMN answer_until INTEGER NOT NULL DEFAULT 0",
 ];
 
 /** Applies the migrations not yet applied; a file migrated by a newer version of the code is refused, not written. */

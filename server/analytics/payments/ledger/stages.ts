@@ -24,12 +24,14 @@ export type Actor = "request" | "retry" | "recovery";
 /**
  * What a store checks besides the stage:
  * - `free key`: no unreleased payment holds the replay key (a UNIQUE column);
+ * - `free identifier`: no payment that is open, or whose answer is kept, is bound to the payment's identifier (a UNIQUE
+ *   column as well);
  * - `attempt`: the row is the attempt's own (its entry and the random holder token of its reservation);
  * - `holder`: found by key and holder token, for an attempt that never learned its entry;
  * - `entry`: the row recovery picked from the pending ones;
  * - `before deadline` / `past deadline`: the payment's deadline, against the writer's clock.
  */
-export type Guard = "free key" | "attempt" | "holder" | "entry" | "before deadline" | "past deadline";
+export type Guard = "free key" | "free identifier" | "attempt" | "holder" | "entry" | "before deadline" | "past deadline";
 
 export interface Transition {
   /** The stages the move leaves; empty for the reservation, which makes the payment. */
@@ -45,9 +47,16 @@ export const TRANSITIONS = {
   reserve: {
     from: [],
     to: "verified",
-    guards: ["free key"],
+    guards: ["free key", "free identifier"],
     by: ["request"],
-    means: "the payment verified; its replay key is held",
+    means: "the payment verified; its replay key (and its identifier, if it has one) is held",
+  },
+  recordUncharged: {
+    from: [],
+    to: "not_charged",
+    guards: [],
+    by: ["request"],
+    means: "a new payment under an identifier whose answer was bought already: recorded, never reserved nor settled",
   },
   beginSettling: {
     from: ["verified"],
@@ -122,6 +131,9 @@ export const TRANSITIONS = {
 } as const satisfies Record<string, Transition>;
 
 export type TransitionName = keyof typeof TRANSITIONS;
+
+/** The transitions that move a payment already in the ledger (the other two make one). */
+export type MoveName = Exclude<TransitionName, "reserve" | "recordUncharged">;
 
 /** What the ledger's `recovery` column records of recovery's resolutions (`npm run ledger` groups by it). */
 export const RECOVERY_RECORDS = {

@@ -49,6 +49,21 @@ export interface ReservationRequest {
    * committed abandons it by this token (`abandon`).
    */
   holder: string;
+  /**
+   * The payment's x402 `payment-identifier`, if it came with one: bound to this payment (so to its payer and request)
+   * while the payment is open or its answer is kept, so that a retry under the id finds it (`bound`) whatever payment
+   * it carries; a release frees it with the key.
+   */
+  identifier?: string;
+  /** Epoch ms until which the answer is kept for a retry, when later than `expiresAt` (an identifier's retention). */
+  keepAnswerUntil?: number;
+}
+
+/** A payment that arrived under an identifier whose answer was already bought: recorded, never reserved nor settled. */
+export interface UnchargedPayment extends Omit<ReservationRequest, "deadlineAt" | "holder" | "keepAnswerUntil" | "identifier"> {
+  identifier: string;
+  /** Why it was not charged, for the record. */
+  reason: string;
 }
 
 /** An answer as it was sent: status and the exact body bytes. */
@@ -59,6 +74,8 @@ export interface StoredAnswer {
 
 /** What the ledger holds under a key that is already reserved. */
 export interface ExistingPayment {
+  /** The payment's replay key. */
+  key: string;
   status: OpenStage | "settled";
   fingerprint: string;
   expiresAt: number;
@@ -67,8 +84,10 @@ export interface ExistingPayment {
    * settlement was to be done by), after which recovery resolves it.
    */
   deadlineAt: number;
-  /** Present once the payment reached `settling` or `settled`, until `expiresAt` has passed. */
+  /** Present once the payment reached `settling` or `settled`, until `answerUntil` has passed. */
   answer?: StoredAnswer;
+  /** With `answer`: epoch ms until which it is kept (`expiresAt`, or later for a payment with an identifier). */
+  answerUntil?: number;
   /** Present once settled. */
   settlement?: { transaction: string; simulated: boolean };
   payer: string;
@@ -78,7 +97,8 @@ export interface ExistingPayment {
 }
 
 /** `entry`: the ledger's own id of the reservation, which every later write names. */
-export type Reservation = { reserved: true; entry: number } | { reserved: false; existing: ExistingPayment };
+/** `by`: what made the reservation conflict, the payment's key or its identifier (bound to another payment). */
+export type Reservation = { reserved: true; entry: number } | { reserved: false; existing: ExistingPayment; by: "key" | "identifier" };
 
 /** A reservation as the request that made it names it: its entry and the attempt's `holder` token. */
 export interface Attempt {
@@ -123,6 +143,8 @@ export interface LedgerRow {
   /** The request that made the reservation. */
   requestId: string;
   transport: Transport;
+  /** The payment's x402 `payment-identifier`, if it came with one. */
+  identifier: string | null;
   status: PaymentStatus;
   transaction: string | null;
   simulated: boolean;
@@ -150,6 +172,10 @@ export interface LedgerStore {
   reserve(request: ReservationRequest): Promise<Reservation>;
   /** What holds `key` now, if anything: a retry's stored answer, read without reserving. */
   held(key: string): Promise<ExistingPayment | undefined>;
+  /** The payment `identifier` is bound to now, if any: open, or settled with its answer kept. */
+  bound(identifier: string): Promise<ExistingPayment | undefined>;
+  /** Records, as `not_charged`, a payment sent under an identifier whose answer was bought already; holds no key. */
+  recordUncharged(payment: UnchargedPayment): Promise<void>;
   /** `verified` → `settling`, the answer stored, before an outside settlement starts; until `settleBy` recovery leaves it. */
   beginSettling(attempt: Attempt, answer: StoredAnswer, settleBy: number): Promise<boolean>;
   /** `verified` → `settled` with the answer and the split in one commit, when settlement has no outside effect. */
@@ -176,7 +202,7 @@ export interface LedgerStore {
   postpone(entry: number, retryAt: number, why: string): Promise<boolean>;
   /** Payments past their deadline in `verified` or `settling`, the earliest deadline first. */
   pending(now: number, limit: number): Promise<PendingPayment[]>;
-  /** Drops stored answers whose payment has expired; returns how many. */
+  /** Drops stored answers past the time they are kept for, and frees their identifiers; returns how many. */
   dropExpiredAnswers(now: number): Promise<number>;
   rows(): Promise<LedgerRow[]>;
   totals(): Promise<LedgerTotals>;
