@@ -171,9 +171,9 @@ describe("x-payment-info", () => {
 describe("responses of paid operations", () => {
   const allPaid = operations(analytics).filter(({ op }) => op["x-payment-info"]);
 
-  it("declare 200, 206, 400, 402, 404, 500, 502 and 503, take X-PAYMENT (v1) or PAYMENT-SIGNATURE (v2), and name each version's headers", () => {
+  it("declare 200, 206, 400, 402, 404, 409, 500, 502 and 503, take X-PAYMENT (v1) or PAYMENT-SIGNATURE (v2), and name each version's headers", () => {
     for (const { path, op: operation } of allPaid) {
-      expect(Object.keys(operation.responses).sort(), path).toEqual(["200", "206", "400", "402", "404", "500", "502", "503"]);
+      expect(Object.keys(operation.responses).sort(), path).toEqual(["200", "206", "400", "402", "404", "409", "500", "502", "503"]);
       for (const name of ["X-PAYMENT", "PAYMENT-SIGNATURE"]) {
         const header = parametersOf(analytics, operation).find((p) => p?.name === name);
         expect(header?.in, `${path} ${name}`).toBe("header");

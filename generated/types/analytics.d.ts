@@ -3276,7 +3276,7 @@ export interface components {
             /** @description Native gas token symbol, e.g. `SOL`, `ETH`. */
             token_symbol: string;
         };
-        /** @description The JSON error body shared by 400, 401, 404, 405, 500, 502 and 503 answers. */
+        /** @description The JSON error body shared by 400, 401, 404, 405, 409, 500, 502 and 503 answers. */
         "Common.ErrorBody": {
             /** @description Stable machine code. */
             error: components["schemas"]["Common.ErrorCode"];
@@ -3293,7 +3293,7 @@ export interface components {
          * @description Stable machine codes of the error body.
          * @enum {string}
          */
-        "Common.ErrorCode": "invalid_request" | "invalid_payload" | "not_found" | "method_not_allowed" | "unauthorized" | "upstream_error" | "internal_error" | "service_unavailable" | "payment_in_progress";
+        "Common.ErrorCode": "invalid_request" | "invalid_payload" | "not_found" | "method_not_allowed" | "unauthorized" | "upstream_error" | "internal_error" | "service_unavailable" | "payment_in_progress" | "payment_identifier_conflict";
         /** @description One invalid input, named so that a caller can fix it without reading server logs. */
         "Common.FieldError": {
             /** @description Part of the request that holds the field. */
@@ -6189,6 +6189,8 @@ export interface components {
         "X402.ChallengeExtensions": {
             /** @description Discovery: how to call this resource and what it answers. */
             bazaar: components["schemas"]["X402.BazaarExtension"];
+            /** @description Idempotent purchases: a client's own name for a purchase, which its retries repeat. */
+            "payment-identifier": components["schemas"]["X402.PaymentIdentifierExtension"];
         };
         /** @description EIP-712 domain of an EVM USDC contract, as signed in EIP-3009 `TransferWithAuthorization`. */
         "X402.Eip712Domain": {
@@ -6308,6 +6310,30 @@ export interface components {
          * @enum {string}
          */
         "X402.PaymentErrorReason": "X-PAYMENT header is required" | "Payment required" | "invalid_x402_version" | "invalid_payment_requirements" | "unsupported_scheme" | "invalid_network" | "invalid_payload" | "invalid_exact_evm_payload_signature" | "invalid_exact_evm_payload_recipient_mismatch" | "invalid_exact_evm_payload_authorization_value" | "invalid_exact_evm_payload_authorization_valid_after" | "invalid_exact_evm_payload_authorization_valid_before" | "invalid_exact_evm_nonce_already_used" | "invalid_exact_svm_payload_transaction" | "invalid_exact_svm_payload_transaction_instructions_length" | "invalid_exact_svm_payload_transaction_instructions_compute_limit_instruction" | "invalid_exact_svm_payload_transaction_instructions_compute_price_instruction" | "invalid_exact_svm_payload_transaction_instructions_compute_price_instruction_too_high" | "invalid_exact_svm_payload_transaction_instruction_not_spl_token_transfer_checked" | "invalid_exact_svm_payload_transaction_not_a_transfer_instruction" | "invalid_exact_svm_payload_transaction_mint_mismatch" | "invalid_exact_svm_payload_transaction_transfer_to_incorrect_ata" | "invalid_exact_svm_payload_transaction_amount_mismatch" | "invalid_exact_svm_payload_transaction_fee_payer_mismatch" | "invalid_exact_svm_payload_transaction_fee_payer_included_in_instruction_accounts" | "invalid_exact_svm_payload_transaction_fee_payer_transferring_funds" | "invalid_exact_svm_payload_transaction_signature" | "invalid_exact_svm_payload_transaction_receiver_ata_not_found" | "invalid_exact_svm_payload_transaction_sender_ata_not_found" | "invalid_exact_svm_payload_transaction_simulation_failed" | "insufficient_funds" | "payment_expired" | "duplicate_settlement" | "invalid_transaction_state" | "settle_exact_svm_block_height_exceeded" | "settle_exact_svm_transaction_confirmation_timed_out" | "unexpected_settle_error";
+        /**
+         * @description x402's `payment-identifier` extension (`specs/extensions/payment_identifier.md`): a client names
+         *     its purchase with an id of its own (16 to 128 letters, digits, `-` or `_`), echoed in the
+         *     payment's `extensions["payment-identifier"].info.id`, and repeats it on every retry of that
+         *     purchase. The id is bound to its payer and request when first paid, and kept as long as the
+         *     purchase's answer (`PAYMENT_IDENTIFIER_RETENTION_SECONDS`, a day by default): the same id from
+         *     the same payer for the same request gets the stored answer and its original receipt, whether its
+         *     payment is the same or a new one (a new one is recorded not charged and never settled); the same
+         *     id for another request or from another payer is a 409; a purchase still in progress is a 503 with
+         *     `Retry-After`. An id that is not one is a 400 naming the field.
+         */
+        "X402.PaymentIdentifierExtension": {
+            info: components["schemas"]["X402.PaymentIdentifierInfo"];
+            /** @description JSON Schema 2020-12 of `info` as a payment echoes it (with `id`). */
+            schema: Record<string, never>;
+        };
+        /** @description What the `payment-identifier` declaration says: whether a payment must carry an identifier. */
+        "X402.PaymentIdentifierInfo": {
+            /**
+             * @description True when the deployment requires an identifier on every v2 payment (`PAYMENT_IDENTIFIER_REQUIRED`):
+             *     a v2 payment without one is then a 400 naming `extensions["payment-identifier"].info.id`.
+             */
+            required: boolean;
+        };
         /** @description The decoded `X-PAYMENT` header (x402 v1 `PaymentPayload`). */
         "X402.PaymentPayload": {
             /** @enum {number} */
@@ -6327,7 +6353,10 @@ export interface components {
             accepted: components["schemas"]["X402.PaymentRequirementsV2"];
             /** @description The scheme's payload, the same as v1's `payload`. */
             payload: components["schemas"]["X402.EvmExactPayload"] | components["schemas"]["X402.SvmExactPayload"];
-            /** @description Extensions echoed from the challenge (not used to decide the payment). */
+            /**
+             * @description Extensions echoed from the challenge. Only `payment-identifier`'s `info.id` is read: the
+             *     purchase's identifier (see `PaymentIdentifierExtension`); the others do not decide the payment.
+             */
             extensions?: Record<string, never>;
         };
         /** @description The x402 v1 challenge body. */
@@ -7114,6 +7143,18 @@ export interface operations {
                      *                     "input"
                      *                   ]
                      *                 }
+                     *               },
+                     *               "payment-identifier": {
+                     *                 "info": {
+                     *                   "required": false
+                     *                 },
+                     *                 "schema": {
+                     *                   "$schema": "https://json-schema.org/draft/2020-12/schema",
+                     *                   "type": "object",
+                     *                   "required": [
+                     *                     "required"
+                     *                   ]
+                     *                 }
                      *               }
                      *             }
                      *           }
@@ -7391,6 +7432,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -7697,6 +7750,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -7994,6 +8059,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8298,6 +8375,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -8624,6 +8713,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -8936,6 +9037,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -9242,6 +9355,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -9539,6 +9664,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -9827,6 +9964,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10124,6 +10273,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10432,6 +10593,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -10744,6 +10917,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11091,6 +11276,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -11399,6 +11596,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -11715,6 +11924,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -12017,6 +12238,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -12376,6 +12609,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -12728,6 +12973,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -13038,6 +13295,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -13344,6 +13613,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -13633,6 +13914,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -13927,6 +14220,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14233,6 +14538,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -14575,6 +14892,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -14872,6 +15201,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15177,6 +15518,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -15457,6 +15810,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -15745,6 +16110,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16058,6 +16435,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -16359,6 +16748,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -16656,6 +17057,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -16962,6 +17375,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -17256,6 +17681,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -17555,6 +17992,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -17829,6 +18278,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18109,6 +18570,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -18383,6 +18856,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -18668,6 +19153,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -18943,6 +19440,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -19239,6 +19748,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -19532,6 +20053,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -19807,6 +20340,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20092,6 +20637,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -20363,6 +20920,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -20631,6 +21200,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -20909,6 +21490,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -21197,6 +21790,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -21481,6 +22086,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -21751,6 +22368,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22034,6 +22663,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -22302,6 +22943,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -22583,6 +23236,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -22850,6 +23515,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23124,6 +23801,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23402,6 +24091,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23684,6 +24385,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -23983,6 +24696,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -24269,6 +24994,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -24594,6 +25331,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -24905,6 +25654,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -25210,6 +25971,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -25506,6 +26279,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -25793,6 +26578,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26089,6 +26886,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26396,6 +27205,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -26707,6 +27528,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27156,6 +27989,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -27463,6 +28308,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -27778,6 +28635,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -28079,6 +28948,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -28437,6 +29318,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -28788,6 +29681,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -29097,6 +30002,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -29402,6 +30319,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -29690,6 +30619,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -29983,6 +30924,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -30288,6 +31241,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -30626,6 +31591,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -31131,6 +32108,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -31432,6 +32421,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -31758,6 +32759,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -32070,6 +33083,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -32376,6 +33401,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -32673,6 +33710,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -32961,6 +34010,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -33258,6 +34319,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -33566,6 +34639,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -33878,6 +34963,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -34225,6 +35322,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -34533,6 +35642,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -34849,6 +35970,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -35151,6 +36284,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -35510,6 +36655,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -35862,6 +37019,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -36172,6 +37341,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -36478,6 +37659,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -36767,6 +37960,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -37061,6 +38266,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -37367,6 +38584,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -37709,6 +38938,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -38006,6 +39247,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -38311,6 +39564,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -38591,6 +39856,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -38879,6 +40156,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -39192,6 +40481,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -39493,6 +40794,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -39790,6 +41103,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -40096,6 +41421,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -40390,6 +41727,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -40689,6 +42038,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -40963,6 +42324,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -41243,6 +42616,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -41517,6 +42902,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -41802,6 +43199,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -42077,6 +43486,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -42373,6 +43794,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -42666,6 +44099,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -42941,6 +44386,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -43226,6 +44683,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -43497,6 +44966,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -43765,6 +45246,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -44043,6 +45536,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -44331,6 +45836,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -44615,6 +46132,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -44885,6 +46414,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -45168,6 +46709,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -45436,6 +46989,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -45717,6 +47282,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -45984,6 +47561,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -46258,6 +47847,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -46536,6 +48137,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -46818,6 +48431,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -47117,6 +48742,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -47403,6 +49040,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -47702,6 +49351,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -48006,6 +49667,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -48285,6 +49958,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -48572,6 +50257,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -48884,6 +50581,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -49184,6 +50893,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -49480,6 +51201,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -49785,6 +51518,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -50078,6 +51823,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -50376,6 +52133,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -50649,6 +52418,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -50928,6 +52709,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -51201,6 +52994,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -51485,6 +53290,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -51759,6 +53576,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -52054,6 +53883,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -52346,6 +54187,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -52620,6 +54473,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -52904,6 +54769,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -53174,6 +55051,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -53441,6 +55330,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -53718,6 +55619,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -54005,6 +55918,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -54288,6 +56213,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -54557,6 +56494,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -54839,6 +56788,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -55106,6 +57067,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -55386,6 +57359,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -55652,6 +57637,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -55925,6 +57922,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -56202,6 +58211,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -56483,6 +58504,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
@@ -56781,6 +58814,18 @@ export interface operations {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
             /** @description Unexpected server failure; the body carries no internals. Never charged. */
             500: {
                 headers: {
@@ -57066,6 +59111,18 @@ export interface operations {
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Conflict: the payment's identifier (x402 `payment-identifier`) is bound to a purchase of another
+             *     request or another payer (`payment_identifier_conflict`, naming the identifier). Never charged.
+             */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };

@@ -329,7 +329,7 @@ export interface components {
         };
         /** @description A skill capability id, `<familyId>:<optionId>`. */
         CapabilityId: string;
-        /** @description The JSON error body shared by 400, 401, 404, 405, 500, 502 and 503 answers. */
+        /** @description The JSON error body shared by 400, 401, 404, 405, 409, 500, 502 and 503 answers. */
         "Common.ErrorBody": {
             /** @description Stable machine code. */
             error: components["schemas"]["Common.ErrorCode"];
@@ -346,7 +346,7 @@ export interface components {
          * @description Stable machine codes of the error body.
          * @enum {string}
          */
-        "Common.ErrorCode": "invalid_request" | "invalid_payload" | "not_found" | "method_not_allowed" | "unauthorized" | "upstream_error" | "internal_error" | "service_unavailable" | "payment_in_progress";
+        "Common.ErrorCode": "invalid_request" | "invalid_payload" | "not_found" | "method_not_allowed" | "unauthorized" | "upstream_error" | "internal_error" | "service_unavailable" | "payment_in_progress" | "payment_identifier_conflict";
         /** @description One invalid input, named so that a caller can fix it without reading server logs. */
         "Common.FieldError": {
             /** @description Part of the request that holds the field. */

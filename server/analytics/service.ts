@@ -107,6 +107,8 @@ export async function createAnalyticsService(
         clock,
         split,
         answerTimeoutMs: config.payments.answerTimeoutMs,
+        recoveryIntervalMs: config.payments.recoveryIntervalMs,
+        paymentIdentifier: config.payments.paymentIdentifier,
       }),
       observe.payments,
     ),

@@ -145,11 +145,21 @@ describe("loadAnalyticsConfig", () => {
   });
 
   it("reads the paid answer's deadline and the recovery interval", () => {
-    expect(loadAnalyticsConfig({}, defaults).payments).toEqual({ answerTimeoutMs: 30_000, recoveryIntervalMs: 5_000 });
-    expect(loadAnalyticsConfig({ PAID_ANSWER_TIMEOUT_MS: "2000", RECOVERY_INTERVAL_MS: "500" }, defaults).payments).toEqual({
+    expect(loadAnalyticsConfig({}, defaults).payments).toMatchObject({ answerTimeoutMs: 30_000, recoveryIntervalMs: 5_000 });
+    expect(loadAnalyticsConfig({ PAID_ANSWER_TIMEOUT_MS: "2000", RECOVERY_INTERVAL_MS: "500" }, defaults).payments).toMatchObject({
       answerTimeoutMs: 2000,
       recoveryIntervalMs: 500,
     });
     expect(() => loadAnalyticsConfig({ PAID_ANSWER_TIMEOUT_MS: "-1" }, defaults)).toThrow(/PAID_ANSWER_TIMEOUT_MS/);
+  });
+
+  it("reads whether a payment identifier is required, and how long its answer is kept", () => {
+    expect(loadAnalyticsConfig({}, defaults).payments.paymentIdentifier).toEqual({ required: false, retentionMs: 86_400_000 });
+    const set = { PAYMENT_IDENTIFIER_REQUIRED: "true", PAYMENT_IDENTIFIER_RETENTION_SECONDS: "600" };
+    expect(loadAnalyticsConfig(set, defaults).payments.paymentIdentifier).toEqual({ required: true, retentionMs: 600_000 });
+    expect(() => loadAnalyticsConfig({ PAYMENT_IDENTIFIER_REQUIRED: "yes" }, defaults)).toThrow(/PAYMENT_IDENTIFIER_REQUIRED/);
+    expect(() => loadAnalyticsConfig({ PAYMENT_IDENTIFIER_RETENTION_SECONDS: "0" }, defaults)).toThrow(
+      /PAYMENT_IDENTIFIER_RETENTION_SECONDS/,
+    );
   });
 });

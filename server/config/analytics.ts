@@ -42,6 +42,13 @@ export interface PaymentSettings {
   answerTimeoutMs: number;
   /** How often recovery looks for payments left unresolved (by a crash, a failed settlement). */
   recoveryIntervalMs: number;
+  /** x402's `payment-identifier` (docs/payments.md): whether a v2 payment must carry an id, and how long its answer is kept. */
+  paymentIdentifier: {
+    /** `PAYMENT_IDENTIFIER_REQUIRED`: a v2 payment without an id is a 400 naming the field. */
+    required: boolean;
+    /** `PAYMENT_IDENTIFIER_RETENTION_SECONDS`, in ms: how long an id's answer (and so the id) is kept after its purchase. */
+    retentionMs: number;
+  };
 }
 
 export interface LedgerSettings {
@@ -133,6 +140,10 @@ export function loadAnalyticsConfig(
     payments: {
       answerTimeoutMs: positiveInt(env, "PAID_ANSWER_TIMEOUT_MS", 30_000),
       recoveryIntervalMs: positiveInt(env, "RECOVERY_INTERVAL_MS", 5_000),
+      paymentIdentifier: {
+        required: flag(env, "PAYMENT_IDENTIFIER_REQUIRED", false),
+        retentionMs: positiveInt(env, "PAYMENT_IDENTIFIER_RETENTION_SECONDS", 86_400, 365 * 86_400) * 1000,
+      },
     },
     ledger: {
       path: present(env, "LEDGER_DB") ?? DEFAULT_LEDGER_DB,

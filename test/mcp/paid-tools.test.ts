@@ -84,6 +84,8 @@ describe("an unpaid call", () => {
     expect(new Set(required.accepts.map((a) => a.payTo)).size).toBe(2);
     expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(required);
     expect(required.extensions.bazaar.info.input).toMatchObject({ type: "mcp", toolName: "defiTvl", transport: "streamable-http" });
+    // x402's payment-identifier, declared optional as on HTTP
+    expect((required.extensions as Record<string, { info: unknown }>)["payment-identifier"]?.info).toEqual({ required: false });
     expect(await settled()).toHaveLength(0);
   });
 

@@ -1,11 +1,15 @@
 // Two instances of the service as separate processes over one PostgreSQL schema and one Redis
 // prefix, as behind a load balancer: one payment sent 50 times at once across both is served and
-// charged once; an answer given by one is returned by the other to a retry with the same payment;
+// charged once; an answer given by one is returned by the other to a retry with the same payment, or
+// with a fresh payment under the same x402 payment identifier (recorded, not charged);
 // identical cache misses on both make one upstream call; and when one instance is killed with
 // SIGKILL under load, the other's recovery leaves nothing locked and serves every lost answer.
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PaymentRequirements } from "../../client/x402/types.js";
-import { createPayer, type Pay } from "../../conformance/payer.js";
+import { createPayer, type Pay, paymentHeader } from "../../conformance/payer.js";
+import { decodeHeader } from "../../lib/x402-headers.js";
+import type { PaymentRequiredV2 } from "../../server/analytics/payments/types.js";
 import { startSlowModel } from "../support/fake-model.js";
 import { ledgerRows, nothingLocked, sharedStoresEnv, spread, startInstances } from "../support/instances.js";
 import { type Answer, challenge, delivered, type PaidCall, send } from "../support/paid-load.js";
@@ -96,6 +100,30 @@ describe.skipIf(!enabled)("two instances over one PostgreSQL and one Redis", () 
     expect(again).toEqual(first);
     const settled = (await ledgerRows(schema)).filter((r) => r.transaction === first?.receipt?.transaction);
     expect(settled.map((r) => r.status)).toEqual(["settled"]);
+  });
+
+  it("gives a retry with a fresh payment under the same payment identifier, on the other instance, the first answer, charging once", async () => {
+    const [a, b] = urls() as [string, string];
+    const path = "/base/lp/pools";
+    const body = JSON.stringify({ limit: 4 });
+    const offered = await fetch(`${a}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    const v2 = decodeHeader(offered.headers.get("PAYMENT-REQUIRED") as string) as PaymentRequiredV2;
+    const requirement = ((await offered.json()) as { accepts: PaymentRequirements[] }).accepts[0] as PaymentRequirements;
+    const id = `pay_${randomUUID().replaceAll("-", "")}`;
+    const named = { ...v2, extensions: { ...v2.extensions, "payment-identifier": { info: { required: false, id } } } };
+    const paid = async (base: string) => {
+      const headers = { "content-type": "application/json", ...(await paymentHeader(pay, 2, requirement, named as never)) };
+      const res = await fetch(`${base}${path}`, { method: "POST", headers, body });
+      return { status: res.status, text: await res.text(), receipt: res.headers.get("PAYMENT-RESPONSE") };
+    };
+    // the first answer is "lost": the client kept nothing of it but what this test compares
+    const first = await paid(a);
+    const retry = await paid(b);
+    expect(first.status, first.text).toBe(200);
+    expect(retry).toEqual(first);
+    const rows = (await ledgerRows(schema)).filter((r) => r.identifier === id);
+    expect(rows.map((r) => r.status)).toEqual(["settled", "not_charged"]);
+    expect(rows[0]?.transaction).toBe((decodeHeader(first.receipt as string) as { transaction: string }).transaction);
   });
 
   it("leaves nothing locked when one instance is killed under load: the other recovers and serves every lost answer", async () => {

@@ -8,7 +8,7 @@ import { familyOf, findNetwork } from "../../lib/networks.js";
 import type { Clock } from "../../server/analytics/clock.js";
 import type { AnalyticsContract } from "../../server/analytics/contract/analytics-contract.js";
 import type { InsightWriter } from "../../server/analytics/insight/types.js";
-import { createPaymentGate, type PaymentGate } from "../../server/analytics/payments/gate.js";
+import { createPaymentGate, type GateOptions, type PaymentGate } from "../../server/analytics/payments/gate.js";
 import { splitPayment } from "../../server/analytics/payments/ledger/split.js";
 import { openSqliteLedger } from "../../server/analytics/payments/ledger/sqlite-ledger.js";
 import type { LedgerStore } from "../../server/analytics/payments/ledger/store.js";
@@ -30,8 +30,9 @@ export function testPaymentV2(
   accepted: unknown,
   payer = "TestPayer1111111111111111111111111111111111",
   nonce: string = randomUUID(),
+  extensions?: Record<string, unknown>,
 ): string {
-  return encodeHeader({ x402Version: 2, accepted, payload: testPayload(payer, nonce) });
+  return encodeHeader({ x402Version: 2, accepted, payload: testPayload(payer, nonce), ...(extensions && { extensions }) });
 }
 
 /** The offer of both versions around a v1 requirement, as a route makes it. */
@@ -86,14 +87,18 @@ export function acceptingVerifier(clock: Clock): PaymentVerifier {
 /** The real gate over an in-memory ledger, accepting test payments. */
 export function testGate(
   clock: Clock,
-  { backend = ledgerBackend, answerTimeoutMs = 30_000 }: { backend?: SettlementBackend; answerTimeoutMs?: number } = {},
+  {
+    backend = ledgerBackend,
+    answerTimeoutMs = 30_000,
+    paymentIdentifier,
+  }: { backend?: SettlementBackend; answerTimeoutMs?: number; paymentIdentifier?: GateOptions["paymentIdentifier"] } = {},
 ): { gate: PaymentGate; ledger: LedgerStore } {
   const ledger = openSqliteLedger(":memory:", { now: () => clock.now() });
   const split = (_network: string, amount: bigint) => {
     const parts = splitPayment(amount, 1000);
     return { service: { address: "service", amount: parts.service }, treasury: { address: "treasury", amount: parts.treasury } };
   };
-  const gate = createPaymentGate({ verifier: acceptingVerifier(clock), ledger, backend, clock, split, answerTimeoutMs });
+  const gate = createPaymentGate({ verifier: acceptingVerifier(clock), ledger, backend, clock, split, answerTimeoutMs, paymentIdentifier });
   return { gate, ledger };
 }
 

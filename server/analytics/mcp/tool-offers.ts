@@ -8,6 +8,7 @@
 import type { AnalyticsConfig } from "../../config/analytics.js";
 import type { OpenApiDocument, PaidRoute } from "../contract/analytics-contract.js";
 import { mcpBazaarExtension } from "../payments/bazaar.js";
+import { paymentIdentifierDeclaration } from "../payments/payment-identifier.js";
 import type { Offer, SubmissionRead } from "../payments/protocols.js";
 import { offerAt, routeOffer } from "../payments/requirements.js";
 import type { PaymentRequiredV2 } from "../payments/types.js";
@@ -46,7 +47,10 @@ export function toolOffers(tool: PaidTool, config: AnalyticsConfig, document: Op
     x402Version: 2 as const,
     resource: { url: resource, description: definition.title, mimeType: "application/json" },
     accepts: [...routes.values()].map((route) => route.offer.v2),
-    extensions: { bazaar: mcpBazaarExtension(definition.name, definition.inputSchema) } as unknown as PaymentRequiredV2["extensions"],
+    extensions: {
+      bazaar: mcpBazaarExtension(definition.name, definition.inputSchema),
+      "payment-identifier": paymentIdentifierDeclaration(config.payments.paymentIdentifier.required),
+    } as unknown as PaymentRequiredV2["extensions"],
   };
   return {
     routes,

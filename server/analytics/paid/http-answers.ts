@@ -6,6 +6,7 @@
 import { toErrorResponse } from "../../http/errors.js";
 import type { PaidRoute } from "../contract/analytics-contract.js";
 import { atPath } from "../payments/bazaar.js";
+import { IDENTIFIER_FIELD } from "../payments/payment-identifier.js";
 import {
   CHALLENGE_HEADER,
   challengeV2,
@@ -94,7 +95,9 @@ function challenge(
   const violations = at.checkChallenge?.(402, body) ?? [];
   if (violations.length) throw new Error(`${at.route.operationId} produced a 402 outside the contract: ${violations.join("; ")}`);
   const v2Error = error === "X-PAYMENT header is required" ? "Payment required" : error;
-  const v2 = encodeHeader(challengeV2(offer, { bazaar: atPath(at.routed.extensions.bazaar, request.params) }, v2Error));
+  const v2 = encodeHeader(
+    challengeV2(offer, { ...at.routed.extensions, bazaar: atPath(at.routed.extensions.bazaar, request.params) }, v2Error),
+  );
   return json(402, body, { ...headers, "Cache-Control": "no-store", [CHALLENGE_HEADER]: v2 });
 }
 
@@ -137,6 +140,14 @@ const ANSWERS: { [K in PaidOutcome["kind"]]: Answer<K> } = {
       "This payment is already in progress for this request (another attempt holds it, or a restart interrupted it). Repeat the request with the same payment after Retry-After seconds: you receive its answer, or it has been released and is served anew. Do not pay again.",
       seconds(until - request.now),
     ),
+  identifier_conflict: ({ identifier }, request) => {
+    const message = `${IDENTIFIER_FIELD} "${identifier}" names a purchase of another request or another payer. Nothing was charged. Give each purchase its own identifier, and repeat it only on retries of that purchase.`;
+    return errorReply(409, "payment_identifier_conflict", message, request, {
+      errors: [
+        { location: "header", field: PAYMENT_HEADERS[2], message: `${IDENTIFIER_FIELD} "${identifier}" is bound to another purchase` },
+      ],
+    });
+  },
   delivered: (outcome, request, at) => delivered(outcome, request.version ?? 1, at.routed.caip2),
   settlement_refused: ({ reason, detail, payer }, request, at) => {
     const failure = failureHeader(request.version ?? 1, { reason, payer }, at.routed.caip2);

@@ -17,6 +17,7 @@ const OUTCOMES: PaidOutcome[] = [
   { kind: "held", stage: "settling", until: 4_500 },
   { kind: "refused", reason: "invalid_exact_evm_payload_signature", detail: "the signature is not the payer's" },
   { kind: "settlement_refused", reason: "insufficient_funds", detail: "no funds", payer: "0xpayer" },
+  { kind: "identifier_conflict", identifier: "pay_0123456789abcdef" },
 ];
 
 describe("a paid tool call's result", () => {
@@ -46,5 +47,12 @@ describe("a paid tool call's result", () => {
     });
     expect(JSON.stringify(result)).not.toContain('"signal"');
     expect(result._meta).toBeUndefined();
+  });
+
+  it("names the identifier of a purchase the payment's id is bound to elsewhere, as a tool error charging nothing", () => {
+    const result = mcpAnswer({ kind: "identifier_conflict", identifier: "pay_0123456789abcdef" }, call);
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ error: "payment_identifier_conflict", identifier: "pay_0123456789abcdef" });
+    expect(result.content[0]).toMatchObject({ text: expect.stringContaining('extensions["payment-identifier"].info.id') });
   });
 });

@@ -7,6 +7,7 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { toErrorResponse } from "../../http/errors.js";
+import { IDENTIFIER_FIELD } from "../payments/payment-identifier.js";
 import { type Receipt, settlementFailureV2, settlementResponseV2 } from "../payments/protocols.js";
 import type { PaymentErrorReason, PaymentRequiredV2 } from "../payments/types.js";
 import type { PaidOutcome } from "./outcomes.js";
@@ -80,6 +81,12 @@ const ANSWERS: { [K in PaidOutcome["kind"]]: Answer<K> } = {
       { retryAfterSeconds: wait },
     );
   },
+  identifier_conflict: ({ identifier }) =>
+    failure(
+      "payment_identifier_conflict",
+      `The payment's ${IDENTIFIER_FIELD} "${identifier}" names a purchase of another call or another payer. Nothing was charged. Give each purchase its own identifier, and repeat it only on retries of that purchase.`,
+      { identifier },
+    ),
   delivered: ({ answer, receipt }, call) => delivered(answer.body, receipt, call.caip2),
   settlement_refused: ({ reason, detail, payer }, call) =>
     paymentRequired(call, reason, `Settlement refused the payment: ${detail}. Nothing was charged; the answer is withheld.`, {

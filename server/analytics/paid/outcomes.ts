@@ -24,6 +24,8 @@ export type PaidOutcome =
   | { kind: "used"; reason: PaymentErrorReason; payer: string; why: "another request" | "answer expired" }
   /** The payment is in progress for this same call; it will have been resolved by `until` (epoch ms). */
   | { kind: "held"; stage: OpenStage; until: number }
+  /** The payment's x402 `payment-identifier` names a purchase of another request or another payer; nothing was charged. */
+  | { kind: "identifier_conflict"; identifier: string }
   /** The answer, charged (or, `replayed`, the one this payment bought already), with its receipt. */
   | { kind: "delivered"; answer: StoredAnswer; receipt: Receipt; replayed: boolean }
   /** Settlement refused the payment after the answer was ready, with the x402 reason; nothing was charged. */

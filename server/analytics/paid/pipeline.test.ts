@@ -5,61 +5,19 @@
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { exampleHandlers, failingInsightWriter, testGate, testPayment, testPaymentV2 } from "../../../test/support/analytics.js";
+import { buildPaidApp, challengeOf, contract, decodeHeader } from "../../../test/support/paid-app.js";
 import { TEST_NOW } from "../../../test/support/segments.js";
-import { type AnalyticsConfig, loadAnalyticsConfig } from "../../config/analytics.js";
 import { StoreUnavailable } from "../../db/unavailable.js";
 import { createLogger } from "../../http/logger.js";
-import { type AnalyticsDeps, createAnalyticsApp } from "../app.js";
-import { createCache } from "../cache/memory-cache.js";
 import { manualClock } from "../clock.js";
-import { loadAnalyticsContract } from "../contract/analytics-contract.js";
 import { embeddedInsightWriter } from "../insight/embedded.js";
 import type { InsightWriter } from "../insight/types.js";
 import { createRecovery } from "../payments/recovery.js";
 import type { SettlementBackend, SettlementState } from "../payments/settlement.js";
-import { createEmbeddedProviders } from "../providers/index.js";
 import { defiHandlers } from "../segments/defi.js";
-import { createSegmentContext } from "../segments/derived.js";
 
-const contract = loadAnalyticsContract();
-const baseConfig = loadAnalyticsConfig({}, contract.developmentDefaults);
+const build = buildPaidApp;
 const silent = createLogger("silent");
-const modes = Object.fromEntries(
-  ["tvl", "pools", "launches", "chain_rpc", "wallet_labels", "swap_bridge"].map((role) => [role, "embedded"]),
-) as AnalyticsDeps["providerModes"];
-
-function build({
-  config = {},
-  backend,
-  answerTimeoutMs,
-  ...overrides
-}: Partial<Omit<AnalyticsDeps, "config">> & {
-  config?: Partial<AnalyticsConfig>;
-  backend?: SettlementBackend;
-  answerTimeoutMs?: number;
-} = {}) {
-  const clock = manualClock(TEST_NOW);
-  const { gate, ledger } = testGate(clock, { backend, answerTimeoutMs });
-  const app = createAnalyticsApp({
-    contract,
-    config: { ...baseConfig, ...config },
-    handlers: { ...exampleHandlers(contract), ...defiHandlers },
-    segment: createSegmentContext({
-      providers: createEmbeddedProviders({ seed: "pipeline-test", clock }),
-      clock,
-      cache: createCache(clock),
-    }),
-    providerModes: modes,
-    settlementMode: backend?.mode ?? "ledger",
-    insight: embeddedInsightWriter,
-    gate,
-    clock,
-    logger: silent,
-    ...overrides,
-  });
-  const statuses = async () => (await ledger.rows()).map((row) => row.status);
-  return { app, ledger, clock, statuses };
-}
 
 /** The embedded writer, counting its calls. */
 function countingWriter(): InsightWriter & { calls: number } {
@@ -466,11 +424,7 @@ describe("resource URLs and servers come from PUBLIC_BASE_URL or a valid Host, n
 });
 
 describe("x402 v2 beside v1, on the same URLs", () => {
-  const decode = (header: string | undefined) => JSON.parse(Buffer.from(header ?? "", "base64").toString("utf8"));
-  const challengeOf = async (app: ReturnType<typeof build>["app"], path = "/base/defi/tvl") => {
-    const res = await request(app).post(path).send({});
-    return { res, v2: decode(res.headers["payment-required"]) };
-  };
+  const decode = decodeHeader;
 
   it("sends both challenges on a 402 for the same price, asset, recipient and timeout, never cached", async () => {
     const { app } = build();

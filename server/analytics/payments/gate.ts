@@ -13,6 +13,11 @@
  *   answer stored in the same commit when the settlement is the ledger itself; otherwise the
  *   answer is stored at `settling`, before the money moves, so that recovery can serve a retry.
  * - `release` records a payment whose answer failed as not charged and frees its key.
+ * - A v2 payment may carry x402's `payment-identifier`: the purchase's own name, bound with the reservation to the
+ *   payment, so to its payer and request. A retry under a bound id is looked up before anything is reserved: the same
+ *   payer (proven by the new payment's signature) and the same request get the stored answer with its original receipt,
+ *   whether the payment is the same or a new one (a new one is recorded not charged, never settled); another payer or
+ *   request is a conflict; a purchase still open is held.
  *
  * Every stage is a transition of the ledger (ledger/stages.ts): a payment whose deadline passed
  * (recovery may release it) can no longer be settled by the request that was too slow.
@@ -32,6 +37,7 @@ import type {
   StoredAnswer,
   Transport,
 } from "./ledger/store.js";
+import { IDENTIFIER_FIELD } from "./payment-identifier.js";
 import { type Offer, openSubmission, type Receipt, type Submission } from "./protocols.js";
 import type { SettlementBackend } from "./settlement.js";
 import type { Family, PaymentErrorReason, PaymentVerifier, Verification, VerifiedPayment } from "./types.js";
@@ -57,7 +63,9 @@ export type Admission =
   /** The payment was used already: for another request (or in the other version's header), or its answer is gone. */
   | { kind: "used"; reason: PaymentErrorReason; payer: string; why: "another request" | "answer expired" }
   /** The payment is in progress (another attempt's, or one a crash interrupted); resolved by `until` at the latest. */
-  | { kind: "held"; stage: OpenStage; until: number };
+  | { kind: "held"; stage: OpenStage; until: number }
+  /** The payment's identifier is bound to a purchase of another request or another payer. */
+  | { kind: "identifier_conflict"; identifier: string };
 
 export type Delivery =
   | { kind: "settled"; receipt: Receipt }
@@ -101,6 +109,8 @@ export interface GateOptions {
   answerTimeoutMs: number;
   /** How often recovery runs: a payment held past its deadline is resolved by its next pass. */
   recoveryIntervalMs?: number;
+  /** x402's `payment-identifier`: whether a v2 payment must carry one, and how long an id's answer is kept (ms). */
+  paymentIdentifier?: { required: boolean; retentionMs: number };
   /** Told of a ledger write that failed after the money moved (the answer is delivered all the same). */
   warn?: (fields: Record<string, unknown>, message: string) => void;
 }
@@ -137,9 +147,9 @@ interface GateRun {
   recoveryIntervalMs: number;
 }
 
-/** The answer a settled payment delivered, while it is kept. */
-function storedAnswer(held: ExistingPayment, now: number): Admission | undefined {
-  return held.status === "settled" && held.answer && held.settlement && now <= held.expiresAt
+/** The answer a settled payment delivered, while it is kept (`until`: the payment's expiry, or its identifier's time). */
+function storedAnswer(held: ExistingPayment, now: number, until = held.expiresAt): Admission | undefined {
+  return held.status === "settled" && held.answer && held.settlement && now <= until
     ? { kind: "stored", answer: held.answer, receipt: receiptOf(held, held.settlement) }
     : undefined;
 }
@@ -176,9 +186,15 @@ function heldAdmission(run: GateRun, held: ExistingPayment, verified: VerifiedPa
   return storedAnswer(held, run.options.clock.now()) ?? used("answer expired");
 }
 
-/** Reserves a verified payment for this request, with its answer's deadline; what holds its key otherwise. */
-async function reserve(run: GateRun, verified: VerifiedPayment, submission: Submission, request: RequestContext): Promise<Admission> {
-  const { clock, answerTimeoutMs } = run.options;
+/** Reserves a verified payment for this request, with its answer's deadline; what holds its key (or identifier) otherwise. */
+async function reserve(
+  run: GateRun,
+  verified: VerifiedPayment,
+  submission: Submission,
+  request: RequestContext,
+  identifier: string | undefined,
+): Promise<Admission> {
+  const { clock, answerTimeoutMs, paymentIdentifier } = run.options;
   // No later than the payment is valid (less the margin settlement needs): an answer ready after it could not be charged.
   const deadlineAt = Math.min(clock.now() + answerTimeoutMs, verified.expiresAt - SETTLEMENT_MARGIN_MS);
   const holder = randomUUID();
@@ -191,9 +207,69 @@ async function reserve(run: GateRun, verified: VerifiedPayment, submission: Subm
       transport: request.transport ?? "http",
     },
     ...{ payload: JSON.stringify(verified.payload), deadlineAt, expiresAt: verified.expiresAt, holder },
+    ...(identifier !== undefined && {
+      identifier,
+      keepAnswerUntil: Math.max(verified.expiresAt, clock.now() + (paymentIdentifier?.retentionMs ?? 0)),
+    }),
   });
-  if (!reservation.reserved) return heldAdmission(run, reservation.existing, verified, request);
+  if (!reservation.reserved)
+    return reservation.by === "key"
+      ? heldAdmission(run, reservation.existing, verified, request)
+      : underIdentifier(run, reservation.existing, verified, request, identifier as string);
   return { kind: "admitted", payment: { ...verified, version: submission.version, entry: reservation.entry, holder, deadlineAt } };
+}
+
+/** EVM addresses are one address in any case; Solana's base58 is case-sensitive. */
+const samePayer = (a: string, b: string) => a === b || (a.startsWith("0x") && a.toLowerCase() === b.toLowerCase());
+
+/**
+ * What the purchase `bound` to the payment's identifier says of this payment: the stored answer for its own payer and
+ * request (a new payment recorded, never charged), held while the purchase is open, a conflict for anyone else.
+ */
+async function underIdentifier(
+  run: GateRun,
+  bound: ExistingPayment,
+  verified: VerifiedPayment,
+  request: RequestContext,
+  identifier: string,
+): Promise<Admission> {
+  if (!samePayer(bound.payer, verified.payer) || bound.fingerprint !== request.fingerprint)
+    return { kind: "identifier_conflict", identifier };
+  if (bound.status !== "settled") return { kind: "held", stage: bound.status, until: bound.deadlineAt + run.recoveryIntervalMs };
+  const stored = storedAnswer(bound, run.options.clock.now(), bound.answerUntil);
+  // A settled purchase whose answer is gone no longer binds its identifier once the answers past their time are dropped.
+  if (!stored) return { kind: "held", stage: "verified", until: run.options.clock.now() + run.recoveryIntervalMs };
+  if (verified.key !== bound.key)
+    await run.options.ledger.recordUncharged({
+      ...{ key: verified.key, network: verified.network, payer: verified.payer, amount: BigInt(verified.amount) },
+      ...{ endpoint: request.operation, requestId: request.requestId, fingerprint: request.fingerprint },
+      ...{ transport: request.transport ?? "http", payload: JSON.stringify(verified.payload), expiresAt: verified.expiresAt },
+      identifier,
+      reason: `payment-identifier ${identifier}: its answer was bought by payment ${bound.key}`,
+    });
+  return stored;
+}
+
+/**
+ * A payment under an identifier already bound: its signature is checked (without the margin a settlement needs: it is
+ * never settled), since only the payer who bound the identifier may have its answer, and nothing is reserved. An answer
+ * kept past its time is dropped first, which frees the identifier for this payment.
+ */
+async function admitUnderBound(
+  run: GateRun,
+  bound: ExistingPayment,
+  opened: { payment: Record<string, unknown>; identifier: string },
+  offer: Offer,
+  request: RequestContext,
+): Promise<Admission | undefined> {
+  const { ledger, clock, verifier } = run.options;
+  if (bound.status === "settled" && !(bound.answer && clock.now() <= (bound.answerUntil ?? bound.expiresAt))) {
+    await ledger.dropExpiredAnswers(clock.now());
+    return undefined;
+  }
+  const verification = await verifier.verify(opened.payment, offer.v1, { retry: true });
+  if (!verification.ok) return { kind: "refused", reason: verification.reason, detail: verification.message, payer: verification.payer };
+  return underIdentifier(run, bound, verification.payment, request, opened.identifier);
 }
 
 /** Settles with the answer stored first (at `settling`), or in the settlement's own commit when it has no outside effect. */
@@ -228,8 +304,16 @@ export function createPaymentGate(options: GateOptions): PaymentGate {
         return opened.malformed
           ? { kind: "malformed", detail: opened.message }
           : { kind: "refused", reason: opened.reason, detail: opened.message };
+      const { identifier } = opened;
+      if (identifier === undefined && submission.version === 2 && options.paymentIdentifier?.required)
+        return { kind: "malformed", detail: `${IDENTIFIER_FIELD} is required: name the purchase, and repeat the name on its retries` };
+      // Looked up before verification: a retry under a bound identifier never reserves its payment.
+      const bound = identifier === undefined ? undefined : await options.ledger.bound(identifier);
+      const underBound =
+        bound && (await admitUnderBound(run, bound, { payment: opened.payment, identifier: identifier as string }, offer, request));
+      if (underBound) return underBound;
       const verification = await options.verifier.verify(opened.payment, offer.v1);
-      if (verification.ok) return reserve(run, verification.payment, submission, request);
+      if (verification.ok) return reserve(run, verification.payment, submission, request, identifier);
       const retried = await storedForRetry(run, opened.payment, offer, request, verification);
       return retried ?? { kind: "refused", reason: verification.reason, detail: verification.message, payer: verification.payer };
     },

@@ -10,6 +10,7 @@
 import { encodeHeader, PAYMENT_HEADERS, RECEIPT_HEADERS, type X402Version } from "../../../lib/x402-headers.js";
 import type { BazaarExtension } from "./bazaar.js";
 import { decodePaymentHeader } from "./header.js";
+import { IDENTIFIER_FIELD, type PaymentIdentifierDeclaration, readPaymentIdentifier } from "./payment-identifier.js";
 import type {
   PaymentErrorReason,
   PaymentRequiredV2,
@@ -76,7 +77,8 @@ export function acceptedMismatch(accepted: unknown, issued: PaymentRequirementsV
 }
 
 export type Opened =
-  | { ok: true; payment: Record<string, unknown> }
+  /** `identifier`: the v2 payment's x402 `payment-identifier`, if it carries one. */
+  | { ok: true; payment: Record<string, unknown>; identifier?: string }
   /** Not a payment at all: the header is not base64 JSON. */
   | { ok: false; malformed: true; message: string }
   /** A payment this route does not take, refused before any signature is looked at. */
@@ -104,14 +106,23 @@ export function openSubmission(submission: Submission, offer: Offer): Opened {
       reason: "invalid_payment_requirements",
       message: `${field} is not what this resource offers; pay one of the requirements of its challenge unchanged`,
     };
-  return { ok: true, payment: { x402Version: 1, scheme: offer.v1.scheme, network: offer.v1.network, payload: value.payload } };
+  const identifier = readPaymentIdentifier(value);
+  if (identifier.kind === "invalid") return { ok: false, malformed: true, message: `${IDENTIFIER_FIELD} ${identifier.detail}` };
+  const payment = { x402Version: 1, scheme: offer.v1.scheme, network: offer.v1.network, payload: value.payload };
+  return { ok: true, payment, ...(identifier.kind === "id" && { identifier: identifier.id }) };
 }
 
 const paymentObject = (value: unknown) =>
   isRecord(value) ? { ok: true as const, value } : { ok: false as const, message: "is not a PaymentPayload object" };
 
 /** The v2 challenge of an offer: its resource as an object, `error` naming why (as the v1 body's does). */
-export function challengeV2(offer: Offer, extensions: { bazaar: BazaarExtension }, error: PaymentErrorReason): PaymentRequiredV2 {
+/** The extensions a v2 challenge declares: discovery, and the payment identifier a payment may (or must) carry. */
+export interface ChallengeExtensions {
+  bazaar: BazaarExtension;
+  "payment-identifier": PaymentIdentifierDeclaration;
+}
+
+export function challengeV2(offer: Offer, extensions: ChallengeExtensions, error: PaymentErrorReason): PaymentRequiredV2 {
   const { resource: url, description, mimeType } = offer.v1;
   return {
     x402Version: 2,

@@ -7,8 +7,9 @@
 import { NETWORKS, type NetworkDetails, type PaymentNetwork } from "../../../lib/networks.js";
 import type { AnalyticsConfig } from "../../config/analytics.js";
 import type { OpenApiDocument, PaidRoute } from "../contract/analytics-contract.js";
-import { type BazaarExtension, bazaarExtension } from "./bazaar.js";
-import { type Offer, v2Requirement } from "./protocols.js";
+import { bazaarExtension } from "./bazaar.js";
+import { paymentIdentifierDeclaration } from "./payment-identifier.js";
+import { type ChallengeExtensions, type Offer, v2Requirement } from "./protocols.js";
 import type { PaymentRequirements, PaymentRequirementsV2 } from "./types.js";
 
 export interface NetworkTarget extends NetworkDetails {
@@ -71,13 +72,17 @@ export interface RouteOffer {
   v2: PaymentRequirementsV2;
   /** CAIP-2 id of the route's network: the v2 receipt names it. */
   caip2: string;
-  extensions: { bazaar: BazaarExtension };
+  extensions: ChallengeExtensions;
 }
 
 export function routeOffer(route: PaidRoute, config: AnalyticsConfig, document: OpenApiDocument): RouteOffer {
   const template = requirementTemplate(route, config);
   const { caip2 } = networkOf(route, config);
-  return { template, v2: v2Requirement(template, caip2), caip2, extensions: { bazaar: bazaarExtension(route, document) } };
+  const extensions = {
+    bazaar: bazaarExtension(route, document),
+    "payment-identifier": paymentIdentifierDeclaration(config.payments.paymentIdentifier.required),
+  };
+  return { template, v2: v2Requirement(template, caip2), caip2, extensions };
 }
 
 /** The offer of a route for one resource URL. */
