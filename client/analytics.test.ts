@@ -181,8 +181,13 @@ describe("x402 versions", () => {
       resource: challenge?.resource,
       accepted: challenge?.accepts[0],
       payload: { signature: expect.any(String), authorization: expect.objectContaining({ from: account.address, value: "1000" }) },
-      extensions: challenge?.extensions,
+      // echoed as they came, the purchase's id added to the payment-identifier declaration
+      extensions: {
+        ...challenge?.extensions,
+        "payment-identifier": { ...challenge?.extensions["payment-identifier"], info: { required: false, id: result.paymentId } },
+      },
     });
+    expect(result.paymentId).toMatch(/^pay_[0-9a-f]{32}$/);
     expect(challenge?.extensions.bazaar).toBeDefined();
     expect(result.receipt).toEqual(decodeHeader(result.response.headers.get("PAYMENT-RESPONSE") as string));
     expect(result.response.headers.get("X-PAYMENT-RESPONSE")).toBeNull();
@@ -342,6 +347,48 @@ describe.each(["auto", "v1"] as const)("refusing to pay, protocol %s (nothing si
   });
 });
 
+describe("repeating a paid request, with the same payment and payment identifier", () => {
+  /** A fetch whose answers to paid requests are lost on the way, `times` times, after the service answered them. */
+  function losingAnswers(times: number) {
+    const sent: string[] = [];
+    const fetch = async (request: Request) => {
+      const payment = request.headers.get("PAYMENT-SIGNATURE");
+      const response = await globalThis.fetch(request);
+      if (!payment) return response;
+      sent.push(payment);
+      if (sent.length > times) return response;
+      await response.body?.cancel();
+      throw new TypeError("fetch failed: the connection was reset");
+    };
+    return { fetch, sent };
+  }
+
+  it("gets the answer bought by a payment whose answer was lost, charged once", async () => {
+    const before = await settledRows();
+    const lossy = losingAnswers(1);
+    const payer = evm();
+    const client = analytics({ network: "base", payer, fetch: lossy.fetch });
+    const result = await client.call("/defi/tvl");
+    expect(result.status).toBe(200);
+    expect(lossy.sent).toHaveLength(2);
+    expect(lossy.sent[1]).toBe(lossy.sent[0]);
+    expect((decodeHeader(lossy.sent[0] as string) as PaymentPayloadV2).extensions?.["payment-identifier"]).toMatchObject({
+      info: { id: result.paymentId },
+    });
+    expect(payer.signed).toBe(1);
+    expect(await settledRows()).toBe(before + 1);
+    expect(client.spent()).toBe(1000n);
+  });
+
+  it("gives up after its retries, counting the payment whose outcome it never learned", async () => {
+    const lossy = losingAnswers(5);
+    const client = analytics({ network: "base", payer: evm(), fetch: lossy.fetch, paidRetries: 1 });
+    await expect(client.call("/defi/tvl")).rejects.toThrow(/connection was reset/);
+    expect(lossy.sent).toHaveLength(2);
+    expect(client.spent()).toBe(1000n);
+  });
+});
+
 describe("typed failures", () => {
   it("throws PaymentRejectedError with the server's reason when the paid retry answers 402, and counts nothing", async () => {
     const client = analytics({ network: "base", payer: underpaying });
@@ -379,9 +426,13 @@ describe("typed failures", () => {
     expect(again.response.status).toBe(first.status);
     expect(again.data).toEqual(first.envelope);
     expect(decodeHeader(again.response.headers.get("PAYMENT-RESPONSE") as string)).toEqual(first.receipt);
+    // the payment names its purchase: for another request it is a conflict over that name, before any replay check
     const replay = await client.client.POST("/trenches/new-tokens", { body: { limit: 2 }, headers: paid });
-    expect(replay.response.status).toBe(402);
-    expect(replay.error).toMatchObject({ error: "duplicate_settlement" });
+    expect(replay.response.status).toBe(409);
+    expect(replay.error).toMatchObject({
+      error: "payment_identifier_conflict",
+      message: expect.stringContaining(first.paymentId as string),
+    });
     // The same payload in the v1 envelope, for the same request: refused too, and passed through as well.
     const { payload } = decodeHeader(first.paymentHeader as string) as PaymentPayloadV2;
     const challenge = await fetch(first.response.url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });

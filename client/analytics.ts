@@ -44,6 +44,8 @@ export interface PaymentOutcome {
   paymentHeaderName?: PaymentHeaderName;
   /** The payment header's value (single use). */
   paymentHeader?: string;
+  /** The purchase's x402 `payment-identifier` (a v2 payment to a service that declares it). */
+  paymentId?: string;
   response: Response;
 }
 
@@ -69,6 +71,8 @@ export interface AnalyticsClientOptions {
   approve?: PayingFetchOptions["approve"];
   /** The x402 version to pay in: `auto` (default: v2 when the 402 offers it, else v1), `v1` or `v2`. */
   protocol?: PayingFetchOptions["protocol"];
+  /** How often a paid request is repeated with the same payment after a lost connection or a 503 with `Retry-After`; default 2. */
+  paidRetries?: PayingFetchOptions["paidRetries"];
   /** The transport under the paying layer (tests, proxies); default the global `fetch`. */
   fetch?: (input: Request) => Promise<Response>;
 }
@@ -106,6 +110,7 @@ export function createAnalyticsClient(options: AnalyticsClientOptions): Analytic
     ...(options.expect ? { expect: options.expect } : {}),
     ...(options.approve ? { approve: options.approve } : {}),
     ...(options.protocol ? { protocol: options.protocol } : {}),
+    ...(options.paidRetries === undefined ? {} : { paidRetries: options.paidRetries }),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const client = createClient<PaidPaths>({ baseUrl: url, fetch: payingFetch });
@@ -126,6 +131,7 @@ export function createAnalyticsClient(options: AnalyticsClientOptions): Analytic
             requirement: payment.requirement,
             paymentHeaderName: payment.headerName,
             paymentHeader: payment.header,
+            ...(payment.paymentId ? { paymentId: payment.paymentId } : {}),
           }
         : {}),
       response,

@@ -4,7 +4,11 @@
  * otherwise, or in the version it was told to use; checks it (known asset, pinned recipient and
  * asset, caps, an optional approval), has its payer sign the payload, sends it in that version's
  * header, retries once, and records the version, receipt and amount of that call. It never pays
- * twice for one call; a second 402 is a `PaymentRejectedError`.
+ * twice for one call; a second 402 is a `PaymentRejectedError`. A v2 payment names its purchase with
+ * x402's `payment-identifier` when the challenge declares it; the paid request is repeated, with the
+ * same payment and so the same id, when the service asks to wait (a 503 with `Retry-After`) or the
+ * connection is lost before an answer: the service answers a repeat with the answer already bought,
+ * never a second charge.
  */
 import { formatUsdc, microAmount } from "./amounts.js";
 import { HttpError, PaymentRefusedError, type RefusalReason, rejectionOf } from "./errors.js";
@@ -15,7 +19,9 @@ import {
   CHALLENGE_HEADER,
   decodeReceipt,
   encodePayment,
+  newPaymentId,
   type Offer,
+  offersPaymentIdentifier,
   PAYMENT_HEADERS,
   type PaymentHeaderName,
   type PaymentTerms,
@@ -60,6 +66,8 @@ export interface PaymentRecord {
   receipt?: Receipt;
   /** The header value that was sent (single use: the server refuses it a second time, and in the other version's header). */
   header: string;
+  /** The purchase's x402 `payment-identifier`, when the challenge declared it (v2). */
+  paymentId?: string;
 }
 
 export interface PayingFetchOptions {
@@ -75,6 +83,12 @@ export interface PayingFetchOptions {
   approve?: (quote: PaymentQuote) => boolean | Promise<boolean>;
   /** The x402 version to pay in; default `auto`. */
   protocol?: ProtocolChoice;
+  /**
+   * How often the paid request is repeated, with the same payment, after a 503 with `Retry-After` or a lost
+   * connection; default 2. Waits are capped by `maxRetryWaitMs` (default 30 s): a longer one is returned as it is.
+   */
+  paidRetries?: number;
+  maxRetryWaitMs?: number;
   fetch?: (input: Request) => Promise<Response>;
 }
 
@@ -96,6 +110,37 @@ function refuse(reason: RefusalReason, message: string, requirement?: Requiremen
 
 /** The versions to look at, in order of preference. */
 const VERSIONS: Record<ProtocolChoice, readonly X402Version[]> = { auto: [2, 1], v2: [2], v1: [1] };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** How long a 503 asks to wait before a repeat (`Retry-After` in seconds), if it asks. */
+function retryAfterMs(response: Response): number | undefined {
+  if (response.status !== 503) return undefined;
+  const seconds = Number(response.headers.get("Retry-After"));
+  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
+}
+
+/**
+ * Sends the paid request, and repeats it (the same payment) while the service asks to wait within `maxWaitMs`, or the
+ * connection fails before an answer, up to `retries` times; the last failure is thrown.
+ */
+async function sendPaid(send: (request: Request) => Promise<Response>, paid: Request, retries: number, maxWaitMs: number) {
+  for (let attempt = 0; ; attempt++) {
+    const copy = attempt < retries ? paid.clone() : paid;
+    let response: Response;
+    try {
+      response = await send(copy);
+    } catch (error) {
+      if (attempt >= retries) throw error;
+      await sleep(1000);
+      continue;
+    }
+    const wait = retryAfterMs(response);
+    if (wait === undefined || wait > maxWaitMs || attempt >= retries) return response;
+    await response.body?.cancel();
+    await sleep(wait);
+  }
+}
 
 function receiptOf(response: Response, version: X402Version): Receipt | undefined {
   const header = response.headers.get(RECEIPT_HEADERS[version]);
@@ -192,9 +237,10 @@ export function createPayingFetch(options: PayingFetchOptions): PayingFetch {
     try {
       if (options.approve && !(await options.approve({ url: request.url, method: request.method, version, requirement, amount })))
         refuse("declined", `payment of ${formatUsdc(amount)} USDC on ${requirement.network} declined`, requirement);
-      const header = encodePayment(offer, await options.payer.sign(terms));
+      const paymentId = offersPaymentIdentifier(offer) ? newPaymentId() : undefined;
+      const header = encodePayment(offer, await options.payer.sign(terms), paymentId);
       retry.headers.set(headerName, header);
-      const second = await send(retry);
+      const second = await sendPaid(send, retry, options.paidRetries ?? 2, options.maxRetryWaitMs ?? 30_000);
       if (second.status === 402) {
         counted = true; // refused: nothing charged
         const challenges = await readChallenges(second);
@@ -205,7 +251,11 @@ export function createPayingFetch(options: PayingFetchOptions): PayingFetch {
       const paid = receipt?.success || (second.ok && !receipt) ? amount : 0n;
       spent += paid;
       counted = true;
-      records.set(second, { version, headerName, requirement, amount, paid, header, ...(receipt ? { receipt } : {}) });
+      records.set(second, {
+        ...{ version, headerName, requirement, amount, paid, header },
+        ...(receipt ? { receipt } : {}),
+        ...(paymentId ? { paymentId } : {}),
+      });
       return second;
     } finally {
       pending -= amount;

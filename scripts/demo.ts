@@ -177,12 +177,14 @@ async function main(): Promise<void> {
         const { paymentHeader, version, response } = used.result;
         check(paymentHeader && version, "its payment header and version");
         const other = otherVersion(version);
-        // The same signed payload in the other version's envelope, paying that version's offer.
+        // The same signed payload in the other version's envelope, paying that version's offer; and in its own version's
+        // for another request, without the purchase's payment identifier (with it, that is a 409 over the identifier).
         const [offer] = offersOf(await post(response.url, used.body), [other]);
-        check(offer, `an x402 v${other} offer`);
+        const [own] = offersOf(await post(response.url, {}), [version]);
+        check(offer && own, `x402 v${other} and v${version} offers`);
         const { payload } = decodeHeader(paymentHeader) as { payload: ExactPayload };
         const attempts: [string, X402Version, { status: number } & Challenges][] = [
-          ["another request", version, await post(response.url, {}, { [PAYMENT_HEADERS[version]]: paymentHeader })],
+          ["another request", version, await post(response.url, {}, { [PAYMENT_HEADERS[version]]: encodePayment(own, payload) })],
           ["the same request", other, await post(response.url, used.body, { [PAYMENT_HEADERS[other]]: encodePayment(offer, payload) })],
         ];
         return [

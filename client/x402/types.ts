@@ -61,14 +61,34 @@ export function termsOf(requirement: Requirement): PaymentTerms {
 /** Base64 of the JSON payload: the `X-PAYMENT` header value. */
 export const encodePaymentHeader = (payload: PaymentPayload): string => encodeHeader(payload);
 
-/** The payment header value paying `offer` with `payload`, in the offer's version. */
-export function encodePayment(offer: Offer, payload: ExactPayload): string {
+const PAYMENT_IDENTIFIER = "payment-identifier";
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** A new x402 `payment-identifier` id: `pay_` and 32 random hex digits (16–128 letters, digits, `-`, `_`). */
+export const newPaymentId = (): string => `pay_${crypto.randomUUID().replaceAll("-", "")}`;
+
+/** Whether a v2 offer's challenge declares x402's `payment-identifier` (its payments may carry an id). */
+export const offersPaymentIdentifier = (offer: Offer): boolean =>
+  offer.version === 2 && isRecord(offer.extensions) && isRecord(offer.extensions[PAYMENT_IDENTIFIER]);
+
+/**
+ * The payment header value paying `offer` with `payload`, in the offer's version. `paymentId`: the purchase's x402
+ * `payment-identifier`, added to the echoed declaration (v2 offers that declare it only).
+ */
+export function encodePayment(offer: Offer, payload: ExactPayload, paymentId?: string): string {
   if (offer.version === 1) {
     const { scheme, network } = offer.requirement;
     return encodePaymentHeader({ x402Version: 1, scheme, network, payload });
   }
-  const { requirement: accepted, resource, extensions } = offer;
-  // The challenge's extensions go back as they came (x402 v2 §5.1.2: echoed, never dropped).
+  const { requirement: accepted, resource } = offer;
+  // The challenge's extensions go back as they came (x402 v2 §5.1.2: echoed, never dropped), the id in its declaration.
+  let extensions = offer.extensions as Record<string, unknown> | undefined;
+  if (paymentId !== undefined && offersPaymentIdentifier(offer) && extensions) {
+    const declared = extensions[PAYMENT_IDENTIFIER] as Record<string, unknown>;
+    const info = { ...(isRecord(declared.info) ? declared.info : {}), id: paymentId };
+    extensions = { ...extensions, [PAYMENT_IDENTIFIER]: { ...declared, info } };
+  }
   const v2: PaymentPayloadV2 = { x402Version: 2, resource, accepted, payload, ...(extensions ? { extensions: extensions as never } : {}) };
   return encodeHeader(v2);
 }
