@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["**/*.test.ts"],
-    exclude: ["node_modules/**", "generated/**"],
+    exclude: ["node_modules/**", "generated/**", "dist/**"],
     // Finds PostgreSQL and Redis for the store suites (skipped with one line when absent, fatal with CI=true).
     globalSetup: ["test/support/services-setup.ts"],
     // One worker per core, not vitest's one less: many suites spend their time waiting on the processes they start,

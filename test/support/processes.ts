@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 /** Retries `probe` until it resolves or `timeoutMs` passes (then its last error is thrown). */
 export async function until<T>(probe: () => Promise<T>, timeoutMs = 45_000, everyMs = 200): Promise<T> {
