@@ -1,12 +1,16 @@
 /**
- * Prism mock processes: `node_modules/.bin/prism mock` started directly (never through npx, whose
- * wrapper PID does not own the server), ready when it answers any request, stopped by its own PID.
+ * Prism mock processes: Prism's own command (`prism mock`) started by this Node directly (never through npx, whose
+ * wrapper PID does not own the server), ready when it answers any request, stopped by its own PID. The command is
+ * found by resolving the package, so that it is found wherever it is installed (here, or beside the mock package).
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { createRequire } from "node:module";
 import { createServer } from "node:net";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const PRISM = fileURLToPath(new URL("../node_modules/.bin/prism", import.meta.url));
+const PRISM_PACKAGE = createRequire(import.meta.url).resolve("@stoplight/prism-cli/package.json");
+const PRISM = join(dirname(PRISM_PACKAGE), "dist/index.js");
 const STOP_GRACE_MS = 5_000;
 
 export interface PrismProcess {
@@ -72,7 +76,7 @@ export async function startPrism(
   { host = "127.0.0.1", timeoutMs = 120_000, echo = false }: { host?: string; timeoutMs?: number; echo?: boolean } = {},
 ): Promise<PrismProcess> {
   await assertPortFree(port, host);
-  const child = spawn(PRISM, ["mock", "-h", host, "-p", String(port), document], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [PRISM, "mock", "-h", host, "-p", String(port), document], { stdio: ["ignore", "pipe", "pipe"] });
   if (child.pid === undefined) throw new Error(`could not start ${PRISM}`);
   let log = "";
   const keep = (chunk: Buffer) => {

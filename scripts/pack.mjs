@@ -1,15 +1,16 @@
 // `npm run pack [-- NAME...]`: builds the installable packages into dist/packages/NAME/ and packs each into a tarball
 // in dist/packages/. Each package's manifest is packages/NAME/package.json; its `build` field (dropped from what is
 // published) names the sources to bundle (`entries`: output file → TypeScript entry), the entry whose type
-// declarations ship (`declarations`), and files of this repository to copy in at the same relative path (`copy`).
-// A bundle sits in its entry's folder, as the entry does here, so that a module one folder deep that reads a file of
-// this repository by a path relative to itself (`new URL("../generated/…", import.meta.url)`) finds its copy.
+// declarations ship (`declarations`), files of this repository to copy in at the same relative path (`copy`), and
+// packages the code finds by name at run time rather than imports (`resolved`: a command it starts, assets it serves).
+// A module that reads a file of this repository by a path relative to itself (`new URL("../generated/…",
+// import.meta.url)`) reads it, once bundled, by the path from the bundle to the copy of that file.
 // The bundles are ESM JavaScript for Node (no tsx at run time) with every npm package left external; a package's
 // dependencies are exactly the packages its bundles import, at the versions this repository pins.
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
-import { dirname, join } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 
@@ -35,7 +36,32 @@ function importedPackages(metafile) {
   return [...names].sort();
 }
 
+/** Rewrites each `new URL("./…" or "../…", import.meta.url)` of a module to the same file as the bundle in `folder` sees it. */
+function filesFrom(folder) {
+  const relativeUrl = /new URL\((["`])(\.{1,2}\/[^"`]*)\1,\s*import\.meta\.url\)/g;
+  return {
+    name: "files-from-the-bundle",
+    setup(builder) {
+      builder.onLoad({ filter: /\.(ts|mjs|js)$/ }, (args) => {
+        if (args.path.includes(`${sep}node_modules${sep}`)) return undefined;
+        const text = readFileSync(args.path, "utf8");
+        if (!text.includes("import.meta.url")) return undefined;
+        const contents = text.replace(relativeUrl, (_, quote, path) => {
+          const fromBundle = relative(join(root, folder), resolve(dirname(args.path), path))
+            .split(sep)
+            .join("/");
+          return `new URL(${quote}${fromBundle.startsWith(".") ? "" : "./"}${fromBundle}${quote}, import.meta.url)`;
+        });
+        return { contents, loader: args.path.endsWith(".ts") ? "ts" : "js" };
+      });
+    },
+  };
+}
+
 async function bundle(manifest, dir) {
+  const outputs = Object.keys(manifest.build.entries);
+  const folders = new Set(outputs.map((file) => dirname(file)));
+  if (folders.size !== 1) throw new Error(`${manifest.name}: every entry's bundle must be in one folder`);
   const entryPoints = Object.fromEntries(
     Object.entries(manifest.build.entries).map(([file, source]) => [file.replace(/\.js$/, ""), join(root, source)]),
   );
@@ -50,8 +76,9 @@ async function bundle(manifest, dir) {
     packages: "external",
     metafile: true,
     logLevel: "warning",
-    // A bundled module that loads a CommonJS package with require() gets one, as ESM has none.
-    banner: { js: 'import { createRequire as __packRequire } from "node:module"; const require = __packRequire(import.meta.url);' },
+    plugins: [filesFrom([...folders][0])],
+    // A package's bundles are its commands when it has any: run by npm's bin links, so by Node.
+    ...(manifest.bin ? { banner: { js: "#!/usr/bin/env node" } } : {}),
   });
   return importedPackages(metafile);
 }
@@ -75,7 +102,7 @@ async function buildPackage(name) {
   const dir = join(out, name);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
-  const imported = await bundle(manifest, dir);
+  const imported = [...new Set([...(await bundle(manifest, dir)), ...(manifest.build.resolved ?? [])])].sort();
   const missing = imported.filter((dependency) => !pinned[dependency]);
   if (missing.length) throw new Error(`${manifest.name} imports ${missing.join(", ")}, which this repository does not pin`);
   if (manifest.build.declarations) declarations(manifest.build.declarations, dir);

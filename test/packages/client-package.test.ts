@@ -2,22 +2,14 @@
 // this repository (so nothing resolves from this repository's node_modules), and used there: a plain ESM program pays
 // one call on Base and one on Solana against the service started as `npm start` starts it, and a TypeScript program
 // using the client's types type-checks with tsc (and a misuse of them does not).
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { generateKeyPairSigner } from "@solana/kit";
 import { generatePrivateKey } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ROOT, type ServiceProcess, startService } from "../support/processes.js";
+import { type ServiceProcess, startService } from "../support/processes.js";
+import { rootManifest, type StrangerProject, strangerProject } from "../support/stranger-project.js";
 
-const rootManifest = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8"));
-let project: string;
+let project: StrangerProject;
 let service: ServiceProcess;
-
-/** Runs `command` in the stranger's project; its output, or the failure with what it printed. */
-const inProject = (command: string, args: string[], env: Record<string, string> = {}) =>
-  execFileSync(command, args, { cwd: project, encoding: "utf8", env: { ...process.env, ...env }, stdio: "pipe" });
 
 const PAYING = `
 import { createAnalyticsClient, keySource, offlineBlockhash, payerFromKeys } from "@defi-intel/client";
@@ -56,34 +48,29 @@ const tsconfig = {
 
 describe("the client package, installed into an empty project", () => {
   beforeAll(async () => {
-    const tarball = execFileSync(process.execPath, [join(ROOT, "scripts/pack.mjs"), "client"], { cwd: ROOT, encoding: "utf8" }).trim();
-    project = mkdtempSync(join(tmpdir(), "client-package-"));
-    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "stranger", private: true, type: "module" }));
-    writeFileSync(join(project, "tsconfig.json"), JSON.stringify(tsconfig));
-    const dev = ["typescript", "@types/node"].map((name) => `${name}@${rootManifest.devDependencies[name]}`);
-    inProject("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", tarball, ...dev]);
+    project = strangerProject(["client"], ["typescript", "@types/node"]);
+    project.write("tsconfig.json", JSON.stringify(tsconfig));
     service = await startService({ LEDGER_DB: ":memory:" });
   }, 300_000);
 
   afterAll(async () => {
     await service?.kill();
-    if (project) rmSync(project, { recursive: true, force: true });
+    project?.remove();
   });
 
   it("installs with its own dependencies only, at the versions this repository pins", () => {
-    const installed = JSON.parse(readFileSync(join(project, "node_modules/@defi-intel/client/package.json"), "utf8"));
-    for (const [name, version] of Object.entries(installed.dependencies))
-      expect(version, name).toBe(rootManifest.dependencies[name] ?? rootManifest.devDependencies[name]);
-    expect(Object.keys(installed.dependencies)).not.toContain("tsx");
-    expect(installed.engines).toEqual(rootManifest.engines);
+    const dependencies = project.pinnedDependencies("@defi-intel/client");
+    expect(dependencies.filter((d) => d.version !== d.pinned)).toEqual([]);
+    expect(dependencies.map((d) => d.name)).not.toContain("tsx");
+    expect(project.manifest("@defi-intel/client").engines).toEqual(rootManifest.engines);
   });
 
   it("pays one call on Base and one on Solana against the running service", async () => {
-    writeFileSync(join(project, "pay.mjs"), PAYING);
+    project.write("pay.mjs", PAYING);
     const solana = await generateKeyPairSigner(true);
     const secret = new Uint8Array(await crypto.subtle.exportKey("pkcs8", solana.keyPair.privateKey)).slice(-32);
     const publicKey = new Uint8Array(await crypto.subtle.exportKey("raw", solana.keyPair.publicKey));
-    const output = inProject(process.execPath, ["pay.mjs"], {
+    const output = project.run(process.execPath, ["pay.mjs"], {
       SERVICE_URL: service.url,
       X402_EVM_PRIVATE_KEY: generatePrivateKey(),
       X402_SOLANA_SECRET_KEY: JSON.stringify([...secret, ...publicKey]),
@@ -100,12 +87,12 @@ describe("the client package, installed into an empty project", () => {
   });
 
   it("type-checks a program that uses its types, and refuses one that misuses them", () => {
-    writeFileSync(join(project, "typed.ts"), TYPED);
-    writeFileSync(join(project, "misused.ts"), `${TYPED}\nawait client.call("/no/such/path");\n`);
+    project.write("typed.ts", TYPED);
+    project.write("misused.ts", `${TYPED}\nawait client.call("/no/such/path");\n`);
     // one compiler run over both: the errors are all the misuse's
     let errors = "";
     try {
-      inProject(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "."]);
+      project.run(process.execPath, ["node_modules/typescript/bin/tsc", "-p", "."]);
     } catch (error) {
       errors = String((error as { stdout?: string }).stdout);
     }
