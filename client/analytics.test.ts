@@ -102,6 +102,7 @@ describe("paying on each prefix (x402 v2 by default)", () => {
       payer: solanaSigner.address,
       amount: "1000",
       simulated: true,
+      extensions: { "offer-receipt": expect.any(Object) },
     });
     expect(result.paid).toBe(1000n);
     expect(client.spent()).toBe(1000n);

@@ -6,6 +6,7 @@
  */
 import type { Server } from "node:http";
 import { createServer } from "node:net";
+import { logDevelopmentKey, pemOf } from "./analytics/payments/receipts/key.js";
 import { createAnalyticsService } from "./analytics/service.js";
 import { announceServing, isPrimaryOfCluster, runWorkers } from "./cluster.js";
 import { ConfigError, drainMs, type ServiceConfig } from "./config/index.js";
@@ -88,6 +89,13 @@ export async function start(config: ServiceConfig) {
   if (!isPrimaryOfCluster(config.stores.workers)) return serve(config);
   await probePort(config.analytics.port, "PORT");
   await probePort(config.registry.port, "REGISTRY_PORT");
+  const logger = createLogger(config.logLevel);
+  // One development receipt key for every worker (they inherit this environment), said once here.
+  const receipts = config.analytics.receipts;
+  if (receipts?.development) {
+    process.env.RECEIPT_SIGNING_KEY = pemOf(receipts);
+    logDevelopmentKey(logger, receipts);
+  }
   // the primary outwaits its workers' own shutdown wait
-  runWorkers(config.stores.workers, createLogger(config.logLevel), { stopTimeoutMs: drainMs(config) + 5_000 });
+  runWorkers(config.stores.workers, logger, { stopTimeoutMs: drainMs(config) + 5_000 });
 }

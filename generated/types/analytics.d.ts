@@ -39,6 +39,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/did.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * DID document
+         * @description The did:web document of this service: the public key (Ed25519, `publicKeyJwk`) that signs the
+         *     offers of every v2 challenge and the receipts of every v2 paid answer (the x402 `offer-receipt`
+         *     extension), under the id their JWS header names as `kid`. The DID is that of the public origin
+         *     (`PUBLIC_BASE_URL`, otherwise the request's own). A 404 when the deployment signs nothing
+         *     (`RECEIPT_SIGNING_KEY` unset on the mainnet profile).
+         */
+        get: operations["Free_didDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/.well-known/x402": {
         parameters: {
             query?: never;
@@ -3648,6 +3672,30 @@ export interface components {
              */
             limit?: number;
         };
+        /**
+         * @description The did:web document of this service's public origin (`did:web:api.example.com`; a port as `%3A`,
+         *     `did:web:localhost%3A4021`).
+         */
+        DidDocument: {
+            /** @description JSON-LD contexts: DID v1 and JsonWebKey2020. */
+            "@context": string[];
+            /** @description The DID: `did:web:` and the public origin's host. */
+            id: string;
+            /** @description The receipt key. */
+            verificationMethod: components["schemas"]["DidVerificationMethod"][];
+            /** @description The ids of the keys that sign offers and receipts. */
+            assertionMethod: string[];
+        };
+        /** @description The key that signs offers and receipts, as a DID document lists it. */
+        DidVerificationMethod: {
+            /** @description DID URL of the key (`did:web:<host>#receipts-…`): the `kid` of every signed offer and receipt. */
+            id: string;
+            /** @enum {string} */
+            type: "JsonWebKey2020";
+            /** @description The DID of this service. */
+            controller: string;
+            publicKeyJwk: components["schemas"]["Ed25519PublicJwk"];
+        };
         /** @description One paid resource in the discovery document. */
         DiscoveredResource: {
             /**
@@ -3669,7 +3717,10 @@ export interface components {
             x402Version: 1;
             /** @description Exactly what the v1 body of a 402 on this resource carries. */
             accepts: components["schemas"]["X402.PaymentRequirements"][];
-            /** @description Exactly what the `PAYMENT-REQUIRED` header of a 402 on this resource carries (x402 v2). */
+            /**
+             * @description Exactly what the `PAYMENT-REQUIRED` header of a 402 on this resource carries (x402 v2), but for
+             *     the signed offers (`extensions["offer-receipt"]`), which a challenge signs as it is issued.
+             */
             paymentRequired: components["schemas"]["X402.PaymentRequiredV2"];
         };
         /**
@@ -3678,6 +3729,15 @@ export interface components {
          * @enum {string}
          */
         Distribution: "spot" | "curve" | "bidask";
+        /** @description An Ed25519 public key as a JWK (RFC 8037). */
+        Ed25519PublicJwk: {
+            /** @enum {string} */
+            kty: "OKP";
+            /** @enum {string} */
+            crv: "Ed25519";
+            /** @description The 32-byte public key, base64url. */
+            x: string;
+        };
         /** @description A checksummed or lowercase 0x-prefixed EVM address. */
         EvmAddress: string;
         /** @description Flows of one wallet category. */
@@ -7025,6 +7085,91 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /** @description Unexpected server failure; the body carries no internals. Never charged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+        };
+    };
+    Free_didDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request has succeeded. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "@context": [
+                     *         "https://www.w3.org/ns/did/v1",
+                     *         "https://w3id.org/security/suites/jws-2020/v1"
+                     *       ],
+                     *       "id": "did:web:localhost%3A4021",
+                     *       "verificationMethod": [
+                     *         {
+                     *           "id": "did:web:localhost%3A4021#receipts-3hQ6Rzo3Kj4v",
+                     *           "type": "JsonWebKey2020",
+                     *           "controller": "did:web:localhost%3A4021",
+                     *           "publicKeyJwk": {
+                     *             "kty": "OKP",
+                     *             "crv": "Ed25519",
+                     *             "x": "11qYAYKxCrfVS_7TyWQHOg7hcvPapiMlrwIaaPcHURo"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "assertionMethod": [
+                     *         "did:web:localhost%3A4021#receipts-3hQ6Rzo3Kj4v"
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DidDocument"];
+                };
+            };
+            /** @description Bad request: a parameter, body field or header is invalid. The body names every invalid field. Never charged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /** @description Not found: unknown path, or the pool, token or agent named in the request does not exist. Never charged. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "No such endpoint.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
                     "application/json": components["schemas"]["Common.ErrorBody"];
                 };
             };

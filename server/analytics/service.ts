@@ -22,6 +22,7 @@ import { createSettlementBackend } from "./payments/backends/index.js";
 import { createPaymentGate } from "./payments/gate.js";
 import { splitPayment } from "./payments/ledger/split.js";
 import type { LedgerStore } from "./payments/ledger/store.js";
+import { logDevelopmentKey } from "./payments/receipts/key.js";
 import { createRecovery } from "./payments/recovery.js";
 import { observedBackend, observedGate } from "./payments/reporting.js";
 import { createExactVerifier } from "./payments/verifier.js";
@@ -57,6 +58,7 @@ export async function createAnalyticsService(
   },
 ): Promise<AnalyticsService> {
   for (const warning of configured.warnings) logger.warn(warning);
+  if (configured.receipts?.development) logDevelopmentKey(logger, configured.receipts);
   const settlement = await createSettlementBackend({ contract, config: configured });
   // A backend that pays Solana fees itself (local chain, facilitator) dictates the fee payer to announce.
   const config = settlement.feePayer ? { ...configured, feePayer: settlement.feePayer } : configured;

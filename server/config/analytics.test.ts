@@ -131,6 +131,7 @@ describe("loadAnalyticsConfig", () => {
     expect(() => loadAnalyticsConfig({ X402_PROFILE: "mainnet", ...rest }, defaults)).toThrow(/ALLOW_SIMULATED_SETTLEMENT=true/);
     expect(loadAnalyticsConfig({ X402_PROFILE: "mainnet", ...real }, defaults).warnings).toEqual([
       "settlement is simulated (SETTLEMENT=ledger) on the mainnet profile: paid answers are given away",
+      "RECEIPT_SIGNING_KEY is not set: v2 challenges carry no signed offers and v2 answers no signed receipts",
     ]);
     expect(loadAnalyticsConfig({}, defaults).warnings).toEqual([]);
   });

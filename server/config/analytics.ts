@@ -7,6 +7,7 @@
  */
 import { NETWORKS } from "../../lib/networks.js";
 import { type DevelopmentDefaults, loadAnalyticsContract } from "../analytics/contract/analytics-contract.js";
+import { type ReceiptKey, receiptKeyOf } from "../analytics/payments/receipts/key.js";
 import { type ProviderSettings, parseProviderSettings } from "../analytics/providers/settings.js";
 import {
   ConfigError,
@@ -86,6 +87,8 @@ export interface AnalyticsConfig {
   validateResponses: boolean;
   seed: string;
   insight: InsightConfig;
+  /** `RECEIPT_SIGNING_KEY`: signs the offers of v2 challenges and the receipts of v2 answers; unset on mainnet = none signed. */
+  receipts?: ReceiptKey;
   /** What an operator must know at every start and sees in `GET /` (a deployment that gives answers away). */
   warnings: string[];
 }
@@ -160,10 +163,13 @@ export function loadAnalyticsConfig(
       timeoutMs: positiveInt(env, "INSIGHT_TIMEOUT_MS", 8000),
       attempts: positiveInt(env, "INSIGHT_ATTEMPTS", 2),
     },
+    receipts: receiptKeyOf(env, "RECEIPT_SIGNING_KEY", profile),
     warnings: [],
   };
   if (config.maxTimeoutSeconds < 6) throw new ConfigError("X402_MAX_TIMEOUT_SECONDS must be at least 6 (validBefore needs 6 s of margin)");
   if (profile === "mainnet") checkMainnet(env, config, defaults);
+  if (!config.receipts)
+    config.warnings.push("RECEIPT_SIGNING_KEY is not set: v2 challenges carry no signed offers and v2 answers no signed receipts");
   return config;
 }
 

@@ -9,6 +9,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { x402Client } from "@x402/core/client";
 import type { PaymentRequired } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { extractReceiptPayload, type SignedReceipt } from "@x402/extensions/offer-receipt";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NETWORKS } from "../../lib/networks.js";
@@ -19,6 +20,7 @@ import { createLogger } from "../../server/http/logger.js";
 import { listen, type Running } from "../support/x402-clients.js";
 
 const contract = loadAnalyticsContract();
+type OfferReceipt = { "offer-receipt": { info: { receipt: SignedReceipt } } };
 const OPERATIONS = [...new Set(contract.paid.map((route) => route.name))];
 let service: Running;
 let client: Client;
@@ -148,7 +150,13 @@ describe("a paid call", () => {
     const count = (await settled()).length;
     const mcp = await call("defiTvl", args, payment);
     expect(mcp.structuredContent).toEqual(await http.json());
-    expect(mcp._meta?.["x402/payment-response"]).toEqual(receipt);
+    // the same settlement; its signed receipt names the resource each transport paid for, at the answer's one time
+    const paid = mcp._meta as Record<string, { extensions: OfferReceipt }>;
+    const { extensions, ...settlement } = paid["x402/payment-response"] as { extensions: OfferReceipt };
+    const { extensions: httpExtensions, ...httpSettlement } = receipt;
+    expect(settlement).toEqual(httpSettlement);
+    const signed = (ext: OfferReceipt) => extractReceiptPayload(ext["offer-receipt"].info.receipt);
+    expect(signed(extensions)).toEqual({ ...signed(httpExtensions), resourceUrl: "mcp://tool/defiTvl" });
     const rows = await settled();
     expect(rows).toHaveLength(count);
     expect(rows.find((row) => row.transaction === receipt.transaction)?.transport).toBe("http");

@@ -54,6 +54,11 @@ describe("start-up refusals (exit 2, one line)", () => {
     ],
     ["a public origin that is not one", { PUBLIC_BASE_URL: "javascript://evil.example" }, /^PUBLIC_BASE_URL must be an http\(s\) origin/],
     [
+      "a receipt key that is no Ed25519 key",
+      { RECEIPT_SIGNING_KEY: "not a key" },
+      'RECEIPT_SIGNING_KEY must be an Ed25519 private key as a PKCS#8 PEM or a JWK with "d"',
+    ],
+    [
       "a duration longer than a timer can wait",
       { RECOVERY_INTERVAL_MS: "99999999999" },
       /^RECOVERY_INTERVAL_MS must be a positive integer up to 2147483647/,
@@ -119,7 +124,10 @@ describe("start-up refusals (exit 2, one line)", () => {
     try {
       const info = (await (await fetch(`${service.url}/`)).json()) as { profile: string; warnings: string[] };
       expect(info.profile).toBe("mainnet");
-      expect(info.warnings).toEqual(["settlement is simulated (SETTLEMENT=ledger) on the mainnet profile: paid answers are given away"]);
+      expect(info.warnings).toEqual([
+        "settlement is simulated (SETTLEMENT=ledger) on the mainnet profile: paid answers are given away",
+        "RECEIPT_SIGNING_KEY is not set: v2 challenges carry no signed offers and v2 answers no signed receipts",
+      ]);
       expect(service.stdout()).toContain(
         '"msg":"settlement is simulated (SETTLEMENT=ledger) on the mainnet profile: paid answers are given away"',
       );

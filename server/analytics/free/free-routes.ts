@@ -22,6 +22,7 @@ import {
   type RouteOffer,
   routeOffer,
 } from "../payments/requirements.js";
+import { didDocumentHandler } from "./did-document.js";
 
 type ServiceInfo = components["schemas"]["ServiceInfo"];
 type AgentCard = components["schemas"]["AgentCard"];
@@ -294,5 +295,6 @@ export function freeRouteHandlers({
     Free_x402Discovery: (req, res) => {
       res.json(discovery(requestOrigin(req, config.publicBaseUrl)));
     },
+    Free_didDocument: didDocumentHandler(config),
   };
 }

@@ -90,7 +90,8 @@ export function paidToolCalls(deps: PaidToolDeps): PaidToolCalls {
       transport: "mcp",
     });
     if (outcome.kind === "answer_failed") deps.logger.warn({ err: outcome.error, requestId, tool: name }, "tool call failed; not charged");
-    return [outcome, { challenge: tool.challenge, caip2: route.caip2, price: tool.price, now: deps.clock.now() }];
+    const { challenge, price, signReceipt } = tool;
+    return [outcome, { challenge, caip2: route.caip2, price, now: deps.clock.now(), signReceipt }];
   }
 
   return {

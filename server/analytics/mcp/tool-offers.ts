@@ -1,7 +1,7 @@
 /**
  * What a paid tool offers, and how a call's payment is read against it: the tool's route on each
  * network with that route's offer at the resource `mcp://tool/<name>`, the `PaymentRequired` of all of
- * them (with the Bazaar extension describing the tool), and the route a payment pays on (the network
+ * them (with the Bazaar extension describing the tool, and signed offers when the service signs them), and the route a payment pays on (the network
  * its `accepted` names; the default route, whose offer refuses it, otherwise). The service's tool
  * calls (paid-tool-calls.ts) and the mock's read them alike.
  */
@@ -10,8 +10,9 @@ import type { OpenApiDocument, PaidRoute } from "../contract/analytics-contract.
 import { mcpBazaarExtension } from "../payments/bazaar.js";
 import { paymentIdentifierDeclaration } from "../payments/payment-identifier.js";
 import type { Offer, SubmissionRead } from "../payments/protocols.js";
+import { receiptSigner } from "../payments/receipts/offer-receipt.js";
 import { offerAt, routeOffer } from "../payments/requirements.js";
-import type { PaymentRequiredV2 } from "../payments/types.js";
+import type { PaymentRequiredV2, SettlementReceiptV2 } from "../payments/types.js";
 import type { PaidTool } from "./paid-tools.js";
 
 /** One network a tool can be paid on. */
@@ -29,6 +30,8 @@ export interface ToolOffers {
   /** USD per call, for the sentences. */
   price: string;
   routeFor(payment: unknown): OfferedRoute;
+  /** The settlement response with its signed receipt for the tool's resource, when the service signs them. */
+  signReceipt?(response: SettlementReceiptV2, answerBody: string): SettlementReceiptV2;
 }
 
 /** `mcp://tool/<name>`: the resource a tool's payment pays for, as x402's MCP transport names it. */
@@ -43,6 +46,7 @@ export function toolOffers(tool: PaidTool, config: AnalyticsConfig, document: Op
   for (const [caip2, route] of tool.routes)
     routes.set(caip2, { caip2, route, offer: offerAt(routeOffer(route, config, document), resource) });
   const fallback = routes.values().next().value as OfferedRoute;
+  const signer = config.receipts && receiptSigner(config.receipts, config);
   const base = {
     x402Version: 2 as const,
     resource: { url: resource, description: definition.title, mimeType: "application/json" },
@@ -55,7 +59,8 @@ export function toolOffers(tool: PaidTool, config: AnalyticsConfig, document: Op
   return {
     routes,
     fallback,
-    challenge: (error) => ({ ...base, error }),
+    challenge: (error) => (signer ? signer.withOffers({ ...base, error }, Date.now()) : { ...base, error }),
+    ...(signer && { signReceipt: (response, answerBody) => signer.withReceipt(response, resource, answerBody) }),
     price: tool.price.amount,
     routeFor(payment) {
       const network = isRecord(payment) && isRecord(payment.accepted) ? payment.accepted.network : undefined;

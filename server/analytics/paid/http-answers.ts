@@ -3,6 +3,7 @@
  * headers (the x402 challenge and receipt of each version, `Retry-After` wherever a retry with the
  * same payment will succeed, `Cache-Control`) and every sentence a caller reads.
  */
+import { RECEIPT_HEADERS } from "../../../lib/x402-headers.js";
 import { toErrorResponse } from "../../http/errors.js";
 import type { PaidRoute } from "../contract/analytics-contract.js";
 import { atPath } from "../payments/bazaar.js";
@@ -15,6 +16,7 @@ import {
   type Offer,
   PAYMENT_HEADERS,
   receiptHeader,
+  settlementResponseV2,
   type X402Version,
 } from "../payments/protocols.js";
 import type { RouteOffer } from "../payments/requirements.js";
@@ -95,9 +97,9 @@ function challenge(
   const violations = at.checkChallenge?.(402, body) ?? [];
   if (violations.length) throw new Error(`${at.route.operationId} produced a 402 outside the contract: ${violations.join("; ")}`);
   const v2Error = error === "X-PAYMENT header is required" ? "Payment required" : error;
-  const v2 = encodeHeader(
-    challengeV2(offer, { ...at.routed.extensions, bazaar: atPath(at.routed.extensions.bazaar, request.params) }, v2Error),
-  );
+  const extensions = { ...at.routed.extensions, bazaar: atPath(at.routed.extensions.bazaar, request.params) };
+  const required = challengeV2(offer, extensions, v2Error);
+  const v2 = encodeHeader(at.routed.receipts ? at.routed.receipts.withOffers(required, request.now) : required);
   return json(402, body, { ...headers, "Cache-Control": "no-store", [CHALLENGE_HEADER]: v2 });
 }
 
@@ -148,7 +150,7 @@ const ANSWERS: { [K in PaidOutcome["kind"]]: Answer<K> } = {
       ],
     });
   },
-  delivered: (outcome, request, at) => delivered(outcome, request.version ?? 1, at.routed.caip2),
+  delivered: (outcome, request, at) => delivered(outcome, request, at.routed),
   settlement_refused: ({ reason, detail, payer }, request, at) => {
     const failure = failureHeader(request.version ?? 1, { reason, payer }, at.routed.caip2);
     return challenge(at, request, reason, detail, payer, failure ? Object.fromEntries([failure]) : {});
@@ -202,9 +204,10 @@ export function httpAnswers(route: PaidRoute, routed: RouteOffer, checkChallenge
  * The answer and its receipt, in the header of the version paid in. A paid answer is the payer's alone: `private` keeps
  * it out of shared caches, so that no one who did not pay is handed it (a retry gets it from the ledger).
  */
-function delivered(outcome: Extract<PaidOutcome, { kind: "delivered" }>, version: X402Version, caip2: string): PaidReply {
+function delivered(outcome: Extract<PaidOutcome, { kind: "delivered" }>, request: AnsweredRequest, routed: RouteOffer): PaidReply {
   const { answer, receipt, replayed } = outcome;
-  const [name, value] = receiptHeader(version, receipt, caip2);
+  const version = request.version ?? 1;
+  const [name, value] = receiptOf(outcome, request, routed);
   const { transaction, simulated = false } = receipt;
   return {
     status: answer.status,
@@ -212,4 +215,12 @@ function delivered(outcome: Extract<PaidOutcome, { kind: "delivered" }>, version
     body: answer.body,
     ...(!replayed && { log: { payment: "settled", network: receipt.network, x402Version: version, transaction, simulated } }),
   };
+}
+
+/** The receipt header of the version paid in; in v2, with the signed receipt when the route signs them. */
+function receiptOf({ answer, receipt }: Extract<PaidOutcome, { kind: "delivered" }>, request: AnsweredRequest, routed: RouteOffer) {
+  const version = request.version ?? 1;
+  if (version === 1 || !routed.receipts) return receiptHeader(version, receipt, routed.caip2);
+  const response = settlementResponseV2(receipt, routed.caip2);
+  return [RECEIPT_HEADERS[2], encodeHeader(routed.receipts.withReceipt(response, request.offer().v1.resource, answer.body))] as const;
 }

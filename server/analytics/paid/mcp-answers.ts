@@ -9,7 +9,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { toErrorResponse } from "../../http/errors.js";
 import { IDENTIFIER_FIELD } from "../payments/payment-identifier.js";
 import { type Receipt, settlementFailureV2, settlementResponseV2 } from "../payments/protocols.js";
-import type { PaymentErrorReason, PaymentRequiredV2 } from "../payments/types.js";
+import type { PaymentErrorReason, PaymentRequiredV2, SettlementReceiptV2 } from "../payments/types.js";
 import type { PaidOutcome } from "./outcomes.js";
 
 /** `_meta` key of the payment a tool call carries (the v2 `PaymentPayload` object). */
@@ -26,6 +26,8 @@ export interface AnsweredCall {
   /** USD per call, for the sentences. */
   price: string;
   now: number;
+  /** The settlement response with its signed receipt (mcp/tool-offers.ts), when the service signs them. */
+  signReceipt?(response: SettlementReceiptV2, answerBody: string): SettlementReceiptV2;
 }
 
 const text = (value: string) => ({ type: "text" as const, text: value });
@@ -87,7 +89,7 @@ const ANSWERS: { [K in PaidOutcome["kind"]]: Answer<K> } = {
       `The payment's ${IDENTIFIER_FIELD} "${identifier}" names a purchase of another call or another payer. Nothing was charged. Give each purchase its own identifier, and repeat it only on retries of that purchase.`,
       { identifier },
     ),
-  delivered: ({ answer, receipt }, call) => delivered(answer.body, receipt, call.caip2),
+  delivered: ({ answer, receipt }, call) => delivered(answer.body, receipt, call),
   settlement_refused: ({ reason, detail, payer }, call) =>
     paymentRequired(call, reason, `Settlement refused the payment: ${detail}. Nothing was charged; the answer is withheld.`, {
       [PAYMENT_RESPONSE_META]: settlementFailureV2({ reason, payer }, call.caip2),
@@ -120,12 +122,18 @@ const ANSWERS: { [K in PaidOutcome["kind"]]: Answer<K> } = {
   },
 };
 
+/** A delivered answer's settlement response, with its signed receipt when the service signs them. */
+function settlementResponse(body: string, receipt: Receipt, call: AnsweredCall): SettlementReceiptV2 {
+  const response = settlementResponseV2(receipt, call.caip2);
+  return call.signReceipt ? call.signReceipt(response, body) : response;
+}
+
 /** The envelope as the tool's output, its receipt in `_meta`. */
-function delivered(body: string, receipt: Receipt, caip2: string): CallToolResult {
+function delivered(body: string, receipt: Receipt, call: AnsweredCall): CallToolResult {
   return {
     structuredContent: JSON.parse(body) as Record<string, unknown>,
     content: [text(body)],
-    _meta: { [PAYMENT_RESPONSE_META]: settlementResponseV2(receipt, caip2) },
+    _meta: { [PAYMENT_RESPONSE_META]: settlementResponse(body, receipt, call) },
   };
 }
 
@@ -140,6 +148,6 @@ export function mcpAnswer(outcome: PaidOutcome, call: AnsweredCall): CallToolRes
 export function mcpAnswerJson(outcome: PaidOutcome, call: AnsweredCall): string {
   if (outcome.kind !== "delivered") return JSON.stringify(mcpAnswer(outcome, call));
   const { answer, receipt } = outcome;
-  const meta = JSON.stringify({ [PAYMENT_RESPONSE_META]: settlementResponseV2(receipt, call.caip2) });
+  const meta = JSON.stringify({ [PAYMENT_RESPONSE_META]: settlementResponse(answer.body, receipt, call) });
   return `{"structuredContent":${answer.body},"content":[{"type":"text","text":${JSON.stringify(answer.body)}}],"_meta":${meta}}`;
 }

@@ -471,6 +471,8 @@ describe("x402 v2 beside v1, on the same URLs", () => {
       payer: expect.any(String),
       amount: v2.accepts[0].amount,
       simulated: true,
+      // the signed receipt (payments/receipts/offer-receipt.test.ts verifies it)
+      extensions: { "offer-receipt": { info: { receipt: { format: "jws", signature: expect.any(String) } }, schema: expect.any(Object) } },
     });
     expect(await statuses()).toEqual(["settled"]);
   });
@@ -481,8 +483,10 @@ describe("x402 v2 beside v1, on the same URLs", () => {
     const payer = "0x00000000000000000000000000000000000000aa";
     const nonce = "one-nonce";
     const signature = testPaymentV2(v2.accepts[0], payer, nonce);
-    const first = await request(app).post("/base/defi/tvl").set("PAYMENT-SIGNATURE", signature).send({});
-    const again = await request(app).post("/base/defi/tvl").set("PAYMENT-SIGNATURE", signature).send({});
+    // one host for both (supertest listens on a new port each time): the receipt names the URL paid for
+    const pay = () => request(app).post("/base/defi/tvl").set("Host", "api.example").set("PAYMENT-SIGNATURE", signature).send({});
+    const first = await pay();
+    const again = await pay();
     expect(again.status).toBe(200);
     expect(again.text).toBe(first.text);
     expect(again.headers["payment-response"]).toBe(first.headers["payment-response"]);

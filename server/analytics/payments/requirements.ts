@@ -10,6 +10,7 @@ import type { OpenApiDocument, PaidRoute } from "../contract/analytics-contract.
 import { bazaarExtension } from "./bazaar.js";
 import { paymentIdentifierDeclaration } from "./payment-identifier.js";
 import { type ChallengeExtensions, type Offer, v2Requirement } from "./protocols.js";
+import { type ReceiptSigner, receiptSigner } from "./receipts/offer-receipt.js";
 import type { PaymentRequirements, PaymentRequirementsV2 } from "./types.js";
 
 export interface NetworkTarget extends NetworkDetails {
@@ -73,6 +74,8 @@ export interface RouteOffer {
   /** CAIP-2 id of the route's network: the v2 receipt names it. */
   caip2: string;
   extensions: ChallengeExtensions;
+  /** Signs the v2 challenge's offers and the v2 answer's receipt, when the deployment has a receipt key. */
+  receipts?: ReceiptSigner;
 }
 
 export function routeOffer(route: PaidRoute, config: AnalyticsConfig, document: OpenApiDocument): RouteOffer {
@@ -82,7 +85,8 @@ export function routeOffer(route: PaidRoute, config: AnalyticsConfig, document: 
     bazaar: bazaarExtension(route, document),
     "payment-identifier": paymentIdentifierDeclaration(config.payments.paymentIdentifier.required),
   };
-  return { template, v2: v2Requirement(template, caip2), caip2, extensions };
+  const receipts = config.receipts && receiptSigner(config.receipts, config);
+  return { template, v2: v2Requirement(template, caip2), caip2, extensions, receipts };
 }
 
 /** The offer of a route for one resource URL. */

@@ -1,0 +1,35 @@
+/**
+ * did:web identities (W3C did:web method): the service's public origin as a DID, and the DID document
+ * `GET /.well-known/did.json` answers, listing the receipt key as a verification method whose id is
+ * every signature's `kid`. `https://api.example.com` is `did:web:api.example.com`; a port is written
+ * `%3A` (`did:web:localhost%3A4021`); a path adds colon-separated segments (`https://example.com/api`
+ * is `did:web:example.com:api`, whose document did:web resolvers fetch at `/api/did.json`).
+ */
+import type { ReceiptKey } from "./key.js";
+
+export function didWebOf(origin: string): string {
+  const url = new URL(origin);
+  const segments = url.pathname.split("/").filter(Boolean).map(encodeURIComponent);
+  return ["did:web", encodeURIComponent(url.host), ...segments].join(":");
+}
+
+/** The `kid` of the key at an origin: its verification method's id. */
+export const keyIdOf = (origin: string, key: ReceiptKey): string => `${didWebOf(origin)}#${key.fragment}`;
+
+export interface DidDocument {
+  "@context": string[];
+  id: string;
+  verificationMethod: { id: string; type: "JsonWebKey2020"; controller: string; publicKeyJwk: ReceiptKey["publicJwk"] }[];
+  assertionMethod: string[];
+}
+
+export function didDocument(origin: string, key: ReceiptKey): DidDocument {
+  const id = didWebOf(origin);
+  const method = `${id}#${key.fragment}`;
+  return {
+    "@context": ["https://www.w3.org/ns/did/v1", "https://w3id.org/security/suites/jws-2020/v1"],
+    id,
+    verificationMethod: [{ id: method, type: "JsonWebKey2020", controller: id, publicKeyJwk: key.publicJwk }],
+    assertionMethod: [method],
+  };
+}

@@ -1,0 +1,63 @@
+/**
+ * JWS compact serialization (RFC 7515) with one algorithm, EdDSA over Ed25519 (RFC 8037), as the
+ * x402 offer-receipt extension signs its offers and receipts: the protected header is `{alg, kid}`,
+ * the payload the JCS canonical form (RFC 8785) of a JSON object. Ed25519 signatures are
+ * deterministic, so the same payload and key give the same bytes every time (decision 0011). Written
+ * on node:crypto rather than jose because the answers it signs are built synchronously.
+ */
+import { createPublicKey, type JsonWebKey, type KeyObject, sign, verify } from "node:crypto";
+
+export const base64url = (bytes: Uint8Array | string): string => Buffer.from(bytes).toString("base64url");
+
+/**
+ * JCS canonical JSON of a value of JSON objects, arrays, strings, booleans, null and finite numbers:
+ * object keys sorted by UTF-16 code units, no white space; strings and numbers as ECMAScript's
+ * JSON.stringify writes them, which is what RFC 8785 specifies.
+ */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value).filter(([, field]) => field !== undefined);
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, field]) => `${JSON.stringify(key)}:${canonicalJson(field)}`).join(",")}}`;
+  }
+  if (typeof value === "number" && !Number.isFinite(value)) throw new TypeError("JCS has no form for a non-finite number");
+  return JSON.stringify(value);
+}
+
+/** `header.payload.signature` of `payload` signed with an Ed25519 private key, the header naming `kid`. */
+export function signCompact(payload: object, key: { privateKey: KeyObject; kid: string }): string {
+  const input = `${base64url(JSON.stringify({ alg: "EdDSA", kid: key.kid }))}.${base64url(canonicalJson(payload))}`;
+  return `${input}.${base64url(sign(null, Buffer.from(input), key.privateKey))}`;
+}
+
+export interface DecodedJws {
+  header: { alg?: unknown; kid?: unknown };
+  payload: Record<string, unknown>;
+}
+
+/** The header and payload of a compact JWS, unverified; undefined when it is not one. */
+export function decodeCompact(jws: string): DecodedJws | undefined {
+  const parts = jws.split(".");
+  if (parts.length !== 3) return undefined;
+  try {
+    const [header, payload] = parts.slice(0, 2).map((part) => JSON.parse(Buffer.from(part, "base64url").toString("utf8")));
+    if (!isObject(header) || !isObject(payload)) return undefined;
+    return { header, payload };
+  } catch {
+    return undefined;
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The decoded JWS when its EdDSA signature verifies under `publicJwk` (an Ed25519 OKP key); undefined otherwise. */
+export function verifyCompact(jws: string, publicJwk: JsonWebKey): DecodedJws | undefined {
+  const decoded = decodeCompact(jws);
+  if (decoded?.header.alg !== "EdDSA") return undefined;
+  const cut = jws.lastIndexOf(".");
+  const key = createPublicKey({ key: publicJwk, format: "jwk" });
+  if (key.asymmetricKeyType !== "ed25519") return undefined;
+  const ok = verify(null, Buffer.from(jws.slice(0, cut)), key, Buffer.from(jws.slice(cut + 1), "base64url"));
+  return ok ? decoded : undefined;
+}
