@@ -29,7 +29,8 @@ export function commandLine(usage, { valued = [], flags = [], positionals: most 
       result.values[arg] = value;
       i++;
     } else if (flags.includes(arg)) result.flags.add(arg);
-    else if (arg.startsWith("-") || result.positionals.length >= most)
+    // a lone `-` is a positional: standard input, as commands take it
+    else if ((arg.startsWith("-") && arg !== "-") || result.positionals.length >= most)
       fail(`unknown ${arg.startsWith("-") ? "option" : "argument"} ${arg}`);
     else result.positionals.push(arg);
   }

@@ -7,6 +7,17 @@
  */
 import type { ReceiptKey } from "./key.js";
 
+/** Where a did:web's document is (the reverse of `didWebOf`; a DID URL's fragment is ignored): `/.well-known/did.json` of a bare host, `/<path>/did.json` with a path; http for a loopback host. */
+export function didWebDocumentUrl(did: string): string | undefined {
+  const [method, host, ...segments] = (did.split("#")[0] as string).replace(/^did:/, "").split(":");
+  if (!did.startsWith("did:") || method !== "web" || !host) return undefined;
+  const authority = decodeURIComponent(host);
+  const name = authority.replace(/:[0-9]+$/, "");
+  const scheme = name === "localhost" || name === "127.0.0.1" || name === "[::1]" ? "http" : "https";
+  const path = segments.length ? `/${segments.map(decodeURIComponent).join("/")}/did.json` : "/.well-known/did.json";
+  return `${scheme}://${authority}${path}`;
+}
+
 export function didWebOf(origin: string): string {
   const url = new URL(origin);
   const segments = url.pathname.split("/").filter(Boolean).map(encodeURIComponent);

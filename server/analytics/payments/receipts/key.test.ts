@@ -4,7 +4,7 @@
 import { generateKeyPairSync, type JsonWebKey } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../../config/env.js";
-import { didDocument, didWebOf, keyIdOf } from "./did.js";
+import { didDocument, didWebDocumentUrl, didWebOf, keyIdOf } from "./did.js";
 import { signCompact, verifyCompact } from "./jws.js";
 import { pemOf, receiptKeyOf } from "./key.js";
 
@@ -36,10 +36,14 @@ describe("receiptKeyOf", () => {
 });
 
 describe("did:web", () => {
-  it("writes the origin's host, a port as %3A, a path as more segments", () => {
+  it("writes the origin's host, a port as %3A, a path as more segments; and finds a DID's document from it", () => {
     expect(didWebOf("https://api.example.com")).toBe("did:web:api.example.com");
     expect(didWebOf("http://localhost:4021")).toBe("did:web:localhost%3A4021");
     expect(didWebOf("https://example.com/api/v1")).toBe("did:web:example.com:api:v1");
+    expect(didWebDocumentUrl("did:web:api.example.com#receipts-1")).toBe("https://api.example.com/.well-known/did.json");
+    expect(didWebDocumentUrl("did:web:localhost%3A4021#receipts-1")).toBe("http://localhost:4021/.well-known/did.json");
+    expect(didWebDocumentUrl("did:web:example.com:api:v1")).toBe("https://example.com/api/v1/did.json");
+    expect(didWebDocumentUrl("did:key:z6Mk")).toBeUndefined();
   });
 
   it("lists the key under the id every signature names as kid, and a signature verifies under its publicKeyJwk", () => {

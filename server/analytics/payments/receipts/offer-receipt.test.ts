@@ -3,6 +3,11 @@
 // /.well-known/did.json: every offer of a real 402 and the receipt of an answer paid by the official
 // v2 client verify, match each other and the payment, and name the key the document lists; an edited
 // one does not verify; a retry served from the ledger carries the very same receipt; v1 is unchanged.
+
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import {
   decodeSignedOffers,
   extractOffersFromPaymentRequired,
@@ -23,6 +28,8 @@ import { createLogger } from "../../../http/logger.js";
 import { createAnalyticsService } from "../../service.js";
 
 let app: Running;
+/** The PAYMENT-RESPONSE header of the v2 paid answer below, for the command line's tests. */
+let paid: { header: string; payer: string } | undefined;
 type Did = { id: string; verificationMethod: { id: string; publicKeyJwk: { kty: string; crv: string; x: string } }[] };
 let did: Did;
 const publicKey = () => did.verificationMethod[0]?.publicKeyJwk as NonNullable<Parameters<typeof verifyOfferSignatureJWS>[1]>;
@@ -108,11 +115,47 @@ describe("the receipt of a v2 paid answer", () => {
     const retry = await post(fetch, url, { "PAYMENT-SIGNATURE": sent[0] as string });
     expect(retry.status).toBe(200);
     expect(retry.headers.get("payment-response")).toBe(res.headers.get("payment-response"));
+    paid = { header: res.headers.get("payment-response") as string, payer: account.address };
   });
 
   it("is not added to a v1 answer's X-PAYMENT-RESPONSE", async () => {
     const res = await post(v1Client(privateKeyToAccount(generatePrivateKey()), "").pay, `${app.origin}/base/defi/tvl`);
     expect(res.status).toBe(200);
     expect(decodeHeader(res.headers.get("x-payment-response"))).not.toHaveProperty("extensions");
+  });
+});
+
+/** `npm run receipts -- verify …` as a child process (asynchronously: the app it asks for its key runs in this one). */
+function verifyCommand(args: string[], input?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(process.execPath, ["--import", "tsx", "scripts/receipts.ts", "verify", ...args], (error, stdout, stderr) =>
+      resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
+    );
+    child.stdin?.end(input ?? "");
+  });
+}
+
+describe("npm run receipts -- verify", () => {
+  it("verifies the raw header from standard input, finding the key by the kid's did:web, and says what it proves", async () => {
+    const { header, payer } = paid as NonNullable<typeof paid>;
+    const { code, stdout, stderr } = await verifyCommand(["-"], header);
+    expect(code, stdout + stderr).toBe(0);
+    expect(stdout).toContain(`VERIFIED: signed by ${did.verificationMethod[0]?.id}`);
+    for (const line of [payer, "eip155:84532", `${app.origin}/base/defi/tvl`, "ledger:base-sepolia:"]) expect(stdout).toContain(line);
+  });
+
+  it("verifies the decoded JSON or the receipt alone from a file, with --url; refuses an edited receipt with exit 1", async () => {
+    const settlement = decodeHeader((paid as NonNullable<typeof paid>).header);
+    const receipt = settlement.extensions["offer-receipt"].info.receipt;
+    const dir = mkdtempSync(join(tmpdir(), "receipts-"));
+    const write = (name: string, value: unknown) => {
+      writeFileSync(join(dir, name), JSON.stringify(value));
+      return join(dir, name);
+    };
+    for (const file of [write("response.json", settlement), write("receipt.json", receipt)])
+      expect((await verifyCommand([file, "--url", app.origin])).code).toBe(0);
+    const edited = await verifyCommand([write("edited.json", { ...receipt, signature: tampered(receipt.signature) }), "--url", app.origin]);
+    expect(edited.code).toBe(1);
+    expect(edited.stderr).toContain("NOT VERIFIED: the signature does not verify");
   });
 });
