@@ -9,7 +9,18 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { x402Client } from "@x402/core/client";
 import type { PaymentRequired } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
-import { extractReceiptPayload, type SignedReceipt } from "@x402/extensions/offer-receipt";
+import {
+  decodeSignedOffers,
+  extractOffersFromPaymentRequired,
+  extractReceiptPayload,
+  findAcceptsObjectFromSignedOffer,
+  type JWSSignedOffer,
+  type JWSSignedReceipt,
+  type SignedReceipt,
+  verifyOfferSignatureJWS,
+  verifyReceiptMatchesOffer,
+  verifyReceiptSignatureJWS,
+} from "@x402/extensions/offer-receipt";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NETWORKS } from "../../lib/networks.js";
@@ -271,5 +282,47 @@ describe("the endpoint", () => {
     const get = await fetch(`${service.origin}/mcp`, { headers: { accept: "text/event-stream" } });
     expect(get.status).toBe(405);
     expect(get.headers.get("allow")).toBe("POST");
+  });
+});
+
+/** The key of the service's /.well-known/did.json, as x402's verifiers take it. */
+async function publicKey() {
+  const did = (await (await fetch(`${service.origin}/.well-known/did.json`)).json()) as { verificationMethod: { publicKeyJwk: object }[] };
+  return did.verificationMethod[0]?.publicKeyJwk as NonNullable<Parameters<typeof verifyOfferSignatureJWS>[1]>;
+}
+
+// Signed offers and receipts (x402's offer-receipt extension), checked with @x402/extensions' own verifiers.
+describe("a paid tool's offers and receipt", () => {
+  it("sign every network of the PaymentRequired, and the paid call's receipt, which a repeat gets unchanged", async () => {
+    const args = { limit: 2 };
+    const required = (await call("defiTvl", args)).structuredContent as unknown as PaymentRequired;
+    const offers = extractOffersFromPaymentRequired(required) as JWSSignedOffer[];
+    expect(offers).toHaveLength(required.accepts.length);
+    for (const [index, offer] of offers.entries()) {
+      expect(await verifyOfferSignatureJWS(offer, await publicKey())).toMatchObject({ resourceUrl: "mcp://tool/defiTvl" });
+      expect(findAcceptsObjectFromSignedOffer(offer, required.accepts)).toEqual(required.accepts[index]);
+    }
+
+    const account = privateKeyToAccount(generatePrivateKey());
+    const payments = new x402Client();
+    payments.register("eip155:*", new ExactEvmScheme(account));
+    const payment = await payments.createPaymentPayload(required);
+    const paid = await call("defiTvl", args, payment);
+    expect(paid.isError, JSON.stringify(paid.content)).toBeFalsy();
+    const settlement = paid._meta?.["x402/payment-response"] as {
+      extensions: { "offer-receipt": { info: { receipt: JWSSignedReceipt } } };
+    };
+    const receipt = settlement.extensions["offer-receipt"].info.receipt;
+    expect(await verifyReceiptSignatureJWS(receipt, await publicKey())).toMatchObject({
+      resourceUrl: "mcp://tool/defiTvl",
+      network: payment.accepted.network,
+      payer: account.address,
+      issuedAt: Math.floor(Date.parse((paid.structuredContent as { timestamp: string }).timestamp) / 1000),
+    });
+    const offered = decodeSignedOffers(offers).find((offer) => offer.network === payment.accepted.network);
+    expect(offered && verifyReceiptMatchesOffer(receipt, offered, [account.address])).toBe(true);
+
+    const again = await call("defiTvl", args, payment);
+    expect(again._meta?.["x402/payment-response"]).toEqual(settlement);
   });
 });

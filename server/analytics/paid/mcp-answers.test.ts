@@ -21,8 +21,13 @@ const OUTCOMES: PaidOutcome[] = [
 ];
 
 describe("a paid tool call's result", () => {
-  it("is the same whether written as an object or as JSON text", () => {
-    for (const outcome of OUTCOMES) expect(JSON.parse(mcpAnswerJson(outcome, call))).toEqual(mcpAnswer(outcome, call));
+  it("is the same whether written as an object or as JSON text, with or without a signed receipt", () => {
+    const signing: AnsweredCall = { ...call, signReceipt: (response, body) => ({ ...response, signedOver: body }) as never };
+    for (const answered of [call, signing])
+      for (const outcome of OUTCOMES) expect(JSON.parse(mcpAnswerJson(outcome, answered))).toEqual(mcpAnswer(outcome, answered));
+    expect(mcpAnswer(OUTCOMES[0] as PaidOutcome, signing)._meta?.["x402/payment-response"]).toMatchObject({
+      signedOver: '{"data":{"a":"\\"quoted\\""},"signal":"hold"}',
+    });
   });
 
   it("delivers the envelope with its settlement, and says how long a held payment waits", () => {
