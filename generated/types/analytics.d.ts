@@ -6251,6 +6251,8 @@ export interface components {
             bazaar: components["schemas"]["X402.BazaarExtension"];
             /** @description Idempotent purchases: a client's own name for a purchase, which its retries repeat. */
             "payment-identifier": components["schemas"]["X402.PaymentIdentifierExtension"];
+            /** @description Signed offers, one per `accepts` entry, when the service signs them (`RECEIPT_SIGNING_KEY`). */
+            "offer-receipt"?: components["schemas"]["X402.OfferReceiptChallenge"];
         };
         /** @description EIP-712 domain of an EVM USDC contract, as signed in EIP-3009 `TransferWithAuthorization`. */
         "X402.Eip712Domain": {
@@ -6355,6 +6357,45 @@ export interface components {
             mainnet: components["schemas"]["X402.NetworkDetails"];
             /** @description Network in the `testnet` profile (the default profile). */
             testnet: components["schemas"]["X402.NetworkDetails"];
+        };
+        /** @description What a signed offer commits to: one `accepts` entry of the challenge, for a time. */
+        "X402.OfferPayload": {
+            /**
+             * @description Payload schema version; always 1.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description The resource the challenge names (`resource.url`). */
+            resourceUrl: string;
+            /** @enum {string} */
+            scheme: "exact";
+            /** @description CAIP-2 id of the network. */
+            network: components["schemas"]["X402.Caip2Network"];
+            asset: string;
+            payTo: string;
+            /** @description Atomic USDC units. */
+            amount: string;
+            /**
+             * Format: int64
+             * @description Unix seconds until which the service stands by this offer: the challenge's time and `maxTimeoutSeconds`.
+             */
+            validUntil: number;
+        };
+        /** @description The `offer-receipt` extension of a v2 challenge: one signed offer per `accepts` entry. */
+        "X402.OfferReceiptChallenge": {
+            info: {
+                offers: components["schemas"]["X402.SignedOffer"][];
+            };
+            /** @description JSON Schema 2020-12 of `info`. */
+            schema: Record<string, never>;
+        };
+        /** @description The `offer-receipt` extension of a v2 settlement response: the signed receipt. */
+        "X402.OfferReceiptSettlement": {
+            info: {
+                receipt: components["schemas"]["X402.SignedReceipt"];
+            };
+            /** @description JSON Schema 2020-12 of `info`. */
+            schema: Record<string, never>;
         };
         /** @description Input and output description attached to a payment requirement. */
         "X402.OutputSchema": {
@@ -6516,6 +6557,27 @@ export interface components {
             /** @description EIP-712 domain of the asset (EVM) or the fee payer (Solana). */
             extra: components["schemas"]["X402.Eip712Domain"] | components["schemas"]["X402.SolanaExtra"];
         };
+        /** @description What a signed receipt proves: a payment settled for a resource, and the answer delivered. */
+        "X402.ReceiptPayload": {
+            /**
+             * @description Payload schema version; always 1.
+             * @enum {number}
+             */
+            version: 1;
+            /** @description CAIP-2 id of the network the payment settled on. */
+            network: components["schemas"]["X402.Caip2Network"];
+            /** @description The resource paid for, as the request named it. */
+            resourceUrl: string;
+            /** @description Address that paid. */
+            payer: string;
+            /**
+             * Format: int64
+             * @description Unix seconds: the answer's envelope `timestamp`, so a stored answer's retry carries the same receipt.
+             */
+            issuedAt: number;
+            /** @description As the settlement response's `transaction`. */
+            transaction?: string;
+        };
         /** @description What a payment buys (x402 v2 `ResourceInfo`). */
         "X402.ResourceInfo": {
             /**
@@ -6527,6 +6589,11 @@ export interface components {
             description?: string;
             /** @description Media type of the paid answer. */
             mimeType?: string;
+        };
+        /** @description Extensions of a v2 settlement response. */
+        "X402.SettlementExtensions": {
+            /** @description The signed receipt, when the service signs them (`RECEIPT_SIGNING_KEY`). */
+            "offer-receipt"?: components["schemas"]["X402.OfferReceiptSettlement"];
         };
         /**
          * @description x402 v2 report of a settlement that failed, in `PAYMENT-RESPONSE` beside the 402 that refuses a
@@ -6578,6 +6645,29 @@ export interface components {
             amount: string;
             /** @description As in the v1 receipt: the embedded `ledger` settlement recorded the payment without broadcasting it. */
             simulated?: boolean;
+            extensions?: components["schemas"]["X402.SettlementExtensions"];
+        };
+        /** @description An offer signed as a JWS (x402 `offer-receipt`, §4): its payload is inside `signature`. */
+        "X402.SignedOffer": {
+            /** @enum {string} */
+            format: "jws";
+            /**
+             * Format: int32
+             * @description Index of the `accepts` entry this offer signs (a hint; the payload's fields are what bind it).
+             */
+            acceptIndex: number;
+            /**
+             * @description JWS compact serialization (`alg: EdDSA`, `kid` the DID URL of the key in `/.well-known/did.json`)
+             *     of an `OfferPayload` in JCS form.
+             */
+            signature: string;
+        };
+        /** @description A receipt signed as a JWS (x402 `offer-receipt`, §5): its payload is inside `signature`. */
+        "X402.SignedReceipt": {
+            /** @enum {string} */
+            format: "jws";
+            /** @description JWS compact serialization (`alg: EdDSA`, `kid` as an offer's) of a `ReceiptPayload` in JCS form. */
+            signature: string;
         };
         /** @description Solana requirement extra: the fee payer that signs last and pays the SOL fee. */
         "X402.SolanaExtra": {

@@ -6,6 +6,7 @@
  * `timestamp`, so a receipt is a pure function of the stored answer, the settlement and the key: a
  * retry served from the ledger gets the same bytes (decision 0011).
  */
+import type { components } from "../../../../generated/types/analytics.js";
 import type { PaymentRequirementsV2 } from "../types.js";
 import { keyIdOf } from "./did.js";
 import { signCompact } from "./jws.js";
@@ -14,13 +15,12 @@ import type { ReceiptKey } from "./key.js";
 export const OFFER_RECEIPT = "offer-receipt";
 
 /** Offer and receipt payloads' schema version. */
-const VERSION = 1;
+const VERSION = 1 as const;
 
-export interface SignedArtifact {
-  format: "jws";
-  signature: string;
-}
-export type SignedOffer = SignedArtifact & { acceptIndex: number };
+export type SignedOffer = components["schemas"]["X402.SignedOffer"];
+export type SignedReceipt = components["schemas"]["X402.SignedReceipt"];
+type OfferPayload = components["schemas"]["X402.OfferPayload"];
+type ReceiptPayload = components["schemas"]["X402.ReceiptPayload"];
 
 /** JSON Schema 2020-12 of each extension's `info`, as the spec's JWS examples give them. */
 const jwsArtifact = {
@@ -49,8 +49,15 @@ const RECEIPT_SCHEMA = {
   required: ["receipt"],
 };
 
-export const offersExtension = (offers: SignedOffer[]) => ({ info: { offers }, schema: OFFERS_SCHEMA });
-export const receiptExtension = (receipt: SignedArtifact) => ({ info: { receipt }, schema: RECEIPT_SCHEMA });
+export const offersExtension = (offers: SignedOffer[]): components["schemas"]["X402.OfferReceiptChallenge"] => ({
+  info: { offers },
+  // The generated type reads a free-form object (`Record<unknown>`) as an empty one.
+  schema: OFFERS_SCHEMA as object as Record<string, never>,
+});
+export const receiptExtension = (receipt: SignedReceipt): components["schemas"]["X402.OfferReceiptSettlement"] => ({
+  info: { receipt },
+  schema: RECEIPT_SCHEMA as object as Record<string, never>,
+});
 
 interface Challenge {
   resource: { url: string };
@@ -118,7 +125,7 @@ export function receiptSigner(key: ReceiptKey, { publicBaseUrl, port }: { public
               payTo: accept.payTo,
               amount: accept.amount,
               validUntil: Math.floor(nowMs / 1000) + accept.maxTimeoutSeconds,
-            },
+            } satisfies OfferPayload,
             by,
           ),
         }),
@@ -130,8 +137,15 @@ export function receiptSigner(key: ReceiptKey, { publicBaseUrl, port }: { public
       const issuedAt = answerIssuedAt(answerBody);
       if (issuedAt === undefined) return response;
       const { network, payer, transaction } = response;
-      const payload = { version: VERSION, network, resourceUrl, payer, issuedAt, ...(transaction && { transaction }) };
-      const receipt: SignedArtifact = { format: "jws", signature: signCompact(payload, signer(resourceUrl)) };
+      const payload: ReceiptPayload = {
+        version: VERSION,
+        network: network as ReceiptPayload["network"],
+        resourceUrl,
+        payer,
+        issuedAt,
+        ...(transaction && { transaction }),
+      };
+      const receipt: SignedReceipt = { format: "jws", signature: signCompact(payload, signer(resourceUrl)) };
       const extensions = { ...((response as { extensions?: object }).extensions ?? {}), [OFFER_RECEIPT]: receiptExtension(receipt) };
       return { ...response, extensions };
     },
