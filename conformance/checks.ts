@@ -20,6 +20,11 @@ export const X402_VERSIONS = [1, 2] as const;
 
 const validators: Partial<Record<Service, ResponseValidator>> = {};
 const validatorOf = (service: Service) => (validators[service] ??= createResponseValidator(DOCS[service]));
+/** A value against a component schema of the analytics document (`X402.…`). */
+export const validateX402 = (component: string, value: unknown) =>
+  validatorOf("analytics")
+    .validateComponent(component, value)
+    .map((v) => ({ ...v, path: dotted(v.path) }));
 
 export class Findings {
   readonly problems: { field: string; message: string }[] = [];
@@ -240,6 +245,8 @@ export interface Paid {
   version: X402Version;
   network: string;
   amount: string;
+  /** The resource paid for, as the challenge named it. */
+  resource?: string;
 }
 
 export const RECEIPTS = {

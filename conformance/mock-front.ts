@@ -2,7 +2,8 @@
  * The front of `npm run mock`: a small Express app before one Prism process. Prism stays the
  * engine (request validation, the contract's examples, `Prefer: code=...` for any documented
  * status); the front makes paid operations charge like the service (mock-payments.ts) and serves
- * what Prism cannot: the document itself (`/openapi.json`, by network too) and its `/docs` page.
+ * what Prism cannot: the document itself (`/openapi.json`, by network too), its `/docs` page, and the
+ * `/.well-known/did.json` of the fixed key it signs offers and receipts with (mock-payments.ts).
  *
  * A paid request that asks for an answer (no `Prefer`, or `Prefer: code=200|206`):
  * - is first sent to Prism as `Prefer: code=402`, so an invalid request gets Prism's 400 before any
@@ -26,6 +27,7 @@
  */
 import express, { type Request, type Response } from "express";
 import { NETWORKS } from "../lib/networks.js";
+import { didDocument } from "../server/analytics/payments/receipts/did.js";
 import { offerAt } from "../server/analytics/payments/requirements.js";
 import { solanaAddressErrors } from "../server/analytics/segments/input-rules.js";
 import { ANALYTICS_CORS, cors, REGISTRY_CORS } from "../server/http/cors.js";
@@ -39,6 +41,7 @@ import {
   type MockAnswer,
   type MockRoute,
   malformedAnswer,
+  mockConfig,
   mockReceipt,
   mockRoutes,
   readPayment,
@@ -173,6 +176,7 @@ const offerFor = (req: Request, operation: PaidOperation) => offerAt(operation.o
 export function mockFront(service: "analytics" | "registry", prismUrl: string): express.Express {
   const documents = servedDocuments(service);
   const paid = service === "analytics" ? paidOperations() : [];
+  const receiptKey = service === "analytics" ? mockConfig().receipts : undefined;
   const named = service === "registry" ? namedPaths(documents.get(undefined) as OpenApiDoc) : [];
   const app = express();
   app.disable("x-powered-by");
@@ -214,7 +218,7 @@ export function mockFront(service: "analytics" | "registry", prismUrl: string): 
   async function challenge(req: Request, res: Response, operation: PaidOperation, refusal?: Parameters<typeof challengeAnswer>[3]) {
     const probe = await forward(req, "code=402");
     if (probe.status !== 402) return relay(res, probe);
-    send(res, challengeAnswer(JSON.parse(probe.body.toString("utf8")), offerFor(req, operation), operation.offer.extensions, refusal));
+    send(res, challengeAnswer(JSON.parse(probe.body.toString("utf8")), offerFor(req, operation), operation.offer, refusal));
   }
 
   app.use(async (req, res, next) => {
@@ -228,6 +232,8 @@ export function mockFront(service: "analytics" | "registry", prismUrl: string): 
         const documentUrl = network ? `/openapi.json?network=${network}` : "/openapi.json";
         return res.type("text/html").send(referencePage({ title: `${title} (mock)`, documentUrl }));
       }
+      if (req.method === "GET" && req.path === "/.well-known/did.json" && receiptKey)
+        return res.json(didDocument(originOf(req), receiptKey));
       const misnamed = nameRuleAnswer(named, req);
       if (misnamed) return send(res, misnamed);
       const operation = paid.find((p) => p.method === req.method && p.pattern.test(req.path));
@@ -248,7 +254,8 @@ export function mockFront(service: "analytics" | "registry", prismUrl: string): 
         return probe.status === 402 ? send(res, malformedAnswer(payment)) : relay(res, probe);
       }
       const answer = await forward(req);
-      relay(res, answer, answer.status < 300 ? mockReceipt(payment, offer) : {});
+      const signing = { receipts: operation.offer.receipts, answerBody: answer.body.toString("utf8") };
+      relay(res, answer, answer.status < 300 ? mockReceipt(payment, offer, signing) : {});
     } catch (error) {
       next(error);
     }

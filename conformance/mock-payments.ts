@@ -14,6 +14,7 @@
 import { randomUUID } from "node:crypto";
 import { getBase64Encoder, getTransactionDecoder } from "@solana/kit";
 import type { components } from "../generated/types/analytics.js";
+import { RECEIPT_HEADERS } from "../lib/x402-headers.js";
 import { loadAnalyticsContract, type PaidRoute } from "../server/analytics/contract/analytics-contract.js";
 import {
   CHALLENGE_HEADER,
@@ -25,10 +26,12 @@ import {
   readSubmission,
   receiptHeader,
   type Submission,
+  settlementResponseV2,
   type X402Version,
 } from "../server/analytics/payments/protocols.js";
+import type { ReceiptSigner } from "../server/analytics/payments/receipts/offer-receipt.js";
 import { type RouteOffer, routeOffer } from "../server/analytics/payments/requirements.js";
-import { loadAnalyticsConfig } from "../server/config/analytics.js";
+import { type AnalyticsConfig, loadAnalyticsConfig } from "../server/config/analytics.js";
 import { NOT_A_FIELD } from "../server/http/errors.js";
 
 type PaymentRequiredBody = components["schemas"]["X402.PaymentRequiredBody"];
@@ -47,10 +50,22 @@ export interface MockRoute {
   offer: RouteOffer;
 }
 
-/** Every paid route with the service's own offer, as `npm start` makes it (testnet profile, development recipients). */
+/**
+ * The mock's receipt key (Ed25519, JWK): fixed, so that the offers and receipts it signs verify under the key its
+ * `/.well-known/did.json` publishes, run after run. A test key, published here: never a deployment's.
+ */
+export const MOCK_RECEIPT_KEY =
+  '{"crv":"Ed25519","d":"Wv5wg9MvgISnAjEdXtm0zGokmlRlUO-U-JTYkHUZZb0","x":"ZWxiRkrNgblrH63pHEsppam0btLEc4abnVtnOQiU1YA","kty":"OKP"}';
+
+/** The configuration the mock charges with: `npm start`'s (testnet profile, development recipients), signing with the mock's key. */
+export function mockConfig(contract = loadAnalyticsContract()): AnalyticsConfig {
+  return loadAnalyticsConfig({ X402_PROFILE: "testnet", RECEIPT_SIGNING_KEY: MOCK_RECEIPT_KEY }, contract.developmentDefaults);
+}
+
+/** Every paid route with the service's own offer, as `npm start` makes it. */
 export function mockRoutes(): MockRoute[] {
   const contract = loadAnalyticsContract();
-  const config = loadAnalyticsConfig({ X402_PROFILE: "testnet" }, contract.developmentDefaults);
+  const config = mockConfig(contract);
   return contract.paid.map((route) => ({ route, offer: routeOffer(route, config, contract.document) }));
 }
 
@@ -112,7 +127,7 @@ function payerOf(payload: unknown, feePayer: string | undefined): string | undef
 export function challengeAnswer(
   contractBody: PaymentRequiredBody,
   offer: Offer,
-  extensions: RouteOffer["extensions"],
+  routed: Pick<RouteOffer, "extensions" | "receipts">,
   refusal?: { reason: Reason; message: string },
 ): MockAnswer {
   const body: PaymentRequiredBody = {
@@ -120,7 +135,8 @@ export function challengeAnswer(
     ...(refusal ? { error: refusal.reason, message: refusal.message } : {}),
     accepts: contractBody.accepts.map((requirement) => ({ ...requirement, resource: offer.v1.resource })),
   };
-  const v2 = challengeV2(offer, extensions, refusal?.reason ?? "Payment required");
+  const required = challengeV2(offer, routed.extensions, refusal?.reason ?? "Payment required");
+  const v2 = routed.receipts ? routed.receipts.withOffers(required, Date.now()) : required;
   return { status: 402, headers: { [CHALLENGE_HEADER]: encodeHeader(v2), "Cache-Control": "no-store" }, body };
 }
 
@@ -154,19 +170,27 @@ export function unknownFieldsAnswer(route: PaidRoute, input: Record<string, unkn
   };
 }
 
-/** The receipt of a paid answer, in the header of the version paid in: decodable like the service's, and plainly a mock settlement. */
-export function mockReceipt(paid: { version: X402Version; network: string; payer: string }, offer: Offer): Record<string, string> {
-  const [name, value] = receiptHeader(
-    paid.version,
-    {
-      success: true,
-      transaction: `mock-settlement-${randomUUID()}`,
-      network: paid.network as Offer["v1"]["network"],
-      payer: paid.payer,
-      simulated: true,
-      amount: offer.v2.amount,
-    },
-    offer.v2.network,
-  );
+/**
+ * The receipt of a paid answer, in the header of the version paid in: decodable like the service's, and plainly a
+ * mock settlement; in v2, signed for the resource paid for at the time of `signing.answerBody`'s envelope.
+ */
+export function mockReceipt(
+  paid: { version: X402Version; network: string; payer: string },
+  offer: Offer,
+  signing?: { receipts?: ReceiptSigner; answerBody: string },
+): Record<string, string> {
+  const receipt = {
+    success: true,
+    transaction: `mock-settlement-${randomUUID()}`,
+    network: paid.network as Offer["v1"]["network"],
+    payer: paid.payer,
+    simulated: true,
+    amount: offer.v2.amount,
+  };
+  if (paid.version === 2 && signing?.receipts) {
+    const response = signing.receipts.withReceipt(settlementResponseV2(receipt, offer.v2.network), offer.v1.resource, signing.answerBody);
+    return { [RECEIPT_HEADERS[2]]: encodeHeader(response) };
+  }
+  const [name, value] = receiptHeader(paid.version, receipt, offer.v2.network);
   return { [name]: value };
 }

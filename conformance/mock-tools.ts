@@ -4,7 +4,7 @@
  * mock settlement. A call's arguments are checked as the service checks them; without a payment it
  * answers the tool's `PaymentRequired`; a payment is judged as the mock judges a header
  * (mock-payments.ts: its form, network and payload, no signature or chain), and a well-formed one gets
- * the operation's 200 example with a mock receipt (`simulated: true`). Nothing is remembered: the
+ * the operation's 200 example with a mock receipt (`simulated: true`, signed with the mock's key). Nothing is remembered: the
  * same payment twice is answered twice.
  */
 import { randomUUID } from "node:crypto";
@@ -15,15 +15,14 @@ import { type InputCheck, inputChecks } from "../server/analytics/paid/input-che
 import { mcpAnswer, PAYMENT_META } from "../server/analytics/paid/mcp-answers.js";
 import type { PaidOutcome } from "../server/analytics/paid/outcomes.js";
 import { solanaAddressErrors } from "../server/analytics/segments/input-rules.js";
-import { loadAnalyticsConfig } from "../server/config/analytics.js";
 import type { ToolServer } from "../server/mcp/streamable-endpoint.js";
-import { judgeSubmission } from "./mock-payments.js";
+import { judgeSubmission, mockConfig } from "./mock-payments.js";
 
 type Example = { content?: Record<string, { example?: unknown }> };
 
 export function mockToolServer(): ToolServer {
   const contract = loadAnalyticsContract();
-  const config = loadAnalyticsConfig({ X402_PROFILE: "testnet" }, contract.developmentDefaults);
+  const config = mockConfig(contract);
   const checksOf = inputChecks(contract);
   // One check per route, compiled on its first call, as the service's pipelines hold theirs.
   const checks = new Map<PaidRoute, InputCheck>();
@@ -66,7 +65,8 @@ export function mockToolServer(): ToolServer {
     async call({ name, arguments: args, meta }) {
       if (!tools.has(name)) return undefined;
       const [outcome, offers, caip2] = outcomeOf(name, { ...args }, meta?.[PAYMENT_META]);
-      return mcpAnswer(outcome, { challenge: offers.challenge, caip2, price: offers.price, now: Date.now() });
+      const { challenge, price, signReceipt } = offers;
+      return mcpAnswer(outcome, { challenge, caip2, price, now: Date.now(), signReceipt });
     },
   };
 }

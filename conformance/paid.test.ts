@@ -1,6 +1,7 @@
 // Every paid operation (POST and legacy GET) under every selected prefix: the 402 challenge in both x402
 // versions (v1 body, v2 PAYMENT-REQUIRED), a malformed payment refused with a 400 in either payment header and
-// both headers at once, then the paid answer with its receipt, paid in each version. The mock (Prism behind its
+// both headers at once, then the paid answer with its receipt, paid in each version; where the target publishes a
+// receipt key (/.well-known/did.json), its signed offers and v2 receipts (signatures.ts). The mock (Prism behind its
 // front) charges like the service, so the same exchange runs against every target.
 import { describe } from "vitest";
 import { type PaidCase, paidCases, title } from "./cases.js";
@@ -11,12 +12,14 @@ import {
   checkChallengeV2,
   checkEnvelope,
   checkReceipt,
+  decodeHeader,
   Findings,
   RECEIPTS,
   X402_VERSIONS,
 } from "./checks.js";
 import { type CaseRequest, send, withHeaders } from "./http.js";
 import { createPayer, payAndSend } from "./payer.js";
+import { checkSignedOffers, checkSignedReceipt, type PublishedKeys, publishedKeys } from "./signatures.js";
 import { skipReason } from "./skips.js";
 import { caseTest, settings, useTarget } from "./suite.js";
 
@@ -24,6 +27,10 @@ const url = useTarget({ analytics: true });
 const pay = await createPayer();
 const checksOrigin = !skipReason(settings, "resourceOrigin");
 const checksReceipt = !skipReason(settings, "receipt");
+const checksSignatures = !skipReason(settings, "signatures");
+let keys: Promise<PublishedKeys | undefined> | undefined;
+/** The keys the target publishes (once per file), or undefined when it signs nothing. */
+const signingKeys = () => (keys ??= publishedKeys(url("analyticsUrl"), settings.timeoutMs));
 
 const PAYMENT_HEADERS = ["X-PAYMENT", "PAYMENT-SIGNATURE"];
 const MALFORMED = "not base64 json!";
@@ -55,6 +62,15 @@ describe(`paid operations on ${settings.kind}`, () => {
       f.assert();
     });
 
+    caseTest(title(c, "signed offers"), ["challenge", "signatures"], async () => {
+      const published = await signingKeys();
+      if (!published) return; // the target publishes no key: it signs nothing, and nothing is judged
+      const f = new Findings(`${c.label} signed offers`);
+      const challenge = checkChallengeV2(f, c, await send(url("analyticsUrl"), c.request, settings.timeoutMs));
+      if (challenge) await checkSignedOffers(f, challenge, published, Date.now());
+      f.assert();
+    });
+
     for (const header of PAYMENT_HEADERS) {
       const check = `400 malformed ${header}`;
       caseTest(title(c, check), "challenge", () =>
@@ -76,6 +92,12 @@ describe(`paid operations on ${settings.kind}`, () => {
         if (paid && checksReceipt && paid.answer.status < 300) {
           checkReceipt(f, paid.answer, paid.paid);
           checkBrowserReadable(f, paid.answer, [RECEIPTS[version].header]);
+          const published = version === 2 && checksSignatures ? await signingKeys() : undefined;
+          const settlement = paid.answer.headers.get(RECEIPTS[2].header);
+          if (published && settlement) {
+            const expected = { resourceUrl: paid.paid.resource ?? "", timestamp: (paid.answer.json as { timestamp?: unknown })?.timestamp };
+            await checkSignedReceipt(f, decodeHeader(settlement), published, expected);
+          }
         }
         f.assert();
       });

@@ -10,6 +10,7 @@ export type Check =
   | "challenge"
   | "paid"
   | "receipt"
+  | "signatures"
   | "partial"
   | "negative"
   | "fuzz"
