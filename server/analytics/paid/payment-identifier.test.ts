@@ -21,8 +21,10 @@ type App = ReturnType<typeof buildPaidApp>["app"];
 /** Pays for `/base/defi/tvl` with a fresh payment (or `nonce`'s) under `id`. */
 async function pay(app: App, id: string, { payer = PAYER, nonce, body = {} }: { payer?: string; nonce?: string; body?: object } = {}) {
   const { v2 } = await challengeOf(app);
+  // one Host for every call: a signed receipt names the URL paid for, which each supertest server's port would change
   return request(app)
     .post("/base/defi/tvl")
+    .set("Host", "pay.test")
     .set("PAYMENT-SIGNATURE", testPaymentV2(v2.accepts[0], payer, nonce, withId(id)))
     .send(body);
 }
