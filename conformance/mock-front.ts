@@ -35,6 +35,7 @@ import { invalidField, invalidInput, toErrorResponse } from "../server/http/erro
 import { createLogger } from "../server/http/logger.js";
 import { MCP_PATH, mcpEndpoint } from "../server/mcp/streamable-endpoint.js";
 import { DOCS_ASSETS_PATH, docsAssets, referencePage } from "../server/reference-page/reference-page.js";
+import { MAX_AGE } from "../server/registry/handlers.js";
 import { checkName } from "../server/registry/names.js";
 import {
   challengeAnswer,
@@ -61,6 +62,8 @@ const HOP_BY_HOP = new Set([
   "content-encoding",
 ]);
 /** The x402 headers, which the front alone writes (Prism would send schema placeholders). */
+/** The `Cache-Control` of the services' documents and pages. */
+const DOCUMENT_CACHE = `public, max-age=${MAX_AGE.document}`;
 const X402_HEADERS = new Set(["payment-required", "payment-response", "x-payment-response"]);
 
 interface PaidOperation extends MockRoute {
@@ -224,6 +227,8 @@ export function mockFront(service: "analytics" | "registry", prismUrl: string): 
   app.use(async (req, res, next) => {
     try {
       const network = req.query.network as string | undefined;
+      // The documents and their page are cacheable as the services serve them (the registry's contract requires it).
+      if (req.method === "GET" && (req.path === "/openapi.json" || req.path === "/docs")) res.set("Cache-Control", DOCUMENT_CACHE);
       if (req.method === "GET" && req.path === "/openapi.json" && documents.has(network)) {
         return res.json({ ...documents.get(network), servers: [{ url: originOf(req), description: "The mock (npm run mock)" }] });
       }
