@@ -1,7 +1,9 @@
 /**
  * The suite's one way to call a target: plain `fetch` against a base URL (the in-process services
- * listen on real ports too), under a request timeout so that a hang fails as a hang.
+ * listen on real ports too), under a request timeout so that a hang fails as a hang. Every exchange
+ * is recorded for the run's coverage report (observations.ts).
  */
+import { recordExchange } from "./observations.js";
 
 export interface CaseRequest {
   method: "GET" | "POST";
@@ -27,6 +29,7 @@ export async function send(baseUrl: string, request: CaseRequest, timeoutMs: num
   const hasBody = request.body !== undefined || request.rawBody !== undefined;
   if (hasBody) headers["content-type"] ??= "application/json";
   let response: Response;
+  const started = performance.now();
   try {
     response = await fetch(`${baseUrl}${request.path}`, {
       method: request.method,
@@ -52,7 +55,9 @@ export async function send(baseUrl: string, request: CaseRequest, timeoutMs: num
       json = undefined;
     }
   }
-  return { status: response.status, headers: response.headers, contentType, text, json };
+  const answer = { status: response.status, headers: response.headers, contentType, text, json };
+  recordExchange(baseUrl, request, headers, answer, Math.round(performance.now() - started));
+  return answer;
 }
 
 /** `request` with more headers. */

@@ -14,6 +14,8 @@ export interface ResponseValidator {
   validate(method: string, path: string, status: number, body: unknown): Violation[];
   /** Violations of a component schema (e.g. `DefiTvlData`). */
   validateComponent(name: string, value: unknown): Violation[];
+  /** Violations of any schema of the document (a parameter's, a body field's), its `$ref`s read from the components. */
+  validateValue(schema: Schema, value: unknown): Violation[];
 }
 
 const run = (fn: ValidateFunction, value: unknown): Violation[] =>
@@ -66,6 +68,9 @@ export function createResponseValidator(doc: OpenApiDoc): ResponseValidator {
       const schema = doc.components.schemas[name];
       if (!schema) return [{ path: "/", message: `no component ${name}` }];
       return run(compile(`#${name}`, { $ref: `#/components/schemas/${name}` }), value);
+    },
+    validateValue(schema, value) {
+      return run(compile(JSON.stringify(schema), schema), value);
     },
   };
 }

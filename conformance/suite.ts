@@ -4,6 +4,7 @@
  * their reason when the target cannot do what they check.
  */
 import { afterAll, beforeAll, inject, it } from "vitest";
+import { observeTarget } from "./observations.js";
 import { type Check, skipReason } from "./skips.js";
 import { openTarget, type RunningTarget, type ServiceChoice, type Target, targetSettings } from "./targets.js";
 
@@ -25,6 +26,7 @@ export function useTarget(choice: ServiceChoice): TargetUrls {
   let running: RunningTarget | undefined;
   beforeAll(async () => {
     running = await openTarget(settings, inject("conformanceTarget"), choice);
+    observeTarget(running.target);
   }, 180_000);
   afterAll(async () => {
     await running?.stop();
