@@ -38,7 +38,11 @@ export const NAMED_CHECKS: Record<string, { observed: boolean; tests?: RegExp; w
     tests: /^(positive_data_acceptance|200 example|200 without payment|paid answer)/,
     what: "schema-valid inputs are never refused with a 400",
   },
-  negative_data_rejection: { observed: false, tests: /^negative_data_rejection/, what: "schema-invalid inputs are always refused" },
+  negative_data_rejection: {
+    observed: false,
+    tests: /^(negative_data_rejection|400 malformed|400 both payment headers)/,
+    what: "schema-invalid inputs (and malformed payment headers) are always refused",
+  },
   unsupported_method: { observed: false, tests: /^unsupported_method/, what: "an undocumented method is a 405 with Allow" },
   payment_required_enforced: {
     observed: false,

@@ -23,8 +23,9 @@ import {
   type X402Version,
 } from "./checks.js";
 import { type CaseRequest, send, withHeaders } from "./http.js";
-import type { Operation, Schema } from "./openapi-doc.js";
+import { type Operation, parametersOf, type Schema } from "./openapi-doc.js";
 import { createPayer, paymentHeader } from "./payer.js";
+import { effective } from "./schemas.js";
 import { caseTest, settings, useTarget } from "./suite.js";
 
 const url = useTarget({ analytics: true });
@@ -67,12 +68,55 @@ async function challengeOf(c: PaidCase): Promise<Challenge> {
   return challenge;
 }
 
+/**
+ * Refusals of schema-valid inputs by rules over live data that the fields' descriptions do not announce yet (the
+ * bridge's token lists and route fees, a bound below its pair), by unprefixed path: known gaps of the document, to be described in spec/.
+ */
+const UNANNOUNCED_REFUSALS: Record<string, readonly string[]> = {
+  "/bridge/quote": ["from_token", "to_token", "amount"],
+  "/bridge/yield-migrate": ["token", "amount_usd", "current_apy_pct"],
+  "/smartmoney/token-screener": ["market_cap_max"],
+};
+
+/**
+ * Whether every field a 400 names is one whose description in the document says when it is a 400 (a rule over live
+ * data no schema can state, e.g. "a chain the aggregator does not list is a 400 naming `chain`"), or a known gap.
+ */
+function refusalDocumented(c: PaidCase, body: unknown): boolean {
+  const errors = (body as { errors?: { location?: string; field?: string }[] } | undefined)?.errors ?? [];
+  const described = (location?: string, field?: string) => {
+    if (location === "body") return descriptions(effective(DOCS.analytics, bodySchema(c)).properties?.[field ?? ""]);
+    const parameter = parametersOf(DOCS.analytics, opOf(c)).find((p) => p?.in === location && p.name === field);
+    // a legacy GET's query parameter is its POST twin's body field, which may carry the sentence
+    const twin = DOCS.analytics.paths[c.template]?.post?.requestBody?.content["application/json"]?.schema;
+    const twinField = twin ? effective(DOCS.analytics, twin).properties?.[field ?? ""] : undefined;
+    return `${parameter?.description ?? ""} ${descriptions(parameter?.schema)} ${descriptions(twinField)}`;
+  };
+  const known = UNANNOUNCED_REFUSALS[c.row.slice(c.row.indexOf(" ") + 1)] ?? [];
+  return errors.length > 0 && errors.every((e) => known.includes(e.field ?? "") || /\b400\b/.test(described(e.location, e.field)));
+}
+
+/** The descriptions of a schema and of every schema it refers to or combines (a component states its own rule). */
+function descriptions(schema: Schema | undefined, depth = 0): string {
+  if (!schema || depth > 8) return "";
+  const referred = schema.$ref ? DOCS.analytics.components.schemas[schema.$ref.split("/").pop() as string] : undefined;
+  const members = [referred, ...(schema.allOf ?? []), ...(schema.anyOf ?? []), ...(schema.oneOf ?? [])];
+  return [schema.description ?? "", ...members.map((m) => descriptions(m, depth + 1))].join(" ");
+}
+
 let requestIds = 0;
 /**
  * Sends `request` paid with a fresh valid payment in `version` and holds the answer against the
- * client-answer rules and the charge invariant; `expected4xx` for inputs the contract refuses.
+ * client-answer rules and the charge invariant; `expected4xx` for inputs the contract refuses,
+ * `valid` for inputs the schemas admit (never refused with a 400).
  */
-async function expectPaidAnswer(c: PaidCase, request: CaseRequest, expected4xx: boolean, version: X402Version): Promise<void> {
+async function expectPaidAnswer(
+  c: PaidCase,
+  request: CaseRequest,
+  expected4xx: boolean,
+  version: X402Version,
+  valid = false,
+): Promise<void> {
   const requestId = `fuzz-${process.pid}-${++requestIds}`;
   const { requirement, v2 } = await challengeOf(c);
   const paid = withHeaders(request, { ...(await paymentHeader(pay, version, requirement, v2)), "X-Request-Id": requestId });
@@ -80,6 +124,8 @@ async function expectPaidAnswer(c: PaidCase, request: CaseRequest, expected4xx: 
   const input = JSON.stringify(request.body ?? request.rawBody ?? "");
   const f = new Findings(`${c.label} paid fuzz (x402 v${version}) ${request.method} ${request.path} ${input}`);
   checkClientAnswer(f, c, answer, !expected4xx);
+  if (valid && answer.status === 400 && !refusalDocumented(c, answer.json))
+    f.add("status", `a schema-valid input refused with a 400 its fields' descriptions do not announce: ${answer.text.slice(0, 300)}`);
   const delivered = answer.status === 200 || answer.status === 206;
   if (delivered) checkReceipt(f, answer, { version, network: requirement.network, amount: c.price.micro });
   else checkNoReceipt(f, answer);
@@ -104,7 +150,7 @@ const row = (check: string) => `fuzz · ${settings.prefixes.map((p) => p.name).j
 
 describe(`fuzzing on ${settings.kind}`, () => {
   caseTest(
-    row("request bodies → 4xx"),
+    row("negative_data_rejection: fuzzed request bodies → 4xx"),
     "fuzz",
     () =>
       fc.assert(
@@ -120,7 +166,7 @@ describe(`fuzzing on ${settings.kind}`, () => {
   );
 
   caseTest(
-    row("query and path parameters → 4xx"),
+    row("negative_data_rejection: fuzzed query and path parameters → 4xx"),
     "fuzz",
     () =>
       fc.assert(
@@ -149,7 +195,9 @@ describe(`fuzzing on ${settings.kind}`, () => {
   );
 
   caseTest(
-    row("schema-valid inputs with adversarial numbers and strings, paid → never 5xx, charged exactly when delivered"),
+    row(
+      "positive_data_acceptance: schema-valid inputs with adversarial numbers and strings, paid → never 400 or 5xx, charged exactly when delivered",
+    ),
     ["fuzz", "paid"],
     () =>
       fc.assert(
@@ -162,7 +210,7 @@ describe(`fuzzing on ${settings.kind}`, () => {
             return valid.map((request) => ({ op, request }));
           }),
           fc.constantFrom(...X402_VERSIONS),
-          ({ op, request }, version) => expectPaidAnswer(caseOf(op), request, false, version),
+          ({ op, request }, version) => expectPaidAnswer(caseOf(op), request, false, version, true),
         ),
         OPTIONS,
       ),
@@ -170,7 +218,7 @@ describe(`fuzzing on ${settings.kind}`, () => {
   );
 
   caseTest(
-    row("fuzzed bodies, query and path parameters, paid → 4xx, no receipt, nothing charged"),
+    row("negative_data_rejection: fuzzed bodies, query and path parameters, paid → 4xx, no receipt, nothing charged"),
     ["fuzz", "paid"],
     () =>
       fc.assert(

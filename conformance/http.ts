@@ -6,7 +6,7 @@
 import { recordExchange } from "./observations.js";
 
 export interface CaseRequest {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Concrete path with its query string, e.g. `/base/lp/meteora/pools?sort=apr`. */
   path: string;
   /** JSON body; `rawBody` sends text as it is (for malformed JSON). */

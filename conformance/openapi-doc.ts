@@ -23,7 +23,15 @@ export type Schema = {
 export type Operation = {
   operationId: string;
   summary?: string;
-  parameters?: { $ref?: string; name?: string; in?: string; required?: boolean; schema?: Schema; example?: unknown }[];
+  parameters?: {
+    $ref?: string;
+    name?: string;
+    in?: string;
+    required?: boolean;
+    description?: string;
+    schema?: Schema;
+    example?: unknown;
+  }[];
   requestBody?: { required?: boolean; content: Record<string, { schema: Schema }> };
   responses: Record<
     string,

@@ -21,7 +21,10 @@ export type Check =
   | "notModified"
   | "errorCode"
   | "mcp"
-  | "mcpSameData";
+  | "mcpSameData"
+  | "bogusPayment"
+  | "reusedPayment"
+  | "allowHeader";
 
 const SKIPS: Record<TargetKind, Partial<Record<Check, string>>> = {
   server: {},
@@ -29,6 +32,9 @@ const SKIPS: Record<TargetKind, Partial<Record<Check, string>>> = {
     notModified: "Prism computes no ETag, so If-None-Match cannot match",
     fuzz: "Prism is not the system under test: its request validation is Stoplight's, not the service's",
     mcpSameData: "the mock answers the contract's examples, over HTTP (Prism) and over MCP (its front) alike",
+    bogusPayment: "the mock judges a payment's shape and network, not its signature",
+    reusedPayment: "the mock remembers no payment",
+    allowHeader: "Prism answers an undocumented method 405 without Allow (the status is still checked)",
   },
   url: {
     partial: "a deployment cannot be made to fail its model on demand (206 runs against the in-process server and Prism)",

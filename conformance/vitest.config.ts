@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["conformance/{paid,partial,free,registry,negative,fuzz,mcp}.test.ts"],
+    include: ["conformance/{paid,payment-enforced,methods,partial,free,registry,negative,fuzz,mcp}.test.ts"],
     globalSetup: ["conformance/global-setup.ts"],
     // One worker per core: the target (in-process services, Prism) answers from processes of its own.
     maxWorkers: availableParallelism(),
