@@ -2,8 +2,10 @@
 // unpaid request's 402 (paid.test.ts), three payments that must not buy an answer: a bogus one (signed, then its
 // authorization or transaction altered, so the signature no longer holds), a reused one (it already bought this
 // request's answer in x402 v1, and is presented again for another request: the same one asked in x402 v2), and one
-// signed for another prefix's network. Each must be refused with a 402 naming why, and carry no receipt.
+// signed for another prefix's network. Each must be refused with a 402 naming why, and carry no receipt. And the 409:
+// a payment identifier (x402 `payment-identifier`) one payer bought with, sent by another payer for the same request.
 import { describe } from "vitest";
+import { newPaymentId } from "../client/x402/types.js";
 import { decodeHeader, encodeHeader, PAYMENT_HEADERS } from "../lib/x402-headers.js";
 import { type PaidCase, paidCases, title } from "./cases.js";
 import { checkAnswer, checkChallenge, checkChallengeV2, checkNoReceipt, Findings } from "./checks.js";
@@ -14,6 +16,7 @@ import { ALL_PREFIXES } from "./targets.js";
 
 const url = useTarget({ analytics: true });
 const pay = await createPayer();
+const otherPayer = await createPayer();
 const CHECK = "payment_required_enforced";
 
 /** The case's challenge in both versions (a finding when it is not one). */
@@ -46,6 +49,16 @@ function bogus(header: string): string {
   return encodeHeader(payment);
 }
 
+const IDENTIFIER = "payment-identifier";
+
+/** A v2 payment header with x402's `payment-identifier` id set in the echoed declaration. */
+function identified(header: Record<string, string>, id: string): Record<string, string> {
+  const payment = decodeHeader(header[PAYMENT_HEADERS[2]] as string) as { extensions: Record<string, { info?: object }> };
+  const declared = payment.extensions[IDENTIFIER] ?? {};
+  payment.extensions[IDENTIFIER] = { ...declared, info: { ...declared.info, id } };
+  return { [PAYMENT_HEADERS[2]]: encodeHeader(payment) };
+}
+
 /** The same operation under another prefix: its challenge names another network. */
 const elsewhere = (c: PaidCase) =>
   paidCases(ALL_PREFIXES.filter((p) => p.name !== c.prefix.name)).find((o) => o.row === c.row && o.method === c.method);
@@ -69,6 +82,27 @@ describe(`${CHECK} on ${settings.kind}`, () => {
         const { payload } = decodeHeader(v1[PAYMENT_HEADERS[1]] as string) as { payload: unknown };
         const again = { x402Version: 2, accepted: v2.accepts[0], payload, resource: v2.resource, extensions: v2.extensions };
         await expectRefused(f, c, { [PAYMENT_HEADERS[2]]: encodeHeader(again) });
+      }
+      f.assert();
+    });
+
+    caseTest(title(c, "409 a payment identifier another payer bought with"), ["paid", "reusedPayment"], async () => {
+      const f = new Findings(`${c.label} 409 payment identifier of another payer`);
+      const { requirement, v2 } = await challengeOf(f, c);
+      // a target that does not declare payment identifiers cannot be asked for their conflict (the 409 stays uncovered)
+      if (requirement && v2?.extensions?.[IDENTIFIER]) {
+        const id = newPaymentId();
+        const first = await send(
+          url("analyticsUrl"),
+          withHeaders(c.request, identified(await paymentHeader(pay, 2, requirement, v2), id)),
+          settings.timeoutMs,
+        );
+        checkAnswer(f, c, first, [200, 206]);
+        const other = identified(await paymentHeader(otherPayer, 2, requirement, v2), id);
+        const conflict = await send(url("analyticsUrl"), withHeaders(c.request, other), settings.timeoutMs);
+        const body = checkAnswer(f, c, conflict, [409]);
+        if (body) f.equal("error", body.error, "payment_identifier_conflict");
+        checkNoReceipt(f, conflict);
       }
       f.assert();
     });
