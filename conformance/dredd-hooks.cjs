@@ -17,6 +17,7 @@ const SKIPPED = {
     206: "needs every model attempt to fail; the vitest suite checks 206 against a degraded in-process service",
     401: METRICS_TOKEN,
     404: "needs a paid request naming an entity the data does not hold; the fuzzing meets such 404s and checks their body",
+    409: "needs a payment identifier another payer bought with; the conformance suite provokes it on every paid operation",
     500: "an unexpected server failure cannot be provoked on purpose",
     502: "needs an upstream provider or the settlement to fail",
     503: "needs the ledger to be unreachable or an answer slower than its payment's deadline; the vitest suite provokes both",
