@@ -9,7 +9,6 @@
 import fc from "fast-check";
 import { describe } from "vitest";
 import type { PaymentRequirements } from "../client/x402/types.js";
-import { openSqliteLedger } from "../server/analytics/payments/ledger/sqlite-ledger.js";
 import { fuzzedBody, fuzzedParameters, garbagePayment, validBody } from "./arbitraries.js";
 import { DOCS, type PaidCase, paidCases } from "./cases.js";
 import {
@@ -131,6 +130,8 @@ async function expectPaidAnswer(
   else checkNoReceipt(f, answer);
   const ledgerDb = url.ledgerDb();
   if (ledgerDb) {
+    // Loaded only here: only the in-process target has a ledger file to read.
+    const { openSqliteLedger } = await import("../server/analytics/payments/ledger/sqlite-ledger.js");
     const ledger = openSqliteLedger(ledgerDb);
     const rows = (await ledger.rows()).filter((r) => r.requestId === requestId);
     await ledger.close();

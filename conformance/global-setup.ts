@@ -4,14 +4,14 @@
  * stopped by its PID. A URL target needs nothing started.
  */
 import type { TestProject } from "vitest/node";
-import { startMock } from "./mock.js";
-import { type RunningTarget, startServices, targetSettings } from "./targets.js";
+import { type RunningTarget, targetSettings } from "./targets.js";
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const settings = targetSettings();
   let running: RunningTarget | undefined;
-  if (settings.kind === "server") running = await startServices();
-  if (settings.kind === "prism") running = await startMock();
+  // Each loaded only when chosen: a run against a URL needs neither the service nor the mock.
+  if (settings.kind === "server") running = await (await import("./in-process-target.js")).startServices();
+  if (settings.kind === "prism") running = await (await import("./mock.js")).startMock();
   project.provide("conformanceTarget", running?.target);
   return async () => {
     await running?.stop();

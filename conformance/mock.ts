@@ -9,7 +9,7 @@ import { documentPath, freePort, type PrismProcess, startPrism } from "./prism.j
 import type { RunningTarget } from "./targets.js";
 
 /** Fixed ports of `npm run mock` (the suite's own mock takes free ports). */
-export const MOCK_PORTS = { analytics: 4010, registry: 4011 } as const;
+export { MOCK_PORTS } from "./mock-ports.js";
 
 const SERVICES = ["analytics", "registry"] as const;
 

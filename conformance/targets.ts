@@ -11,17 +11,8 @@
  * `CONFORMANCE_NETWORK=base,skale` limits the prefixes (solana = the root paths);
  * `CONFORMANCE_PAY=0` stops the suite from paying a deployment.
  */
-import { mkdtempSync } from "node:fs";
-import type { Server } from "node:http";
-import { createServer } from "node:http";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { type Family, NETWORKS, type NetworkName } from "../lib/networks.js";
-import { createAnalyticsService } from "../server/analytics/service.js";
-import { loadAnalyticsConfig } from "../server/config/analytics.js";
-import { createLogger } from "../server/http/logger.js";
-import { createRegistryService } from "../server/registry/service.js";
-import { MOCK_PORTS } from "./mock.js";
+import { MOCK_PORTS } from "./mock-ports.js";
 
 export type TargetKind = "server" | "prism" | "url";
 export type PrefixName = NetworkName;
@@ -90,68 +81,10 @@ export function targetSettings(env: Record<string, string | undefined> = process
   };
 }
 
-function listen(app: { listen(port: number, host: string, cb: () => void): Server }): Promise<{ url: string; server: Server }> {
-  return new Promise((resolve) => {
-    const server = app.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      resolve({ url: `http://127.0.0.1:${address && typeof address === "object" ? address.port : 0}`, server });
-    });
-  });
-}
-
-const close = (server: Server) => new Promise<void>((resolve) => server.close(() => resolve()));
-
-/** A chat-completions endpoint that always fails: the degraded service's model never answers. */
-async function failingModel(): Promise<{ url: string; server: Server }> {
-  const app = createServer((_req, res) => res.writeHead(503, { "content-type": "application/json" }).end('{"error":"down"}'));
-  return listen(app);
-}
-
-/** The offline service environment: embedded providers and insight, in-memory ledger (a file for the main service), no response validation. */
-const SERVICE_ENV = { LEDGER_DB: ":memory:", VALIDATE_RESPONSES: "false", NODE_ENV: "test" };
-
 export interface ServiceChoice {
   analytics?: boolean;
   registry?: boolean;
   degraded?: boolean;
-}
-
-/** Starts the chosen in-process services on ephemeral ports of 127.0.0.1. */
-export async function startServices(choice: ServiceChoice = { analytics: true, registry: true, degraded: true }): Promise<RunningTarget> {
-  const logger = createLogger("silent");
-  const target: Target = { kind: "server" };
-  const stops: (() => Promise<void>)[] = [];
-  try {
-    if (choice.analytics) {
-      target.ledgerDb = join(mkdtempSync(join(tmpdir(), "conformance-")), "ledger.db");
-      const service = await createAnalyticsService(loadAnalyticsConfig({ ...SERVICE_ENV, LEDGER_DB: target.ledgerDb }), { logger });
-      const { url, server } = await listen(service.app);
-      target.analyticsUrl = url;
-      stops.push(() => close(server).then(() => service.close()));
-    }
-    if (choice.degraded) {
-      const model = await failingModel();
-      const env = { ...SERVICE_ENV, INSIGHT_BASE_URL: model.url, INSIGHT_ATTEMPTS: "1", INSIGHT_TIMEOUT_MS: "2000" };
-      const service = await createAnalyticsService(loadAnalyticsConfig(env), { logger });
-      const { url, server } = await listen(service.app);
-      target.degradedUrl = url;
-      stops.push(() =>
-        close(server)
-          .then(() => service.close())
-          .then(() => close(model.server)),
-      );
-    }
-    if (choice.registry) {
-      const service = await createRegistryService({ dbPath: ":memory:", validateResponses: false, logger });
-      const { url, server } = await listen(service.app);
-      target.registryUrl = url;
-      stops.push(() => close(server).then(() => service.close()));
-    }
-  } catch (error) {
-    await Promise.all(stops.map((stop) => stop()));
-    throw error;
-  }
-  return { target, stop: async () => void (await Promise.all(stops.map((stop) => stop()))) };
 }
 
 /** An `npm run mock` already running: checked once, never stopped by the suite. */
@@ -177,7 +110,8 @@ async function runningMock(): Promise<RunningTarget> {
  */
 export async function openTarget(settings: TargetSettings, provided: Target | undefined, choice: ServiceChoice): Promise<RunningTarget> {
   if (provided) return { target: provided, stop: async () => {} };
-  if (settings.kind === "server") return startServices(choice);
+  // Loaded only when chosen: the in-process target is the whole service, which a run against a URL never needs.
+  if (settings.kind === "server") return (await import("./in-process-target.js")).startServices(choice);
   if (settings.kind === "prism") return runningMock();
   return { target: { kind: "url", analyticsUrl: settings.baseUrl, registryUrl: settings.registryUrl }, stop: async () => {} };
 }

@@ -1,11 +1,14 @@
-// `npm run conformance`: the target-parameterized suite only, with one target per run (see global-setup.ts).
+// `npm run conformance`: the target-parameterized suite only, with one target per run (see global-setup.ts). The
+// conformance package ships this config and the suite compiled to JavaScript beside it: `ext` is the files' own.
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
+const ext = import.meta.url.endsWith(".js") ? "js" : "ts";
+
 export default defineConfig({
   test: {
-    include: ["conformance/{paid,payment-enforced,methods,partial,free,registry,negative,fuzz,mcp}.test.ts"],
-    globalSetup: ["conformance/global-setup.ts"],
+    include: [`conformance/{paid,payment-enforced,methods,partial,free,registry,negative,fuzz,mcp}.test.${ext}`],
+    globalSetup: [`conformance/global-setup.${ext}`],
     // One worker per core: the target (in-process services, Prism) answers from processes of its own.
     maxWorkers: availableParallelism(),
     testTimeout: 60_000,

@@ -3,14 +3,20 @@
 // any failure or coverage below --min-coverage (2 when the options are wrong or the target cannot be reached,
 // before anything runs). `--help` lists the options.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { tsImport } from "tsx/esm/api";
+import { reportRun } from "../conformance/coverage-report.js";
 import { commandLine } from "../lib/command-line.mjs";
 
+// Here, or the installed package's folder (its bundle is one folder deep, as this script is).
 const root = fileURLToPath(new URL("..", import.meta.url));
+// The package ships the suite compiled; this repository runs its sources.
+const config = ["conformance/vitest.config.js", "conformance/vitest.config.ts"].find((file) => existsSync(join(root, file)));
+// Vitest's command, wherever npm installed it (here, or beside the package).
+const VITEST = join(dirname(createRequire(import.meta.url).resolve("vitest/package.json")), "vitest.mjs");
 const USAGE = `usage: npm run conformance [-- options]
 
 Runs the contract's conformance suite against one target and prints a table of operations × prefixes.
@@ -93,7 +99,7 @@ set("FUZZ_RUNS", option("--runs"));
 set("FUZZ_SEED", option("--seed"));
 if (flags.has("--no-pay")) env.CONFORMANCE_PAY = "0";
 
-const junit = option("--junit") ?? join(root, "results/conformance-junit.xml");
+const junit = resolve(option("--junit") ?? "results/conformance-junit.xml");
 const coverageFile = option("--coverage") ?? join(dirname(junit), "conformance-coverage.json");
 const json = join(tmpdir(), `conformance-${process.pid}.json`);
 mkdirSync(dirname(junit), { recursive: true });
@@ -102,8 +108,8 @@ mkdirSync(dirname(coverageFile), { recursive: true });
 const observations = mkdtempSync(join(tmpdir(), "conformance-observations-"));
 env.CONFORMANCE_OBSERVATIONS = observations;
 const vitest = spawnSync(
-  join(root, "node_modules/.bin/vitest"),
-  ["run", "--config", "conformance/vitest.config.ts", "--reporter=default", "--reporter=json", "--reporter=junit"].concat([
+  process.execPath,
+  [VITEST, "run", "--config", config, "--reporter=default", "--reporter=json", "--reporter=junit"].concat([
     `--outputFile.json=${json}`,
     `--outputFile.junit=${junit}`,
   ]),
@@ -125,7 +131,6 @@ const tests = report.testResults.flatMap((file) =>
     status: test.status === "passed" ? "passed" : test.status === "failed" ? "failed" : "skipped",
   })),
 );
-const { reportRun } = await tsImport("../conformance/coverage-report.ts", import.meta.url);
 const run = reportRun({ dir: observations, env, tests, junit, coverageFile, maxResponseMs, minCoverage });
 rmSync(observations, { recursive: true, force: true });
 // The checks judged over every exchange are cells of the table too, titled like the suite's tests.
