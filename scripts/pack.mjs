@@ -2,7 +2,9 @@
 // in dist/packages/. Each package's manifest is packages/NAME/package.json; its `build` field (dropped from what is
 // published) names the sources to bundle (`entries`: output file → TypeScript entry), the entry whose type
 // declarations ship (`declarations`), files of this repository to copy in at the same relative path (`copy`), and
-// packages the code finds by name at run time rather than imports (`resolved`: a command it starts, assets it serves).
+// packages the code finds by name at run time rather than imports (`resolved`: a command it starts, assets it serves),
+// and modules left out (`unavailable`: source → why), which the package's code may load only when asked for what it
+// cannot do, and which then fail with that sentence.
 // A module that reads a file of this repository by a path relative to itself (`new URL("../generated/…",
 // import.meta.url)`) reads it, once bundled, by the path from the bundle to the copy of that file.
 // The bundles are ESM JavaScript for Node (no tsx at run time) with every npm package left external; a package's
@@ -58,13 +60,27 @@ function filesFrom(folder) {
   };
 }
 
-async function bundle(manifest, dir) {
-  const outputs = Object.keys(manifest.build.entries);
-  const folders = new Set(outputs.map((file) => dirname(file)));
-  if (folders.size !== 1) throw new Error(`${manifest.name}: every entry's bundle must be in one folder`);
-  const entryPoints = Object.fromEntries(
-    Object.entries(manifest.build.entries).map(([file, source]) => [file.replace(/\.js$/, ""), join(root, source)]),
-  );
+/** Each module of `unavailable` (a source path → why) replaced by one that throws why, once loaded. */
+function leftOut(unavailable = {}) {
+  const why = new Map(Object.entries(unavailable).map(([source, reason]) => [join(root, source), reason]));
+  return {
+    name: "left-out",
+    setup(builder) {
+      builder.onResolve({ filter: /^\.{1,2}\// }, (args) => {
+        const path = resolve(args.resolveDir, args.path).replace(/\.js$/, ".ts");
+        return why.has(path) ? { path, namespace: "left-out" } : undefined;
+      });
+      builder.onLoad({ filter: /.*/, namespace: "left-out" }, (args) => ({
+        contents: `throw new Error(${JSON.stringify(why.get(args.path))});`,
+        loader: "js",
+      }));
+    },
+  };
+}
+
+/** The bundles of the entries in one folder: one build, so that each module's file paths are rewritten for that folder. */
+async function bundleFolder(manifest, dir, folder, entries) {
+  const entryPoints = Object.fromEntries(entries.map(([file, source]) => [file.replace(/\.js$/, ""), join(root, source)]));
   const { metafile } = await build({
     entryPoints,
     outdir: dir,
@@ -76,11 +92,19 @@ async function bundle(manifest, dir) {
     packages: "external",
     metafile: true,
     logLevel: "warning",
-    plugins: [filesFrom([...folders][0])],
+    plugins: [leftOut(manifest.build.unavailable), filesFrom(folder)],
     // A package's bundles are its commands when it has any: run by npm's bin links, so by Node.
     ...(manifest.bin ? { banner: { js: "#!/usr/bin/env node" } } : {}),
   });
   return importedPackages(metafile);
+}
+
+async function bundle(manifest, dir) {
+  const byFolder = new Map();
+  for (const [file, source] of Object.entries(manifest.build.entries))
+    byFolder.set(dirname(file), [...(byFolder.get(dirname(file)) ?? []), [file, source]]);
+  const imported = await Promise.all([...byFolder].map(([folder, entries]) => bundleFolder(manifest, dir, folder, entries)));
+  return [...new Set(imported.flat())];
 }
 
 /** The type declarations of `entry` and everything it imports, under types/ at their paths in this repository. */

@@ -3,7 +3,7 @@
  * resolves from its node_modules) into which this repository's packages are installed from their tarballs, as
  * `npm run pack` writes them, with the npm registry's own packages beside them (npm's cache serves what it holds).
  */
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,11 +15,13 @@ export interface StrangerProject {
   dir: string;
   /** Runs `command` in the project; what it printed on stdout, or it throws with what it printed. */
   run(command: string, args: string[], env?: Record<string, string>): string;
+  /** The same without blocking this process (which may be serving what the command calls): its exit code and output. */
+  runAsync(command: string, args: string[]): Promise<{ code: number; output: string }>;
   write(file: string, text: string): void;
   /** The installed manifest of one of this repository's packages. */
   manifest(name: string): Record<string, unknown> & { dependencies: Record<string, string> };
-  /** The installed package's dependencies, each at the version this repository pins, and never tsx. */
-  pinnedDependencies(name: string): { name: string; version: string; pinned: string | undefined }[];
+  /** The installed package's dependencies that are not at the version this repository pins, or are tsx: none, if right. */
+  strayDependencies(name: string): string[];
   remove(): void;
 }
 
@@ -37,14 +39,18 @@ export function strangerProject(packages: string[], extra: string[] = []): Stran
   return {
     dir,
     run,
+    runAsync: (command, args) =>
+      new Promise((resolve) =>
+        execFile(command, args, { cwd: dir, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
+          resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, output: `${stdout}${stderr}` }),
+        ),
+      ),
     write: (file, text) => writeFileSync(join(dir, file), text),
     manifest,
-    pinnedDependencies: (name) =>
-      Object.entries(manifest(name).dependencies as Record<string, string>).map(([dependency, version]) => ({
-        name: dependency,
-        version,
-        pinned: pinned[dependency],
-      })),
+    strayDependencies: (name) =>
+      Object.entries(manifest(name).dependencies as Record<string, string>)
+        .filter(([dependency, version]) => dependency === "tsx" || version !== pinned[dependency])
+        .map(([dependency, version]) => `${dependency}@${version}`),
     remove: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
