@@ -56,6 +56,13 @@ describe("the conformance package, installed into an empty project", () => {
       expect(existsSync(join(project.dir, "results", file)), file).toBe(true);
   }, 240_000);
 
+  it("fails a run that exercises less of the contract than --min-coverage asks, naming the dimension", async () => {
+    const args = ["--base-url", service.url, "--network", "base", "--junit", "results/gated.xml", "--min-coverage", "100"];
+    const { code, output } = await conformance(args);
+    expect(code, output).toBe(1);
+    expect(output).toMatch(/coverage of statuses [\d.]+ % \(\d+\/\d+\) is below --min-coverage 100 %/);
+  }, 240_000);
+
   it("fails against a service that breaks the contract, naming the check", async () => {
     const { code, output } = await conformance(["--base-url", broken.url, "--network", "base", "--junit", "results/broken.xml"]);
     expect(code, output).toBe(1);
