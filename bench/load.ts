@@ -21,8 +21,10 @@ export interface LoadSpec {
   path: string;
   body?: string;
   headers?: Record<string, string>;
-  /** One `X-PAYMENT` per request, consumed in order. */
+  /** One payment header per request, consumed in order. */
   payments?: string[];
+  /** The header `payments` go in: `x-payment` (x402 v1, the default) or `payment-signature` (v2). */
+  paymentHeader?: string;
   /** One body per request, consumed in order (a payment carried in the body: an MCP tool call's `_meta`). */
   bodies?: string[];
   amount?: number;
@@ -48,7 +50,7 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
         ...(payments
           ? {
               setupRequest: (request: { headers: Record<string, string> }) => {
-                request.headers = { ...headers, "x-payment": payments[next++ % payments.length] as string };
+                request.headers = { ...headers, [spec.paymentHeader ?? "x-payment"]: payments[next++ % payments.length] as string };
                 return request;
               },
             }

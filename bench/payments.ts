@@ -52,6 +52,25 @@ export async function svmPaymentPool(requirement: PaymentRequirements, count: nu
   return pool;
 }
 
+/** Each of `payments` (signed v1 headers of one route) as the v2 `PaymentPayload` object paying `required`'s offer on `caip2`. */
+function v2Payments(required: { resource: unknown; accepts: { network: string }[] }, caip2: string, payments: string[], what: string) {
+  const accepted = required.accepts.find((requirement) => requirement.network === caip2);
+  if (!accepted) throw new Error(`${what} is not offered on ${caip2}`);
+  return payments.map((header) => {
+    const { payload } = JSON.parse(Buffer.from(header, "base64").toString("utf8")) as { payload: unknown };
+    return { x402Version: 2, resource: required.resource, accepted, payload };
+  });
+}
+
+/** The same payments as x402 v2 `PAYMENT-SIGNATURE` values, for the route whose challenge is `required`. */
+export function v2PaymentHeaders(
+  required: { resource: unknown; accepts: { network: string }[] },
+  caip2: string,
+  payments: string[],
+): string[] {
+  return v2Payments(required, caip2, payments, "the route").map((payment) => encodePaymentHeader(payment as never));
+}
+
 /**
  * Paid MCP tool calls (`tools/call` JSON-RPC bodies), each carrying one of `payments` (signed v1 headers of the
  * tool's route on that network) as the v2 `PaymentPayload` object x402's MCP transport puts in `_meta`.
@@ -63,16 +82,12 @@ export function toolCallBodies(
   caip2: string,
   payments: string[],
 ): string[] {
-  const accepted = required.accepts.find((requirement) => requirement.network === caip2);
-  if (!accepted) throw new Error(`${tool} is not offered on ${caip2}`);
-  return payments.map((header, id) => {
-    const { payload } = JSON.parse(Buffer.from(header, "base64").toString("utf8")) as { payload: unknown };
-    const payment = { x402Version: 2, resource: required.resource, accepted, payload };
-    return JSON.stringify({
+  return v2Payments(required, caip2, payments, tool).map((payment, id) =>
+    JSON.stringify({
       jsonrpc: "2.0",
       id,
       method: "tools/call",
       params: { name: tool, arguments: args, _meta: { "x402/payment": payment } },
-    });
-  });
+    }),
+  );
 }

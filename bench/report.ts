@@ -130,6 +130,8 @@ export interface Target {
 
 export interface TargetResult {
   scenario: string;
+  /** The row the scenario's rate is a ratio of. */
+  baseline: string;
   ratio: number;
   low: number;
   high: number;
@@ -157,7 +159,10 @@ export function targetResults(targets: Target[]): TargetResult[] {
         ? ((service + database + load) * atLeast * base.requestsPerSecond) / 1e6
         : undefined;
     return [
-      { scenario, ratio, low, high, atLeast, met: ratio >= atLeast, held, ...(coresAtTarget === undefined ? {} : { coresAtTarget }) },
+      {
+        ...{ scenario, baseline, ratio, low, high, atLeast, met: ratio >= atLeast, held },
+        ...(coresAtTarget === undefined ? {} : { coresAtTarget }),
+      },
     ];
   });
 }

@@ -18,7 +18,7 @@ import { generateKeyPairSigner } from "@solana/kit";
 import Database from "libsql";
 import { generatePrivateKey } from "viem/accounts";
 import { type LoadResult, type LoadSpec, runLoad } from "../bench/load.js";
-import { evmPaymentPool, svmPaymentPool, toolCallBodies } from "../bench/payments.js";
+import { evmPaymentPool, svmPaymentPool, toolCallBodies, v2PaymentHeaders } from "../bench/payments.js";
 import { postgresCpuSeconds } from "../bench/process-cpu.js";
 import { type ServerProcess, startBare, startPrism, startService } from "../bench/processes.js";
 import { topEntries } from "../bench/profile.js";
@@ -63,9 +63,15 @@ const scratch = mkdtempSync(join(tmpdir(), "bench-"));
 const log = (message: string) => console.error(`· ${message}`);
 
 async function challenge(service: ServerProcess, path: string): Promise<PaymentRequirements> {
+  return (await challenges(service, path)).v1;
+}
+
+/** A route's offer in both versions: the v1 requirement and the v2 challenge (`PAYMENT-REQUIRED`). */
+async function challenges(service: ServerProcess, path: string) {
   const res = await fetch(`${service.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
   const body = (await res.json()) as { accepts: PaymentRequirements[] };
-  return body.accepts[0] as PaymentRequirements;
+  const v2 = JSON.parse(Buffer.from(res.headers.get("payment-required") ?? "", "base64").toString("utf8"));
+  return { v1: body.accepts[0] as PaymentRequirements, v2: v2 as Parameters<typeof v2PaymentHeaders>[0] };
 }
 
 interface Scenario {
@@ -144,8 +150,8 @@ const evmKey = generatePrivateKey();
 const svmPayer = await generateKeyPairSigner();
 const started = Date.now();
 const service = await startService(PORTS.service, { LEDGER_DB: join(scratch, "ledger.db") }, profileDir);
-const base = await challenge(service, "/base/defi/tvl");
-const solana = await challenge(service, "/defi/tvl");
+const { v1: base, v2: baseV2 } = await challenges(service, "/base/defi/tvl");
+const { v1: solana, v2: solanaV2 } = await challenges(service, "/defi/tvl");
 const poolsReq = await challenge(service, "/base/lp/pools");
 /** The defiTvl tool's PaymentRequired, from an unpaid call to /mcp. */
 const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
@@ -184,12 +190,25 @@ const [http, express, validated, prism] = await Promise.all([
 
 for (const p of [http, express, validated, prism]) running.add(p);
 const post = { method: "POST" as const, body: "{}" };
+const caip2 = (requirement: PaymentRequirements) => findNetwork(requirement.network)?.details.caip2 as string;
 /** The paid EVM load of the main table, the nonce-store sizes and the deployments, and the paid Solana load of the main table and the deployments. */
 const paidEvm = { spec: { ...post, path: "/base/defi/tvl" }, payments: async (n: number) => evmPaymentPool(base, n, evmKey) };
 const paidSolana = { spec: { ...post, path: "/defi/tvl" }, payments: (n: number) => svmPaymentPool(solana, n, svmPayer) };
+/**
+ * The same paid loads in x402 v2 (`PAYMENT-SIGNATURE`), whose answers carry a signed receipt as a tool call's do:
+ * the HTTP rows the MCP rows are held to.
+ */
+const v2 = { ...post, paymentHeader: "payment-signature" };
+const paidEvmV2 = {
+  spec: { ...v2, path: "/base/defi/tvl" },
+  payments: async (n: number) => v2PaymentHeaders(baseV2, caip2(base), evmPaymentPool(base, n, evmKey)),
+};
+const paidSolanaV2 = {
+  spec: { ...v2, path: "/defi/tvl" },
+  payments: async (n: number) => v2PaymentHeaders(solanaV2, caip2(solana), await svmPaymentPool(solana, n, svmPayer)),
+};
 /** The same paid loads as MCP tool calls, the payment in each call's `_meta`. */
 const toolCall = { method: "POST" as const, path: "/mcp", headers: MCP_HEADERS };
-const caip2 = (requirement: PaymentRequirements) => findNetwork(requirement.network)?.details.caip2 as string;
 const mcpEvm = {
   spec: toolCall,
   bodies: async (n: number) => toolCallBodies("defiTvl", {}, toolRequired, caip2(base), evmPaymentPool(base, n, evmKey)),
@@ -210,6 +229,8 @@ const rows = await measure(
   { name: "free GET /", target: service, spec: { path: "/" } },
   { name: "paid EVM /base/defi/tvl", target: service, ...paidEvm },
   { name: "paid Solana /defi/tvl", target: service, ...paidSolana },
+  { name: "paid EVM /base/defi/tvl, x402 v2", target: service, ...paidEvmV2 },
+  { name: "paid Solana /defi/tvl, x402 v2", target: service, ...paidSolanaV2 },
   { name: "paid MCP EVM defiTvl (Base)", target: service, ...mcpEvm },
   { name: "paid MCP Solana defiTvl", target: service, ...mcpSolana },
   { name: "Prism mock /base/defi/tvl", target: prism, spec: { ...post, path: "/base/defi/tvl", headers: { prefer: "code=200" } } },
@@ -305,8 +326,11 @@ const targets = targetResults([
   { rows, baseline: "bare Express", scenario: "free GET /", atLeast: 0.7 },
   { rows, baseline: "bare Express", scenario: "paid EVM /base/defi/tvl", atLeast: 0.4 },
   { rows, baseline: "bare Express", scenario: "paid Solana /defi/tvl", atLeast: 0.35 },
-  { rows, baseline: "paid EVM /base/defi/tvl", scenario: "paid MCP EVM defiTvl (Base)", atLeast: 0.8 },
-  { rows, baseline: "paid Solana /defi/tvl", scenario: "paid MCP Solana defiTvl", atLeast: 0.8 },
+  // a tool call pays in x402 v2 and its answer carries a signed receipt: held to the same payment over HTTP
+  { rows, baseline: "paid EVM /base/defi/tvl, x402 v2", scenario: "paid MCP EVM defiTvl (Base)", atLeast: 0.8 },
+  { rows, baseline: "paid Solana /defi/tvl, x402 v2", scenario: "paid MCP Solana defiTvl", atLeast: 0.8 },
+  { rows, baseline: "paid EVM /base/defi/tvl", scenario: "paid MCP EVM defiTvl (Base)", atLeast: 0.8, held: false },
+  { rows, baseline: "paid Solana /defi/tvl", scenario: "paid MCP Solana defiTvl", atLeast: 0.8, held: false },
   ...["SQLite, 1 process", "PostgreSQL"].flatMap((label) => [
     { rows: deployment, baseline: "bare Express", scenario: `paid EVM, ${label}`, atLeast: 0.4, held: label !== "PostgreSQL" },
     { rows: deployment, baseline: "bare Express", scenario: `paid Solana, ${label}`, atLeast: 0.35, held: label !== "PostgreSQL" },
@@ -317,7 +341,7 @@ console.log(
 );
 for (const t of targets)
   console.log(
-    `  ${t.scenario.padEnd(32)} ${t.ratio.toFixed(3)}× (rounds ${t.low.toFixed(2)} to ${t.high.toFixed(2)}; ${t.held ? "at least" : "reported against"} ${t.atLeast.toFixed(2)}×) ${t.held ? (t.met ? "met" : "not met") : "reported, not held"}${t.coresAtTarget === undefined ? "" : `; ${t.coresAtTarget.toFixed(2)} cores at the target`}`,
+    `  ${(t.baseline === "bare Express" ? t.scenario : `${t.scenario} ÷ ${t.baseline}`).padEnd(32)} ${t.ratio.toFixed(3)}× (rounds ${t.low.toFixed(2)} to ${t.high.toFixed(2)}; ${t.held ? "at least" : "reported against"} ${t.atLeast.toFixed(2)}×) ${t.held ? (t.met ? "met" : "not met") : "reported, not held"}${t.coresAtTarget === undefined ? "" : `; ${t.coresAtTarget.toFixed(2)} cores at the target`}`,
   );
 const profile = profileDir ? topEntries(profileDir) : [];
 if (profile.length) {
