@@ -68,18 +68,8 @@ async function challengeOf(c: PaidCase): Promise<Challenge> {
 }
 
 /**
- * Refusals of schema-valid inputs by rules over live data that the fields' descriptions do not announce yet (the
- * bridge's token lists and route fees, a bound below its pair), by unprefixed path: known gaps of the document, to be described in spec/.
- */
-const UNANNOUNCED_REFUSALS: Record<string, readonly string[]> = {
-  "/bridge/quote": ["from_token", "to_token", "amount"],
-  "/bridge/yield-migrate": ["token", "amount_usd", "current_apy_pct"],
-  "/smartmoney/token-screener": ["market_cap_max"],
-};
-
-/**
  * Whether every field a 400 names is one whose description in the document says when it is a 400 (a rule over live
- * data no schema can state, e.g. "a chain the aggregator does not list is a 400 naming `chain`"), or a known gap.
+ * data no schema can state, e.g. "a chain the aggregator does not list is a 400 naming `chain`").
  */
 function refusalDocumented(c: PaidCase, body: unknown): boolean {
   const errors = (body as { errors?: { location?: string; field?: string }[] } | undefined)?.errors ?? [];
@@ -91,8 +81,7 @@ function refusalDocumented(c: PaidCase, body: unknown): boolean {
     const twinField = twin ? effective(DOCS.analytics, twin).properties?.[field ?? ""] : undefined;
     return `${parameter?.description ?? ""} ${descriptions(parameter?.schema)} ${descriptions(twinField)}`;
   };
-  const known = UNANNOUNCED_REFUSALS[c.row.slice(c.row.indexOf(" ") + 1)] ?? [];
-  return errors.length > 0 && errors.every((e) => known.includes(e.field ?? "") || /\b400\b/.test(described(e.location, e.field)));
+  return errors.length > 0 && errors.every((e) => /\b400\b/.test(described(e.location, e.field)));
 }
 
 /** The descriptions of a schema and of every schema it refers to or combines (a component states its own rule). */

@@ -3120,14 +3120,22 @@ export interface components {
         BridgeQuoteRequest: {
             from_chain: components["schemas"]["BridgeChain"];
             to_chain: components["schemas"]["BridgeChain"];
-            /** @description Token to send: a symbol (`USDC`) or its address on `from_chain`. */
+            /**
+             * @description Token to send: a symbol (`USDC`) or its address on `from_chain`. One the aggregator does not list on
+             *     `from_chain` is a 400 naming `from_token`.
+             */
             from_token: string;
-            /** @description Token to receive: a symbol or its address on `to_chain`. */
+            /**
+             * @description Token to receive: a symbol or its address on `to_chain`. One the aggregator does not list on `to_chain`, or the
+             *     token sent on the same chain, is a 400 naming `to_token`.
+             */
             to_token: string;
             /**
              * Format: double
              * @description Amount to send, in token units (e.g. `250.5` USDC). At most 10^12 units: above any token
-             *     position a bridge route can carry, and small enough that every quote figure stays finite.
+             *     position a bridge route can carry, and small enough that every quote figure stays finite. An
+             *     amount below one unit of the token's smallest denomination, or one no route carries because it
+             *     does not cover the route's fees, is a 400 naming `amount`.
              */
             amount: number;
             /** @description Sender address; needed by some routes for an executable transaction, not for the quote. */
@@ -3227,21 +3235,25 @@ export interface components {
         /** @description `POST /bridge/yield-migrate` body. */
         BridgeYieldMigrateRequest: {
             /**
-             * @description Token of the position.
+             * @description Token of the position. One the aggregator does not list on `from_chain`, or lists without a USD
+             *     price, is a 400 naming `token`.
              * @default USDC
              */
             token?: components["schemas"]["TokenSymbol"];
             /**
              * Format: double
-             * @description Size of the position, USD; at most 10^11 (a hundred billion), above any single position on any chain.
+             * @description Size of the position, USD; at most 10^11 (a hundred billion), above any single position on any
+             *     chain. A size below one unit of the token, or too small to cover the bridge's fees, is a 400
+             *     naming `amount_usd`.
              */
             amount_usd: number;
             /** @description Chain the position is on now. */
             from_chain: components["schemas"]["BridgeChain"];
             /**
              * Format: double
-             * @description APY earned now, percent; when omitted the best comparable pool on `from_chain` is assumed. At
-             *     most 100000 (1000×): past the highest APY any listed pool reports.
+             * @description APY earned now, percent; when omitted the best comparable pool on `from_chain` is assumed (and
+             *     when there is none to assume, the omission is a 400 naming `current_apy_pct`). At most 100000
+             *     (1000×): past the highest APY any listed pool reports.
              */
             current_apy_pct?: number;
         };
@@ -5543,7 +5555,7 @@ export interface components {
             market_cap_min?: number;
             /**
              * Format: double
-             * @description Maximum market cap, USD; must not be below `market_cap_min`; at most 10^14.
+             * @description Maximum market cap, USD; at most 10^14. Below `market_cap_min` it is a 400 naming `market_cap_max`.
              */
             market_cap_max?: number;
             /**
@@ -6741,7 +6753,9 @@ export interface components {
         AskRequest: string;
         /**
          * @description Amount to send, in token units (e.g. `250.5` USDC). At most 10^12 units: above any token
-         *     position a bridge route can carry, and small enough that every quote figure stays finite.
+         *     position a bridge route can carry, and small enough that every quote figure stays finite. An
+         *     amount below one unit of the token's smallest denomination, or one no route carries because it
+         *     does not cover the route's fees, is a 400 naming `amount`.
          * @example 250
          */
         "BridgeQuoteRequest.amount": number;
@@ -6750,7 +6764,8 @@ export interface components {
         /** @example base */
         "BridgeQuoteRequest.from_chain": components["schemas"]["BridgeChain"];
         /**
-         * @description Token to send: a symbol (`USDC`) or its address on `from_chain`.
+         * @description Token to send: a symbol (`USDC`) or its address on `from_chain`. One the aggregator does not list on
+         *     `from_chain` is a 400 naming `from_token`.
          * @example USDC
          */
         "BridgeQuoteRequest.from_token": string;
@@ -6759,18 +6774,22 @@ export interface components {
         /** @example solana */
         "BridgeQuoteRequest.to_chain": components["schemas"]["BridgeChain"];
         /**
-         * @description Token to receive: a symbol or its address on `to_chain`.
+         * @description Token to receive: a symbol or its address on `to_chain`. One the aggregator does not list on `to_chain`, or the
+         *     token sent on the same chain, is a 400 naming `to_token`.
          * @example USDC
          */
         "BridgeQuoteRequest.to_token": string;
         /**
-         * @description Size of the position, USD; at most 10^11 (a hundred billion), above any single position on any chain.
+         * @description Size of the position, USD; at most 10^11 (a hundred billion), above any single position on any
+         *     chain. A size below one unit of the token, or too small to cover the bridge's fees, is a 400
+         *     naming `amount_usd`.
          * @example 20000
          */
         "BridgeYieldMigrateRequest.amount_usd": number;
         /**
-         * @description APY earned now, percent; when omitted the best comparable pool on `from_chain` is assumed. At
-         *     most 100000 (1000×): past the highest APY any listed pool reports.
+         * @description APY earned now, percent; when omitted the best comparable pool on `from_chain` is assumed (and
+         *     when there is none to assume, the omission is a 400 naming `current_apy_pct`). At most 100000
+         *     (1000×): past the highest APY any listed pool reports.
          * @example 4.1
          */
         "BridgeYieldMigrateRequest.current_apy_pct": number;
@@ -6780,7 +6799,8 @@ export interface components {
          */
         "BridgeYieldMigrateRequest.from_chain": components["schemas"]["BridgeChain"];
         /**
-         * @description Token of the position.
+         * @description Token of the position. One the aggregator does not list on `from_chain`, or lists without a USD
+         *     price, is a 400 naming `token`.
          * @example USDC
          */
         "BridgeYieldMigrateRequest.token": components["schemas"]["TokenSymbol"];
@@ -6889,7 +6909,7 @@ export interface components {
         "TokenScreenerRequest.chains": string;
         /** @example 1 */
         "TokenScreenerRequest.limit": number;
-        /** @description Maximum market cap, USD; must not be below `market_cap_min`; at most 10^14. */
+        /** @description Maximum market cap, USD; at most 10^14. Below `market_cap_min` it is a 400 naming `market_cap_max`. */
         "TokenScreenerRequest.market_cap_max": number;
         /**
          * @description Minimum market cap, USD; at most 10^14 (a hundred trillion, above any asset's).
@@ -8694,18 +8714,22 @@ export interface operations {
                 /** @example solana */
                 to_chain: components["parameters"]["BridgeQuoteRequest.to_chain"];
                 /**
-                 * @description Token to send: a symbol (`USDC`) or its address on `from_chain`.
+                 * @description Token to send: a symbol (`USDC`) or its address on `from_chain`. One the aggregator does not list on
+                 *     `from_chain` is a 400 naming `from_token`.
                  * @example USDC
                  */
                 from_token: components["parameters"]["BridgeQuoteRequest.from_token"];
                 /**
-                 * @description Token to receive: a symbol or its address on `to_chain`.
+                 * @description Token to receive: a symbol or its address on `to_chain`. One the aggregator does not list on `to_chain`, or the
+                 *     token sent on the same chain, is a 400 naming `to_token`.
                  * @example USDC
                  */
                 to_token: components["parameters"]["BridgeQuoteRequest.to_token"];
                 /**
                  * @description Amount to send, in token units (e.g. `250.5` USDC). At most 10^12 units: above any token
-                 *     position a bridge route can carry, and small enough that every quote figure stays finite.
+                 *     position a bridge route can carry, and small enough that every quote figure stays finite. An
+                 *     amount below one unit of the token's smallest denomination, or one no route carries because it
+                 *     does not cover the route's fees, is a 400 naming `amount`.
                  * @example 250
                  */
                 amount: components["parameters"]["BridgeQuoteRequest.amount"];
@@ -9349,12 +9373,15 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Token of the position.
+                 * @description Token of the position. One the aggregator does not list on `from_chain`, or lists without a USD
+                 *     price, is a 400 naming `token`.
                  * @example USDC
                  */
                 token?: components["parameters"]["BridgeYieldMigrateRequest.token"];
                 /**
-                 * @description Size of the position, USD; at most 10^11 (a hundred billion), above any single position on any chain.
+                 * @description Size of the position, USD; at most 10^11 (a hundred billion), above any single position on any
+                 *     chain. A size below one unit of the token, or too small to cover the bridge's fees, is a 400
+                 *     naming `amount_usd`.
                  * @example 20000
                  */
                 amount_usd: components["parameters"]["BridgeYieldMigrateRequest.amount_usd"];
@@ -9364,8 +9391,9 @@ export interface operations {
                  */
                 from_chain: components["parameters"]["BridgeYieldMigrateRequest.from_chain"];
                 /**
-                 * @description APY earned now, percent; when omitted the best comparable pool on `from_chain` is assumed. At
-                 *     most 100000 (1000×): past the highest APY any listed pool reports.
+                 * @description APY earned now, percent; when omitted the best comparable pool on `from_chain` is assumed (and
+                 *     when there is none to assume, the omission is a 400 naming `current_apy_pct`). At most 100000
+                 *     (1000×): past the highest APY any listed pool reports.
                  * @example 4.1
                  */
                 current_apy_pct?: components["parameters"]["BridgeYieldMigrateRequest.current_apy_pct"];
@@ -16441,7 +16469,7 @@ export interface operations {
                  * @example 100000000
                  */
                 market_cap_min?: components["parameters"]["TokenScreenerRequest.market_cap_min"];
-                /** @description Maximum market cap, USD; must not be below `market_cap_min`; at most 10^14. */
+                /** @description Maximum market cap, USD; at most 10^14. Below `market_cap_min` it is a 400 naming `market_cap_max`. */
                 market_cap_max?: components["parameters"]["TokenScreenerRequest.market_cap_max"];
                 /** @example 1 */
                 limit?: components["parameters"]["TokenScreenerRequest.limit"];
@@ -25313,18 +25341,22 @@ export interface operations {
                 /** @example solana */
                 to_chain: components["parameters"]["BridgeQuoteRequest.to_chain"];
                 /**
-                 * @description Token to send: a symbol (`USDC`) or its address on `from_chain`.
+                 * @description Token to send: a symbol (`USDC`) or its address on `from_chain`. One the aggregator does not list on
+                 *     `from_chain` is a 400 naming `from_token`.
                  * @example USDC
                  */
                 from_token: components["parameters"]["BridgeQuoteRequest.from_token"];
                 /**
-                 * @description Token to receive: a symbol or its address on `to_chain`.
+                 * @description Token to receive: a symbol or its address on `to_chain`. One the aggregator does not list on `to_chain`, or the
+                 *     token sent on the same chain, is a 400 naming `to_token`.
                  * @example USDC
                  */
                 to_token: components["parameters"]["BridgeQuoteRequest.to_token"];
                 /**
                  * @description Amount to send, in token units (e.g. `250.5` USDC). At most 10^12 units: above any token
-                 *     position a bridge route can carry, and small enough that every quote figure stays finite.
+                 *     position a bridge route can carry, and small enough that every quote figure stays finite. An
+                 *     amount below one unit of the token's smallest denomination, or one no route carries because it
+                 *     does not cover the route's fees, is a 400 naming `amount`.
                  * @example 250
                  */
                 amount: components["parameters"]["BridgeQuoteRequest.amount"];
@@ -25966,12 +25998,15 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Token of the position.
+                 * @description Token of the position. One the aggregator does not list on `from_chain`, or lists without a USD
+                 *     price, is a 400 naming `token`.
                  * @example USDC
                  */
                 token?: components["parameters"]["BridgeYieldMigrateRequest.token"];
                 /**
-                 * @description Size of the position, USD; at most 10^11 (a hundred billion), above any single position on any chain.
+                 * @description Size of the position, USD; at most 10^11 (a hundred billion), above any single position on any
+                 *     chain. A size below one unit of the token, or too small to cover the bridge's fees, is a 400
+                 *     naming `amount_usd`.
                  * @example 20000
                  */
                 amount_usd: components["parameters"]["BridgeYieldMigrateRequest.amount_usd"];
@@ -25981,8 +26016,9 @@ export interface operations {
                  */
                 from_chain: components["parameters"]["BridgeYieldMigrateRequest.from_chain"];
                 /**
-                 * @description APY earned now, percent; when omitted the best comparable pool on `from_chain` is assumed. At
-                 *     most 100000 (1000×): past the highest APY any listed pool reports.
+                 * @description APY earned now, percent; when omitted the best comparable pool on `from_chain` is assumed (and
+                 *     when there is none to assume, the omission is a 400 naming `current_apy_pct`). At most 100000
+                 *     (1000×): past the highest APY any listed pool reports.
                  * @example 4.1
                  */
                 current_apy_pct?: components["parameters"]["BridgeYieldMigrateRequest.current_apy_pct"];
@@ -32740,18 +32776,22 @@ export interface operations {
                 /** @example solana */
                 to_chain: components["parameters"]["BridgeQuoteRequest.to_chain"];
                 /**
-                 * @description Token to send: a symbol (`USDC`) or its address on `from_chain`.
+                 * @description Token to send: a symbol (`USDC`) or its address on `from_chain`. One the aggregator does not list on
+                 *     `from_chain` is a 400 naming `from_token`.
                  * @example USDC
                  */
                 from_token: components["parameters"]["BridgeQuoteRequest.from_token"];
                 /**
-                 * @description Token to receive: a symbol or its address on `to_chain`.
+                 * @description Token to receive: a symbol or its address on `to_chain`. One the aggregator does not list on `to_chain`, or the
+                 *     token sent on the same chain, is a 400 naming `to_token`.
                  * @example USDC
                  */
                 to_token: components["parameters"]["BridgeQuoteRequest.to_token"];
                 /**
                  * @description Amount to send, in token units (e.g. `250.5` USDC). At most 10^12 units: above any token
-                 *     position a bridge route can carry, and small enough that every quote figure stays finite.
+                 *     position a bridge route can carry, and small enough that every quote figure stays finite. An
+                 *     amount below one unit of the token's smallest denomination, or one no route carries because it
+                 *     does not cover the route's fees, is a 400 naming `amount`.
                  * @example 250
                  */
                 amount: components["parameters"]["BridgeQuoteRequest.amount"];
@@ -33395,12 +33435,15 @@ export interface operations {
         parameters: {
             query: {
                 /**
-                 * @description Token of the position.
+                 * @description Token of the position. One the aggregator does not list on `from_chain`, or lists without a USD
+                 *     price, is a 400 naming `token`.
                  * @example USDC
                  */
                 token?: components["parameters"]["BridgeYieldMigrateRequest.token"];
                 /**
-                 * @description Size of the position, USD; at most 10^11 (a hundred billion), above any single position on any chain.
+                 * @description Size of the position, USD; at most 10^11 (a hundred billion), above any single position on any
+                 *     chain. A size below one unit of the token, or too small to cover the bridge's fees, is a 400
+                 *     naming `amount_usd`.
                  * @example 20000
                  */
                 amount_usd: components["parameters"]["BridgeYieldMigrateRequest.amount_usd"];
@@ -33410,8 +33453,9 @@ export interface operations {
                  */
                 from_chain: components["parameters"]["BridgeYieldMigrateRequest.from_chain"];
                 /**
-                 * @description APY earned now, percent; when omitted the best comparable pool on `from_chain` is assumed. At
-                 *     most 100000 (1000×): past the highest APY any listed pool reports.
+                 * @description APY earned now, percent; when omitted the best comparable pool on `from_chain` is assumed (and
+                 *     when there is none to assume, the omission is a 400 naming `current_apy_pct`). At most 100000
+                 *     (1000×): past the highest APY any listed pool reports.
                  * @example 4.1
                  */
                 current_apy_pct?: components["parameters"]["BridgeYieldMigrateRequest.current_apy_pct"];
@@ -40487,7 +40531,7 @@ export interface operations {
                  * @example 100000000
                  */
                 market_cap_min?: components["parameters"]["TokenScreenerRequest.market_cap_min"];
-                /** @description Maximum market cap, USD; must not be below `market_cap_min`; at most 10^14. */
+                /** @description Maximum market cap, USD; at most 10^14. Below `market_cap_min` it is a 400 naming `market_cap_max`. */
                 market_cap_max?: components["parameters"]["TokenScreenerRequest.market_cap_max"];
                 /** @example 1 */
                 limit?: components["parameters"]["TokenScreenerRequest.limit"];
@@ -50588,7 +50632,7 @@ export interface operations {
                  * @example 100000000
                  */
                 market_cap_min?: components["parameters"]["TokenScreenerRequest.market_cap_min"];
-                /** @description Maximum market cap, USD; must not be below `market_cap_min`; at most 10^14. */
+                /** @description Maximum market cap, USD; at most 10^14. Below `market_cap_min` it is a 400 naming `market_cap_max`. */
                 market_cap_max?: components["parameters"]["TokenScreenerRequest.market_cap_max"];
                 /** @example 1 */
                 limit?: components["parameters"]["TokenScreenerRequest.limit"];
