@@ -1,0 +1,17 @@
+// The conformance package ships every test file the suite's config runs: a check added to the suite but not to the
+// package's manifest would pass here and silently be missing from every installed run.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ROOT } from "../support/processes.js";
+
+const read = (file: string) => readFileSync(join(ROOT, file), "utf8");
+
+describe("the conformance package's manifest", () => {
+  it("bundles every test file of conformance/vitest.config.ts", () => {
+    const names = /conformance\/\{([^}]+)\}\.test\./.exec(read("conformance/vitest.config.ts"))?.[1]?.split(",") ?? [];
+    const entries = JSON.parse(read("packages/conformance/package.json")).build.entries as Record<string, string>;
+    expect(names.length).toBeGreaterThan(5);
+    for (const name of names) expect(entries[`conformance/${name}.test.js`], name).toBe(`conformance/${name}.test.ts`);
+  });
+});
