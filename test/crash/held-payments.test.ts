@@ -9,8 +9,17 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createPayer } from "../../conformance/payer.js";
 import { openSqliteLedger } from "../../server/analytics/payments/ledger/sqlite-ledger.js";
 import { startSlowModel } from "../support/fake-model.js";
-import { type Answer, challenge, delivered, heldPaymentsEnv, type PaidCall, retryAsTold, send, sendAll } from "../support/paid-load.js";
-import { type ServiceProcess, startService } from "../support/processes.js";
+import {
+  type Answer,
+  challenge,
+  delivered,
+  heldPaymentsEnv,
+  killedUnderLoad,
+  type PaidCall,
+  retryAsTold,
+  send,
+} from "../support/paid-load.js";
+import type { ServiceProcess } from "../support/processes.js";
 
 const CALLS = 48;
 const dir = mkdtempSync(join(tmpdir(), "held-"));
@@ -39,19 +48,12 @@ async function signCalls(baseUrl: string): Promise<PaidCall[]> {
 
 describe("SIGKILL under paid load, retried at once", () => {
   it("holds every payment a crash interrupted, with Retry-After, and serves it when the client comes back as told", async () => {
-    service = await startService(env);
-    const calls = await signCalls(service.url);
-    const running = service;
-    const answers = await sendAll(running.url, calls, 16, {
-      // the first answers free slots for the next calls: killed while those wait for the model (400 ms), reserved
-      onAnswer: (answered) => {
-        if (answered === 8) setTimeout(() => running.child.kill("SIGKILL"), 200);
-      },
+    const { calls, answers, killed, restarted } = await killedUnderLoad(env, signCalls, (started) => {
+      service = started;
     });
-    expect((await running.exited).signal).toBe("SIGKILL");
-    service = await startService(env);
+    expect(killed.signal).toBe("SIGKILL");
     const lost = calls.filter((_, i) => !answers[i]);
-    const now = await Promise.all(lost.map((call) => send((service as ServiceProcess).url, call, { retry: true })));
+    const now = await Promise.all(lost.map((call) => send(restarted.url, call, { retry: true })));
 
     // at once: answered, or held with the time to come back; never a 402
     const held = now.filter((answer) => answer?.status === 503);
@@ -67,7 +69,7 @@ describe("SIGKILL under paid load, retried at once", () => {
     expect(held.length).toBeGreaterThan(0);
 
     // waiting as told, each is served, at the first retry after the wait
-    const later = await Promise.all(lost.map((call, i) => retryAsTold((service as ServiceProcess).url, call, now[i] as Answer)));
+    const later = await Promise.all(lost.map((call, i) => retryAsTold(restarted.url, call, now[i] as Answer)));
     for (const { answer, waits } of later) {
       expect(delivered(answer), answer?.text).toBe(true);
       expect(waits).toBeLessThanOrEqual(1);

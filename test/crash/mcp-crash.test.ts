@@ -12,8 +12,8 @@ import { evmExactPayload } from "../../client/x402/evm.js";
 import { type PaymentRequiredV2, termsOf } from "../../client/x402/types.js";
 import { openSqliteLedger } from "../../server/analytics/payments/ledger/sqlite-ledger.js";
 import { startSlowModel } from "../support/fake-model.js";
-import { delivered, heldPaymentsEnv, type PaidCall, retryAsTold, send, sendAll } from "../support/paid-load.js";
-import { type ServiceProcess, startService } from "../support/processes.js";
+import { delivered, heldPaymentsEnv, killedUnderLoad, type PaidCall, retryAsTold, send } from "../support/paid-load.js";
+import type { ServiceProcess } from "../support/processes.js";
 
 const CALLS = 40;
 const dir = mkdtempSync(join(tmpdir(), "mcp-crash-"));
@@ -62,18 +62,11 @@ async function signCalls(baseUrl: string): Promise<PaidCall[]> {
 
 describe("SIGKILL under paid MCP tool calls", () => {
   it("holds every interrupted payment, tells the caller when to call again, and charges each payment once", async () => {
-    service = await startService(env);
-    const calls = await signCalls(service.url);
-    const running = service;
-    const answers = await sendAll(running.url, calls, 16, {
-      // the first answers free slots for the next calls: killed while those wait for the model (400 ms), reserved
-      onAnswer: (answered) => {
-        if (answered === 8) setTimeout(() => running.child.kill("SIGKILL"), 200);
-      },
+    const { calls, answers, killed, restarted } = await killedUnderLoad(env, signCalls, (started) => {
+      service = started;
     });
-    expect((await running.exited).signal).toBe("SIGKILL");
-    service = await startService(env);
-    const url = service.url;
+    expect(killed.signal).toBe("SIGKILL");
+    const url = restarted.url;
     const lost = calls.filter((_, i) => !answers[i]);
     expect(lost.length).toBeGreaterThan(0);
     const now = await Promise.all(lost.map((call) => send(url, call, { retry: true })));

@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import type { PaymentRequirements } from "../../client/x402/types.js";
+import { type ServiceProcess, startService } from "./processes.js";
 
 export interface PaidCall {
   method: "GET" | "POST";
@@ -164,4 +165,28 @@ export async function retryAsTold(
     answer = await send(baseUrl, call, { retry: true });
   }
   return { answer, waits };
+}
+
+/**
+ * The crash under paid load both held-payment crash tests make: a service started with `env`, `sign`'s calls sent to
+ * it 16 at a time, SIGKILLed 200 ms after the 8th answer (while the calls in the freed slots wait for the model,
+ * reserved), and started again. `started` is told of each service, so that the caller stops whichever one is left.
+ */
+export async function killedUnderLoad(
+  env: Record<string, string>,
+  sign: (url: string) => Promise<PaidCall[]>,
+  started: (service: ServiceProcess) => void,
+): Promise<{ calls: PaidCall[]; answers: (Answer | undefined)[]; killed: Awaited<ServiceProcess["exited"]>; restarted: ServiceProcess }> {
+  const running = await startService(env);
+  started(running);
+  const calls = await sign(running.url);
+  const answers = await sendAll(running.url, calls, 16, {
+    onAnswer: (answered) => {
+      if (answered === 8) setTimeout(() => running.child.kill("SIGKILL"), 200);
+    },
+  });
+  const killed = await running.exited;
+  const restarted = await startService(env);
+  started(restarted);
+  return { calls, answers, killed, restarted };
 }
