@@ -35,7 +35,10 @@ function validated(path: string): express.Express {
 const server =
   kind === "http"
     ? createServer((_req, res) => {
-        res.writeHead(200, { "content-type": "application/json; charset=utf-8", "content-length": Buffer.byteLength(body) });
+        res.writeHead(200, {
+          "content-type": "application/json; charset=utf-8",
+          "content-length": Buffer.byteLength(body),
+        });
         res.end(body);
       }).listen(port, "127.0.0.1")
     : kind === "validated"

@@ -50,7 +50,10 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
         ...(payments
           ? {
               setupRequest: (request: { headers: Record<string, string> }) => {
-                request.headers = { ...headers, [spec.paymentHeader ?? "x-payment"]: payments[next++ % payments.length] as string };
+                request.headers = {
+                  ...headers,
+                  [spec.paymentHeader ?? "x-payment"]: payments[next++ % payments.length] as string,
+                };
                 return request;
               },
             }

@@ -14,7 +14,11 @@ import { authorizationDigest, domainSeparator } from "../server/analytics/paymen
 
 export function evmPaymentPool(requirement: PaymentRequirements, count: number, privateKey: `0x${string}`): string[] {
   const domain = requirement.extra as { name: string; version: string };
-  const separator = domainSeparator({ ...domain, chainId: chainIdOf(requirement.network) as number, verifyingContract: requirement.asset });
+  const separator = domainSeparator({
+    ...domain,
+    chainId: chainIdOf(requirement.network) as number,
+    verifyingContract: requirement.asset,
+  });
   const from = privateKeyToAccount(privateKey).address;
   const key = Buffer.from(privateKey.slice(2), "hex");
   const now = Math.floor(Date.now() / 1000);
@@ -44,16 +48,27 @@ export function evmPaymentPool(requirement: PaymentRequirements, count: number, 
   });
 }
 
-export async function svmPaymentPool(requirement: PaymentRequirements, count: number, payer: TransactionSigner): Promise<string[]> {
+export async function svmPaymentPool(
+  requirement: PaymentRequirements,
+  count: number,
+  payer: TransactionSigner,
+): Promise<string[]> {
   const pool: string[] = [];
   // one blockhash per transaction keeps every transaction (and its replay key) distinct
   for (let i = 0; i < count; i++)
-    pool.push(await signSvmPayment(payer, requirement, { blockhash: getAddressDecoder().decode(randomBytes(32)) as Address }));
+    pool.push(
+      await signSvmPayment(payer, requirement, { blockhash: getAddressDecoder().decode(randomBytes(32)) as Address }),
+    );
   return pool;
 }
 
 /** Each of `payments` (signed v1 headers of one route) as the v2 `PaymentPayload` object paying `required`'s offer on `caip2`. */
-function v2Payments(required: { resource: unknown; accepts: { network: string }[] }, caip2: string, payments: string[], what: string) {
+function v2Payments(
+  required: { resource: unknown; accepts: { network: string }[] },
+  caip2: string,
+  payments: string[],
+  what: string,
+) {
   const accepted = required.accepts.find((requirement) => requirement.network === caip2);
   if (!accepted) throw new Error(`${what} is not offered on ${caip2}`);
   return payments.map((header) => {

@@ -10,17 +10,25 @@ describe("parseStat", () => {
     fields[12] = "75"; // stime, field 15
     fields[13] = "40"; // cutime, field 16
     fields[14] = "2"; // cstime, field 17
-    expect(parseStat(`4242 (node (x) y) S ${fields.slice(1).join(" ")}`)).toEqual({ command: "node (x) y", ticks: 325, reapedTicks: 42 });
+    expect(parseStat(`4242 (node (x) y) S ${fields.slice(1).join(" ")}`)).toEqual({
+      command: "node (x) y",
+      ticks: 325,
+      reapedTicks: 42,
+    });
   });
 
-  it.runIf(process.platform === "linux")("counts a child's CPU time in its parent's once it has exited and been waited for", () => {
-    const reaped = () => parseStat(readFileSync("/proc/self/stat", "utf8")).reapedTicks;
-    const before = reaped();
-    // the child spins until it has counted 300 ms of its own CPU; spawnSync waits for it
-    const spin = "const t = process.cpuUsage(); while ((({ user, system }) => user + system)(process.cpuUsage(t)) < 300000);";
-    expect(spawnSync(process.execPath, ["-e", spin]).status).toBe(0);
-    expect(reaped() - before).toBeGreaterThanOrEqual(28);
-  });
+  it.runIf(process.platform === "linux")(
+    "counts a child's CPU time in its parent's once it has exited and been waited for",
+    () => {
+      const reaped = () => parseStat(readFileSync("/proc/self/stat", "utf8")).reapedTicks;
+      const before = reaped();
+      // the child spins until it has counted 300 ms of its own CPU; spawnSync waits for it
+      const spin =
+        "const t = process.cpuUsage(); while ((({ user, system }) => user + system)(process.cpuUsage(t)) < 300000);";
+      expect(spawnSync(process.execPath, ["-e", spin]).status).toBe(0);
+      expect(reaped() - before).toBeGreaterThanOrEqual(28);
+    },
+  );
 });
 
 describe("processCpuSeconds", () => {

@@ -39,7 +39,11 @@ async function waitFor(url: string, child: ChildProcess, timeoutMs = 60_000): Pr
 }
 
 function start(args: string[], env: Record<string, string>, port: number, probePath = "/"): Promise<ServerProcess> {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ["ignore", "ignore", "inherit"] });
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
   const url = `http://127.0.0.1:${port}`;
   return waitFor(`${url}${probePath}`, child).then(() => ({
     url,

@@ -7,13 +7,19 @@ type Node = { id: number; callFrame: { functionName: string; url: string; lineNu
 export function topEntries(dir: string, count = 12): { share: number; frame: string }[] {
   const [file] = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile"));
   if (!file) return [];
-  const profile = JSON.parse(readFileSync(join(dir, file), "utf8")) as { nodes: Node[]; samples: number[]; timeDeltas: number[] };
+  const profile = JSON.parse(readFileSync(join(dir, file), "utf8")) as {
+    nodes: Node[];
+    samples: number[];
+    timeDeltas: number[];
+  };
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<string, number>();
   profile.samples.forEach((id, i) => {
     const frame = (nodes.get(id) as Node).callFrame;
     if (frame.functionName === "(idle)") return;
-    const where = frame.url ? `${frame.url.replace(/^.*\/node_modules\//, "").replace(/^.*\/main\//, "")}:${frame.lineNumber + 1}` : "";
+    const where = frame.url
+      ? `${frame.url.replace(/^.*\/node_modules\//, "").replace(/^.*\/main\//, "")}:${frame.lineNumber + 1}`
+      : "";
     const key = `${frame.functionName || "(anonymous)"} ${where}`.trim();
     self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0));
   });

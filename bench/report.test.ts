@@ -1,8 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { ratioOf, summarize, targetResults } from "./report.js";
 
-const load = (requestsPerSecond: number) => ({ requestsPerSecond, p50Ms: 1, p99Ms: 2, errors: 0, requests: requestsPerSecond });
-const row = (scenario: string, perRound: number[], measurement: number) => summarize(scenario, perRound.map(load), 100, measurement);
+const load = (requestsPerSecond: number) => ({
+  requestsPerSecond,
+  p50Ms: 1,
+  p99Ms: 2,
+  errors: 0,
+  requests: requestsPerSecond,
+});
+const row = (scenario: string, perRound: number[], measurement: number) =>
+  summarize(scenario, perRound.map(load), 100, measurement);
 
 describe("ratioOf", () => {
   // The machine ran at full speed in rounds 1 and 3 and at half speed in round 2, the path always at 0.4×.
@@ -55,7 +62,9 @@ describe("targetResults", () => {
   it("reports a target it is not held to (the PostgreSQL rows), still saying whether the ratio reached it", () => {
     const bare = row("bare Express", [10_000, 10_000], 1);
     const paid = row("paid", [3_000, 3_000], 1);
-    const [result] = targetResults([{ rows: [bare, paid], baseline: "bare Express", scenario: "paid", atLeast: 0.4, held: false }]);
+    const [result] = targetResults([
+      { rows: [bare, paid], baseline: "bare Express", scenario: "paid", atLeast: 0.4, held: false },
+    ]);
     expect(result).toMatchObject({ held: false, met: false, ratio: 0.3 });
   });
 
@@ -68,7 +77,8 @@ describe("targetResults", () => {
       ...(database === undefined ? {} : { databaseCpuMicrosPerRequest: database }),
     });
     const cores = (paid: ReturnType<typeof withCpu>) =>
-      targetResults([{ rows: [bare, paid], baseline: "bare Express", scenario: "paid", atLeast: 0.4 }])[0]?.coresAtTarget;
+      targetResults([{ rows: [bare, paid], baseline: "bare Express", scenario: "paid", atLeast: 0.4 }])[0]
+        ?.coresAtTarget;
     // 4,000 req/s × (300 + 100) µs
     expect(cores(withCpu())).toBeCloseTo(1.6);
     // and the database's 200 µs: more than a 2-core machine has
@@ -81,7 +91,11 @@ describe("targetResults", () => {
 
 describe("summarize", () => {
   it("takes the median of each CPU figure over the rounds", () => {
-    const rounds = [100, 300, 200].map((cpu, i) => ({ ...load(1_000), cpuMicrosPerRequest: cpu, loadCpuMicrosPerRequest: 50 + i }));
+    const rounds = [100, 300, 200].map((cpu, i) => ({
+      ...load(1_000),
+      cpuMicrosPerRequest: cpu,
+      loadCpuMicrosPerRequest: 50 + i,
+    }));
     const summary = summarize("paid", rounds, 100, 1);
     expect(summary.cpuMicrosPerRequest).toBe(200);
     expect(summary.loadCpuMicrosPerRequest).toBe(51);

@@ -22,7 +22,8 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 };
 
-const baselineOf = (row: Row, rows: Row[], baseline: string) => row.baseline ?? rows.find((r) => r.scenario === baseline);
+const baselineOf = (row: Row, rows: Row[], baseline: string) =>
+  row.baseline ?? rows.find((r) => r.scenario === baseline);
 
 /**
  * A row's req/s over its baseline's (the one measured in its own rounds, else its table's `baseline` row), and the
@@ -33,7 +34,8 @@ const baselineOf = (row: Row, rows: Row[], baseline: string) => row.baseline ?? 
 export function ratioOf(row: Row, rows: Row[], baseline: string): { ratio: number; low: number; high: number } {
   const base = baselineOf(row, rows, baseline);
   if (!base) return { ratio: Number.NaN, low: Number.NaN, high: Number.NaN };
-  const paired = base.measurement === row.measurement && base.roundRequestsPerSecond.length === row.roundRequestsPerSecond.length;
+  const paired =
+    base.measurement === row.measurement && base.roundRequestsPerSecond.length === row.roundRequestsPerSecond.length;
   const ratios = paired
     ? row.roundRequestsPerSecond.map((rps, i) => rps / (base.roundRequestsPerSecond[i] as number))
     : [row.requestsPerSecond / base.requestsPerSecond];
@@ -42,7 +44,9 @@ export function ratioOf(row: Row, rows: Row[], baseline: string): { ratio: numbe
 
 export function summarize(scenario: string, results: LoadResult[], peakRssMiB: number, measurement: number): Row {
   const cpu = results.flatMap((r) => (r.cpuMicrosPerRequest === undefined ? [] : [r.cpuMicrosPerRequest]));
-  const database = results.flatMap((r) => (r.databaseCpuMicrosPerRequest === undefined ? [] : [r.databaseCpuMicrosPerRequest]));
+  const database = results.flatMap((r) =>
+    r.databaseCpuMicrosPerRequest === undefined ? [] : [r.databaseCpuMicrosPerRequest],
+  );
   const load = results.flatMap((r) => (r.loadCpuMicrosPerRequest === undefined ? [] : [r.loadCpuMicrosPerRequest]));
   return {
     scenario,
@@ -71,7 +75,11 @@ export function previousResults(dir = "bench/results"): { file: string; byScenar
   }
   const file = files.sort().at(-1);
   if (!file) return undefined;
-  const saved = JSON.parse(readFileSync(`${dir}/${file}`, "utf8")) as { rows?: Row[]; scale?: Row[]; deployment?: Row[] };
+  const saved = JSON.parse(readFileSync(`${dir}/${file}`, "utf8")) as {
+    rows?: Row[];
+    scale?: Row[];
+    deployment?: Row[];
+  };
   const rows = [...(saved.rows ?? []), ...(saved.scale ?? []), ...(saved.deployment ?? [])];
   return { file: `${dir}/${file}`, byScenario: new Map(rows.map((row) => [row.scenario, row])) };
 }
@@ -101,7 +109,9 @@ export function printTable(rows: Row[], baseline: string, previous?: ReturnType<
       String(r.errors),
       r.peakRssMiB.toFixed(0),
       r.cpuMicrosPerRequest === undefined ? "–" : r.cpuMicrosPerRequest.toFixed(0),
-      ...(databases ? [r.databaseCpuMicrosPerRequest === undefined ? "–" : r.databaseCpuMicrosPerRequest.toFixed(0)] : []),
+      ...(databases
+        ? [r.databaseCpuMicrosPerRequest === undefined ? "–" : r.databaseCpuMicrosPerRequest.toFixed(0)]
+        : []),
       r.loadCpuMicrosPerRequest === undefined ? "–" : r.loadCpuMicrosPerRequest.toFixed(0),
       ratioOf(r, rows, baseline).ratio.toFixed(2),
       before === undefined ? "–" : before.toFixed(0),
@@ -153,14 +163,25 @@ export function targetResults(targets: Target[]): TargetResult[] {
     if (!row) return [];
     const { ratio, low, high } = ratioOf(row, rows, baseline);
     const base = baselineOf(row, rows, baseline);
-    const { cpuMicrosPerRequest: service, databaseCpuMicrosPerRequest: database = 0, loadCpuMicrosPerRequest: load } = row;
+    const {
+      cpuMicrosPerRequest: service,
+      databaseCpuMicrosPerRequest: database = 0,
+      loadCpuMicrosPerRequest: load,
+    } = row;
     const coresAtTarget =
       base && service !== undefined && load !== undefined
         ? ((service + database + load) * atLeast * base.requestsPerSecond) / 1e6
         : undefined;
     return [
       {
-        ...{ scenario, baseline, ratio, low, high, atLeast, met: ratio >= atLeast, held },
+        scenario,
+        baseline,
+        ratio,
+        low,
+        high,
+        atLeast,
+        met: ratio >= atLeast,
+        held,
         ...(coresAtTarget === undefined ? {} : { coresAtTarget }),
       },
     ];

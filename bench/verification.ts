@@ -26,7 +26,8 @@ async function rate(
   const started = performance.now();
   let done = 0;
   while (performance.now() - started < seconds * 1000) {
-    if (!(await check(pool[done % pool.length] as Record<string, unknown>))) throw new Error("a pre-signed payment failed verification");
+    if (!(await check(pool[done % pool.length] as Record<string, unknown>)))
+      throw new Error("a pre-signed payment failed verification");
     done++;
   }
   return done / ((performance.now() - started) / 1000);
@@ -63,7 +64,10 @@ export async function verificationRates(
     async (p) => (await verifyExactSvm(p, svm.requirement, { feePayer: svm.feePayer, ata: svm.ata })).ok,
   );
   const viemRate = await rate(evmPool, seconds, (p) => {
-    const { signature, authorization: a } = p.payload as { signature: `0x${string}`; authorization: Record<string, string> };
+    const { signature, authorization: a } = p.payload as {
+      signature: `0x${string}`;
+      authorization: Record<string, string>;
+    };
     return verifyTypedData({
       address: a.from as `0x${string}`,
       domain: { ...domain, verifyingContract: domain.verifyingContract as `0x${string}` },

@@ -53,7 +53,11 @@ function analytics(options: Partial<AnalyticsClientOptions> & Pick<AnalyticsClie
   return createAnalyticsClient({ baseUrl: services().analyticsUrl, ...options });
 }
 
-const CAIP2 = { solana: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1", base: "eip155:84532", skale: "eip155:324705682" } as const;
+const CAIP2 = {
+  solana: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1",
+  base: "eip155:84532",
+  skale: "eip155:324705682",
+} as const;
 
 /** Patches every offer of both challenges; `network` by its v1 name, written as CAIP-2 in the v2 challenge. */
 function rewritingOffers(patch: { payTo?: string; asset?: string; network?: X402Network }, from = 0) {
@@ -61,7 +65,10 @@ function rewritingOffers(patch: { payTo?: string; asset?: string; network?: X402
   const caip2 = network && findNetwork(network)?.details.caip2;
   return editing402(
     {
-      v1: (body) => ({ ...body, accepts: body.accepts.map((offer) => ({ ...offer, ...both, ...(network ? { network } : {}) })) }),
+      v1: (body) => ({
+        ...body,
+        accepts: body.accepts.map((offer) => ({ ...offer, ...both, ...(network ? { network } : {}) })),
+      }),
       v2: (challenge) => ({
         ...challenge,
         accepts: challenge.accepts.map((offer) => ({
@@ -129,7 +136,10 @@ describe("paying on each prefix (x402 v2 by default)", () => {
     const tvl = await client.get("/defi/tvl", { query: { chain: "solana", limit: 2 } });
     expect(tvl.envelope.data.filter.chain).toBe("solana");
     expect(tvl.version).toBe(2);
-    const pools = await client.get("/lp/{venue}/pools", { path: { venue: "meteora" }, query: { sort: "tvl", limit: 1 } });
+    const pools = await client.get("/lp/{venue}/pools", {
+      path: { venue: "meteora" },
+      query: { sort: "tvl", limit: 1 },
+    });
     expect(pools.envelope.data.pools).toHaveLength(1);
     expect(client.spent()).toBe(tvl.paid + pools.paid);
   });
@@ -171,7 +181,9 @@ describe("paying on each prefix (x402 v2 by default)", () => {
 
 describe("x402 versions", () => {
   const challengeAt = async (url: string) =>
-    challengeHeaderOf((await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).headers);
+    challengeHeaderOf(
+      (await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).headers,
+    );
 
   it("pays v2 with the offer unchanged, the resource and the challenge's extensions, and reads PAYMENT-RESPONSE", async () => {
     const client = analytics({ network: "base", payer: evm() });
@@ -181,11 +193,17 @@ describe("x402 versions", () => {
       x402Version: 2,
       resource: challenge?.resource,
       accepted: challenge?.accepts[0],
-      payload: { signature: expect.any(String), authorization: expect.objectContaining({ from: account.address, value: "1000" }) },
+      payload: {
+        signature: expect.any(String),
+        authorization: expect.objectContaining({ from: account.address, value: "1000" }),
+      },
       // echoed as they came, the purchase's id added to the payment-identifier declaration
       extensions: {
         ...challenge?.extensions,
-        "payment-identifier": { ...challenge?.extensions["payment-identifier"], info: { required: false, id: result.paymentId } },
+        "payment-identifier": {
+          ...challenge?.extensions["payment-identifier"],
+          info: { required: false, id: result.paymentId },
+        },
       },
     });
     expect(result.paymentId).toMatch(/^pay_[0-9a-f]{32}$/);
@@ -236,13 +254,19 @@ describe("x402 versions", () => {
     expect([retry?.headers.has("X-PAYMENT"), retry?.headers.has("PAYMENT-SIGNATURE")]).toEqual([true, false]);
 
     const v2Only = analytics({ network: "base", payer, fetch: v1Only(), protocol: "v2" });
-    await expect(v2Only.call("/defi/tvl")).rejects.toMatchObject({ name: "PaymentRefusedError", reason: "version_not_offered" });
+    await expect(v2Only.call("/defi/tvl")).rejects.toMatchObject({
+      name: "PaymentRefusedError",
+      reason: "version_not_offered",
+    });
     expect(payer.signed).toBe(1);
   });
 
   it("pays v1 when the v2 challenge offers nothing on the client's network", async () => {
     const elsewhere = editing402({
-      v2: (challenge) => ({ ...challenge, accepts: challenge.accepts.map((offer) => ({ ...offer, network: CAIP2.base })) }),
+      v2: (challenge) => ({
+        ...challenge,
+        accepts: challenge.accepts.map((offer) => ({ ...offer, network: CAIP2.base })),
+      }),
     });
     const client = analytics({ network: "skale", payer: evm(), fetch: elsewhere });
     const result = await client.call("/defi/tvl");
@@ -253,12 +277,18 @@ describe("x402 versions", () => {
     const payer = evm();
     const dead = "0x000000000000000000000000000000000000dEaD";
     const changed = editing402(
-      { v2: () => undefined, v1: (body) => ({ ...body, accepts: body.accepts.map((offer) => ({ ...offer, payTo: dead })) }) },
+      {
+        v2: () => undefined,
+        v1: (body) => ({ ...body, accepts: body.accepts.map((offer) => ({ ...offer, payTo: dead })) }),
+      },
       1,
     );
     const client = analytics({ network: "base", payer, fetch: changed });
     expect((await client.call("/defi/tvl")).version).toBe(2);
-    await expect(client.call("/defi/tvl")).rejects.toMatchObject({ reason: "pay_to_changed", requirement: { network: "base-sepolia" } });
+    await expect(client.call("/defi/tvl")).rejects.toMatchObject({
+      reason: "pay_to_changed",
+      requirement: { network: "base-sepolia" },
+    });
     expect(payer.signed).toBe(1);
   });
 });
@@ -283,7 +313,10 @@ describe.each(["auto", "v1"] as const)("refusing to pay, protocol %s (nothing si
     const payer = svm();
     const client = analytics({ protocol, network: "solana", payer, maxPerSession: "1500" });
     await client.call("/defi/tvl", { limit: 1 });
-    await expect(client.call("/defi/tvl", { limit: 2 })).rejects.toMatchObject({ name: "PaymentRefusedError", reason: "cap_per_session" });
+    await expect(client.call("/defi/tvl", { limit: 2 })).rejects.toMatchObject({
+      name: "PaymentRefusedError",
+      reason: "cap_per_session",
+    });
     expect(payer.signed).toBe(1);
     expect(client.spent()).toBe(1000n);
   });
@@ -306,7 +339,12 @@ describe.each(["auto", "v1"] as const)("refusing to pay, protocol %s (nothing si
 
   it("refuses a recipient or an asset other than the expected ones, and a network not offered", async () => {
     const payer = evm();
-    const otherPayTo = analytics({ protocol, network: "base", payer, expect: { payTo: "0x000000000000000000000000000000000000dEaD" } });
+    const otherPayTo = analytics({
+      protocol,
+      network: "base",
+      payer,
+      expect: { payTo: "0x000000000000000000000000000000000000dEaD" },
+    });
     await expect(otherPayTo.call("/defi/tvl")).rejects.toMatchObject({ reason: "pay_to_changed" });
     const foreignAsset = analytics({
       protocol,
@@ -373,7 +411,9 @@ describe("repeating a paid request, with the same payment and payment identifier
     expect(result.status).toBe(200);
     expect(lossy.sent).toHaveLength(2);
     expect(lossy.sent[1]).toBe(lossy.sent[0]);
-    expect((decodeHeader(lossy.sent[0] as string) as PaymentPayloadV2).extensions?.["payment-identifier"]).toMatchObject({
+    expect(
+      (decodeHeader(lossy.sent[0] as string) as PaymentPayloadV2).extensions?.["payment-identifier"],
+    ).toMatchObject({
       info: { id: result.paymentId },
     });
     expect(payer.signed).toBe(1);
@@ -410,9 +450,14 @@ describe("typed failures", () => {
       analytics({ network: "base", payer: underpaying, protocol, fetch })
         .call("/defi/tvl")
         .catch((e) => e);
-    expect(await rejected("v2", otherReason())).toMatchObject({ name: "PaymentRejectedError", reason: "payment_expired" });
+    expect(await rejected("v2", otherReason())).toMatchObject({
+      name: "PaymentRejectedError",
+      reason: "payment_expired",
+    });
     expect(await rejected("v2", noReason())).toMatchObject({ reason: "invalid_exact_evm_payload_authorization_value" });
-    expect(await rejected("v1", otherReason())).toMatchObject({ reason: "invalid_exact_evm_payload_authorization_value" });
+    expect(await rejected("v1", otherReason())).toMatchObject({
+      reason: "invalid_exact_evm_payload_authorization_value",
+    });
   });
 
   it("refuses a payer of the wrong chain family at creation", () => {
@@ -436,7 +481,11 @@ describe("typed failures", () => {
     });
     // The same payload in the v1 envelope, for the same request: refused too, and passed through as well.
     const { payload } = decodeHeader(first.paymentHeader as string) as PaymentPayloadV2;
-    const challenge = await fetch(first.response.url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const challenge = await fetch(first.response.url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     const [requirement] = ((await challenge.json()) as PaymentRequiredBody).accepts;
     if (!requirement) throw new Error("no v1 offer");
     const crossed = await client.client.POST("/trenches/new-tokens", {

@@ -14,13 +14,23 @@ import type { paths } from "../generated/types/analytics.js";
 import { microAmount, usdToMicro } from "./amounts.js";
 import { dataOrThrow } from "./errors.js";
 import { NETWORKS, type NetworkChoice } from "./networks.js";
-import type { BodyArgs, HttpMethod, JsonResponse, LooseClient, OperationOf, ParamsArgs, PathsWith } from "./operation-types.js";
+import type {
+  BodyArgs,
+  HttpMethod,
+  JsonResponse,
+  LooseClient,
+  OperationOf,
+  ParamsArgs,
+  PathsWith,
+} from "./operation-types.js";
 import type { Payer } from "./payers.js";
 import { createPayingFetch, type PayingFetch, type PayingFetchOptions } from "./paying-fetch.js";
 import type { PaymentHeaderName, Receipt, Requirement, X402Version } from "./x402/types.js";
 
 type RootPath = Exclude<keyof paths, `/base/${string}` | `/skale/${string}`>;
-type IsPaid<Item> = Item extends { post: { responses: { 402: unknown } } } | { get: { responses: { 402: unknown } } } ? true : false;
+type IsPaid<Item> = Item extends { post: { responses: { 402: unknown } } } | { get: { responses: { 402: unknown } } }
+  ? true
+  : false;
 
 /** Root paths of paid operations (their `/base` and `/skale` twins are reached through the prefix). */
 export type PaidPath = { [K in RootPath]: IsPaid<paths[K]> extends true ? K : never }[RootPath];
@@ -50,7 +60,10 @@ export interface PaymentOutcome {
 }
 
 /** 200 (model-enriched) or 206 (raw data, `insight: null`), with the payment. */
-export type PaidResult<Op> = ({ status: 200; envelope: JsonResponse<Op, 200> } | { status: 206; envelope: JsonResponse<Op, 206> }) &
+export type PaidResult<Op> = (
+  | { status: 200; envelope: JsonResponse<Op, 200> }
+  | { status: 206; envelope: JsonResponse<Op, 206> }
+) &
   PaymentOutcome;
 
 export interface AnalyticsClientOptions {
@@ -88,8 +101,14 @@ export interface AnalyticsClient {
   url: string;
   /** Micro-USDC spent by this client. */
   spent(): bigint;
-  call<P extends PostPath>(path: P, ...body: BodyArgs<PaidOperation<P, "post">>): Promise<PaidResult<PaidOperation<P, "post">>>;
-  get<P extends GetPath>(path: P, ...params: ParamsArgs<PaidOperation<P, "get">>): Promise<PaidResult<PaidOperation<P, "get">>>;
+  call<P extends PostPath>(
+    path: P,
+    ...body: BodyArgs<PaidOperation<P, "post">>
+  ): Promise<PaidResult<PaidOperation<P, "post">>>;
+  get<P extends GetPath>(
+    path: P,
+    ...params: ParamsArgs<PaidOperation<P, "get">>
+  ): Promise<PaidResult<PaidOperation<P, "get">>>;
 }
 
 function cap(micro: bigint | string | undefined, usd: string | number | undefined): bigint | undefined {

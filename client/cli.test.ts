@@ -55,7 +55,9 @@ const settled = async () => (await services().ledger.rows()).filter((r) => r.sta
 describe("npm run cli", () => {
   it("shows endpoint, parameters and price, and pays nothing when the answer is n", async () => {
     const before = await settled();
-    const { code, stdout } = await run(["defiTvl", "--chain", "solana", "--limit", "2", "--network", "base"], { input: "n\n" });
+    const { code, stdout } = await run(["defiTvl", "--chain", "solana", "--limit", "2", "--network", "base"], {
+      input: "n\n",
+    });
     expect(code).toBe(1);
     expect(stdout).toContain(`POST ${services().analyticsUrl}/base/defi/tvl`);
     expect(stdout).toContain("limit = 2");
@@ -67,7 +69,9 @@ describe("npm run cli", () => {
 
   it("pays on y and prints signal and confidence first, the insight, then data as a table", async () => {
     const before = await settled();
-    const { code, stdout } = await run(["/lp/pools", "--sort", "tvl", "--limit", "3", "--network", "skale"], { input: "y\n" });
+    const { code, stdout } = await run(["/lp/pools", "--sort", "tvl", "--limit", "3", "--network", "skale"], {
+      input: "y\n",
+    });
     expect(code).toBe(0);
     expect(await settled()).toBe(before + 1);
     const answer = stdout.slice(stdout.indexOf("HTTP 200"));
@@ -75,7 +79,9 @@ describe("npm run cli", () => {
     expect(lines[1]).toMatch(/^signal {6}(add_liquidity|hold) {3}\(confidence \d\.\d\d\)$/);
     expect(lines[2]).toMatch(/^insight {5}\S/);
     expect(answer).toMatch(/data\.pools \(3\)\n {2}address +name +bin_step/);
-    expect(stdout).toMatch(/paid 0\.\d+ USDC on skale-base-sepolia over x402 v2 \(PAYMENT-SIGNATURE\) · transaction ledger:/);
+    expect(stdout).toMatch(
+      /paid 0\.\d+ USDC on skale-base-sepolia over x402 v2 \(PAYMENT-SIGNATURE\) · transaction ledger:/,
+    );
   });
 
   it("pays on Solana with --yes and prints only the envelope JSON on stdout with --json", async () => {
@@ -85,9 +91,12 @@ describe("npm run cli", () => {
     const dir = mkdtempSync(join(tmpdir(), "cli-keys-"));
     const keyFile = join(dir, "keys.json");
     writeFileSync(keyFile, JSON.stringify({ X402_SOLANA_SECRET_KEY: [...bytes, ...pub] }));
-    const { code, stdout, stderr } = await run(["trenchesGraduating", "--limit", "2", "--yes", "--json", "--key-file", keyFile], {
-      env: {},
-    });
+    const { code, stdout, stderr } = await run(
+      ["trenchesGraduating", "--limit", "2", "--yes", "--json", "--key-file", keyFile],
+      {
+        env: {},
+      },
+    );
     expect(code).toBe(0);
     const envelope = JSON.parse(stdout);
     expect(envelope.data.graduating.length).toBeLessThanOrEqual(2);
@@ -108,7 +117,10 @@ describe("npm run cli", () => {
     const v2Only = await run(["defiTvl", "--network", "skale", "--protocol", "v2", "--yes"], { fetch: v1Only() });
     expect(v2Only).toMatchObject({ code: 1, stdout: expect.stringMatching(/Not paid \(version_not_offered\)/) });
     const unknown = await run(["defiTvl", "--protocol", "v3"]);
-    expect(unknown).toMatchObject({ code: 2, stdout: expect.stringContaining('--protocol must be v1, v2 or auto, got "v3"') });
+    expect(unknown).toMatchObject({
+      code: 2,
+      stdout: expect.stringContaining('--protocol must be v1, v2 or auto, got "v3"'),
+    });
   });
 
   it("refuses a key passed as an argument, before anything else", async () => {
@@ -135,7 +147,8 @@ describe("npm run cli", () => {
   it("lists the contract's operations with --help and coerces parameters by their schema types", async () => {
     const help = await run(["--help"]);
     expect(help.code).toBe(0);
-    for (const name of ["defiTvl", "lpPools", "trenchesGraduating", "smartmoneyTokenScreener", "ask"]) expect(help.stdout).toContain(name);
+    for (const name of ["defiTvl", "lpPools", "trenchesGraduating", "smartmoneyTokenScreener", "ask"])
+      expect(help.stdout).toContain(name);
     expect(help.stdout).toMatch(/--protocol v1\|v2 +pay in this x402 version only/);
     const params = await run(["smartmoneyTokenScreener", "--help"]);
     expect(params.stdout).toMatch(/--only_smart_money +boolean/);
@@ -144,6 +157,9 @@ describe("npm run cli", () => {
     const unknown = await run(["defiTvl", "--limt", "3"]);
     expect(unknown.stdout).toContain("defiTvl has no parameter --limt");
     const invalid = await run(["defiTvl", "--limit", "500", "--network", "base", "--yes"]);
-    expect(invalid).toMatchObject({ code: 1, stdout: expect.stringMatching(/HTTP 400 invalid_request[^\n]*\n {2}body limit: /) });
+    expect(invalid).toMatchObject({
+      code: 1,
+      stdout: expect.stringMatching(/HTTP 400 invalid_request[^\n]*\n {2}body limit: /),
+    });
   });
 });

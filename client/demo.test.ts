@@ -9,10 +9,14 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 
 describe("npm run demo", () => {
   it("walks the whole session and exits 0", async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/demo.ts"], { cwd: root, timeout: 60_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/demo.ts"], {
+      cwd: root,
+      timeout: 60_000,
+    });
     expect(stdout).toMatch(/✓ all \d+ steps behaved as expected/);
     expect(stdout).not.toContain("✗");
-    for (const reason of ["invalid_exact_evm_nonce_already_used", "duplicate_settlement", "cap_per_call"]) expect(stdout).toContain(reason);
+    for (const reason of ["invalid_exact_evm_nonce_already_used", "duplicate_settlement", "cap_per_call"])
+      expect(stdout).toContain(reason);
     expect(stdout).toMatch(/paid 0\.\d+ USDC on base-sepolia over x402 v2 \(PAYMENT-SIGNATURE\)/);
     expect(stdout).toMatch(/paid 0\.\d+ USDC on base-sepolia over x402 v1 \(X-PAYMENT\)/);
     // Each replay is refused in its own header for another request and in the other version's for the same one.

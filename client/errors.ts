@@ -105,7 +105,10 @@ export function dataOrThrow<T>(
   const { response, error } = result;
   if (response.ok && error === undefined) return { data: result.data as T, response };
   const v2 = response.status === 402 ? challengeHeaderOf(response.headers) : undefined;
-  const rejection = response.status === 402 ? rejectionOf({ body: error, ...(v2 ? { v2 } : {}) }, requirement, response.url) : undefined;
+  const rejection =
+    response.status === 402
+      ? rejectionOf({ body: error, ...(v2 ? { v2 } : {}) }, requirement, response.url)
+      : undefined;
   if (rejection) throw rejection;
   throw new HttpError(response.status, isErrorBody(error) ? error : undefined, response.url, error);
 }

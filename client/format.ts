@@ -7,7 +7,8 @@
 const MAX_CELL = 48;
 
 function cell(value: unknown): string {
-  const text = value === null || value === undefined ? "-" : typeof value === "object" ? JSON.stringify(value) : String(value);
+  const text =
+    value === null || value === undefined ? "-" : typeof value === "object" ? JSON.stringify(value) : String(value);
   return text.length > MAX_CELL ? `${text.slice(0, MAX_CELL - 1)}…` : text;
 }
 
@@ -15,7 +16,8 @@ function cell(value: unknown): string {
 export function table(headers: string[], rows: unknown[][], indent = "  "): string[] {
   const cells = rows.map((row) => headers.map((_, i) => cell(row[i])));
   const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((row) => (row[i] as string).length)));
-  const isNumber = (v: unknown) => typeof v === "number" || typeof v === "bigint" || (typeof v === "string" && /^-?\d+(\.\d+)?$/.test(v));
+  const isNumber = (v: unknown) =>
+    typeof v === "number" || typeof v === "bigint" || (typeof v === "string" && /^-?\d+(\.\d+)?$/.test(v));
   const numeric = headers.map((_, i) => rows.length > 0 && rows.every((row) => isNumber(row[i])));
   const line = (values: string[]) =>
     `${indent}${values.map((v, i) => (numeric[i] ? v.padStart(widths[i] as number) : v.padEnd(widths[i] as number))).join("  ")}`.trimEnd();

@@ -9,7 +9,10 @@ import { privateKeyToAccount } from "viem/accounts";
 import type { Family } from "./networks.js";
 import { type BlockhashSource, evmPayer, type Payer, solanaPayer } from "./payers.js";
 
-export const KEY_VARIABLES = { evm: "X402_EVM_PRIVATE_KEY", svm: "X402_SOLANA_SECRET_KEY" } as const satisfies Record<Family, string>;
+export const KEY_VARIABLES = { evm: "X402_EVM_PRIVATE_KEY", svm: "X402_SOLANA_SECRET_KEY" } as const satisfies Record<
+  Family,
+  string
+>;
 
 const EVM_KEY = /^0x[0-9a-fA-F]{64}$/;
 const BASE58 = /^[1-9A-HJ-NP-Za-km-z]{80,90}$/;

@@ -58,7 +58,8 @@ function isPaymentRequired(value: unknown): value is PaymentRequiredV2 {
 function chooseRequirement(required: PaymentRequiredV2, network: NetworkChoice): PaymentRequirementsV2 | string {
   const info = NETWORKS[network];
   const offered = required.accepts.find((r) => info.caip2.includes(r.network));
-  if (!offered) return `the tool is not offered on ${network} (offered: ${required.accepts.map((r) => r.network).join(", ")})`;
+  if (!offered)
+    return `the tool is not offered on ${network} (offered: ${required.accepts.map((r) => r.network).join(", ")})`;
   if (!info.assets.some((asset) => sameAddress(info.family, asset, offered.asset)))
     return `the asset ${offered.asset} is not ${network}'s USDC; nothing was signed`;
   return offered;
@@ -68,7 +69,12 @@ export function payingBridge(options: BridgeOptions): PayingBridge {
   let spent = 0n;
   const { upstream, network, payer } = options;
 
-  async function pay(name: string, args: Record<string, unknown> | undefined, required: PaymentRequiredV2, ask?: Asker) {
+  async function pay(
+    name: string,
+    args: Record<string, unknown> | undefined,
+    required: PaymentRequiredV2,
+    ask?: Asker,
+  ) {
     const requirement = chooseRequirement(required, network);
     if (typeof requirement === "string") return refusal(`Not paid: ${requirement}.`);
     const amount = microAmount(requirement.amount);
@@ -95,10 +101,17 @@ export function payingBridge(options: BridgeOptions): PayingBridge {
       payload,
       ...(required.extensions && { extensions: required.extensions }),
     };
-    const result = (await upstream.callTool({ name, arguments: args, _meta: { [PAYMENT_META]: payment } })) as CallToolResult;
+    const result = (await upstream.callTool({
+      name,
+      arguments: args,
+      _meta: { [PAYMENT_META]: payment },
+    })) as CallToolResult;
     const receipt = result._meta?.[PAYMENT_RESPONSE_META] as { success?: boolean } | undefined;
     // A settled answer, or one whose settlement is not known yet, counts against the cap.
-    if (receipt?.success || (result.isError && (result.structuredContent as { error?: string } | undefined)?.error === "upstream_error"))
+    if (
+      receipt?.success ||
+      (result.isError && (result.structuredContent as { error?: string } | undefined)?.error === "upstream_error")
+    )
       spent += amount;
     return result;
   }
@@ -115,7 +128,11 @@ export function payingBridge(options: BridgeOptions): PayingBridge {
 }
 
 /** Serves `bridge` on `server` (an SDK server with the tools capability): its tools, its calls, asking by elicitation. */
-export function serveBridge(server: Server, bridge: PayingBridge, types: typeof import("@modelcontextprotocol/sdk/types.js")): void {
+export function serveBridge(
+  server: Server,
+  bridge: PayingBridge,
+  types: typeof import("@modelcontextprotocol/sdk/types.js"),
+): void {
   server.setRequestHandler(types.ListToolsRequestSchema, async () => ({ tools: await bridge.tools() }));
   server.setRequestHandler(types.CallToolRequestSchema, async ({ params }) => {
     const ask: Asker = async (message) => {

@@ -12,7 +12,11 @@ describe("NETWORKS", () => {
       expect(routes.length).toBeGreaterThan(0);
       for (const { payment } of routes) {
         const { family, mainnet, testnet } = payment.network;
-        expect({ family, networks: [mainnet.network, testnet.network], assets: [mainnet.asset, testnet.asset] }).toEqual({
+        expect({
+          family,
+          networks: [mainnet.network, testnet.network],
+          assets: [mainnet.asset, testnet.asset],
+        }).toEqual({
           family: info.family,
           networks: info.networks,
           assets: info.assets,

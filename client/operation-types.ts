@@ -12,10 +12,13 @@ export type PathsWith<Paths, M extends HttpMethod> = {
 }[keyof Paths];
 
 /** The operation of `Paths[P]` for `method`. */
-export type OperationOf<Paths, P extends keyof Paths, M extends HttpMethod> = Paths[P] extends Record<M, infer Op> ? Op : never;
+export type OperationOf<Paths, P extends keyof Paths, M extends HttpMethod> =
+  Paths[P] extends Record<M, infer Op> ? Op : never;
 
 /** The JSON body an operation answers with `status`. */
-export type JsonResponse<Op, S extends number> = Op extends { responses: Record<S, { content: { "application/json": infer E } }> }
+export type JsonResponse<Op, S extends number> = Op extends {
+  responses: Record<S, { content: { "application/json": infer E } }>;
+}
   ? E
   : never;
 
@@ -26,10 +29,13 @@ export type JsonBody<Op> = Op extends { requestBody?: { content: { "application/
 export type BodyArgs<Op> = Op extends { requestBody: unknown } ? [body: JsonBody<Op>] : [body?: JsonBody<Op>];
 
 /** The query and path parameters of an operation (headers are the client's business). */
-export type RequestParams<Op> = Op extends { parameters: infer P } ? Pick<P, Extract<keyof P, "query" | "path">> : never;
+export type RequestParams<Op> = Op extends { parameters: infer P }
+  ? Pick<P, Extract<keyof P, "query" | "path">>
+  : never;
 
 /** `[params]` when some parameter is required (a path parameter), `[params?]` otherwise. */
-export type ParamsArgs<Op> = Record<never, never> extends RequestParams<Op> ? [params?: RequestParams<Op>] : [params: RequestParams<Op>];
+export type ParamsArgs<Op> =
+  Record<never, never> extends RequestParams<Op> ? [params?: RequestParams<Op>] : [params: RequestParams<Op>];
 
 /** The untyped shape the helpers call openapi-fetch through, after their own signatures checked the call. */
 export interface LooseClient {

@@ -51,7 +51,10 @@ export function solanaPayer(signer: TransactionSigner, source: BlockhashSource):
     address: signer.address,
     async sign(terms) {
       const { blockhash, lastValidBlockHeight } = await recent();
-      return svmExactPayload(signer, terms, { blockhash, ...(lastValidBlockHeight === undefined ? {} : { lastValidBlockHeight }) });
+      return svmExactPayload(signer, terms, {
+        blockhash,
+        ...(lastValidBlockHeight === undefined ? {} : { lastValidBlockHeight }),
+      });
     },
   };
 }

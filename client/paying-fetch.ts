@@ -124,7 +124,12 @@ function retryAfterMs(response: Response): number | undefined {
  * Sends the paid request, and repeats it (the same payment) while the service asks to wait within `maxWaitMs`, or the
  * connection fails before an answer, up to `retries` times; the last failure is thrown.
  */
-async function sendPaid(send: (request: Request) => Promise<Response>, paid: Request, retries: number, maxWaitMs: number) {
+async function sendPaid(
+  send: (request: Request) => Promise<Response>,
+  paid: Request,
+  retries: number,
+  maxWaitMs: number,
+) {
   for (let attempt = 0; ; attempt++) {
     const copy = attempt < retries ? paid.clone() : paid;
     let response: Response;
@@ -154,7 +159,8 @@ function receiptOf(response: Response, version: X402Version): Receipt | undefine
 
 export function createPayingFetch(options: PayingFetchOptions): PayingFetch {
   const info = NETWORKS[options.network];
-  if (options.payer.family !== info.family) throw new TypeError(`a ${options.payer.family} payer cannot pay on ${options.network}`);
+  if (options.payer.family !== info.family)
+    throw new TypeError(`a ${options.payer.family} payer cannot pay on ${options.network}`);
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
   const protocol = options.protocol ?? "auto";
   const maxPerCall = options.maxPerCall ?? DEFAULT_MAX_PER_CALL;
@@ -170,7 +176,10 @@ export function createPayingFetch(options: PayingFetchOptions): PayingFetch {
     const versions = VERSIONS[protocol];
     if (!versions.some((version) => challenges[`v${version}`])) {
       if (protocol === "auto")
-        refuse("invalid_challenge", `${url} answered 402 without an x402 challenge (no readable ${CHALLENGE_HEADER} header, no v1 body)`);
+        refuse(
+          "invalid_challenge",
+          `${url} answered 402 without an x402 challenge (no readable ${CHALLENGE_HEADER} header, no v1 body)`,
+        );
       refuse("version_not_offered", `${url} answered 402 without an x402 ${protocol} challenge`);
     }
     const offers = offersOf(challenges, versions);
@@ -191,7 +200,11 @@ export function createPayingFetch(options: PayingFetchOptions): PayingFetch {
     const terms = termsOf(requirement);
     const same = (a: string, b: string) => sameAddress(info.family, a, b);
     if (pinned.asset !== undefined && !same(pinned.asset, requirement.asset))
-      refuse(expected.asset ? "asset_unexpected" : "asset_changed", `asset ${requirement.asset} is not ${pinned.asset}`, requirement);
+      refuse(
+        expected.asset ? "asset_unexpected" : "asset_changed",
+        `asset ${requirement.asset} is not ${pinned.asset}`,
+        requirement,
+      );
     if (pinned.asset === undefined && !info.assets.some((asset) => same(asset, requirement.asset)))
       refuse("asset_unexpected", `asset ${requirement.asset} is not USDC on ${options.network}`, requirement);
     if (pinned.payTo !== undefined && !same(pinned.payTo, requirement.payTo))
@@ -210,7 +223,11 @@ export function createPayingFetch(options: PayingFetchOptions): PayingFetch {
       refuse("invalid_challenge", `the amount "${terms.amount}" is not an integer amount`, requirement);
     }
     if (amount > maxPerCall)
-      refuse("cap_per_call", `price ${formatUsdc(amount)} USDC is above the per-call cap of ${formatUsdc(maxPerCall)} USDC`, requirement);
+      refuse(
+        "cap_per_call",
+        `price ${formatUsdc(amount)} USDC is above the per-call cap of ${formatUsdc(maxPerCall)} USDC`,
+        requirement,
+      );
     if (spent + pending + amount > maxPerSession)
       refuse(
         "cap_per_session",
@@ -235,7 +252,10 @@ export function createPayingFetch(options: PayingFetchOptions): PayingFetch {
     pending += amount; // reserved against the session cap while this call is being paid
     let counted = false;
     try {
-      if (options.approve && !(await options.approve({ url: request.url, method: request.method, version, requirement, amount })))
+      if (
+        options.approve &&
+        !(await options.approve({ url: request.url, method: request.method, version, requirement, amount }))
+      )
         refuse("declined", `payment of ${formatUsdc(amount)} USDC on ${requirement.network} declined`, requirement);
       const paymentId = offersPaymentIdentifier(offer) ? newPaymentId() : undefined;
       const header = encodePayment(offer, await options.payer.sign(terms), paymentId);
@@ -244,7 +264,10 @@ export function createPayingFetch(options: PayingFetchOptions): PayingFetch {
       if (second.status === 402) {
         counted = true; // refused: nothing charged
         const challenges = await readChallenges(second);
-        throw rejectionOf(challenges, requirement, request.url, version) ?? new HttpError(402, undefined, request.url, challenges.body);
+        throw (
+          rejectionOf(challenges, requirement, request.url, version) ??
+          new HttpError(402, undefined, request.url, challenges.body)
+        );
       }
       const receipt = receiptOf(second, version);
       // Settled, or delivered without a receipt (outcome unknown: counted, so the cap stays a bound).
@@ -252,7 +275,12 @@ export function createPayingFetch(options: PayingFetchOptions): PayingFetch {
       spent += paid;
       counted = true;
       records.set(second, {
-        ...{ version, headerName, requirement, amount, paid, header },
+        version,
+        headerName,
+        requirement,
+        amount,
+        paid,
+        header,
         ...(receipt ? { receipt } : {}),
         ...(paymentId ? { paymentId } : {}),
       });

@@ -16,7 +16,10 @@ describe("registry client", () => {
     const manifest = await registry.get("/manifest/{name}", { path: { name } });
     expectTypeOf(manifest).toEqualTypeOf<components["schemas"]["Manifest"]>();
     expect(manifest.capabilities.length).toBeGreaterThan(0);
-    expect(await registry.get("/api/agents/{name}/exists", { path: { name } })).toMatchObject({ exists: true, available: false });
+    expect(await registry.get("/api/agents/{name}/exists", { path: { name } })).toMatchObject({
+      exists: true,
+      available: false,
+    });
     expect((await registry.get("/api/agent/primary-alias/{name}", { path: { name } })).passportHandle).toBe(`@${name}`);
   });
 
@@ -26,7 +29,10 @@ describe("registry client", () => {
     expect(missing).toBeInstanceOf(HttpError);
     expect(missing).toMatchObject({ status: 404, body: { error: "not_found" } });
     const invalid = await registry.get("/api/agents/{name}/exists", { path: { name: "a" } }).catch((e) => e);
-    expect(invalid).toMatchObject({ status: 400, body: { error: "invalid_request", errors: [{ location: "path", field: "name" }] } });
+    expect(invalid).toMatchObject({
+      status: 400,
+      body: { error: "invalid_request", errors: [{ location: "path", field: "name" }] },
+    });
   });
 
   it("types paths and parameters from the generated registry contract", () => {

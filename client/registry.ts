@@ -16,11 +16,20 @@ export type RegistryOperation<P extends RegistryPath> = OperationOf<paths, P, "g
 
 export interface RegistryClient {
   client: Client<paths>;
-  get<P extends RegistryPath>(path: P, ...params: ParamsArgs<RegistryOperation<P>>): Promise<JsonResponse<RegistryOperation<P>, 200>>;
+  get<P extends RegistryPath>(
+    path: P,
+    ...params: ParamsArgs<RegistryOperation<P>>
+  ): Promise<JsonResponse<RegistryOperation<P>, 200>>;
 }
 
-export function createRegistryClient(options: { baseUrl: string; fetch?: (input: Request) => Promise<Response> }): RegistryClient {
-  const client = createClient<paths>({ baseUrl: options.baseUrl.replace(/\/+$/, ""), ...(options.fetch ? { fetch: options.fetch } : {}) });
+export function createRegistryClient(options: {
+  baseUrl: string;
+  fetch?: (input: Request) => Promise<Response>;
+}): RegistryClient {
+  const client = createClient<paths>({
+    baseUrl: options.baseUrl.replace(/\/+$/, ""),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
   const loose = client as unknown as LooseClient;
   return {
     client,

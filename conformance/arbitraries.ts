@@ -15,14 +15,31 @@ const PRINTABLE = fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.from
 const MAX_ITEMS = 3;
 
 /** Code points that break naive handling: NUL, controls, a BOM, right-to-left marks, combining and astral characters, quotes. */
-const AWKWARD = ["\u0000", "\u0007", "\n", "\ufeff", "\u202e", "e\u0301", "😀", "𝓧", '"', "\\", "'", "%00", "<", "__proto__"];
+const AWKWARD = [
+  "\u0000",
+  "\u0007",
+  "\n",
+  "\ufeff",
+  "\u202e",
+  "e\u0301",
+  "😀",
+  "𝓧",
+  '"',
+  "\\",
+  "'",
+  "%00",
+  "<",
+  "__proto__",
+];
 
 function stringValue(s: Schema): fc.Arbitrary<string> {
   const min = typeof s.minLength === "number" ? s.minLength : 0;
   const max = Math.max(min, Math.min(typeof s.maxLength === "number" ? s.maxLength : 40, 40));
   const limit = typeof s.maxLength === "number" ? s.maxLength : 200;
   if (s.format === "date-time")
-    return fc.date({ min: new Date("2020-01-01"), max: new Date("2030-01-01"), noInvalidDate: true }).map((d) => d.toISOString());
+    return fc
+      .date({ min: new Date("2020-01-01"), max: new Date("2030-01-01"), noInvalidDate: true })
+      .map((d) => d.toISOString());
   if (s.format === "date")
     return fc
       .date({ min: new Date("2020-01-01"), max: new Date("2030-01-01"), noInvalidDate: true })
@@ -55,9 +72,13 @@ function numberValue(s: Schema, integer: boolean): fc.Arbitrary<number> {
   const max = s.maximum ?? exMax ?? 1_000_000;
   if (integer) {
     const [lo, hi] = [Math.ceil(exMin === undefined ? min : min + 1), Math.floor(exMax === undefined ? max : max - 1)];
-    return fc.oneof({ weight: 2, arbitrary: fc.integer({ min: lo, max: hi }) }, { weight: 1, arbitrary: fc.constantFrom(lo, hi) });
+    return fc.oneof(
+      { weight: 2, arbitrary: fc.integer({ min: lo, max: hi }) },
+      { weight: 1, arbitrary: fc.constantFrom(lo, hi) },
+    );
   }
-  const inRange = (v: number) => (exMin === undefined ? v >= min : v > min) && (exMax === undefined ? v <= max : v < max);
+  const inRange = (v: number) =>
+    (exMin === undefined ? v >= min : v > min) && (exMax === undefined ? v <= max : v < max);
   // the bounds and a hair inside them, the smallest positive double, -0, and huge values where the range allows
   const edges = [
     min,
@@ -78,7 +99,9 @@ function numberValue(s: Schema, integer: boolean): fc.Arbitrary<number> {
     noNaN: true,
     noDefaultInfinity: true,
   });
-  return edges.length ? fc.oneof({ weight: 2, arbitrary: any }, { weight: 1, arbitrary: fc.constantFrom(...edges) }) : any;
+  return edges.length
+    ? fc.oneof({ weight: 2, arbitrary: any }, { weight: 1, arbitrary: fc.constantFrom(...edges) })
+    : any;
 }
 
 /** A value the schema accepts. */
@@ -102,7 +125,10 @@ export function validValue(doc: OpenApiDoc, schema: Schema, depth = 0): fc.Arbit
       return fc.constant(null);
     case "array": {
       const minLength = typeof s.minItems === "number" ? s.minItems : 0;
-      return fc.array(validValue(doc, s.items ?? {}, depth + 1), { minLength, maxLength: Math.max(minLength, MAX_ITEMS) });
+      return fc.array(validValue(doc, s.items ?? {}, depth + 1), {
+        minLength,
+        maxLength: Math.max(minLength, MAX_ITEMS),
+      });
     }
     case "object":
       return depth > 4 ? fc.constant({}) : validObject(doc, s, depth + 1);
@@ -128,7 +154,10 @@ function fuzzedObject(doc: OpenApiDoc, schema: Schema): fc.Arbitrary<Record<stri
   const properties = propertiesOf(doc, schema);
   const model = Object.fromEntries(properties.map((p) => [p.name, fc.oneof(validValue(doc, p.schema), anyJson)]));
   return fc
-    .tuple(fc.record(model, { requiredKeys: [] }), fc.dictionary(fc.string({ unit: PRINTABLE, maxLength: 12 }), anyJson, { maxKeys: 2 }))
+    .tuple(
+      fc.record(model, { requiredKeys: [] }),
+      fc.dictionary(fc.string({ unit: PRINTABLE, maxLength: 12 }), anyJson, { maxKeys: 2 }),
+    )
     .map(([known, unknown]) => ({ ...unknown, ...known }));
 }
 
@@ -137,7 +166,9 @@ function fuzzedObject(doc: OpenApiDoc, schema: Schema): fc.Arbitrary<Record<stri
  * write 1e309: it would be null), or undefined when the body has no numeric field.
  */
 function overflowingBody(doc: OpenApiDoc, schema: Schema): fc.Arbitrary<string> | undefined {
-  const numeric = propertiesOf(doc, schema).filter((p) => ["number", "integer"].includes(String(effective(doc, p.schema).type)));
+  const numeric = propertiesOf(doc, schema).filter((p) =>
+    ["number", "integer"].includes(String(effective(doc, p.schema).type)),
+  );
   if (!numeric.length) return undefined;
   return fc
     .tuple(validObject(doc, schema), fc.constantFrom(...numeric.map((p) => p.name)), fc.constantFrom(...NUMBER_TEXTS))
@@ -154,19 +185,37 @@ export function fuzzedBody(doc: OpenApiDoc, schema: Schema, request: CaseRequest
     { weight: 3, arbitrary: fuzzedObject(doc, schema).map((body) => ({ ...request, body })) },
     { weight: 1, arbitrary: validObject(doc, schema).map((body) => ({ ...request, body })) },
     { weight: 1, arbitrary: anyJson.map((body) => ({ ...request, body })) },
-    { weight: 1, arbitrary: fc.string({ unit: PRINTABLE, maxLength: 60 }).map((rawBody) => ({ ...request, body: undefined, rawBody })) },
-    ...(overflow ? [{ weight: 2, arbitrary: overflow.map((rawBody) => ({ ...request, body: undefined, rawBody })) }] : []),
+    {
+      weight: 1,
+      arbitrary: fc
+        .string({ unit: PRINTABLE, maxLength: 60 })
+        .map((rawBody) => ({ ...request, body: undefined, rawBody })),
+    },
+    ...(overflow
+      ? [{ weight: 2, arbitrary: overflow.map((rawBody) => ({ ...request, body: undefined, rawBody })) }]
+      : []),
   );
 }
 
 /** A GET whose query and path parameters are each valid, arbitrary text, or (query only) left out. */
-export function fuzzedParameters(doc: OpenApiDoc, template: string, op: Parameters<typeof parametersOf>[1], valid = false) {
+export function fuzzedParameters(
+  doc: OpenApiDoc,
+  template: string,
+  op: Parameters<typeof parametersOf>[1],
+  valid = false,
+) {
   const params = parametersOf(doc, op).filter((p) => p?.schema && (p.in === "query" || p.in === "path"));
   const text = (p: (typeof params)[number]) => {
     const good = validValue(doc, p?.schema as Schema).map(String);
     // query values a careless parser turns into a number it cannot hold, or into nothing
     const odd = fc.constantFrom("Infinity", "-Infinity", "NaN", "", ...NUMBER_TEXTS);
-    return valid ? good : fc.oneof(good, fc.string({ unit: PRINTABLE, minLength: 1, maxLength: 50 }), ...(p?.in === "query" ? [odd] : []));
+    return valid
+      ? good
+      : fc.oneof(
+          good,
+          fc.string({ unit: PRINTABLE, minLength: 1, maxLength: 50 }),
+          ...(p?.in === "query" ? [odd] : []),
+        );
   };
   const model = Object.fromEntries(params.map((p) => [`${p?.in}:${p?.name}`, text(p)]));
   const requiredKeys = params.filter((p) => p?.in === "path" || p?.required).map((p) => `${p?.in}:${p?.name}`);
@@ -191,13 +240,25 @@ export const validBody = (doc: OpenApiDoc, schema: Schema, request: CaseRequest)
 
 /** `X-PAYMENT` values that are not a valid payment: text, base64 of JSON, and x402-shaped payloads with random parts. */
 export const garbagePayment: fc.Arbitrary<string> = fc.oneof(
-  fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)), minLength: 1, maxLength: 200 }),
+  fc.string({
+    unit: fc.integer({ min: 0x21, max: 0x7e }).map((c) => String.fromCharCode(c)),
+    minLength: 1,
+    maxLength: 200,
+  }),
   anyJson.map((value) => Buffer.from(JSON.stringify(value)).toString("base64")),
   fc
     .record({
       x402Version: fc.oneof(fc.constant(1), anyJson),
       scheme: fc.oneof(fc.constant("exact"), anyJson),
-      network: fc.constantFrom("solana", "solana-devnet", "base", "base-sepolia", "skale-base", "skale-base-sepolia", "ethereum"),
+      network: fc.constantFrom(
+        "solana",
+        "solana-devnet",
+        "base",
+        "base-sepolia",
+        "skale-base",
+        "skale-base-sepolia",
+        "ethereum",
+      ),
       payload: fc.oneof(
         anyJson,
         fc.record({ transaction: fc.base64String({ maxLength: 200 }) }),

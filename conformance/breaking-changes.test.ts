@@ -37,7 +37,10 @@ function doc(change: (d: Doc) => void = () => {}): Doc {
               "application/json": {
                 schema: {
                   type: "object",
-                  properties: { sort: { type: "string", enum: ["apr", "tvl"] }, limit: { type: "integer", maximum: 50 } },
+                  properties: {
+                    sort: { type: "string", enum: ["apr", "tvl"] },
+                    limit: { type: "integer", maximum: 50 },
+                  },
                 },
               },
             },
@@ -53,7 +56,10 @@ function doc(change: (d: Doc) => void = () => {}): Doc {
         Pools: {
           type: "object",
           required: ["pools"],
-          properties: { pools: { type: "array", items: { $ref: "#/components/schemas/Pool" } }, total: { type: "integer" } },
+          properties: {
+            pools: { type: "array", items: { $ref: "#/components/schemas/Pool" } },
+            total: { type: "integer" },
+          },
         },
         Pool: { type: "object", properties: { name: { type: "string" }, apr_pct: { type: "number" } } },
       },
@@ -104,8 +110,12 @@ describe("breakingChanges", () => {
   });
 
   it("finds a narrowed enum and a narrowed range in the request", () => {
-    expect(kinds(doc((d) => (field(body(d), "sort").enum = ["apr"])))).toEqual(["narrowed-enum: body.sort no longer accepts tvl"]);
-    expect(kinds(doc((d) => (field(body(d), "limit").maximum = 20)))).toEqual(["narrowed-range: body.limit maximum 50 → 20"]);
+    expect(kinds(doc((d) => (field(body(d), "sort").enum = ["apr"])))).toEqual([
+      "narrowed-enum: body.sort no longer accepts tvl",
+    ]);
+    expect(kinds(doc((d) => (field(body(d), "limit").maximum = 20)))).toEqual([
+      "narrowed-range: body.limit maximum 50 → 20",
+    ]);
   });
 
   it("finds new required parameters and body fields", () => {
@@ -113,7 +123,9 @@ describe("breakingChanges", () => {
       "new-required-parameter: query parameter venue is now required",
     ]);
     expect(kinds(doc((d) => (body(d).required = ["sort"])))).toEqual(["new-required-field: body.sort is now required"]);
-    expect(kinds(doc((d) => (post(d).requestBody.required = true)))).toEqual(["new-required-field: request body is now required"]);
+    expect(kinds(doc((d) => (post(d).requestBody.required = true)))).toEqual([
+      "new-required-field: request body is now required",
+    ]);
   });
 
   it("finds a request object closed to fields it does not name (as ...Record<never> writes it, or false)", () => {
@@ -125,7 +137,9 @@ describe("breakingChanges", () => {
   });
 
   it("finds a changed price", () => {
-    const repriced = doc((d) => (post(d)["x-payment-info"] = { price: { amount: "0.002" }, maxAmountRequired: "2000" }));
+    const repriced = doc(
+      (d) => (post(d)["x-payment-info"] = { price: { amount: "0.002" }, maxAmountRequired: "2000" }),
+    );
     expect(kinds(repriced)).toEqual(["changed-price: price changed from 0.001 USD (1000) to 0.002 USD (2000)"]);
   });
 

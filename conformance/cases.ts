@@ -21,7 +21,10 @@ import { admitsType, effective, propertiesOf } from "./schemas.js";
 import type { Prefix } from "./targets.js";
 
 export type Service = "analytics" | "registry";
-export const DOCS: Record<Service, OpenApiDoc> = { analytics: loadDoc("3.1", "analytics"), registry: loadDoc("3.1", "registry") };
+export const DOCS: Record<Service, OpenApiDoc> = {
+  analytics: loadDoc("3.1", "analytics"),
+  registry: loadDoc("3.1", "registry"),
+};
 
 interface CaseBase {
   service: Service;
@@ -81,7 +84,13 @@ export const title = (c: Pick<CaseBase, "row" | "column">, check: string) => `${
 const upper = (method: string) => method.toUpperCase() as "GET" | "POST";
 
 /** The request the operation's examples describe: path and query parameters, and the body. */
-export function exampleRequest(doc: OpenApiDoc, method: string, template: string, op: Operation, pathValues: Record<string, string> = {}) {
+export function exampleRequest(
+  doc: OpenApiDoc,
+  method: string,
+  template: string,
+  op: Operation,
+  pathValues: Record<string, string> = {},
+) {
   const params = parametersOf(doc, op);
   const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = pathValues[name] ?? params.find((p) => p?.in === "path" && p.name === name)?.example;
@@ -89,18 +98,27 @@ export function exampleRequest(doc: OpenApiDoc, method: string, template: string
     return encodeURIComponent(String(value));
   });
   const query = new URLSearchParams();
-  for (const p of params) if (p?.in === "query" && p.name && p.example !== undefined) query.set(p.name, String(p.example));
+  for (const p of params)
+    if (p?.in === "query" && p.name && p.example !== undefined) query.set(p.name, String(p.example));
   const media = op.requestBody?.content["application/json"] as { example?: unknown } | undefined;
   const body = method === "post" ? (media?.example ?? {}) : undefined;
   const search = query.toString();
   // An answer that is not JSON (a page, the metrics text) is asked for by its own media type.
   const answers = Object.keys(op.responses["200"]?.content ?? {});
-  const accept = answers.length && !answers.includes("application/json") ? { headers: { accept: answers[0] as string } } : {};
+  const accept =
+    answers.length && !answers.includes("application/json") ? { headers: { accept: answers[0] as string } } : {};
   return { method: upper(method), path: `${path}${search ? `?${search}` : ""}`, body, ...accept } satisfies CaseRequest;
 }
 
 /** What every case of an operation shares; `row` is the unprefixed path, `column` the prefix's network or the service. */
-function baseCase(service: Service, method: string, path: string, op: Operation, row: string, column: string): CaseBase {
+function baseCase(
+  service: Service,
+  method: string,
+  path: string,
+  op: Operation,
+  row: string,
+  column: string,
+): CaseBase {
   const verb = upper(method);
   return {
     service,
@@ -189,11 +207,15 @@ function mutationsOf(doc: OpenApiDoc, schema: Schema, required: boolean, locatio
   const found: { mutation: Mutation; value: unknown }[] = [];
   if (required && location !== "path") found.push({ mutation: "missing", value: undefined });
   const max = typeof s.exclusiveMaximum === "number" ? s.exclusiveMaximum : s.maximum;
-  if (typeof max === "number") found.push({ mutation: "maximum", value: typeof s.exclusiveMaximum === "number" ? max : max + 1 });
+  if (typeof max === "number")
+    found.push({ mutation: "maximum", value: typeof s.exclusiveMaximum === "number" ? max : max + 1 });
   if (s.enum?.every((v) => typeof v === "string")) found.push({ mutation: "enum", value: "not-a-listed-value" });
   // Over the wire a parameter is text: only a non-string parameter can have the wrong type.
-  const candidates = location === "body" ? [12345, "not-a-number", true, ["unexpected"]] : ["not-a-number", "not-a-boolean"];
-  const wrong = candidates.find((value) => !admitsType(doc, s, value) && (location === "body" || !admitsText(doc, s, value)));
+  const candidates =
+    location === "body" ? [12345, "not-a-number", true, ["unexpected"]] : ["not-a-number", "not-a-boolean"];
+  const wrong = candidates.find(
+    (value) => !admitsType(doc, s, value) && (location === "body" || !admitsText(doc, s, value)),
+  );
   if (wrong !== undefined) found.push({ mutation: "type", value: wrong });
   const pattern = typeof s.pattern === "string" ? new RegExp(s.pattern) : undefined;
   const mismatch = ["!not-valid!", "0"].find((value) => pattern && !pattern.test(value));
@@ -205,7 +227,8 @@ function mutationsOf(doc: OpenApiDoc, schema: Schema, required: boolean, locatio
 function admitsText(doc: OpenApiDoc, schema: Schema, text: unknown): boolean {
   const value = Number(text);
   return (
-    (!Number.isNaN(value) && admitsType(doc, schema, value)) || ((text === "true" || text === "false") && admitsType(doc, schema, true))
+    (!Number.isNaN(value) && admitsType(doc, schema, value)) ||
+    ((text === "true" || text === "false") && admitsType(doc, schema, true))
   );
 }
 
@@ -219,7 +242,10 @@ function withQuery(request: CaseRequest, name: string, value: unknown): CaseRequ
 
 function withPathParam(doc: OpenApiDoc, c: CaseBase, op: Operation, name: string, value: unknown): CaseRequest {
   const fresh = exampleRequest(doc, c.method.toLowerCase(), c.template, op, { [name]: String(value) });
-  return { ...fresh, path: `${fresh.path.split("?")[0]}${c.request.path.includes("?") ? `?${c.request.path.split("?")[1]}` : ""}` };
+  return {
+    ...fresh,
+    path: `${fresh.path.split("?")[0]}${c.request.path.includes("?") ? `?${c.request.path.split("?")[1]}` : ""}`,
+  };
 }
 
 function withBodyField(request: CaseRequest, name: string, value: unknown): CaseRequest {
@@ -238,11 +264,33 @@ function negativesOf(doc: OpenApiDoc, c: CaseBase, op: Operation): NegativeCase[
     if (p?.name && p.schema && (p.in === "query" || p.in === "path"))
       fields.push({ location: p.in, name: p.name, schema: p.schema, required: p.required ?? false });
   }
-  const negative = (mutation: Mutation, location: NegativeCase["location"], field: string, text: string, request: CaseRequest) =>
-    ({ ...c, kind: "negative", mutation, location, field, description: `${location}.${field} ${text}`, request }) satisfies NegativeCase;
+  const negative = (
+    mutation: Mutation,
+    location: NegativeCase["location"],
+    field: string,
+    text: string,
+    request: CaseRequest,
+  ) =>
+    ({
+      ...c,
+      kind: "negative",
+      mutation,
+      location,
+      field,
+      description: `${location}.${field} ${text}`,
+      request,
+    }) satisfies NegativeCase;
   const closed = c.method === "POST" && body !== undefined && effective(doc, body).unevaluatedProperties !== undefined;
   const unknown = closed
-    ? [negative("unknown", "body", UNKNOWN_FIELD, MUTATION_TEXT.unknown({}), withBodyField(c.request, UNKNOWN_FIELD, 1))]
+    ? [
+        negative(
+          "unknown",
+          "body",
+          UNKNOWN_FIELD,
+          MUTATION_TEXT.unknown({}),
+          withBodyField(c.request, UNKNOWN_FIELD, 1),
+        ),
+      ]
     : [];
   const withField = (field: (typeof fields)[number], value: unknown) =>
     field.location === "body"
@@ -252,12 +300,22 @@ function negativesOf(doc: OpenApiDoc, c: CaseBase, op: Operation): NegativeCase[
         : withPathParam(doc, c, op, field.name, value);
   const misnamed = fields
     .filter((field) => field.location === "path" && field.schema.$ref === "#/components/schemas/AgentName")
-    .map((field) => negative("nameRule", "path", field.name, MUTATION_TEXT.nameRule({}), withField(field, MISNAMED_AGENT)));
+    .map((field) =>
+      negative("nameRule", "path", field.name, MUTATION_TEXT.nameRule({}), withField(field, MISNAMED_AGENT)),
+    );
   // A SolanaAddress field (its pattern, whether the field refers to it or is resolved already): no pattern can say "32 bytes".
   const solana = (doc.components.schemas.SolanaAddress as Schema | undefined)?.pattern;
   const misaddressed = fields
     .filter((field) => solana !== undefined && effective(doc, field.schema).pattern === solana)
-    .map((field) => negative("notAddress", field.location, field.name, MUTATION_TEXT.notAddress({}), withField(field, NOT_AN_ADDRESS)));
+    .map((field) =>
+      negative(
+        "notAddress",
+        field.location,
+        field.name,
+        MUTATION_TEXT.notAddress({}),
+        withField(field, NOT_AN_ADDRESS),
+      ),
+    );
   return [...unknown, ...misnamed, ...misaddressed].concat(
     fields.flatMap((field) =>
       mutationsOf(doc, field.schema, field.required, field.location).map(({ mutation, value, text }) =>
@@ -269,7 +327,8 @@ function negativesOf(doc: OpenApiDoc, c: CaseBase, op: Operation): NegativeCase[
 
 /** Every negative case: the paid operations under the given prefixes, and the registry's. */
 export function negativeCases(prefixes: readonly Prefix[]): NegativeCase[] {
-  const opOf = (service: Service, c: CaseBase) => DOCS[service].paths[c.template]?.[c.method.toLowerCase()] as Operation;
+  const opOf = (service: Service, c: CaseBase) =>
+    DOCS[service].paths[c.template]?.[c.method.toLowerCase()] as Operation;
   return [
     ...paidCases(prefixes).flatMap((c) => negativesOf(DOCS.analytics, c, opOf("analytics", c))),
     ...registryCases().flatMap((c) => negativesOf(DOCS.registry, c, opOf("registry", c))),

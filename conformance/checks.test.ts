@@ -28,7 +28,9 @@ type Edit = [path: (string | number)[], value: unknown];
 
 /** The operation's example for `status`, with each edit applied (an `undefined` value deletes the field). */
 function exampleAnswer(c: PaidCase, status: number, ...edits: Edit[]): Answer {
-  const media = DOCS.analytics.paths[c.template]?.post?.responses[String(status)]?.content?.["application/json"] as { example: unknown };
+  const media = DOCS.analytics.paths[c.template]?.post?.responses[String(status)]?.content?.["application/json"] as {
+    example: unknown;
+  };
   const body = structuredClone(media.example) as Record<string | number, unknown>;
   for (const [path, value] of edits) {
     const parent = path
@@ -45,18 +47,26 @@ function exampleAnswer(c: PaidCase, status: number, ...edits: Edit[]): Answer {
  * The 402 example with the v2 challenge the service sends beside it (its offer for the example's
  * resource), after `edit`, and `headers` over the challenge's own.
  */
-function challengeAnswer(edit: (challenge: PaymentRequiredV2) => void = () => {}, headers: Record<string, string> = {}): Answer {
+function challengeAnswer(
+  edit: (challenge: PaymentRequiredV2) => void = () => {},
+  headers: Record<string, string> = {},
+): Answer {
   const answer = exampleAnswer(base, 402);
   const { resource } = (answer.json as { accepts: { resource: string }[] }).accepts[0] as { resource: string };
   const challenge = structuredClone(challengeV2(offerAt(offer, resource), offer.extensions, "Payment required"));
   edit(challenge);
-  return { ...answer, headers: new Headers({ "PAYMENT-REQUIRED": encodeHeader(challenge), "Cache-Control": "no-store", ...headers }) };
+  return {
+    ...answer,
+    headers: new Headers({ "PAYMENT-REQUIRED": encodeHeader(challenge), "Cache-Control": "no-store", ...headers }),
+  };
 }
 
 /** The 200 example with these receipt headers (an object is encoded as the service encodes it). */
 const receiptAnswer = (headers: Record<string, unknown>): Answer => ({
   ...exampleAnswer(base, 200),
-  headers: new Headers(Object.entries(headers).map(([name, value]) => [name, typeof value === "string" ? value : encodeHeader(value)])),
+  headers: new Headers(
+    Object.entries(headers).map(([name, value]) => [name, typeof value === "string" ? value : encodeHeader(value)]),
+  ),
 });
 
 /** Each of `findings` is in the failure `message`. */
@@ -90,9 +100,16 @@ describe("checks", () => {
   });
 
   it("name a wrong network and a relative resource URL", () => {
-    const answer = exampleAnswer(base, 402, [["accepts", 0, "network"], "solana-devnet"], [["accepts", 0, "resource"], "/base/defi/tvl"]);
+    const answer = exampleAnswer(
+      base,
+      402,
+      [["accepts", 0, "network"], "solana-devnet"],
+      [["accepts", 0, "resource"], "/base/defi/tvl"],
+    );
     const message = failure((f) => checkChallenge(f, base, answer));
-    expect(message).toContain('accepts[0].network: expected base or base-sepolia (prefix "/base"), got "solana-devnet"');
+    expect(message).toContain(
+      'accepts[0].network: expected base or base-sepolia (prefix "/base"), got "solana-devnet"',
+    );
     expect(message).toContain("accepts[0].resource: must be an absolute URL");
   });
 
@@ -125,7 +142,9 @@ describe("checks", () => {
       'Cache-Control: expected "no-store" (a challenge is never cached), got null',
       "PAYMENT-REQUIRED: header is required on a 402",
     ]);
-    const garbled = failure((f) => checkChallengeV2(f, base, challengeAnswer(undefined, { "PAYMENT-REQUIRED": "not base64!" })));
+    const garbled = failure((f) =>
+      checkChallengeV2(f, base, challengeAnswer(undefined, { "PAYMENT-REQUIRED": "not base64!" })),
+    );
     expect(garbled).toContain("PAYMENT-REQUIRED: must be base64 of a JSON object (X402.PaymentRequiredV2)");
   });
 
@@ -136,7 +155,11 @@ describe("checks", () => {
         base,
         challengeAnswer((challenge) => {
           const [offered] = challenge.accepts as unknown as [Record<string, unknown>];
-          Object.assign(offered, { network: "base-sepolia", amount: "2000", payTo: "0x0000000000000000000000000000000000000001" });
+          Object.assign(offered, {
+            network: "base-sepolia",
+            amount: "2000",
+            payTo: "0x0000000000000000000000000000000000000001",
+          });
           offered.extra = { name: "USDC" };
           challenge.x402Version = 1 as 2;
           challenge.resource.url = "http://localhost:4021/base/defi/yields";
@@ -170,7 +193,10 @@ describe("checks", () => {
 
   it("hold the Bazaar extension to the operation's method and to its own JSON Schema 2020-12", () => {
     const bazaar = (challenge: PaymentRequiredV2) =>
-      challenge.extensions.bazaar as unknown as { info: { input: Record<string, unknown> }; schema: Record<string, unknown> };
+      challenge.extensions.bazaar as unknown as {
+        info: { input: Record<string, unknown> };
+        schema: Record<string, unknown>;
+      };
     const wrong = failure((f) =>
       checkChallengeV2(
         f,
@@ -194,7 +220,9 @@ describe("checks", () => {
         }),
       ),
     );
-    expect(draft07).toContain('PAYMENT-REQUIRED.extensions.bazaar.schema.$schema: expected "https://json-schema.org/draft/2020-12/schema"');
+    expect(draft07).toContain(
+      'PAYMENT-REQUIRED.extensions.bazaar.schema.$schema: expected "https://json-schema.org/draft/2020-12/schema"',
+    );
     expect(draft07).toContain("PAYMENT-REQUIRED.extensions.bazaar.schema: is not a JSON Schema 2020-12");
   });
 
@@ -205,7 +233,10 @@ describe("checks", () => {
     const wrong = failure((f) =>
       checkReceipt(
         f,
-        receiptAnswer({ "PAYMENT-RESPONSE": { ...v2, success: false, network: "base-sepolia", amount: "999" }, "X-PAYMENT-RESPONSE": v2 }),
+        receiptAnswer({
+          "PAYMENT-RESPONSE": { ...v2, success: false, network: "base-sepolia", amount: "999" },
+          "X-PAYMENT-RESPONSE": v2,
+        }),
         paidV2,
       ),
     );
@@ -226,27 +257,36 @@ describe("checks", () => {
         version: 1,
       }),
     );
-    expect(v1).toContain("PAYMENT-RESPONSE: must not come with a payment in X-PAYMENT (the receipt is in X-PAYMENT-RESPONSE)");
+    expect(v1).toContain(
+      "PAYMENT-RESPONSE: must not come with a payment in X-PAYMENT (the receipt is in X-PAYMENT-RESPONSE)",
+    );
     expect(v1).toContain('X-PAYMENT-RESPONSE.network: expected "base-sepolia", got "base"');
   });
 });
 
 describe("the CORS check", () => {
-  const answer = (headers: Record<string, string>): Answer => ({ ...exampleAnswer(base, 402), headers: new Headers(headers) });
+  const answer = (headers: Record<string, string>): Answer => ({
+    ...exampleAnswer(base, 402),
+    headers: new Headers(headers),
+  });
   const open = { "access-control-allow-origin": "*" };
 
   it("passes an answer any origin may read with the header exposed, by name in any case or by `*`", () => {
     const exposing = (list: string) => answer({ ...open, "access-control-expose-headers": list });
-    expect(failure((f) => checkBrowserReadable(f, exposing("X-Request-Id, payment-required"), ["PAYMENT-REQUIRED"]))).toBe("");
+    expect(
+      failure((f) => checkBrowserReadable(f, exposing("X-Request-Id, payment-required"), ["PAYMENT-REQUIRED"])),
+    ).toBe("");
     expect(failure((f) => checkBrowserReadable(f, exposing("*"), ["PAYMENT-REQUIRED"]))).toBe("");
     expect(failure((f) => checkBrowserReadable(f, answer(open)))).toBe("");
   });
 
   it("names what a browser would hide: no Allow-Origin, another origin, a header not exposed", () => {
-    expect(failure((f) => checkBrowserReadable(f, answer({})))).toMatch(/access-control-allow-origin: expected "\*".*got null/);
-    expect(failure((f) => checkBrowserReadable(f, answer({ "access-control-allow-origin": "https://a.example" })))).toMatch(
-      /got "https:\/\/a\.example"/,
+    expect(failure((f) => checkBrowserReadable(f, answer({})))).toMatch(
+      /access-control-allow-origin: expected "\*".*got null/,
     );
+    expect(
+      failure((f) => checkBrowserReadable(f, answer({ "access-control-allow-origin": "https://a.example" }))),
+    ).toMatch(/got "https:\/\/a\.example"/);
     const hidden = answer({ ...open, "access-control-expose-headers": "X-Request-Id" });
     expect(failure((f) => checkBrowserReadable(f, hidden, ["PAYMENT-REQUIRED"]))).toMatch(/must list PAYMENT-REQUIRED/);
   });

@@ -35,7 +35,8 @@ export class Findings {
   }
 
   equal(field: string, actual: unknown, expected: unknown, why = ""): void {
-    if (!isDeepStrictEqual(actual, expected)) this.add(field, `expected ${JSON.stringify(expected)}${why}, got ${JSON.stringify(actual)}`);
+    if (!isDeepStrictEqual(actual, expected))
+      this.add(field, `expected ${JSON.stringify(expected)}${why}, got ${JSON.stringify(actual)}`);
   }
 
   /** Throws one error naming the case and every field at fault. */
@@ -52,7 +53,8 @@ const SAMPLE = /^[a-zA-Z_:][a-zA-Z0-9_:]*(\{[^}]*\})? (-?[0-9.eE+-]+|NaN|[+-]Inf
 
 /** Prometheus text exposition (0.0.4): its media type, and every line a comment, blank, or a sample. */
 function checkExposition(f: Findings, answer: Answer): void {
-  if (!answer.contentType.startsWith(PROMETHEUS_TEXT)) f.add("content-type", `expected "${PROMETHEUS_TEXT}", got "${answer.contentType}"`);
+  if (!answer.contentType.startsWith(PROMETHEUS_TEXT))
+    f.add("content-type", `expected "${PROMETHEUS_TEXT}", got "${answer.contentType}"`);
   const lines = answer.text.split("\n").filter((line) => line && !line.startsWith("#"));
   if (!lines.length) f.add("body", "holds no sample");
   const bad = lines.find((line) => !SAMPLE.test(line));
@@ -70,7 +72,8 @@ export function checkAnswer(
     f.add("status", `expected ${statuses.join(" or ")}, got ${answer.status}: ${answer.text.slice(0, 300)}`);
     return undefined;
   }
-  const documented = DOCS[c.service].paths[c.template]?.[c.method.toLowerCase()]?.responses[String(answer.status)]?.content ?? {};
+  const documented =
+    DOCS[c.service].paths[c.template]?.[c.method.toLowerCase()]?.responses[String(answer.status)]?.content ?? {};
   if ("text/html" in documented) {
     if (!answer.contentType.startsWith("text/html") || !/<html[\s>]/i.test(answer.text))
       f.add("content-type", `expected an HTML page, got "${answer.contentType}": ${answer.text.slice(0, 120)}`);
@@ -84,7 +87,8 @@ export function checkAnswer(
     f.add("content-type", `expected a JSON body, got "${answer.contentType}": ${answer.text.slice(0, 120)}`);
     return undefined;
   }
-  for (const v of validatorOf(c.service).validate(c.method, c.template, answer.status, answer.json)) f.add(v.path, v.message);
+  for (const v of validatorOf(c.service).validate(c.method, c.template, answer.status, answer.json))
+    f.add(v.path, v.message);
   return answer.json as Record<string, unknown>;
 }
 
@@ -95,15 +99,23 @@ export function checkAnswer(
  */
 export function checkBrowserReadable(f: Findings, answer: Answer, exposed: readonly string[] = []): void {
   const origin = answer.headers.get("access-control-allow-origin");
-  if (origin !== "*") f.add("access-control-allow-origin", `expected "*" (any origin may read), got ${JSON.stringify(origin)}`);
-  const listed = (answer.headers.get("access-control-expose-headers") ?? "").split(",").map((name) => name.trim().toLowerCase());
+  if (origin !== "*")
+    f.add("access-control-allow-origin", `expected "*" (any origin may read), got ${JSON.stringify(origin)}`);
+  const listed = (answer.headers.get("access-control-expose-headers") ?? "")
+    .split(",")
+    .map((name) => name.trim().toLowerCase());
   for (const name of exposed)
     if (!listed.includes(name.toLowerCase()) && !listed.includes("*"))
       f.add("access-control-expose-headers", `must list ${name}, got ${JSON.stringify(listed.filter(Boolean))}`);
 }
 
 /** The 402 challenge: x402 v1, one requirement for the prefix's network, the interface's price, an absolute resource URL. */
-export function checkChallenge(f: Findings, c: PaidCase, answer: Answer, origin?: string): PaymentRequirements | undefined {
+export function checkChallenge(
+  f: Findings,
+  c: PaidCase,
+  answer: Answer,
+  origin?: string,
+): PaymentRequirements | undefined {
   const body = checkAnswer(f, c, answer, [402]);
   if (!body) return undefined;
   f.equal("x402Version", body.x402Version, 1);
@@ -116,12 +128,16 @@ export function checkChallenge(f: Findings, c: PaidCase, answer: Answer, origin?
   f.equal("accepts[0].scheme", a.scheme, "exact");
   const networks = Object.keys(c.assets);
   if (!networks.includes(a.network as string))
-    f.add("accepts[0].network", `expected ${networks.join(" or ")} (prefix "${c.prefix.prefix || "/"}"), got ${JSON.stringify(a.network)}`);
+    f.add(
+      "accepts[0].network",
+      `expected ${networks.join(" or ")} (prefix "${c.prefix.prefix || "/"}"), got ${JSON.stringify(a.network)}`,
+    );
   else f.equal("accepts[0].asset", a.asset, c.assets[a.network as string], ` (USDC on ${a.network})`);
   f.equal("accepts[0].maxAmountRequired", a.maxAmountRequired, c.price.micro, ` (${c.price.usd} USD in micro-USDC)`);
   checkResource(f, c, a.resource, origin);
   const extra = (a.extra ?? {}) as Record<string, unknown>;
-  if (c.prefix.family === "svm" && typeof extra.feePayer !== "string") f.add("accepts[0].extra.feePayer", "is required on Solana");
+  if (c.prefix.family === "svm" && typeof extra.feePayer !== "string")
+    f.add("accepts[0].extra.feePayer", "is required on Solana");
   if (c.prefix.family === "evm" && (typeof extra.name !== "string" || typeof extra.version !== "string"))
     f.add("accepts[0].extra", "must name the EIP-712 domain (name, version) on EVM networks");
   return a as unknown as PaymentRequirements;
@@ -136,7 +152,8 @@ function checkResource(f: Findings, c: PaidCase, resource: unknown, origin?: str
     return;
   }
   const path = c.request.path.split("?")[0];
-  if (!url.pathname.endsWith(path as string)) f.add("accepts[0].resource", `must name the requested path ${path}, got ${resource}`);
+  if (!url.pathname.endsWith(path as string))
+    f.add("accepts[0].resource", `must name the requested path ${path}, got ${resource}`);
   if (origin && url.origin !== origin) f.add("accepts[0].resource", `must be on ${origin}, got ${resource}`);
 }
 
@@ -145,7 +162,10 @@ export function checkEnvelope(f: Findings, c: PaidCase, answer: Answer, statuses
   const body = checkAnswer(f, c, answer, statuses);
   if (!body) return;
   if (!c.signals.includes(body.signal as string))
-    f.add("signal", `expected one of ${c.signals.join(", ")} (the operation's vocabulary), got ${JSON.stringify(body.signal)}`);
+    f.add(
+      "signal",
+      `expected one of ${c.signals.join(", ")} (the operation's vocabulary), got ${JSON.stringify(body.signal)}`,
+    );
   if (answer.status === 206) {
     f.equal("insight", body.insight, null, " (206: every model attempt failed)");
     f.equal("model_used", body.model_used, null, " (206)");
@@ -169,7 +189,13 @@ export function decodeHeader(header: string): Record<string, unknown> {
 }
 
 /** An x402 header of `answer` decoded and held against its component schema, or undefined (and a finding) when it cannot be. */
-function headerObject(f: Findings, answer: Answer, header: string, component: string, where: string): Record<string, unknown> | undefined {
+function headerObject(
+  f: Findings,
+  answer: Answer,
+  header: string,
+  component: string,
+  where: string,
+): Record<string, unknown> | undefined {
   const value = answer.headers.get(header);
   if (value === null) {
     f.add(header, `header is required ${where}`);
@@ -234,7 +260,8 @@ function checkBazaar(f: Findings, c: PaidCase, bazaar: unknown): void {
   if (!schema || typeof schema !== "object") return;
   f.equal(`${field}.schema.$schema`, (schema as { $schema?: unknown }).$schema, BAZAAR_SCHEMA);
   try {
-    for (const v of validateWithSchema(schema, info)) f.add(`${field}.info${dotted(v.path)}`, `${v.message} (the extension's schema)`);
+    for (const v of validateWithSchema(schema, info))
+      f.add(`${field}.info${dotted(v.path)}`, `${v.message} (the extension's schema)`);
   } catch (error) {
     f.add(`${field}.schema`, `is not a JSON Schema 2020-12: ${(error as Error).message}`);
   }
@@ -261,13 +288,19 @@ export const RECEIPTS = {
 export function checkReceipt(f: Findings, answer: Answer, paid: Paid): void {
   const { header, component, paidIn } = RECEIPTS[paid.version];
   const other = RECEIPTS[paid.version === 1 ? 2 : 1].header;
-  if (answer.headers.get(other) !== null) f.add(other, `must not come with a payment in ${paidIn} (the receipt is in ${header})`);
+  if (answer.headers.get(other) !== null)
+    f.add(other, `must not come with a payment in ${paidIn} (the receipt is in ${header})`);
   const receipt = headerObject(f, answer, header, component, "on a paid answer");
   if (!receipt) return;
   f.equal(`${header}.success`, receipt.success, true);
   if (paid.version === 1) f.equal(`${header}.network`, receipt.network, paid.network);
   else {
-    f.equal(`${header}.network`, receipt.network, findNetwork(paid.network)?.details.caip2, ` (the CAIP-2 id of ${paid.network})`);
+    f.equal(
+      `${header}.network`,
+      receipt.network,
+      findNetwork(paid.network)?.details.caip2,
+      ` (the CAIP-2 id of ${paid.network})`,
+    );
     f.equal(`${header}.amount`, receipt.amount, paid.amount, " (the price)");
   }
 }
@@ -294,7 +327,10 @@ export function checkRejection(f: Findings, c: NegativeCase, answer: Answer, fro
   if (!body) return;
   // Prism's own refusals carry its violations; the mock front's (a field a closed body does not have) the service's body.
   if (fromPrism && answer.headers.has("sl-violations")) {
-    const violations = JSON.parse(answer.headers.get("sl-violations") ?? "[]") as { location?: string[]; message?: string }[];
+    const violations = JSON.parse(answer.headers.get("sl-violations") ?? "[]") as {
+      location?: string[];
+      message?: string;
+    }[];
     const named = violations.some((v) => v.location?.includes(c.field) || v.message?.includes(`'${c.field}'`));
     if (!named) f.add("sl-violations", `must name ${c.location}.${c.field}, got ${JSON.stringify(violations)}`);
     return;
@@ -324,6 +360,7 @@ export function checkClientAnswer(f: Findings, c: PaidCase, answer: Answer, paid
     return;
   }
   const component = answer.status === 402 ? "X402.PaymentRequiredBody" : "Common.ErrorBody";
-  for (const v of validatorOf("analytics").validateComponent(component, answer.json)) f.add(v.path, `${v.message} (${component})`);
+  for (const v of validatorOf("analytics").validateComponent(component, answer.json))
+    f.add(v.path, `${v.message} (${component})`);
   if (answer.status === 402) checkChallengeV2(f, c, answer);
 }

@@ -73,9 +73,15 @@ function enumOf(schema: Schema | undefined): string[] {
   return ((schema && resolve(analytics, schema).enum) ?? []).map(String).sort();
 }
 
-const paidRoutes = PREFIXES.flatMap(({ prefix }) => PAID_PATHS.map((path) => ({ prefix, path, url: `${prefix}${path}` })));
-const legacyRoutes = PREFIXES.flatMap(({ prefix }) => LEGACY.map((legacy) => ({ prefix, legacy, url: `${prefix}${legacy.path}` })));
-const unshownLegacyRoutes = PREFIXES.flatMap(({ prefix }) => UNSHOWN_LEGACY.map((path) => ({ prefix, path, url: `${prefix}${path}` })));
+const paidRoutes = PREFIXES.flatMap(({ prefix }) =>
+  PAID_PATHS.map((path) => ({ prefix, path, url: `${prefix}${path}` })),
+);
+const legacyRoutes = PREFIXES.flatMap(({ prefix }) =>
+  LEGACY.map((legacy) => ({ prefix, legacy, url: `${prefix}${legacy.path}` })),
+);
+const unshownLegacyRoutes = PREFIXES.flatMap(({ prefix }) =>
+  UNSHOWN_LEGACY.map((path) => ({ prefix, path, url: `${prefix}${path}` })),
+);
 
 describe("paths", () => {
   it("serves every priced endpoint as POST under the root, /base and /skale", () => {
@@ -140,7 +146,9 @@ describe("x-payment-info", () => {
 
   it("prices each legacy GET exactly like its POST twin", () => {
     for (const { url, prefix, legacy } of legacyRoutes) {
-      expect(op(analytics, "get", url)["x-payment-info"], url).toEqual(op(analytics, "post", `${prefix}${legacy.of}`)["x-payment-info"]);
+      expect(op(analytics, "get", url)["x-payment-info"], url).toEqual(
+        op(analytics, "post", `${prefix}${legacy.of}`)["x-payment-info"],
+      );
     }
     for (const { url } of unshownLegacyRoutes)
       expect(op(analytics, "get", url)["x-payment-info"], url).toEqual(op(analytics, "post", url)["x-payment-info"]);
@@ -173,7 +181,17 @@ describe("responses of paid operations", () => {
 
   it("declare 200, 206, 400, 402, 404, 409, 500, 502 and 503, take X-PAYMENT (v1) or PAYMENT-SIGNATURE (v2), and name each version's headers", () => {
     for (const { path, op: operation } of allPaid) {
-      expect(Object.keys(operation.responses).sort(), path).toEqual(["200", "206", "400", "402", "404", "409", "500", "502", "503"]);
+      expect(Object.keys(operation.responses).sort(), path).toEqual([
+        "200",
+        "206",
+        "400",
+        "402",
+        "404",
+        "409",
+        "500",
+        "502",
+        "503",
+      ]);
       for (const name of ["X-PAYMENT", "PAYMENT-SIGNATURE"]) {
         const header = parametersOf(analytics, operation).find((p) => p?.name === name);
         expect(header?.in, `${path} ${name}`).toBe("header");
@@ -184,7 +202,9 @@ describe("responses of paid operations", () => {
         for (const name of ["X-PAYMENT-RESPONSE", "PAYMENT-RESPONSE"])
           expect(operation.responses[status]?.headers?.[name]?.required, `${path} ${status} ${name}`).toBe(false);
       expect(operation.responses["402"]?.headers?.["PAYMENT-REQUIRED"]?.required, path).toBe(true);
-      expect(operation.responses["402"]?.headers?.["Cache-Control"]?.schema, path).toMatchObject({ enum: ["no-store"] });
+      expect(operation.responses["402"]?.headers?.["Cache-Control"]?.schema, path).toMatchObject({
+        enum: ["no-store"],
+      });
     }
   });
 
@@ -226,7 +246,9 @@ describe("responses of paid operations", () => {
 
   it("let /ask answer any signal of any segment", () => {
     const every = [...new Set(Object.values(SEGMENT_SIGNALS).flat())].sort();
-    expect(enumOf(resolve(analytics, bodySchema(op(analytics, "post", "/ask"), "200")).properties?.signal)).toEqual(every);
+    expect(enumOf(resolve(analytics, bodySchema(op(analytics, "post", "/ask"), "200")).properties?.signal)).toEqual(
+      every,
+    );
   });
 
   it("share one JSON error body with a machine code and a message", () => {
@@ -246,12 +268,24 @@ describe("the 402 challenge", () => {
 
   it("requires every x402 v1 PaymentRequirements field clients parse", () => {
     expect(requirement.required?.sort()).toEqual(
-      ["asset", "description", "maxAmountRequired", "maxTimeoutSeconds", "mimeType", "network", "payTo", "resource", "scheme"].sort(),
+      [
+        "asset",
+        "description",
+        "maxAmountRequired",
+        "maxTimeoutSeconds",
+        "mimeType",
+        "network",
+        "payTo",
+        "resource",
+        "scheme",
+      ].sort(),
     );
     expect(enumOf(requirement.properties?.scheme)).toEqual(["exact"]);
-    expect(new RegExp(resolve(analytics, requirement.properties?.maxAmountRequired as Schema).pattern as string).test("1000.5")).toBe(
-      false,
-    );
+    expect(
+      new RegExp(resolve(analytics, requirement.properties?.maxAmountRequired as Schema).pattern as string).test(
+        "1000.5",
+      ),
+    ).toBe(false);
   });
 
   it("is exemplified per route with the prefix's network, the exact amount and an absolute resource URL", () => {
@@ -331,7 +365,8 @@ describe("requests", () => {
   });
 
   it("close every paid body: a field it does not have is refused, not ignored (and charged at the defaults)", () => {
-    for (const path of PAID_PATHS) expect(requestSchema(op(analytics, "post", path)).unevaluatedProperties, path).toEqual({ not: {} });
+    for (const path of PAID_PATHS)
+      expect(requestSchema(op(analytics, "post", path)).unevaluatedProperties, path).toEqual({ not: {} });
   });
 
   it("use `not` only to close an object, as the service's error message reads it (server/http/errors.ts)", () => {
@@ -339,7 +374,8 @@ describe("requests", () => {
     const walk = (node: unknown, at: string): void => {
       if (!node || typeof node !== "object") return;
       for (const [key, value] of Object.entries(node)) {
-        const closing = (key === "unevaluatedProperties" || key === "additionalProperties") && JSON.stringify(value) === '{"not":{}}';
+        const closing =
+          (key === "unevaluatedProperties" || key === "additionalProperties") && JSON.stringify(value) === '{"not":{}}';
         if (key === "not" && !/(unevaluated|additional)Properties$/.test(at)) misuses.push(`${at}/not`);
         if (!closing) walk(value, `${at}/${key}`);
       }
@@ -349,7 +385,9 @@ describe("requests", () => {
   });
 
   it("accept only comma-separated known chains in the screener", () => {
-    const pattern = new RegExp(requestSchema(op(analytics, "post", "/smartmoney/token-screener")).properties?.chains?.pattern as string);
+    const pattern = new RegExp(
+      requestSchema(op(analytics, "post", "/smartmoney/token-screener")).properties?.chains?.pattern as string,
+    );
     expect(pattern.test("solana,base")).toBe(true);
     expect(pattern.test("solana,dogechain")).toBe(false);
     expect(pattern.test("solana,")).toBe(false);
@@ -384,7 +422,9 @@ describe("data objects", () => {
     const verdict = dataSchema(op(analytics, "post", "/trenches/token-verdict"));
     const parts = { token: "/trenches/token", snipers: "/trenches/token-snipers", curve: "/trenches/curve" };
     for (const [part, path] of Object.entries(parts)) {
-      expect(schemaAt(analytics, dataSchema(op(analytics, "post", path)), part), part).toEqual(schemaAt(analytics, verdict, part));
+      expect(schemaAt(analytics, dataSchema(op(analytics, "post", path)), part), part).toEqual(
+        schemaAt(analytics, verdict, part),
+      );
     }
   });
 });
@@ -440,7 +480,9 @@ describe("registry", () => {
     for (const [model, fields] of Object.entries(REGISTRY_FIELDS)) {
       const schema = resolve(registry, registry.components.schemas[model] as Schema);
       for (const [field, [type, required]] of Object.entries(fields)) {
-        expect(satisfies(typesOf(registry, schema.properties?.[field] as Schema), type), `${model}.${field}`).toBe(true);
+        expect(satisfies(typesOf(registry, schema.properties?.[field] as Schema), type), `${model}.${field}`).toBe(
+          true,
+        );
         expect(schema.required?.includes(field) ?? false, `${model}.${field} required`).toBe(required);
       }
     }

@@ -32,7 +32,10 @@ export const NAMED_CHECKS: Record<string, { observed: boolean; tests?: RegExp; w
   not_a_server_error: { observed: true, what: "no answer is a 5xx, whatever the input" },
   status_code_conformance: { observed: true, what: "every status answered is documented for its operation" },
   content_type_conformance: { observed: true, what: "every body's media type is the one documented for its status" },
-  response_headers_conformance: { observed: true, what: "every required response header (the x402 ones, ETag, Cache-Control) is sent" },
+  response_headers_conformance: {
+    observed: true,
+    what: "every required response header (the x402 ones, ETag, Cache-Control) is sent",
+  },
   positive_data_acceptance: {
     observed: false,
     tests: /^(positive_data_acceptance|200 example|200 without payment|paid answer)/,
@@ -43,7 +46,11 @@ export const NAMED_CHECKS: Record<string, { observed: boolean; tests?: RegExp; w
     tests: /^(negative_data_rejection|400 malformed|400 both payment headers)/,
     what: "schema-invalid inputs (and malformed payment headers) are always refused",
   },
-  unsupported_method: { observed: false, tests: /^unsupported_method/, what: "an undocumented method is a 405 with Allow" },
+  unsupported_method: {
+    observed: false,
+    tests: /^unsupported_method/,
+    what: "an undocumented method is a 405 with Allow",
+  },
   payment_required_enforced: {
     observed: false,
     tests: /^(payment_required_enforced|402 challenge)/,
@@ -65,7 +72,8 @@ export function scopeOf(env: Record<string, string | undefined>): Scope {
     .map((n) => n.trim().toLowerCase())
     .filter(Boolean);
   const target = env.CONFORMANCE_TARGET ?? "server";
-  const services: ObservedService[] = target !== "url" || env.CONFORMANCE_REGISTRY_URL ? ["analytics", "registry"] : ["analytics"];
+  const services: ObservedService[] =
+    target !== "url" || env.CONFORMANCE_REGISTRY_URL ? ["analytics", "registry"] : ["analytics"];
   return { services, prefixes: NETWORKS.map((n) => n.name).filter((name) => !wanted.length || wanted.includes(name)) };
 }
 
@@ -82,12 +90,16 @@ export function readExchanges(dir: string): Exchange[] {
 }
 
 /** How many tests and observed verdicts of each named check passed, failed or were skipped. */
-export function countNamed(tests: readonly TestResult[], observed: readonly ObservedCheck[]): Record<string, NamedCount> {
+export function countNamed(
+  tests: readonly TestResult[],
+  observed: readonly ObservedCheck[],
+): Record<string, NamedCount> {
   return Object.fromEntries(
     Object.entries(NAMED_CHECKS).map(([name, { tests: pattern }]) => {
       const count: NamedCount = { passed: 0, failed: 0, skipped: 0 };
       for (const test of tests) if (pattern?.test(test.title.split(" · ")[2] ?? "")) count[test.status] += 1;
-      for (const check of observed.filter((c) => c.name === name)) count[check.failures.length ? "failed" : "passed"] += 1;
+      for (const check of observed.filter((c) => c.name === name))
+        count[check.failures.length ? "failed" : "passed"] += 1;
       return [name, count];
     }),
   );
@@ -107,7 +119,10 @@ export function withObservedSuite(xml: string, observed: readonly ObservedCheck[
   });
   const suite = `  <testsuite name="conformance/observed-exchanges" tests="${observed.length}" failures="${failures}" errors="0" skipped="0" time="0">\n${cases.join("\n")}\n  </testsuite>\n`;
   const bump = (attribute: string, by: number) => (text: string) =>
-    text.replace(new RegExp(`(<testsuites[^>]*\\s${attribute}=")(\\d+)"`), (_, head: string, n: string) => `${head}${Number(n) + by}"`);
+    text.replace(
+      new RegExp(`(<testsuites[^>]*\\s${attribute}=")(\\d+)"`),
+      (_, head: string, n: string) => `${head}${Number(n) + by}"`,
+    );
   const counted = bump("failures", failures)(bump("tests", observed.length)(xml));
   return counted.includes("</testsuites>") ? counted.replace("</testsuites>", `${suite}</testsuites>`) : counted;
 }

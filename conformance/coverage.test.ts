@@ -64,16 +64,24 @@ describe("computeCoverage", () => {
     });
     const body = opOf(coverage, "POST /defi/tvl", "base")?.parameters.filter((p) => p.location === "body");
     expect(body?.find((p) => p.name === "limit")).toMatchObject({ valid: true, invalid: false });
-    expect(opOf(coverage, "GET /manifest/{name}", "registry")?.parameters.find((p) => p.name === "name")).toMatchObject({
-      location: "path",
-      valid: true,
-    });
+    expect(opOf(coverage, "GET /manifest/{name}", "registry")?.parameters.find((p) => p.name === "name")).toMatchObject(
+      {
+        location: "path",
+        valid: true,
+      },
+    );
   });
 
   it("sees a documented response header only on the status that documents it", () => {
     const headers = opOf(coverage, "POST /defi/tvl", "base")?.headers ?? [];
-    expect(headers.find((h) => h.status === 402 && h.name === "PAYMENT-REQUIRED")).toMatchObject({ seen: true, counted: true });
-    expect(headers.find((h) => h.status === 200 && h.name === "Cache-Control")).toMatchObject({ seen: false, counted: true });
+    expect(headers.find((h) => h.status === 402 && h.name === "PAYMENT-REQUIRED")).toMatchObject({
+      seen: true,
+      counted: true,
+    });
+    expect(headers.find((h) => h.status === 200 && h.name === "Cache-Control")).toMatchObject({
+      seen: false,
+      counted: true,
+    });
     expect(headers.find((h) => h.status === 402 && h.name === "PAYMENT-RESPONSE")).toMatchObject({ counted: false });
   });
 
@@ -92,20 +100,28 @@ describe("computeCoverage", () => {
 
 describe("judgeExchanges", () => {
   const verdict = (exchanges: Exchange[], name: string, maxResponseMs?: number) =>
-    judgeExchanges(docs, exchanges, scope, maxResponseMs).find((c) => c.name === name && c.row === "POST /defi/tvl")?.failures;
+    judgeExchanges(docs, exchanges, scope, maxResponseMs).find((c) => c.name === name && c.row === "POST /defi/tvl")
+      ?.failures;
 
   it("passes a conforming 402", () => {
-    for (const name of ["not_a_server_error", "status_code_conformance", "content_type_conformance", "response_headers_conformance"])
+    for (const name of [
+      "not_a_server_error",
+      "status_code_conformance",
+      "content_type_conformance",
+      "response_headers_conformance",
+    ])
       expect(verdict([challenge], name), name).toEqual([]);
   });
 
   it("names the exchange that breaks each check", () => {
     expect(verdict([{ ...challenge, status: 500 }], "not_a_server_error")?.[0]).toMatch(/POST \/base\/defi\/tvl → 500/);
     expect(verdict([{ ...challenge, status: 418 }], "status_code_conformance")?.[0]).toMatch(/not a documented status/);
-    expect(verdict([{ ...challenge, contentType: "text/html" }], "content_type_conformance")?.[0]).toMatch(/"text\/html"/);
-    expect(verdict([{ ...challenge, responseHeaders: ["cache-control"] }], "response_headers_conformance")?.[0]).toMatch(
-      /missing required header PAYMENT-REQUIRED/,
+    expect(verdict([{ ...challenge, contentType: "text/html" }], "content_type_conformance")?.[0]).toMatch(
+      /"text\/html"/,
     );
+    expect(
+      verdict([{ ...challenge, responseHeaders: ["cache-control"] }], "response_headers_conformance")?.[0],
+    ).toMatch(/missing required header PAYMENT-REQUIRED/);
   });
 
   it("judges max_response_time only against a budget", () => {
@@ -125,7 +141,10 @@ describe("the report", () => {
 
   it("counts named checks over the suite's tests and the observed verdicts", () => {
     const tests = [
-      { title: "POST /defi/tvl · base · negative_data_rejection: 400 body.limit above its maximum 50", status: "passed" as const },
+      {
+        title: "POST /defi/tvl · base · negative_data_rejection: 400 body.limit above its maximum 50",
+        status: "passed" as const,
+      },
       { title: "POST /defi/tvl · base · 402 challenge", status: "failed" as const },
     ];
     const named = countNamed(tests, observed);
@@ -135,10 +154,13 @@ describe("the report", () => {
   });
 
   it("adds the observed checks to the JUnit file as one more suite, and to its totals", () => {
-    const xml = '<?xml version="1.0"?>\n<testsuites name="vitest tests" tests="2" failures="0" errors="0" time="1">\n</testsuites>\n';
+    const xml =
+      '<?xml version="1.0"?>\n<testsuites name="vitest tests" tests="2" failures="0" errors="0" time="1">\n</testsuites>\n';
     const out = withObservedSuite(xml, observed);
     expect(out).toContain(`tests="${2 + observed.length}" failures="1"`);
-    expect(out).toMatch(/<testcase classname="conformance\/observed-exchanges" name="POST \/defi\/tvl · base · not_a_server_error/);
+    expect(out).toMatch(
+      /<testcase classname="conformance\/observed-exchanges" name="POST \/defi\/tvl · base · not_a_server_error/,
+    );
     expect(out).toMatch(/<failure message="1 exchange\(s\) failed not_a_server_error"/);
   });
 });

@@ -25,7 +25,8 @@ export const NOT_PROVOKABLE: Record<number, string> = {
 export const NO_INPUT_400 = "the operation takes no input, so nothing a caller sends can be invalid";
 /** Response headers only such a failure sends, as `status header`. */
 export const NOT_PROVOKABLE_HEADERS: Record<string, string> = {
-  "402 PAYMENT-RESPONSE": "only a settlement that fails after verification accepted the payment sends it (a failing facilitator or chain)",
+  "402 PAYMENT-RESPONSE":
+    "only a settlement that fails after verification accepted the payment sends it (a failing facilitator or chain)",
 };
 
 export interface Ratio {
@@ -118,12 +119,23 @@ function locate(located: Located[], exchange: Exchange): Located | undefined {
     .sort((a, b) => b.literal - a.literal)[0];
 }
 
-const CONSTRAINTS = ["enum", "const", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength"];
+const CONSTRAINTS = [
+  "enum",
+  "const",
+  "pattern",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minLength",
+  "maxLength",
+];
 
 /** Whether a schema refuses some value; over the wire (not a body) a plain string parameter takes any text. */
 function constrains(schema: Schema, location: ParameterCoverage["location"]): boolean {
   if (CONSTRAINTS.some((keyword) => keyword in schema) || typeof schema.format === "string") return true;
-  if (location === "body") return Object.keys(schema).some((key) => !["description", "example", "examples", "title"].includes(key));
+  if (location === "body")
+    return Object.keys(schema).some((key) => !["description", "example", "examples", "title"].includes(key));
   return schema.type !== undefined && schema.type !== "string";
 }
 

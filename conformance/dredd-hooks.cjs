@@ -11,7 +11,8 @@
 const hooks = require("hooks");
 
 /** Statuses no request to a healthy, offline server can produce, by service. */
-const METRICS_TOKEN = "METRICS_TOKEN is not set on the in-process services, so /metrics is open; the vitest suite checks the 401";
+const METRICS_TOKEN =
+  "METRICS_TOKEN is not set on the in-process services, so /metrics is open; the vitest suite checks the 401";
 const SKIPPED = {
   analytics: {
     206: "needs every model attempt to fail; the vitest suite checks 206 against a degraded in-process service",
@@ -32,7 +33,10 @@ const SKIPPED = {
 /** Text answers Dredd would compare literally, by media type: what the real body must look like instead. */
 const TEXT = {
   "text/html": { looksRight: (body) => /^<!doctype html>/i.test(body), placeholder: "<!doctype html> (an HTML page)" },
-  "text/plain; version=0.0.4": { looksRight: (body) => /^# (HELP|TYPE) /m.test(body), placeholder: "# HELP (Prometheus metrics)" },
+  "text/plain; version=0.0.4": {
+    looksRight: (body) => /^# (HELP|TYPE) /m.test(body),
+    placeholder: "# HELP (Prometheus metrics)",
+  },
 };
 const textOf = (service, transaction) => Object.keys(mediaOf(service, transaction)).find((type) => type in TEXT);
 
@@ -67,7 +71,8 @@ function bodyComparable(service, transaction) {
 }
 
 const context = () => {
-  if (!globalThis.conformanceDredd) throw new Error("run these hooks through `npm run dredd`, which provides the payer");
+  if (!globalThis.conformanceDredd)
+    throw new Error("run these hooks through `npm run dredd`, which provides the payer");
   return globalThis.conformanceDredd;
 };
 
@@ -75,7 +80,8 @@ const serviceOf = (transaction) => (/registry/.test(transaction.origin.filename)
 const baseOf = (transaction) => `${transaction.protocol}//${transaction.host}:${transaction.port}`;
 
 function dropHeader(request, name) {
-  for (const key of Object.keys(request.headers)) if (key.toLowerCase() === name.toLowerCase()) delete request.headers[key];
+  for (const key of Object.keys(request.headers))
+    if (key.toLowerCase() === name.toLowerCase()) delete request.headers[key];
 }
 
 /**
@@ -85,7 +91,12 @@ function dropHeader(request, name) {
  */
 async function probe(transaction, extraHeaders = {}) {
   const { method, uri, headers, body } = transaction.request;
-  const ask = () => fetch(`${baseOf(transaction)}${uri}`, { method, headers: { ...headers, ...extraHeaders }, body: body || undefined });
+  const ask = () =>
+    fetch(`${baseOf(transaction)}${uri}`, {
+      method,
+      headers: { ...headers, ...extraHeaders },
+      body: body || undefined,
+    });
   return ask().catch(ask);
 }
 
@@ -177,6 +188,7 @@ hooks.beforeEachValidation((transaction, done) => {
   const type = transaction.real.headers["content-type"];
   if (type) transaction.real.headers["content-type"] = type.replace(/;\s*charset=utf-8/i, "");
   const text = TEXT[textOf(serviceOf(transaction), transaction)];
-  if (text) transaction.expected.body = text.looksRight(transaction.real.body ?? "") ? transaction.real.body : text.placeholder;
+  if (text)
+    transaction.expected.body = text.looksRight(transaction.real.body ?? "") ? transaction.real.body : text.placeholder;
   done();
 });

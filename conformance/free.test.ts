@@ -26,7 +26,8 @@ describe(`free endpoints on ${settings.kind}`, () => {
         | OpenApiDoc
         | undefined;
       if (doc) {
-        if (!String(doc.openapi).startsWith("3.1")) f.add("openapi", `expected 3.1.x, got ${JSON.stringify(doc.openapi)}`);
+        if (!String(doc.openapi).startsWith("3.1"))
+          f.add("openapi", `expected 3.1.x, got ${JSON.stringify(doc.openapi)}`);
         for (const c of paidCases(settings.prefixes)) {
           const info = doc.paths?.[c.template]?.[c.method.toLowerCase()]?.["x-payment-info"];
           const at = `paths["${c.template}"].${c.method.toLowerCase()}.x-payment-info`;

@@ -30,7 +30,8 @@ import { caseTest, settings, useTarget } from "./suite.js";
 const url = useTarget({ analytics: true });
 const pay = await createPayer();
 const RUNS = Number(process.env.FUZZ_RUNS) || 40;
-const SEED = process.env.FUZZ_SEED === "random" ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED) || 20261121;
+const SEED =
+  process.env.FUZZ_SEED === "random" ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED) || 20261121;
 const OPTIONS = { numRuns: RUNS, seed: SEED };
 const TIMEOUT = 60_000 + RUNS * 2_000;
 
@@ -107,13 +108,19 @@ async function expectPaidAnswer(
 ): Promise<void> {
   const requestId = `fuzz-${process.pid}-${++requestIds}`;
   const { requirement, v2 } = await challengeOf(c);
-  const paid = withHeaders(request, { ...(await paymentHeader(pay, version, requirement, v2)), "X-Request-Id": requestId });
+  const paid = withHeaders(request, {
+    ...(await paymentHeader(pay, version, requirement, v2)),
+    "X-Request-Id": requestId,
+  });
   const answer = await send(url("analyticsUrl"), paid, settings.timeoutMs);
   const input = JSON.stringify(request.body ?? request.rawBody ?? "");
   const f = new Findings(`${c.label} paid fuzz (x402 v${version}) ${request.method} ${request.path} ${input}`);
   checkClientAnswer(f, c, answer, !expected4xx);
   if (valid && answer.status === 400 && !refusalDocumented(c, answer.json))
-    f.add("status", `a schema-valid input refused with a 400 its fields' descriptions do not announce: ${answer.text.slice(0, 300)}`);
+    f.add(
+      "status",
+      `a schema-valid input refused with a 400 its fields' descriptions do not announce: ${answer.text.slice(0, 300)}`,
+    );
   const delivered = answer.status === 200 || answer.status === 206;
   if (delivered) checkReceipt(f, answer, { version, network: requirement.network, amount: c.price.micro });
   else checkNoReceipt(f, answer);
@@ -131,12 +138,14 @@ async function expectPaidAnswer(
       delivered ? 1 : 0,
       delivered ? " (it carries a receipt)" : ` (a ${answer.status})`,
     );
-    if (rows.some((r) => r.status === "verified" || r.status === "settling")) f.add("ledger", "a payment stayed reserved after its answer");
+    if (rows.some((r) => r.status === "verified" || r.status === "settling"))
+      f.add("ledger", "a payment stayed reserved after its answer");
   }
   f.assert();
 }
 
-const row = (check: string) => `fuzz · ${settings.prefixes.map((p) => p.name).join("+")} · ${check} (seed ${SEED}, ${RUNS} runs)`;
+const row = (check: string) =>
+  `fuzz · ${settings.prefixes.map((p) => p.name).join("+")} · ${check} (seed ${SEED}, ${RUNS} runs)`;
 
 describe(`fuzzing on ${settings.kind}`, () => {
   caseTest(
@@ -176,8 +185,11 @@ describe(`fuzzing on ${settings.kind}`, () => {
     "fuzz",
     () =>
       fc.assert(
-        fc.asyncProperty(labels(cases), fc.constantFrom("X-PAYMENT", "PAYMENT-SIGNATURE"), garbagePayment, (op, name, header) =>
-          expectClientAnswer(caseOf(op), withHeaders(caseOf(op).request, { [name]: header })),
+        fc.asyncProperty(
+          labels(cases),
+          fc.constantFrom("X-PAYMENT", "PAYMENT-SIGNATURE"),
+          garbagePayment,
+          (op, name, header) => expectClientAnswer(caseOf(op), withHeaders(caseOf(op).request, { [name]: header })),
         ),
         OPTIONS,
       ),

@@ -14,7 +14,9 @@ import { createLogger } from "../server/http/logger.js";
 import { createRegistryService } from "../server/registry/service.js";
 import type { RunningTarget, ServiceChoice, Target } from "./targets.js";
 
-function listen(app: { listen(port: number, host: string, cb: () => void): Server }): Promise<{ url: string; server: Server }> {
+function listen(app: {
+  listen(port: number, host: string, cb: () => void): Server;
+}): Promise<{ url: string; server: Server }> {
   return new Promise((resolve) => {
     const server = app.listen(0, "127.0.0.1", () => {
       const address = server.address();
@@ -27,7 +29,9 @@ const close = (server: Server) => new Promise<void>((resolve) => server.close(()
 
 /** A chat-completions endpoint that always fails: the degraded service's model never answers. */
 async function failingModel(): Promise<{ url: string; server: Server }> {
-  const app = createServer((_req, res) => res.writeHead(503, { "content-type": "application/json" }).end('{"error":"down"}'));
+  const app = createServer((_req, res) =>
+    res.writeHead(503, { "content-type": "application/json" }).end('{"error":"down"}'),
+  );
   return listen(app);
 }
 
@@ -35,14 +39,19 @@ async function failingModel(): Promise<{ url: string; server: Server }> {
 const SERVICE_ENV = { LEDGER_DB: ":memory:", VALIDATE_RESPONSES: "false", NODE_ENV: "test" };
 
 /** Starts the chosen in-process services on ephemeral ports of 127.0.0.1. */
-export async function startServices(choice: ServiceChoice = { analytics: true, registry: true, degraded: true }): Promise<RunningTarget> {
+export async function startServices(
+  choice: ServiceChoice = { analytics: true, registry: true, degraded: true },
+): Promise<RunningTarget> {
   const logger = createLogger("silent");
   const target: Target = { kind: "server" };
   const stops: (() => Promise<void>)[] = [];
   try {
     if (choice.analytics) {
       target.ledgerDb = join(mkdtempSync(join(tmpdir(), "conformance-")), "ledger.db");
-      const service = await createAnalyticsService(loadAnalyticsConfig({ ...SERVICE_ENV, LEDGER_DB: target.ledgerDb }), { logger });
+      const service = await createAnalyticsService(
+        loadAnalyticsConfig({ ...SERVICE_ENV, LEDGER_DB: target.ledgerDb }),
+        { logger },
+      );
       const { url, server } = await listen(service.app);
       target.analyticsUrl = url;
       stops.push(() => close(server).then(() => service.close()));

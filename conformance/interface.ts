@@ -125,16 +125,31 @@ export const LEGACY = [
  * legacy GET: parameters go in the query string". The contract's choice: a GET at the POST path with
  * every body field in the query string.
  */
-export const UNSHOWN_LEGACY: readonly PaidPath[] = PAID_PATHS.filter((path) => !LEGACY.some((legacy) => legacy.of === path));
+export const UNSHOWN_LEGACY: readonly PaidPath[] = PAID_PATHS.filter(
+  (path) => !LEGACY.some((legacy) => legacy.of === path),
+);
 
 /** JSON types as the interface states them ("number" admits integers). */
-export type FieldType = "string" | "number" | "integer" | "boolean" | "object" | "array" | "string|null" | "number|null";
+export type FieldType =
+  | "string"
+  | "number"
+  | "integer"
+  | "boolean"
+  | "object"
+  | "array"
+  | "string|null"
+  | "number|null";
 
 /** Request fields of the detailed endpoints: name → [type, required]. */
 export const REQUEST_FIELDS: Partial<Record<PaidPath, Record<string, [FieldType, boolean]>>> = {
   "/ask": { query: ["string", true] },
   "/defi/tvl": { chain: ["string", false], protocol: ["string", false], limit: ["integer", false] },
-  "/defi/yields": { chain: ["string", false], stablecoin: ["string", false], min_apy: ["number", false], limit: ["integer", false] },
+  "/defi/yields": {
+    chain: ["string", false],
+    stablecoin: ["string", false],
+    min_apy: ["number", false],
+    limit: ["integer", false],
+  },
   "/lp/pools": {
     sort: ["string", false],
     limit: ["integer", false],
@@ -144,7 +159,12 @@ export const REQUEST_FIELDS: Partial<Record<PaidPath, Record<string, [FieldType,
     min_tvl: ["number", false],
   },
   "/lp/pool-detail": { address: ["string", true] },
-  "/lp/pools-recommend": { base: ["string", false], quote: ["string", false], strategy: ["string", false], risk: ["string", false] },
+  "/lp/pools-recommend": {
+    base: ["string", false],
+    quote: ["string", false],
+    strategy: ["string", false],
+    risk: ["string", false],
+  },
   "/trenches/new-tokens": { limit: ["integer", false] },
   "/trenches/graduating": { limit: ["integer", false] },
   "/trenches/token-verdict": { mint: ["string", true], curve_key: ["string", false] },
@@ -177,7 +197,10 @@ export const REQUEST_ENUMS: Partial<Record<PaidPath, Record<string, readonly str
   "/lp/pools": { sort: ["apr", "volume", "tvl"] },
   "/lp/pools-recommend": { strategy: ["spot", "curve", "bidask"], risk: ["low", "mid", "high"] },
   "/smartmoney/wallet-intel": { chain: ["ethereum", "solana", "base", "arbitrum"] },
-  "/smartmoney/flow-intel": { chain: ["ethereum", "solana", "base", "arbitrum"], timeframe: ["5m", "1h", "6h", "12h", "1d", "7d"] },
+  "/smartmoney/flow-intel": {
+    chain: ["ethereum", "solana", "base", "arbitrum"],
+    timeframe: ["5m", "1h", "6h", "12h", "1d", "7d"],
+  },
 };
 
 const token = { symbol: "string", mint: "string" } as const;
@@ -340,7 +363,10 @@ export const DATA_FIELDS: Partial<Record<PaidPath, Record<string, FieldType>>> =
     ["timeframe", "string"],
     ["total_net_flow_usd", "number"],
     ...["smart_traders", "whales", "kols"].flatMap((bucket) =>
-      ["net_flow_usd", "buy_volume_usd", "sell_volume_usd", "unique_wallets"].map((f) => [`flows.${bucket}.${f}`, "number"]),
+      ["net_flow_usd", "buy_volume_usd", "sell_volume_usd", "unique_wallets"].map((f) => [
+        `flows.${bucket}.${f}`,
+        "number",
+      ]),
     ),
   ]) as Record<string, FieldType>,
   "/smartmoney/token-screener": {
@@ -378,7 +404,10 @@ export const DATA_ENUMS: Partial<Record<PaidPath, Record<string, readonly string
     period: ["30d"],
     archetype: ["sniper", "swing_trader", "accumulator", "whale", "degen", "lp_farmer", "inactive"],
   },
-  "/lp/pools-recommend": { "strategy.distribution": ["spot", "curve", "bidask"], "strategy.risk_level": ["low", "mid", "high"] },
+  "/lp/pools-recommend": {
+    "strategy.distribution": ["spot", "curve", "bidask"],
+    "strategy.risk_level": ["low", "mid", "high"],
+  },
   "/smartmoney/wallet-intel": {
     "labels[]": ["Smart Money", "Whale", "Fund", "Early Adopter", "DEX Trader", "NFT Trader"],
   },

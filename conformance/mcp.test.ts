@@ -39,7 +39,9 @@ const call = async (c: PaidCase, payment?: unknown) =>
 
 /** The requirement of the case's network in a tool's PaymentRequired (the testnet's or the mainnet's, as deployed). */
 function requirementOf(required: PaymentRequiredV2, c: PaidCase) {
-  return required.accepts.find((r) => [c.prefix.testnet, c.prefix.mainnet].includes(findNetwork(r.network)?.details.network ?? ""));
+  return required.accepts.find((r) =>
+    [c.prefix.testnet, c.prefix.mainnet].includes(findNetwork(r.network)?.details.network ?? ""),
+  );
 }
 
 /** A v2 PaymentPayload object paying that requirement, signed as the suite signs a header. */
@@ -73,8 +75,9 @@ describe(`MCP tools on ${settings.kind}`, () => {
     expect(tools.map((tool) => tool.name).sort()).toEqual(expect.arrayContaining(names.sort()));
     for (const c of cases) {
       const tool = tools.find((t) => t.name === toolOf(c));
-      const body = (DOCS.analytics.paths[c.template]?.post as { requestBody?: { content: Record<string, { schema: unknown }> } })
-        ?.requestBody;
+      const body = (
+        DOCS.analytics.paths[c.template]?.post as { requestBody?: { content: Record<string, { schema: unknown }> } }
+      )?.requestBody;
       expect(tool?.inputSchema, `${c.label}: the tool's input schema`).toEqual(
         plainSchema(DOCS.analytics, body?.content["application/json"]?.schema),
       );
@@ -111,7 +114,10 @@ describe(`MCP tools on ${settings.kind}`, () => {
       const payment = await paymentFor(required, c);
       const refused = await call(c, { ...payment, accepted: { ...payment.accepted, amount: "1" } });
       expect(refused.isError, c.label).toBe(true);
-      expect(refused.structuredContent, c.label).toMatchObject({ x402Version: 2, error: "invalid_payment_requirements" });
+      expect(refused.structuredContent, c.label).toMatchObject({
+        x402Version: 2,
+        error: "invalid_payment_requirements",
+      });
     });
 
     caseTest(title(c, "MCP data · the same as its POST's"), ["mcp", "paid", "mcpSameData"], async () => {
@@ -120,7 +126,9 @@ describe(`MCP tools on ${settings.kind}`, () => {
       const challenge = await send(url("analyticsUrl"), c.request, settings.timeoutMs);
       const header = await pay((challenge.json as { accepts: never[] }).accepts[0] as never);
       const http = await send(url("analyticsUrl"), withHeaders(c.request, { "X-PAYMENT": header }), settings.timeoutMs);
-      expect((tool.structuredContent as { data?: unknown }).data, c.label).toEqual((http.json as { data?: unknown }).data);
+      expect((tool.structuredContent as { data?: unknown }).data, c.label).toEqual(
+        (http.json as { data?: unknown }).data,
+      );
     });
   }
 });

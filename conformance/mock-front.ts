@@ -87,7 +87,10 @@ function paidOperations(): PaidOperation[] {
 /** The documents the front serves: the whole one, and for the analytics service one per network. */
 function servedDocuments(service: "analytics" | "registry"): Map<string | undefined, OpenApiDoc> {
   const whole = loadDoc("3.1", service);
-  return new Map([[undefined, whole], ...NETWORKS.map(({ name }) => [name, loadDoc("3.1", `analytics-${name}`)] as const)]);
+  return new Map([
+    [undefined, whole],
+    ...NETWORKS.map(({ name }) => [name, loadDoc("3.1", `analytics-${name}`)] as const),
+  ]);
 }
 
 const LOCATIONS = new Set(["body", "query", "path", "header"]);
@@ -114,7 +117,9 @@ function inputOf(operation: PaidOperation, req: Request): Record<string, unknown
   if (!Buffer.isBuffer(req.body) || !req.body.length) return {};
   try {
     const parsed: unknown = JSON.parse(req.body.toString("utf8"));
-    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -198,7 +203,8 @@ export function mockFront(service: "analytics" | "registry", prismUrl: string): 
   async function forward(req: Request, prefer?: string) {
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers))
-      if (value !== undefined && !HOP_BY_HOP.has(name)) headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+      if (value !== undefined && !HOP_BY_HOP.has(name))
+        headers.set(name, Array.isArray(value) ? value.join(", ") : value);
     if (prefer) headers.set("prefer", prefer);
     const body = Buffer.isBuffer(req.body) && req.body.length ? req.body : undefined;
     const response = await fetch(`${prismUrl}${req.originalUrl}`, { method: req.method, headers, body });
@@ -209,7 +215,8 @@ export function mockFront(service: "analytics" | "registry", prismUrl: string): 
     const invalid = answer.status === 400 ? validationAnswer(answer.headers.get("sl-violations")) : undefined;
     res.status(answer.status);
     answer.headers.forEach((value, name) => {
-      if (!HOP_BY_HOP.has(name) && !X402_HEADERS.has(name) && !name.startsWith("access-control-")) res.setHeader(name, value);
+      if (!HOP_BY_HOP.has(name) && !X402_HEADERS.has(name) && !name.startsWith("access-control-"))
+        res.setHeader(name, value);
     });
     if (invalid) res.json(invalid.body);
     else res.set(extra).end(answer.body);
@@ -218,19 +225,31 @@ export function mockFront(service: "analytics" | "registry", prismUrl: string): 
   const send = (res: Response, answer: MockAnswer) => res.status(answer.status).set(answer.headers).json(answer.body);
 
   /** The contract's 402 for this request from Prism (or Prism's 400 when the request itself is invalid), at the mock's origin. */
-  async function challenge(req: Request, res: Response, operation: PaidOperation, refusal?: Parameters<typeof challengeAnswer>[3]) {
+  async function challenge(
+    req: Request,
+    res: Response,
+    operation: PaidOperation,
+    refusal?: Parameters<typeof challengeAnswer>[3],
+  ) {
     const probe = await forward(req, "code=402");
     if (probe.status !== 402) return relay(res, probe);
-    send(res, challengeAnswer(JSON.parse(probe.body.toString("utf8")), offerFor(req, operation), operation.offer, refusal));
+    send(
+      res,
+      challengeAnswer(JSON.parse(probe.body.toString("utf8")), offerFor(req, operation), operation.offer, refusal),
+    );
   }
 
   app.use(async (req, res, next) => {
     try {
       const network = req.query.network as string | undefined;
       // The documents and their page are cacheable as the services serve them (the registry's contract requires it).
-      if (req.method === "GET" && (req.path === "/openapi.json" || req.path === "/docs")) res.set("Cache-Control", DOCUMENT_CACHE);
+      if (req.method === "GET" && (req.path === "/openapi.json" || req.path === "/docs"))
+        res.set("Cache-Control", DOCUMENT_CACHE);
       if (req.method === "GET" && req.path === "/openapi.json" && documents.has(network)) {
-        return res.json({ ...documents.get(network), servers: [{ url: originOf(req), description: "The mock (npm run mock)" }] });
+        return res.json({
+          ...documents.get(network),
+          servers: [{ url: originOf(req), description: "The mock (npm run mock)" }],
+        });
       }
       if (req.method === "GET" && req.path === "/docs" && documents.has(network)) {
         const { title } = (documents.get(network) as OpenApiDoc).info;
@@ -248,7 +267,8 @@ export function mockFront(service: "analytics" | "registry", prismUrl: string): 
         return relay(res, await forward(req));
       }
       const input = inputOf(operation, req);
-      const refused = input && (unknownFieldsAnswer(operation.route, input) ?? misaddressedAnswer(operation.route, input));
+      const refused =
+        input && (unknownFieldsAnswer(operation.route, input) ?? misaddressedAnswer(operation.route, input));
       if (refused) return send(res, refused);
       const offer = offerFor(req, operation);
       const payment = readPayment((name) => req.get(name), offer);

@@ -37,7 +37,9 @@ describe("the mock's payment reading", () => {
       kind: "malformed",
       headers: ["PAYMENT-SIGNATURE"],
     });
-    expect(mock.readPayment(headers({ "payment-signature": encode(v2), "x-payment": encode(v1) }), offer)).toMatchObject({
+    expect(
+      mock.readPayment(headers({ "payment-signature": encode(v2), "x-payment": encode(v1) }), offer),
+    ).toMatchObject({
       kind: "malformed",
       headers: ["PAYMENT-SIGNATURE", "X-PAYMENT"],
     });
@@ -55,12 +57,16 @@ describe("the mock's payment reading", () => {
   it("reads a v2 payment whose accepted is the offer (extra may hold more), and refuses any other", () => {
     const paid = (value: unknown) => mock.readPayment(headers({ "payment-signature": encode(value) }), offer);
     expect(paid(v2)).toEqual({ kind: "paid", version: 2, network: "base-sepolia", payer: evm.authorization.from });
-    expect(paid({ ...v2, accepted: { ...offer.v2, extra: { ...offer.v2.extra, client: "own" } } })).toMatchObject({ kind: "paid" });
+    expect(paid({ ...v2, accepted: { ...offer.v2, extra: { ...offer.v2.extra, client: "own" } } })).toMatchObject({
+      kind: "paid",
+    });
     expect(paid({ ...v2, x402Version: 1 })).toMatchObject({ kind: "refused", reason: "invalid_x402_version" });
     const cheaper = paid({ ...v2, accepted: { ...offer.v2, amount: "1" } });
     expect(cheaper).toMatchObject({ kind: "refused", reason: "invalid_payment_requirements" });
     expect((cheaper as { message: string }).message).toContain("accepted.amount");
-    expect(paid({ ...v2, accepted: { ...offer.v2, network: "eip155:8453" } })).toMatchObject({ reason: "invalid_payment_requirements" });
+    expect(paid({ ...v2, accepted: { ...offer.v2, network: "eip155:8453" } })).toMatchObject({
+      reason: "invalid_payment_requirements",
+    });
     expect(paid({ ...v2, payload: {} })).toMatchObject({ kind: "refused", reason: "invalid_payload" });
   });
 });
@@ -74,7 +80,12 @@ describe("the mock's answers", () => {
     const answer = mock.challengeAnswer(contract, offer, route.offer);
     expect(answer.headers["Cache-Control"]).toBe("no-store");
     const challenge = decodeHeader(answer.headers["PAYMENT-REQUIRED"] as string);
-    expect(challenge).toMatchObject({ x402Version: 2, error: "Payment required", resource: { url: resource }, accepts: [offer.v2] });
+    expect(challenge).toMatchObject({
+      x402Version: 2,
+      error: "Payment required",
+      resource: { url: resource },
+      accepts: [offer.v2],
+    });
     const f = new Findings("mock challenge");
     const sent = {
       status: answer.status,
@@ -88,11 +99,19 @@ describe("the mock's answers", () => {
     // its offers signed with the mock's fixed key, as the suite's signatures check verifies them
     if (v2) await checkSignedOffers(f, v2, mockKeys, Date.now());
     expect(f.problems).toEqual([]);
-    expect(decodeHeader(answer.headers["PAYMENT-REQUIRED"] as string)).toHaveProperty(["extensions", "offer-receipt", "info", "offers"]);
+    expect(decodeHeader(answer.headers["PAYMENT-REQUIRED"] as string)).toHaveProperty([
+      "extensions",
+      "offer-receipt",
+      "info",
+      "offers",
+    ]);
   });
 
   it("names a refusal's reason in both versions", () => {
-    const refused = mock.challengeAnswer(contract, offer, route.offer, { reason: "invalid_network", message: "wrong network" });
+    const refused = mock.challengeAnswer(contract, offer, route.offer, {
+      reason: "invalid_network",
+      message: "wrong network",
+    });
     expect(refused.body).toMatchObject({ error: "invalid_network", message: "wrong network" });
     expect(decodeHeader(refused.headers["PAYMENT-REQUIRED"] as string).error).toBe("invalid_network");
   });
@@ -103,7 +122,8 @@ describe("the mock's answers", () => {
       message: "X-PAYMENT: is not base64",
       errors: [{ location: "header", field: "X-PAYMENT", message: "is not base64" }],
     });
-    const both = mock.malformedAnswer({ headers: ["PAYMENT-SIGNATURE", "X-PAYMENT"], message: "one at a time" }).body as {
+    const both = mock.malformedAnswer({ headers: ["PAYMENT-SIGNATURE", "X-PAYMENT"], message: "one at a time" })
+      .body as {
       errors: unknown[];
     };
     expect(both.errors).toEqual([
@@ -135,14 +155,19 @@ describe("the mock's answers", () => {
     const timestamp = "2026-01-02T03:04:05.000Z";
     const signing = { receipts: route.offer.receipts, answerBody: JSON.stringify({ data: [], timestamp }) };
     const settlement = decodeHeader(
-      mock.mockReceipt({ network: "base-sepolia", payer: "0x1", version: 2 }, offer, signing)["PAYMENT-RESPONSE"] as string,
+      mock.mockReceipt({ network: "base-sepolia", payer: "0x1", version: 2 }, offer, signing)[
+        "PAYMENT-RESPONSE"
+      ] as string,
     );
     const f = new Findings("mock receipt");
     await checkSignedReceipt(f, settlement, mockKeys, { resourceUrl: resource, timestamp });
     expect(f.problems).toEqual([]);
     // judged: a receipt for another resource or time, or under a key the target does not publish
     const judged = new Findings("judged");
-    await checkSignedReceipt(judged, settlement, mockKeys, { resourceUrl: `${resource}?x=1`, timestamp: "2026-01-02T03:04:06.000Z" });
+    await checkSignedReceipt(judged, settlement, mockKeys, {
+      resourceUrl: `${resource}?x=1`,
+      timestamp: "2026-01-02T03:04:06.000Z",
+    });
     await checkSignedReceipt(judged, settlement, new Map(), { resourceUrl: resource, timestamp });
     expect(judged.problems.map((p) => p.field)).toEqual([
       "PAYMENT-RESPONSE.extensions.offer-receipt.info.receipt.payload.resourceUrl",
@@ -151,7 +176,9 @@ describe("the mock's answers", () => {
     ]);
     expect(JSON.parse(mock.MOCK_RECEIPT_KEY).x).toBe(mock.mockConfig().receipts?.publicJwk.x);
     const v1Receipt = decodeHeader(
-      mock.mockReceipt({ network: "base-sepolia", payer: "0x1", version: 1 }, offer, signing)["X-PAYMENT-RESPONSE"] as string,
+      mock.mockReceipt({ network: "base-sepolia", payer: "0x1", version: 1 }, offer, signing)[
+        "X-PAYMENT-RESPONSE"
+      ] as string,
     );
     expect(v1Receipt).not.toHaveProperty("extensions");
   });
@@ -177,7 +204,8 @@ describe("the mock's closed bodies", () => {
   });
 
   it("lets the operation's own fields, an empty body and a GET's query through (Prism answers those)", () => {
-    for (const value of [{ chain: "all", limit: 3, protocol: "aave" }, {}]) expect(mock.unknownFieldsAnswer(post, value)).toBeUndefined();
+    for (const value of [{ chain: "all", limit: 3, protocol: "aave" }, {}])
+      expect(mock.unknownFieldsAnswer(post, value)).toBeUndefined();
     expect(mock.unknownFieldsAnswer(get, { limt: 3 })).toBeUndefined();
   });
 });

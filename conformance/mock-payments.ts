@@ -59,7 +59,10 @@ export const MOCK_RECEIPT_KEY =
 
 /** The configuration the mock charges with: `npm start`'s (testnet profile, development recipients), signing with the mock's key. */
 export function mockConfig(contract = loadAnalyticsContract()): AnalyticsConfig {
-  return loadAnalyticsConfig({ X402_PROFILE: "testnet", RECEIPT_SIGNING_KEY: MOCK_RECEIPT_KEY }, contract.developmentDefaults);
+  return loadAnalyticsConfig(
+    { X402_PROFILE: "testnet", RECEIPT_SIGNING_KEY: MOCK_RECEIPT_KEY },
+    contract.developmentDefaults,
+  );
 }
 
 /** Every paid route with the service's own offer, as `npm start` makes it. */
@@ -100,7 +103,8 @@ export function judgeSubmission(submission: Submission, offer: Offer, named: str
   const asked = offer.v1.network;
   if (x402Version !== 1) return { kind: "refused", reason: "invalid_x402_version", message: "x402Version must be 1" };
   if (scheme !== "exact") return { kind: "refused", reason: "unsupported_scheme", message: "scheme must be exact" };
-  if (network !== asked) return { kind: "refused", reason: "invalid_network", message: `the route settles on ${asked}` };
+  if (network !== asked)
+    return { kind: "refused", reason: "invalid_network", message: `the route settles on ${asked}` };
   const payer = payerOf(payload, (offer.v1.extra as { feePayer?: string } | undefined)?.feePayer);
   if (!payer) return { kind: "refused", reason: "invalid_payload", message: `not an exact payload for ${asked}` };
   return { kind: "paid", version: submission.version, network: asked, payer };
@@ -113,7 +117,9 @@ function payerOf(payload: unknown, feePayer: string | undefined): string | undef
   if (typeof p.transaction !== "string") return undefined;
   try {
     const transaction = getTransactionDecoder().decode(getBase64Encoder().encode(p.transaction));
-    return Object.entries(transaction.signatures).find(([address, signature]) => signature && address !== feePayer)?.[0];
+    return Object.entries(transaction.signatures).find(
+      ([address, signature]) => signature && address !== feePayer,
+    )?.[0];
   } catch {
     return undefined;
   }
@@ -188,7 +194,11 @@ export function mockReceipt(
     amount: offer.v2.amount,
   };
   if (paid.version === 2 && signing?.receipts) {
-    const response = signing.receipts.withReceipt(settlementResponseV2(receipt, offer.v2.network), offer.v1.resource, signing.answerBody);
+    const response = signing.receipts.withReceipt(
+      settlementResponseV2(receipt, offer.v2.network),
+      offer.v1.resource,
+      signing.answerBody,
+    );
     return { [RECEIPT_HEADERS[2]]: encodeHeader(response) };
   }
   const [name, value] = receiptHeader(paid.version, receipt, offer.v2.network);

@@ -26,13 +26,21 @@ export function mockToolServer(): ToolServer {
   const checksOf = inputChecks(contract);
   // One check per route, compiled on its first call, as the service's pipelines hold theirs.
   const checks = new Map<PaidRoute, InputCheck>();
-  const checkOf = (route: PaidRoute) => checks.get(route) ?? (checks.set(route, checksOf(route)).get(route) as InputCheck);
+  const checkOf = (route: PaidRoute) =>
+    checks.get(route) ?? (checks.set(route, checksOf(route)).get(route) as InputCheck);
   const tools = new Map(
-    [...paidTools(contract, config)].map(([name, tool]) => [name, { tool, offers: toolOffers(tool, config, contract.document) }]),
+    [...paidTools(contract, config)].map(([name, tool]) => [
+      name,
+      { tool, offers: toolOffers(tool, config, contract.document) },
+    ]),
   );
 
   /** What the mock comes to for a call, in the service's outcomes. */
-  function outcomeOf(name: string, input: Record<string, unknown>, payment: unknown): [PaidOutcome, ReturnType<typeof toolOffers>, string] {
+  function outcomeOf(
+    name: string,
+    input: Record<string, unknown>,
+    payment: unknown,
+  ): [PaidOutcome, ReturnType<typeof toolOffers>, string] {
     const { offers } = tools.get(name) as { offers: ReturnType<typeof toolOffers> };
     const { route, offer, caip2 } = offers.routeFor(payment);
     const errors = [...checkOf(route)(input), ...solanaAddressErrors(route, input)];
@@ -41,7 +49,8 @@ export function mockToolServer(): ToolServer {
     if (submission.kind !== "payment") return [{ kind: "payment_required" }, offers, caip2];
     const judged = judgeSubmission(submission, offer, [`_meta["${PAYMENT_META}"]`]);
     if (judged.kind === "malformed") return [{ kind: "malformed_payment", detail: judged.message }, offers, caip2];
-    if (judged.kind === "refused") return [{ kind: "refused", reason: judged.reason, detail: judged.message }, offers, caip2];
+    if (judged.kind === "refused")
+      return [{ kind: "refused", reason: judged.reason, detail: judged.message }, offers, caip2];
     if (judged.kind !== "paid") return [{ kind: "payment_required" }, offers, caip2];
     const operation = contract.document.paths[route.path]?.post as { responses: Record<string, Example> } | undefined;
     const ok = operation?.responses["200"];
@@ -60,7 +69,8 @@ export function mockToolServer(): ToolServer {
   return {
     name: "defi-intel-analytics-mock",
     version: contract.document.info.version,
-    instructions: "The mock of the paid DeFi intelligence tools: the contract's examples, charged with mock settlement.",
+    instructions:
+      "The mock of the paid DeFi intelligence tools: the contract's examples, charged with mock settlement.",
     tools: [...tools.values()].map(({ tool }) => tool.definition) as ToolServer["tools"],
     async call({ name, arguments: args, meta }) {
       if (!tools.has(name)) return undefined;

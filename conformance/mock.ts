@@ -17,7 +17,9 @@ function listen(app: ReturnType<typeof mockFront>, port: number, host: string): 
   // Express 5 hands a failure to listen (EADDRINUSE) to the callback.
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host, (error?: Error) =>
-      error ? reject(new Error(`cannot start the mock on ${host}:${port}: ${(error as NodeJS.ErrnoException).code}`)) : resolve(server),
+      error
+        ? reject(new Error(`cannot start the mock on ${host}:${port}: ${(error as NodeJS.ErrnoException).code}`))
+        : resolve(server),
     );
   });
 }
@@ -35,7 +37,9 @@ export async function startMock(
     await Promise.all([...servers.map(close), ...processes.map((p) => p.stop())]);
   };
   try {
-    const started = await Promise.allSettled(SERVICES.map(async (service) => startPrism(documentPath(service), await freePort(), options)));
+    const started = await Promise.allSettled(
+      SERVICES.map(async (service) => startPrism(documentPath(service), await freePort(), options)),
+    );
     for (const result of started) if (result.status === "fulfilled") processes.push(result.value);
     const failed = started.find((result) => result.status === "rejected");
     if (failed) throw failed.reason;

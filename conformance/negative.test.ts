@@ -10,11 +10,15 @@ const url = useTarget({ analytics: true, registry: true });
 
 describe(`negative cases on ${settings.kind}`, () => {
   for (const c of negativeCases(settings.prefixes)) {
-    caseTest(title(c, `negative_data_rejection: 400 ${c.description}`), c.service === "registry" ? "registry" : "negative", async () => {
-      const f = new Findings(`${c.label} 400 ${c.description}`);
-      const base = url(c.service === "registry" ? "registryUrl" : "analyticsUrl");
-      checkRejection(f, c, await send(base, c.request, settings.timeoutMs), isPrism);
-      f.assert();
-    });
+    caseTest(
+      title(c, `negative_data_rejection: 400 ${c.description}`),
+      c.service === "registry" ? "registry" : "negative",
+      async () => {
+        const f = new Findings(`${c.label} 400 ${c.description}`);
+        const base = url(c.service === "registry" ? "registryUrl" : "analyticsUrl");
+        checkRejection(f, c, await send(base, c.request, settings.timeoutMs), isPrism);
+        f.assert();
+      },
+    );
   }
 });

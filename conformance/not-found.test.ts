@@ -28,7 +28,9 @@ function entityField(c: PaidCase): string | undefined {
   const announced = properties.find(([, field]) => /\b404\b/.test(described(field)));
   if (announced) return announced[0];
   const required = (body.required ?? []) as string[];
-  return /\b404\b/.test(`${operation.summary ?? ""} ${operation.description ?? ""}`) && required.length === 1 ? required[0] : undefined;
+  return /\b404\b/.test(`${operation.summary ?? ""} ${operation.description ?? ""}`) && required.length === 1
+    ? required[0]
+    : undefined;
 }
 
 /** An address no pool, position, mint or protocol has: 32 random bytes in base58. */

@@ -39,7 +39,13 @@ export function observeTarget(target: Target): void {
 }
 
 /** Appends one exchange to this worker's record, when the run keeps one. */
-export function recordExchange(baseUrl: string, request: CaseRequest, headers: Record<string, string>, answer: Answer, ms: number): void {
+export function recordExchange(
+  baseUrl: string,
+  request: CaseRequest,
+  headers: Record<string, string>,
+  answer: Answer,
+  ms: number,
+): void {
   const dir = process.env.CONFORMANCE_OBSERVATIONS;
   const service = services.get(baseUrl);
   if (!dir || !service) return;

@@ -37,12 +37,15 @@ const JUDGES: Record<Exclude<ObservedCheckName, "max_response_time">, Judge> = {
     String(e.status) in op.responses ? undefined : `not a documented status (${Object.keys(op.responses).join(", ")})`,
   content_type_conformance: (e, op) => {
     const documented = Object.keys(op.responses[String(e.status)]?.content ?? {});
-    if (!documented.length || documented.some((media) => mediaType(media) === mediaType(e.contentType))) return undefined;
+    if (!documented.length || documented.some((media) => mediaType(media) === mediaType(e.contentType)))
+      return undefined;
     return `Content-Type "${e.contentType}", documented ${documented.map((m) => `"${m}"`).join(" or ")}`;
   },
   response_headers_conformance: (e, op) => {
     const headers = Object.entries(op.responses[String(e.status)]?.headers ?? {});
-    const missing = headers.filter(([name, h]) => h.required && !e.responseHeaders.includes(name.toLowerCase())).map(([name]) => name);
+    const missing = headers
+      .filter(([name, h]) => h.required && !e.responseHeaders.includes(name.toLowerCase()))
+      .map(([name]) => name);
     return missing.length ? `missing required header ${missing.join(", ")}` : undefined;
   },
 };
@@ -50,11 +53,19 @@ const JUDGES: Record<Exclude<ObservedCheckName, "max_response_time">, Judge> = {
 const line = (e: Exchange, problem: string) => `${e.method} ${e.path} → ${e.status}: ${problem}`;
 
 /** Each check's verdict on each operation × prefix that was exercised; `maxResponseMs` adds max_response_time. */
-export function judgeExchanges(docs: Documents, exchanges: readonly Exchange[], scope: Scope, maxResponseMs?: number): ObservedCheck[] {
+export function judgeExchanges(
+  docs: Documents,
+  exchanges: readonly Exchange[],
+  scope: Scope,
+  maxResponseMs?: number,
+): ObservedCheck[] {
   const { byOperation, unmatched } = groupExchanges(docs, exchanges, scope);
   const judges = Object.entries(JUDGES) as [ObservedCheckName, Judge][];
   if (maxResponseMs !== undefined)
-    judges.push(["max_response_time", (e) => (e.ms > maxResponseMs ? `answered in ${e.ms} ms, over ${maxResponseMs} ms` : undefined)]);
+    judges.push([
+      "max_response_time",
+      (e) => (e.ms > maxResponseMs ? `answered in ${e.ms} ms, over ${maxResponseMs} ms` : undefined),
+    ]);
   const results: ObservedCheck[] = [];
   for (const [l, seen] of byOperation) {
     if (!seen.length) continue;
@@ -70,7 +81,13 @@ export function judgeExchanges(docs: Documents, exchanges: readonly Exchange[], 
     const seen = unmatched.filter((e) => e.service === service);
     if (!seen.length) continue;
     const failures = seen.filter((e) => e.status >= 500).map((e) => line(e, "a server error"));
-    results.push({ name: "not_a_server_error", row: UNDOCUMENTED_ROW, column: service, exchanges: seen.length, failures });
+    results.push({
+      name: "not_a_server_error",
+      row: UNDOCUMENTED_ROW,
+      column: service,
+      exchanges: seen.length,
+      failures,
+    });
   }
   return results;
 }

@@ -35,7 +35,10 @@ export type Operation = {
   requestBody?: { required?: boolean; content: Record<string, { schema: Schema }> };
   responses: Record<
     string,
-    { headers?: Record<string, { required?: boolean; schema?: Schema }>; content?: Record<string, { schema: Schema; example?: unknown }> }
+    {
+      headers?: Record<string, { required?: boolean; schema?: Schema }>;
+      content?: Record<string, { schema: Schema; example?: unknown }>;
+    }
   >;
   "x-payment-info"?: PaymentInfo;
   [key: string]: unknown;
@@ -61,7 +64,10 @@ export type OpenApiDoc = {
   info: { title: string; version: string; description?: string };
   servers?: { url: string }[];
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Record<string, Schema>; parameters?: Record<string, NonNullable<Operation["parameters"]>[number]> };
+  components: {
+    schemas: Record<string, Schema>;
+    parameters?: Record<string, NonNullable<Operation["parameters"]>[number]>;
+  };
   [key: string]: unknown;
 };
 
@@ -110,7 +116,8 @@ export function schemaAt(doc: OpenApiDoc, root: Schema, path: string): Schema | 
   for (const step of path.split(".")) {
     const [, name, arrays] = /^([^[]*)((?:\[\])*)$/.exec(step) ?? [];
     if (name) current = current?.properties?.[name] ? nonNull(doc, current.properties[name]) : undefined;
-    for (let i = 0; i < (arrays?.length ?? 0) / 2; i++) current = current?.items ? nonNull(doc, current.items) : undefined;
+    for (let i = 0; i < (arrays?.length ?? 0) / 2; i++)
+      current = current?.items ? nonNull(doc, current.items) : undefined;
     if (!current) return undefined;
   }
   return current;
@@ -128,7 +135,9 @@ export function fieldSchema(doc: OpenApiDoc, root: Schema, path: string): Schema
 
 /** Every operation of a document with its method and path. */
 export function operations(doc: OpenApiDoc): { method: string; path: string; op: Operation }[] {
-  return Object.entries(doc.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ method, path, op })));
+  return Object.entries(doc.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, op]) => ({ method, path, op })),
+  );
 }
 
 /** Parameters of an operation with component `$ref`s resolved. */

@@ -36,7 +36,12 @@ const PAYMENT_HEADERS = ["X-PAYMENT", "PAYMENT-SIGNATURE"];
 const MALFORMED = "not base64 json!";
 
 /** A 400 `invalid_payload` whose errors name each of `headers`. */
-async function expectPaymentRefused(c: PaidCase, check: string, request: CaseRequest, headers: string[]): Promise<void> {
+async function expectPaymentRefused(
+  c: PaidCase,
+  check: string,
+  request: CaseRequest,
+  headers: string[],
+): Promise<void> {
   const f = new Findings(`${c.label} ${check}`);
   const answer = await send(url("analyticsUrl"), request, settings.timeoutMs);
   checkBrowserReadable(f, answer);
@@ -95,7 +100,10 @@ describe(`paid operations on ${settings.kind}`, () => {
           const published = version === 2 && checksSignatures ? await signingKeys() : undefined;
           const settlement = paid.answer.headers.get(RECEIPTS[2].header);
           if (published && settlement) {
-            const expected = { resourceUrl: paid.paid.resource ?? "", timestamp: (paid.answer.json as { timestamp?: unknown })?.timestamp };
+            const expected = {
+              resourceUrl: paid.paid.resource ?? "",
+              timestamp: (paid.answer.json as { timestamp?: unknown })?.timestamp,
+            };
             await checkSignedReceipt(f, decodeHeader(settlement), published, expected);
           }
         }

@@ -20,7 +20,15 @@ describe(`206 partial answers on ${settings.kind}`, () => {
       caseTest(title(c, check), "partial", async () => {
         const f = new Findings(`${c.label} ${check}`);
         const paid = isPrism
-          ? await payAndSend(f, withHeaders(c.request, prefer(206)), c, url("analyticsUrl"), pay, settings.timeoutMs, version)
+          ? await payAndSend(
+              f,
+              withHeaders(c.request, prefer(206)),
+              c,
+              url("analyticsUrl"),
+              pay,
+              settings.timeoutMs,
+              version,
+            )
           : await payAndSend(f, c.request, c, url("degradedUrl"), pay, settings.timeoutMs, version);
         if (paid) checkEnvelope(f, c, paid.answer, [206]);
         if (paid && checksReceipt && paid.answer.status === 206) checkReceipt(f, paid.answer, paid.paid);

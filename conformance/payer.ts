@@ -76,6 +76,13 @@ export async function payAndSend(
   const requirement = checkChallenge(f, c, challenge);
   const v2 = checkChallengeV2(f, c, challenge);
   if (!requirement || (version === 2 && !v2)) return undefined;
-  const answer = await send(baseUrl, withHeaders(request, await paymentHeader(pay, version, requirement, v2)), timeoutMs);
-  return { answer, paid: { version, network: requirement.network, amount: c.price.micro, resource: requirement.resource } };
+  const answer = await send(
+    baseUrl,
+    withHeaders(request, await paymentHeader(pay, version, requirement, v2)),
+    timeoutMs,
+  );
+  return {
+    answer,
+    paid: { version, network: requirement.network, amount: c.price.micro, resource: requirement.resource },
+  };
 }

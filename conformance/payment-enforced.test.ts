@@ -53,7 +53,9 @@ const IDENTIFIER = "payment-identifier";
 
 /** A v2 payment header with x402's `payment-identifier` id set in the echoed declaration. */
 function identified(header: Record<string, string>, id: string): Record<string, string> {
-  const payment = decodeHeader(header[PAYMENT_HEADERS[2]] as string) as { extensions: Record<string, { info?: object }> };
+  const payment = decodeHeader(header[PAYMENT_HEADERS[2]] as string) as {
+    extensions: Record<string, { info?: object }>;
+  };
   const declared = payment.extensions[IDENTIFIER] ?? {};
   payment.extensions[IDENTIFIER] = { ...declared, info: { ...declared.info, id } };
   return { [PAYMENT_HEADERS[2]]: encodeHeader(payment) };
@@ -80,7 +82,13 @@ describe(`${CHECK} on ${settings.kind}`, () => {
         const first = await send(url("analyticsUrl"), withHeaders(c.request, v1), settings.timeoutMs);
         checkAnswer(f, c, first, [200, 206]);
         const { payload } = decodeHeader(v1[PAYMENT_HEADERS[1]] as string) as { payload: unknown };
-        const again = { x402Version: 2, accepted: v2.accepts[0], payload, resource: v2.resource, extensions: v2.extensions };
+        const again = {
+          x402Version: 2,
+          accepted: v2.accepts[0],
+          payload,
+          resource: v2.resource,
+          extensions: v2.extensions,
+        };
         await expectRefused(f, c, { [PAYMENT_HEADERS[2]]: encodeHeader(again) });
       }
       f.assert();

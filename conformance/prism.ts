@@ -28,7 +28,9 @@ export function freePort(): Promise<number> {
     probe.once("error", reject);
     probe.listen(0, "127.0.0.1", () => {
       const address = probe.address();
-      probe.close(() => (address && typeof address === "object" ? resolve(address.port) : reject(new Error("no port"))));
+      probe.close(() =>
+        address && typeof address === "object" ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -37,16 +39,24 @@ export function freePort(): Promise<number> {
 function assertPortFree(port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
-    probe.once("error", (error) => reject(new Error(`cannot start Prism on ${host}:${port}: ${(error as NodeJS.ErrnoException).code}`)));
+    probe.once("error", (error) =>
+      reject(new Error(`cannot start Prism on ${host}:${port}: ${(error as NodeJS.ErrnoException).code}`)),
+    );
     probe.listen(port, host, () => probe.close(() => resolve()));
   });
 }
 
 /** Polls `url` until anything answers; fails early if the process exits (e.g. EADDRINUSE). */
-async function waitUntilAnswering(url: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
+async function waitUntilAnswering(
+  url: string,
+  child: ChildProcess,
+  output: () => string,
+  timeoutMs: number,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`Prism exited before answering on ${url}:\n${output()}`);
+    if (child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`Prism exited before answering on ${url}:\n${output()}`);
     try {
       await fetch(`${url}/__conformance_ready__`, { signal: AbortSignal.timeout(1_000) });
       return;
@@ -76,7 +86,9 @@ export async function startPrism(
   { host = "127.0.0.1", timeoutMs = 120_000, echo = false }: { host?: string; timeoutMs?: number; echo?: boolean } = {},
 ): Promise<PrismProcess> {
   await assertPortFree(port, host);
-  const child = spawn(process.execPath, [PRISM, "mock", "-h", host, "-p", String(port), document], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [PRISM, "mock", "-h", host, "-p", String(port), document], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   if (child.pid === undefined) throw new Error(`could not start ${PRISM}`);
   let log = "";
   const keep = (chunk: Buffer) => {

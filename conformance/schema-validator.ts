@@ -61,7 +61,8 @@ export function createResponseValidator(doc: OpenApiDoc): ResponseValidator {
       const operation = doc.paths[path]?.[method.toLowerCase()];
       if (!operation) return [{ path: "/", message: `${method.toUpperCase()} ${path} is not in the document` }];
       const schema = operation.responses[String(status)]?.content?.["application/json"]?.schema;
-      if (!schema) return [{ path: "/", message: `status ${status} is not declared for ${method.toUpperCase()} ${path}` }];
+      if (!schema)
+        return [{ path: "/", message: `status ${status} is not declared for ${method.toUpperCase()} ${path}` }];
       return run(compile(`${method} ${path} ${status}`, schema), body);
     },
     validateComponent(name, value) {

@@ -42,11 +42,20 @@ const kidOf = (jws: string): unknown => {
 };
 
 /** The signed payload of `jws` under the published key its `kid` names, or undefined (and a finding). */
-async function verified<T>(f: Findings, field: string, jws: string, keys: PublishedKeys, verify: (key: PublicKey) => Promise<T>) {
+async function verified<T>(
+  f: Findings,
+  field: string,
+  jws: string,
+  keys: PublishedKeys,
+  verify: (key: PublicKey) => Promise<T>,
+) {
   const kid = kidOf(jws);
   const key = typeof kid === "string" ? keys.get(kid) : undefined;
   if (!key) {
-    f.add(field, `its kid ${JSON.stringify(kid)} is not a key of /.well-known/did.json (${[...keys.keys()].join(", ")})`);
+    f.add(
+      field,
+      `its kid ${JSON.stringify(kid)} is not a key of /.well-known/did.json (${[...keys.keys()].join(", ")})`,
+    );
     return undefined;
   }
   try {
@@ -60,14 +69,19 @@ async function verified<T>(f: Findings, field: string, jws: string, keys: Publis
 /** Each offer of a v2 challenge: one per `accepts` entry, signed, and committing to that entry at the challenge's resource. */
 export async function checkSignedOffers(f: Findings, challenge: PaymentRequiredV2, keys: PublishedKeys, nowMs: number) {
   const field = `PAYMENT-REQUIRED.extensions.${EXTENSION}`;
-  const offers = (challenge.extensions as Record<string, { info?: { offers?: JWSSignedOffer[] } }>)[EXTENSION]?.info?.offers;
-  if (!Array.isArray(offers)) return f.add(field, "must carry info.offers: the target publishes a key, so it signs its offers");
+  const offers = (challenge.extensions as Record<string, { info?: { offers?: JWSSignedOffer[] } }>)[EXTENSION]?.info
+    ?.offers;
+  if (!Array.isArray(offers))
+    return f.add(field, "must carry info.offers: the target publishes a key, so it signs its offers");
   f.equal(`${field}.info.offers.length`, offers.length, challenge.accepts.length, " (one per accepts entry)");
   for (const [index, offer] of offers.entries()) {
     const at = `${field}.info.offers[${index}]`;
-    const payload = await verified(f, `${at}.signature`, offer.signature, keys, (key) => verifyOfferSignatureJWS(offer, key));
+    const payload = await verified(f, `${at}.signature`, offer.signature, keys, (key) =>
+      verifyOfferSignatureJWS(offer, key),
+    );
     if (!payload) continue;
-    for (const v of validateX402("X402.OfferPayload", payload)) f.add(`${at}.payload${v.path}`, `${v.message} (X402.OfferPayload)`);
+    for (const v of validateX402("X402.OfferPayload", payload))
+      f.add(`${at}.payload${v.path}`, `${v.message} (X402.OfferPayload)`);
     const accepted = challenge.accepts[offer.acceptIndex ?? -1] as Record<string, unknown> | undefined;
     if (!accepted) f.add(`${at}.acceptIndex`, `${offer.acceptIndex} names no accepts entry`);
     for (const key of ["scheme", "network", "asset", "payTo", "amount"] as const)
@@ -85,12 +99,16 @@ export async function checkSignedReceipt(
   expected: { resourceUrl: string; timestamp: unknown },
 ) {
   const field = `PAYMENT-RESPONSE.extensions.${EXTENSION}.info.receipt`;
-  const receipt = (settlement.extensions as Record<string, { info?: { receipt?: JWSSignedReceipt } }> | undefined)?.[EXTENSION]?.info
-    ?.receipt;
+  const receipt = (settlement.extensions as Record<string, { info?: { receipt?: JWSSignedReceipt } }> | undefined)?.[
+    EXTENSION
+  ]?.info?.receipt;
   if (!receipt) return f.add(field, "is required: the target publishes a key, so it signs its receipts");
-  const payload = await verified(f, `${field}.signature`, receipt.signature, keys, (key) => verifyReceiptSignatureJWS(receipt, key));
+  const payload = await verified(f, `${field}.signature`, receipt.signature, keys, (key) =>
+    verifyReceiptSignatureJWS(receipt, key),
+  );
   if (!payload) return;
-  for (const v of validateX402("X402.ReceiptPayload", payload)) f.add(`${field}.payload${v.path}`, `${v.message} (X402.ReceiptPayload)`);
+  for (const v of validateX402("X402.ReceiptPayload", payload))
+    f.add(`${field}.payload${v.path}`, `${v.message} (X402.ReceiptPayload)`);
   for (const key of ["payer", "network", "transaction"] as const)
     f.equal(`${field}.payload.${key}`, payload[key], settlement[key], " (the settlement response's)");
   f.equal(`${field}.payload.resourceUrl`, payload.resourceUrl, expected.resourceUrl, " (the resource paid for)");

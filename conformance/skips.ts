@@ -39,7 +39,8 @@ const SKIPS: Record<TargetKind, Partial<Record<Check, string>>> = {
     entityLookup: "the mock answers its examples whatever entity is named (a 404 only when asked with Prefer)",
   },
   url: {
-    partial: "a deployment cannot be made to fail its model on demand (206 runs against the in-process server and Prism)",
+    partial:
+      "a deployment cannot be made to fail its model on demand (206 runs against the in-process server and Prism)",
     resourceOrigin: "a deployment behind a proxy may announce its public origin; the path is still checked",
     mcpSameData: "a deployment's live data can change between two calls",
   },

@@ -63,7 +63,8 @@ const trimSlash = (url: string | undefined) => url?.replace(/\/+$/, "") || undef
 export function targetSettings(env: Record<string, string | undefined> = process.env): TargetSettings {
   const baseUrl = trimSlash(env.CONFORMANCE_BASE_URL);
   const kind = (env.CONFORMANCE_TARGET || (baseUrl ? "url" : "server")) as TargetKind;
-  if (!["server", "prism", "url"].includes(kind)) throw new Error(`CONFORMANCE_TARGET must be server, prism or url, got "${kind}"`);
+  if (!["server", "prism", "url"].includes(kind))
+    throw new Error(`CONFORMANCE_TARGET must be server, prism or url, got "${kind}"`);
   if (kind === "url" && !baseUrl) throw new Error("CONFORMANCE_TARGET=url needs CONFORMANCE_BASE_URL");
   const wanted = (env.CONFORMANCE_NETWORK ?? "")
     .split(",")
@@ -108,10 +109,17 @@ async function runningMock(): Promise<RunningTarget> {
  * The target of one test file: the one a global setup provides, else one of its own (in-process
  * services limited to `choice`, a running mock, or the deployment's URLs).
  */
-export async function openTarget(settings: TargetSettings, provided: Target | undefined, choice: ServiceChoice): Promise<RunningTarget> {
+export async function openTarget(
+  settings: TargetSettings,
+  provided: Target | undefined,
+  choice: ServiceChoice,
+): Promise<RunningTarget> {
   if (provided) return { target: provided, stop: async () => {} };
   // Loaded only when chosen: the in-process target is the whole service, which a run against a URL never needs.
   if (settings.kind === "server") return (await import("./in-process-target.js")).startServices(choice);
   if (settings.kind === "prism") return runningMock();
-  return { target: { kind: "url", analyticsUrl: settings.baseUrl, registryUrl: settings.registryUrl }, stop: async () => {} };
+  return {
+    target: { kind: "url", analyticsUrl: settings.baseUrl, registryUrl: settings.registryUrl },
+    stop: async () => {},
+  };
 }

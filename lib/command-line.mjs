@@ -11,7 +11,11 @@
  * @returns {{ values: Record<string, string>, flags: Set<string>, positionals: string[] }}
  * @example const { values } = commandLine(USAGE, { valued: ["--db"] }); // `--db path`
  */
-export function commandLine(usage, { valued = [], flags = [], positionals: most = 0 } = {}, args = process.argv.slice(2)) {
+export function commandLine(
+  usage,
+  { valued = [], flags = [], positionals: most = 0 } = {},
+  args = process.argv.slice(2),
+) {
   if (args.includes("--help") || args.includes("-h")) {
     console.log(usage);
     process.exit(0);

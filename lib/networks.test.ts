@@ -8,7 +8,8 @@ import { familyOf, findNetwork, NETWORKS, networkNamed } from "./networks.js";
 describe("the network table", () => {
   it("is what every paid route's x-payment-info names for its prefix", () => {
     const contract = loadAnalyticsContract();
-    for (const route of contract.paid) expect(route.payment.network, route.operationId).toEqual(networkNamed(route.payment.network.name));
+    for (const route of contract.paid)
+      expect(route.payment.network, route.operationId).toEqual(networkNamed(route.payment.network.name));
     expect(new Set(contract.paid.map((r) => r.payment.network.name))).toEqual(new Set(NETWORKS.map((n) => n.name)));
   });
 
@@ -34,7 +35,11 @@ describe("the network table", () => {
   });
 
   it("answers the family of a v1 name or a CAIP-2 id, and refuses a network the contract does not name", () => {
-    expect([familyOf("solana-devnet"), familyOf("eip155:84532"), familyOf("skale-base")]).toEqual(["svm", "evm", "evm"]);
+    expect([familyOf("solana-devnet"), familyOf("eip155:84532"), familyOf("skale-base")]).toEqual([
+      "svm",
+      "evm",
+      "evm",
+    ]);
     expect(findNetwork("eip155:324705682")).toMatchObject({ profile: "testnet", network: { name: "skale" } });
     expect(() => familyOf("ethereum")).toThrow(/no network ethereum/);
   });

@@ -48,7 +48,10 @@ generator), the target ratios met and the cores each target's rate would take, a
   --profile          CPU-profile the service over every load it serves; print its top entries
   --help             this text`;
 
-const { values, flags } = commandLine(USAGE, { valued: ["--rounds", "--seconds", "--payment-rate"], flags: ["--quick", "--profile"] });
+const { values, flags } = commandLine(USAGE, {
+  valued: ["--rounds", "--seconds", "--payment-rate"],
+  flags: ["--quick", "--profile"],
+});
 const arg = (name: string, fallback: number) => (values[name] === undefined ? fallback : Number(values[name]));
 const quick = flags.has("--quick");
 /** `--profile`: the service of the main table and the response-size rows runs with --cpu-prof; its top entries are printed. */
@@ -68,7 +71,11 @@ async function challenge(service: ServerProcess, path: string): Promise<PaymentR
 
 /** A route's offer in both versions: the v1 requirement and the v2 challenge (`PAYMENT-REQUIRED`). */
 async function challenges(service: ServerProcess, path: string) {
-  const res = await fetch(`${service.url}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  const res = await fetch(`${service.url}${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: "{}",
+  });
   const body = (await res.json()) as { accepts: PaymentRequirements[] };
   const v2 = JSON.parse(Buffer.from(res.headers.get("payment-required") ?? "", "base64").toString("utf8"));
   return { v1: body.accepts[0] as PaymentRequirements, v2: v2 as Parameters<typeof v2PaymentHeaders>[0] };
@@ -92,7 +99,13 @@ async function runOnce({ target, spec, payments, bodies, onPostgres }: Scenario,
   const cpuBefore = await target.cpuSeconds?.();
   const databaseBefore = onPostgres ? postgresCpuSeconds() : undefined;
   const loadBefore = process.cpuUsage();
-  const result = await runLoad({ ...spec, url: target.url, durationSeconds: seconds, payments: signed, bodies: paidBodies });
+  const result = await runLoad({
+    ...spec,
+    url: target.url,
+    durationSeconds: seconds,
+    payments: signed,
+    bodies: paidBodies,
+  });
   const { user, system } = process.cpuUsage(loadBefore);
   const databaseAfter = onPostgres ? postgresCpuSeconds() : undefined;
   const cpuAfter = await target.cpuSeconds?.();
@@ -127,7 +140,9 @@ async function measure(...scenarios: Scenario[]): Promise<Row[]> {
     if (scenarios.length > 1) log(`round ${round} of ${ROUNDS}`);
     for (const [i, scenario] of scenarios.entries()) results[i]?.push(await runOnce(scenario, SECONDS));
   }
-  return scenarios.map((scenario, i) => summarize(scenario.name, results[i] ?? [], scenario.target.peakRssMiB(), measurement));
+  return scenarios.map((scenario, i) =>
+    summarize(scenario.name, results[i] ?? [], scenario.target.peakRssMiB(), measurement),
+  );
 }
 
 function prefillLedger(file: string, rows: number) {
@@ -192,8 +207,14 @@ for (const p of [http, express, validated, prism]) running.add(p);
 const post = { method: "POST" as const, body: "{}" };
 const caip2 = (requirement: PaymentRequirements) => findNetwork(requirement.network)?.details.caip2 as string;
 /** The paid EVM load of the main table, the nonce-store sizes and the deployments, and the paid Solana load of the main table and the deployments. */
-const paidEvm = { spec: { ...post, path: "/base/defi/tvl" }, payments: async (n: number) => evmPaymentPool(base, n, evmKey) };
-const paidSolana = { spec: { ...post, path: "/defi/tvl" }, payments: (n: number) => svmPaymentPool(solana, n, svmPayer) };
+const paidEvm = {
+  spec: { ...post, path: "/base/defi/tvl" },
+  payments: async (n: number) => evmPaymentPool(base, n, evmKey),
+};
+const paidSolana = {
+  spec: { ...post, path: "/defi/tvl" },
+  payments: (n: number) => svmPaymentPool(solana, n, svmPayer),
+};
 /**
  * The same paid loads in x402 v2 (`PAYMENT-SIGNATURE`), whose answers carry a signed receipt as a tool call's do:
  * the HTTP rows the MCP rows are held to.
@@ -211,11 +232,13 @@ const paidSolanaV2 = {
 const toolCall = { method: "POST" as const, path: "/mcp", headers: MCP_HEADERS };
 const mcpEvm = {
   spec: toolCall,
-  bodies: async (n: number) => toolCallBodies("defiTvl", {}, toolRequired, caip2(base), evmPaymentPool(base, n, evmKey)),
+  bodies: async (n: number) =>
+    toolCallBodies("defiTvl", {}, toolRequired, caip2(base), evmPaymentPool(base, n, evmKey)),
 };
 const mcpSolana = {
   spec: toolCall,
-  bodies: async (n: number) => toolCallBodies("defiTvl", {}, toolRequired, caip2(solana), await svmPaymentPool(solana, n, svmPayer)),
+  bodies: async (n: number) =>
+    toolCallBodies("defiTvl", {}, toolRequired, caip2(solana), await svmPaymentPool(solana, n, svmPayer)),
 };
 const rows = await measure(
   { name: "bare node:http", target: http, spec: { path: "/" } },
@@ -233,7 +256,11 @@ const rows = await measure(
   { name: "paid Solana /defi/tvl, x402 v2", target: service, ...paidSolanaV2 },
   { name: "paid MCP EVM defiTvl (Base)", target: service, ...mcpEvm },
   { name: "paid MCP Solana defiTvl", target: service, ...mcpSolana },
-  { name: "Prism mock /base/defi/tvl", target: prism, spec: { ...post, path: "/base/defi/tvl", headers: { prefer: "code=200" } } },
+  {
+    name: "Prism mock /base/defi/tvl",
+    target: prism,
+    spec: { ...post, path: "/base/defi/tvl", headers: { prefer: "code=200" } },
+  },
 );
 
 log("scale: response size");
@@ -268,7 +295,13 @@ for (const size of quick ? [1_000] : [1_000, 100_000, 1_000_000]) {
   prefillLedger(file, size);
   const sized = await startService(PORTS.service, { LEDGER_DB: file });
   running.add(sized);
-  scale.push(...(await measure({ name: `paid EVM, ledger of ${size.toLocaleString("en")} payments`, target: sized, ...paidEvm })));
+  scale.push(
+    ...(await measure({
+      name: `paid EVM, ledger of ${size.toLocaleString("en")} payments`,
+      target: sized,
+      ...paidEvm,
+    })),
+  );
   await sized.stop();
   running.delete(sized);
 }
@@ -332,8 +365,20 @@ const targets = targetResults([
   { rows, baseline: "paid EVM /base/defi/tvl", scenario: "paid MCP EVM defiTvl (Base)", atLeast: 0.8, held: false },
   { rows, baseline: "paid Solana /defi/tvl", scenario: "paid MCP Solana defiTvl", atLeast: 0.8, held: false },
   ...["SQLite, 1 process", "PostgreSQL"].flatMap((label) => [
-    { rows: deployment, baseline: "bare Express", scenario: `paid EVM, ${label}`, atLeast: 0.4, held: label !== "PostgreSQL" },
-    { rows: deployment, baseline: "bare Express", scenario: `paid Solana, ${label}`, atLeast: 0.35, held: label !== "PostgreSQL" },
+    {
+      rows: deployment,
+      baseline: "bare Express",
+      scenario: `paid EVM, ${label}`,
+      atLeast: 0.4,
+      held: label !== "PostgreSQL",
+    },
+    {
+      rows: deployment,
+      baseline: "bare Express",
+      scenario: `paid Solana, ${label}`,
+      atLeast: 0.35,
+      held: label !== "PostgreSQL",
+    },
   ]),
 ]);
 console.log(

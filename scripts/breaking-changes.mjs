@@ -23,7 +23,14 @@ const MAX_DEPTH = 12;
 
 /** A schema reduced to what compatibility depends on: types, enum, properties (with required), items. */
 function shapeOf(doc, schema, depth = 0, refs = []) {
-  const shape = { types: new Set(), enum: undefined, properties: new Map(), required: new Set(), items: undefined, bounds: {} };
+  const shape = {
+    types: new Set(),
+    enum: undefined,
+    properties: new Map(),
+    required: new Set(),
+    items: undefined,
+    bounds: {},
+  };
   if (!schema || typeof schema !== "object" || depth > MAX_DEPTH) return shape;
   if (schema.$ref) {
     if (refs.includes(schema.$ref)) return shape;
@@ -38,7 +45,13 @@ function shapeOf(doc, schema, depth = 0, refs = []) {
 
 const BOUNDS = ["minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "minLength", "maxLength", "pattern"];
 
-function own(doc, schema, depth, refs, shape = { types: new Set(), properties: new Map(), required: new Set(), bounds: {} }) {
+function own(
+  doc,
+  schema,
+  depth,
+  refs,
+  shape = { types: new Set(), properties: new Map(), required: new Set(), bounds: {} },
+) {
   for (const key of BOUNDS) if (schema[key] !== undefined) shape.bounds[key] = schema[key];
   for (const type of [schema.type ?? []].flat()) shape.types.add(type);
   if (schema.type === undefined && schema.properties) shape.types.add("object");
@@ -85,10 +98,12 @@ function narrowedBounds(before, after) {
     found.push(`minimum ${lower(before)} → ${strictLow(after) ? ">" : ""}${lower(after)}`);
   if (upper(after) < upper(before) || (upper(after) === upper(before) && strictHigh(after) && !strictHigh(before)))
     found.push(`maximum ${upper(before)} → ${strictHigh(after) ? "<" : ""}${upper(after)}`);
-  if ((after.minLength ?? 0) > (before.minLength ?? 0)) found.push(`minLength ${before.minLength ?? 0} → ${after.minLength}`);
+  if ((after.minLength ?? 0) > (before.minLength ?? 0))
+    found.push(`minLength ${before.minLength ?? 0} → ${after.minLength}`);
   if ((after.maxLength ?? Infinity) < (before.maxLength ?? Infinity))
     found.push(`maxLength ${before.maxLength ?? "none"} → ${after.maxLength}`);
-  if (after.pattern !== undefined && after.pattern !== before.pattern) found.push(`pattern ${before.pattern ?? "none"} → ${after.pattern}`);
+  if (after.pattern !== undefined && after.pattern !== before.pattern)
+    found.push(`pattern ${before.pattern ?? "none"} → ${after.pattern}`);
   return found;
 }
 
@@ -100,7 +115,8 @@ function compareShapes(before, after, mode, field, add) {
   const [narrower, wider] = mode === "request" ? [after, before] : [before, after];
   if ([...wider.types].some((type) => !admits(narrower.types, type)))
     add("changed-type", `${field} type changed from ${list(before.types)} to ${list(after.types)}`);
-  if (mode === "request") for (const change of narrowedBounds(before.bounds, after.bounds)) add("narrowed-range", `${field} ${change}`);
+  if (mode === "request")
+    for (const change of narrowedBounds(before.bounds, after.bounds)) add("narrowed-range", `${field} ${change}`);
   if (mode === "request" && after.enum) {
     const removed = (before.enum ?? ["(any value)"]).filter((value) => !after.enum.includes(value));
     if (removed.length) add("narrowed-enum", `${field} no longer accepts ${removed.join(", ")}`);
@@ -114,8 +130,10 @@ function compareShapes(before, after, mode, field, add) {
     compareShapes(property, after.properties.get(name), mode, inner, add);
   }
   if (mode === "request")
-    for (const name of after.required) if (!before.required.has(name)) add("new-required-field", `${field}.${name} is now required`);
-  if (mode === "request" && after.closed && !before.closed) add("closed-object", `${field} no longer accepts fields it does not name`);
+    for (const name of after.required)
+      if (!before.required.has(name)) add("new-required-field", `${field}.${name} is now required`);
+  if (mode === "request" && after.closed && !before.closed)
+    add("closed-object", `${field} no longer accepts fields it does not name`);
   if (before.items && after.items) compareShapes(before.items, after.items, mode, `${field}[]`, add);
 }
 
@@ -127,7 +145,8 @@ export function breakingChanges(before, after, service = "analytics") {
   for (const [path, item] of Object.entries(before.paths ?? {})) {
     for (const [method, old] of Object.entries(item)) {
       const operation = `${method.toUpperCase()} ${path}`;
-      const add = (kind, detail) => changes.push({ id: `${service}: ${operation}: ${detail}`, service, operation, kind, detail });
+      const add = (kind, detail) =>
+        changes.push({ id: `${service}: ${operation}: ${detail}`, service, operation, kind, detail });
       const now = after.paths?.[path]?.[method];
       if (!now) {
         add("removed-operation", "operation removed");
@@ -143,11 +162,19 @@ export function breakingChanges(before, after, service = "analytics") {
       const [oldParams, newParams] = [params(before, old), params(after, now)];
       for (const [name, p] of newParams) {
         if (p.required && !oldParams.get(name)?.required) add("new-required-parameter", `${name} is now required`);
-        if (oldParams.has(name)) compareShapes(shapeOf(before, oldParams.get(name).schema), shapeOf(after, p.schema), "request", name, add);
+        if (oldParams.has(name))
+          compareShapes(shapeOf(before, oldParams.get(name).schema), shapeOf(after, p.schema), "request", name, add);
       }
-      if (now.requestBody?.required && !old.requestBody?.required) add("new-required-field", "request body is now required");
+      if (now.requestBody?.required && !old.requestBody?.required)
+        add("new-required-field", "request body is now required");
       if (jsonSchema(old.requestBody) && jsonSchema(now.requestBody))
-        compareShapes(shapeOf(before, jsonSchema(old.requestBody)), shapeOf(after, jsonSchema(now.requestBody)), "request", "body", add);
+        compareShapes(
+          shapeOf(before, jsonSchema(old.requestBody)),
+          shapeOf(after, jsonSchema(now.requestBody)),
+          "request",
+          "body",
+          add,
+        );
       for (const [status, response] of Object.entries(old.responses ?? {})) {
         if (!now.responses?.[status]) add("removed-response", `response ${status} removed`);
         else if (jsonSchema(response) && jsonSchema(now.responses[status]))
@@ -172,7 +199,9 @@ export function breakingChanges(before, after, service = "analytics") {
 
 /** Splits changes into acknowledged and not; acknowledgements without a reason count as missing. */
 export function judge(changes, acknowledgements) {
-  const reasons = new Map(acknowledgements.filter((a) => typeof a.reason === "string" && a.reason.trim()).map((a) => [a.change, a.reason]));
+  const reasons = new Map(
+    acknowledgements.filter((a) => typeof a.reason === "string" && a.reason.trim()).map((a) => [a.change, a.reason]),
+  );
   return {
     acknowledged: changes.filter((c) => reasons.has(c.id)).map((c) => ({ ...c, reason: reasons.get(c.id) })),
     unacknowledged: changes.filter((c) => !reasons.has(c.id)),
@@ -181,7 +210,11 @@ export function judge(changes, acknowledgements) {
 }
 
 function git(args) {
-  return execFileSync("git", args, { encoding: "utf8", maxBuffer: 256 * 1024 * 1024, stdio: ["ignore", "pipe", "pipe"] });
+  return execFileSync("git", args, {
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 }
 
 function defaultRev() {
@@ -256,7 +289,10 @@ async function main() {
   const changes = Object.entries(baseline.docs).flatMap(([service, before]) =>
     breakingChanges(before, JSON.parse(readFileSync(`generated/openapi/3.1/${service}.json`, "utf8")), service),
   );
-  const { acknowledged, unacknowledged, stale } = judge(changes, JSON.parse(readFileSync(ACKNOWLEDGED, "utf8")).acknowledged ?? []);
+  const { acknowledged, unacknowledged, stale } = judge(
+    changes,
+    JSON.parse(readFileSync(ACKNOWLEDGED, "utf8")).acknowledged ?? [],
+  );
   console.log(
     `breaking-changes: generated/openapi/3.1 compared with ${baseline.label}: ${changes.length} breaking, ${acknowledged.length} acknowledged`,
   );

@@ -3,7 +3,11 @@
  * operation name or path), its body fields with their JSON Schema types, and the coercion of
  * `--field value` strings into the body the operation expects. Read from the generated document.
  */
-import { type AnalyticsContract, loadAnalyticsContract, type PaidRoute } from "../server/analytics/contract/analytics-contract.js";
+import {
+  type AnalyticsContract,
+  loadAnalyticsContract,
+  type PaidRoute,
+} from "../server/analytics/contract/analytics-contract.js";
 
 type Schema = {
   $ref?: string;
@@ -61,8 +65,14 @@ function resolver(contract: AnalyticsContract) {
   return { resolve, typesOf };
 }
 
-function operationOf(route: PaidRoute, contract: AnalyticsContract, { resolve, typesOf }: ReturnType<typeof resolver>): CliOperation {
-  const op = contract.document.paths[route.path]?.post as { requestBody?: { content: Record<string, { schema: Schema }> } } | undefined;
+function operationOf(
+  route: PaidRoute,
+  contract: AnalyticsContract,
+  { resolve, typesOf }: ReturnType<typeof resolver>,
+): CliOperation {
+  const op = contract.document.paths[route.path]?.post as
+    | { requestBody?: { content: Record<string, { schema: Schema }> } }
+    | undefined;
   const body = resolve(op?.requestBody?.content["application/json"]?.schema);
   const fields = Object.entries(body.properties ?? {}).map(([name, raw]): Field => {
     const schema = resolve(raw);
@@ -110,7 +120,9 @@ export function findOperation(nameOrPath: string): CliOperation {
 
 function coerce(field: Field, raw: string, types = field.types): unknown {
   if (types.includes("array"))
-    return raw.split(",").map((item) => coerce(field, item.trim(), field.items ? [String(field.items.type)] : ["string"]));
+    return raw
+      .split(",")
+      .map((item) => coerce(field, item.trim(), field.items ? [String(field.items.type)] : ["string"]));
   if (types.includes("boolean") && (raw === "true" || raw === "false")) return raw === "true";
   if ((types.includes("integer") || types.includes("number")) && /^-?\d+(\.\d+)?$/.test(raw)) {
     const value = Number(raw);

@@ -42,7 +42,12 @@ interface Args {
 }
 
 function parseArgs(argv: string[]): Args {
-  if (argv.some((token) => looksLikeKey(token.replace(/^--[\w-]+=/, "")) || /^--?[\w-]*(key|secret|private|mnemonic)(=|$)/i.test(token)))
+  if (
+    argv.some(
+      (token) =>
+        looksLikeKey(token.replace(/^--[\w-]+=/, "")) || /^--?[\w-]*(key|secret|private|mnemonic)(=|$)/i.test(token),
+    )
+  )
     throw new UsageError(
       `keys are never taken from the command line: set ${KEY_VARIABLES.evm} / ${KEY_VARIABLES.svm} or pass --key-file <path>`,
     );
@@ -126,18 +131,25 @@ async function readLine(stdin: NodeJS.ReadableStream): Promise<string> {
   }
 }
 
-async function solanaBlockhash(io: CliIo, args: Args, baseUrl: string, say: (...lines: string[]) => void): Promise<BlockhashSource> {
+async function solanaBlockhash(
+  io: CliIo,
+  args: Args,
+  baseUrl: string,
+  say: (...lines: string[]) => void,
+): Promise<BlockhashSource> {
   const rpcUrl = args.options.get("solana-rpc") ?? io.env.SOLANA_RPC_URL;
   if (rpcUrl) return { rpcUrl };
   const info = (await (io.fetch ?? fetch)(new Request(`${baseUrl}/`)).then((r) => r.json())) as { settlement?: string };
-  if (info.settlement !== "ledger") throw new UsageError("a Solana payment needs a recent blockhash: set SOLANA_RPC_URL or --solana-rpc");
+  if (info.settlement !== "ledger")
+    throw new UsageError("a Solana payment needs a recent blockhash: set SOLANA_RPC_URL or --solana-rpc");
   say("(the service settles to its ledger without broadcasting: an offline blockhash is used)");
   return { blockhash: async () => offlineBlockhash() };
 }
 
 function protocolOf(args: Args): ProtocolChoice {
   const chosen = args.options.get("protocol") ?? "auto";
-  if (!PROTOCOLS.includes(chosen as ProtocolChoice)) throw new UsageError(`--protocol must be v1, v2 or auto, got "${chosen}"`);
+  if (!PROTOCOLS.includes(chosen as ProtocolChoice))
+    throw new UsageError(`--protocol must be v1, v2 or auto, got "${chosen}"`);
   return chosen as ProtocolChoice;
 }
 
@@ -181,7 +193,9 @@ export async function main(io: CliIo): Promise<number> {
       const on = networkLabel(requirement.network);
       say(
         `${method} ${url}`,
-        ...(Object.keys(body).length ? Object.entries(body).map(([k, v]) => `  ${k} = ${JSON.stringify(v)}`) : ["  (no parameters)"]),
+        ...(Object.keys(body).length
+          ? Object.entries(body).map(([k, v]) => `  ${k} = ${JSON.stringify(v)}`)
+          : ["  (no parameters)"]),
         `price: ${price} (${amount} micro-USDC) on ${on} over x402 v${version}, to ${requirement.payTo}, from ${payer.address}`,
       );
       if (args.switches.has("yes")) return true;
@@ -203,7 +217,9 @@ export async function main(io: CliIo): Promise<number> {
     const over = result.version ? ` over x402 v${result.version} (${result.paymentHeaderName})` : "";
     say(
       `paid ${formatUsdc(result.paid)} USDC on ${networkLabel(receipt?.network ?? network)}${over}` +
-        (receipt ? ` · transaction ${receipt.transaction}${receipt.simulated ? " (simulated: ledger settlement)" : ""}` : " · no receipt"),
+        (receipt
+          ? ` · transaction ${receipt.transaction}${receipt.simulated ? " (simulated: ledger settlement)" : ""}`
+          : " · no receipt"),
     );
     if (json) out(JSON.stringify(result.envelope, null, 2));
     else out("", `HTTP ${result.status}`, ...formatEnvelope(result.envelope));

@@ -26,7 +26,9 @@ for (const [path, entry] of Object.entries(lock.packages)) {
     if (lock.packages[`${base}${name}`] || lock.packages[`node_modules/${name}`]) continue;
     const platform = platformOf(name);
     if (!platform)
-      throw new Error(`${name} (optional dependency of ${path || "the project"}) is missing from the lock and names no platform`);
+      throw new Error(
+        `${name} (optional dependency of ${path || "the project"}) is missing from the lock and names no platform`,
+      );
     lock.packages[`node_modules/${name}`] = {
       version,
       cpu: [platform.cpu],
@@ -38,6 +40,10 @@ for (const [path, entry] of Object.entries(lock.packages)) {
     added++;
   }
 }
-lock.packages = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))));
+lock.packages = Object.fromEntries(
+  Object.entries(lock.packages).sort(([a], [b]) => (a === "" ? -1 : b === "" ? 1 : a.localeCompare(b))),
+);
 writeFileSync(LOCK, `${JSON.stringify(lock, null, 2)}\n`);
-console.log(added ? `recorded ${added} platform package(s) the registry did not serve` : "package-lock.json is complete");
+console.log(
+  added ? `recorded ${added} platform package(s) the registry did not serve` : "package-lock.json is complete",
+);

@@ -14,7 +14,9 @@ import { commandLine } from "../lib/command-line.mjs";
 // Here, or the installed package's folder (its bundle is one folder deep, as this script is).
 const root = fileURLToPath(new URL("..", import.meta.url));
 // The package ships the suite compiled; this repository runs its sources.
-const config = ["conformance/vitest.config.js", "conformance/vitest.config.ts"].find((file) => existsSync(join(root, file)));
+const config = ["conformance/vitest.config.js", "conformance/vitest.config.ts"].find((file) =>
+  existsSync(join(root, file)),
+);
 // Vitest's command, wherever npm installed it (here, or beside the package).
 const VITEST = join(dirname(createRequire(import.meta.url).resolve("vitest/package.json")), "vitest.mjs");
 const USAGE = `usage: npm run conformance [-- options]
@@ -81,11 +83,14 @@ async function reachable(url) {
     await fetch(url, { signal: AbortSignal.timeout(Number(process.env.CONFORMANCE_TIMEOUT_MS) || 15_000) });
   } catch (error) {
     const cause = error.cause?.code ?? error.cause?.message ?? error.message;
-    console.error(`conformance: cannot reach ${url} (${error.name === "TimeoutError" ? "no answer in time" : cause}); nothing was checked`);
+    console.error(
+      `conformance: cannot reach ${url} (${error.name === "TimeoutError" ? "no answer in time" : cause}); nothing was checked`,
+    );
     process.exit(2);
   }
 }
-if (target === "url") for (const url of [option("--base-url"), option("--registry-url")].filter(Boolean)) await reachable(url);
+if (target === "url")
+  for (const url of [option("--base-url"), option("--registry-url")].filter(Boolean)) await reachable(url);
 
 const env = { ...process.env };
 const set = (name, value) => {
@@ -135,7 +140,8 @@ const run = reportRun({ dir: observations, env, tests, junit, coverageFile, maxR
 rmSync(observations, { recursive: true, force: true });
 // The checks judged over every exchange are cells of the table too, titled like the suite's tests.
 const observedFailed = run.observed.filter((c) => c.failures.length);
-for (const c of run.observed) tests.push({ title: `${c.row} · ${c.column} · ${c.name}`, status: c.failures.length ? "failed" : "passed" });
+for (const c of run.observed)
+  tests.push({ title: `${c.row} · ${c.column} · ${c.name}`, status: c.failures.length ? "failed" : "passed" });
 
 /** Test titles are `row · column · check`; anything else is its own row. */
 const cells = new Map();
@@ -154,11 +160,15 @@ const ORDER = ["solana", "base", "skale", "free", "registry"];
 const columns = [...new Set([...cells.values()].flatMap((cell) => [...cell.keys()]))].sort(
   (a, b) => (ORDER.indexOf(a) + 1 || 99) - (ORDER.indexOf(b) + 1 || 99) || a.localeCompare(b),
 );
-const show = (c) => (!c ? "" : `${c.failed ? "FAIL " : ""}${c.passed}/${c.passed + c.failed}${c.skipped ? ` (${c.skipped} skip)` : ""}`);
+const show = (c) =>
+  !c ? "" : `${c.failed ? "FAIL " : ""}${c.passed}/${c.passed + c.failed}${c.skipped ? ` (${c.skipped} skip)` : ""}`;
 const rows = [...cells.keys()].sort();
 const width = Math.max(9, ...rows.map((r) => r.length));
 const colWidth =
-  Math.max(...columns.map((c) => c.length), ...rows.flatMap((r) => columns.map((c) => show(cells.get(r).get(c)).length))) + 2;
+  Math.max(
+    ...columns.map((c) => c.length),
+    ...rows.flatMap((r) => columns.map((c) => show(cells.get(r).get(c)).length)),
+  ) + 2;
 const line = (first, rest) => `${first.padEnd(width + 2)}${rest.map((v) => v.padEnd(colWidth)).join("")}`.trimEnd();
 console.log(`\nConformance on ${env.CONFORMANCE_TARGET || "server"} (passed/run per operation and prefix)\n`);
 console.log(line("operation", columns));
@@ -185,7 +195,9 @@ for (const c of observedFailed.slice(0, 10))
 
 const { summary } = run.coverage;
 const figure = (d) => `${d} ${summary[d].percent} % (${summary[d].covered}/${summary[d].total})`;
-console.log(`\nCoverage: ${["statuses", "parameters", "headers"].map(figure).join(", ")}; report: ${coverageFile} and .md`);
+console.log(
+  `\nCoverage: ${["statuses", "parameters", "headers"].map(figure).join(", ")}; report: ${coverageFile} and .md`,
+);
 console.log(
   `Named checks: ${Object.entries(run.named)
     .filter(([, n]) => n.passed + n.failed)

@@ -13,14 +13,26 @@ import { join } from "node:path";
 import { generateKeyPairSigner } from "@solana/kit";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { formatUsdc } from "../client/amounts.js";
-import { type AnalyticsClient, type AnalyticsClientOptions, createAnalyticsClient, type PaymentOutcome } from "../client/analytics.js";
+import {
+  type AnalyticsClient,
+  type AnalyticsClientOptions,
+  createAnalyticsClient,
+  type PaymentOutcome,
+} from "../client/analytics.js";
 import { PaymentRefusedError, rejectionOf } from "../client/errors.js";
 import { table } from "../client/format.js";
 import { type NetworkChoice, networkLabel } from "../client/networks.js";
 import { evmPayer, offlineBlockhash, type Payer, solanaPayer } from "../client/payers.js";
 import { createRegistryClient } from "../client/registry.js";
 import { type Challenges, offersOf, readChallenges } from "../client/x402/challenge.js";
-import { decodeHeader, type ExactPayload, encodePayment, PAYMENT_HEADERS, termsOf, type X402Version } from "../client/x402/types.js";
+import {
+  decodeHeader,
+  type ExactPayload,
+  encodePayment,
+  PAYMENT_HEADERS,
+  termsOf,
+  type X402Version,
+} from "../client/x402/types.js";
 import { commandLine } from "../lib/command-line.mjs";
 import { NETWORKS, networkNamed } from "../lib/networks.js";
 import { type LocalServices, startLocalServices } from "./local-services.js";
@@ -29,7 +41,10 @@ const DEADLINE_MS = 55_000;
 const TREASURY_BPS = 1000n;
 
 /** A paid result of any operation. */
-type Paid = PaymentOutcome & { status: number; envelope: { signal: string; confidence: number; insight: string | null } };
+type Paid = PaymentOutcome & {
+  status: number;
+  envelope: { signal: string; confidence: number; insight: string | null };
+};
 
 const USAGE = `usage: npm run demo [-- --base-url URL --registry-url URL]
 
@@ -50,12 +65,17 @@ function check(condition: unknown, message: string): asserts condition {
 }
 
 const log = (...lines: string[]) => console.log(lines.join("\n"));
-const short = (text: string, keep = 10) => (text.length > 2 * keep + 1 ? `${text.slice(0, keep)}…${text.slice(-6)}` : text);
+const short = (text: string, keep = 10) =>
+  text.length > 2 * keep + 1 ? `${text.slice(0, keep)}…${text.slice(-6)}` : text;
 const over = (result: PaymentOutcome) => `over x402 v${result.version} (${result.paymentHeaderName})`;
 const otherVersion = (version: X402Version): X402Version => (version === 1 ? 2 : 1);
 
 /** A POST with a JSON body and these headers, and the challenges of its answer when it is a 402. */
-async function post(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number } & Challenges> {
+async function post(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number } & Challenges> {
   const response = await fetch(url, {
     method: "POST",
     headers: { "content-type": "application/json", ...headers },
@@ -84,7 +104,8 @@ async function main(): Promise<void> {
   const external = option("base-url");
   const dir = external ? undefined : mkdtempSync(join(tmpdir(), "defi-intel-demo-"));
   let local: LocalServices | undefined;
-  if (dir) local = await startLocalServices({ LEDGER_DB: join(dir, "ledger.db"), REGISTRY_DB: join(dir, "registry.db") });
+  if (dir)
+    local = await startLocalServices({ LEDGER_DB: join(dir, "ledger.db"), REGISTRY_DB: join(dir, "registry.db") });
   const baseUrl = (external ?? local?.analyticsUrl ?? "").replace(/\/+$/, "");
   const registryUrl = option("registry-url") ?? local?.registryUrl ?? "http://localhost:4022";
 
@@ -106,7 +127,10 @@ async function main(): Promise<void> {
         maxPerSessionUsd: "0.25",
         protocol,
       });
-    const clients = Object.fromEntries(NETWORKS.map(({ name }) => [name, session(name)])) as Record<NetworkChoice, AnalyticsClient>;
+    const clients = Object.fromEntries(NETWORKS.map(({ name }) => [name, session(name)])) as Record<
+      NetworkChoice,
+      AnalyticsClient
+    >;
     // A client of a wallet that speaks only x402 v1: the service still takes its payments.
     const v1Base = session("base", "v1");
     const paid: { network: NetworkChoice; path: string; body: unknown; result: Paid }[] = [];
@@ -118,12 +142,16 @@ async function main(): Promise<void> {
       settlement = data.settlement;
       return [
         `${data.service} ${data.version}, profile ${data.profile}, settlement ${data.settlement}, ${data.endpoints} operations`,
-        ...data.networks.map((n) => `${(n.prefix || "/").padEnd(7)} ${n.network.padEnd(19)} USDC ${short(n.asset)} → ${short(n.payTo)}`),
+        ...data.networks.map(
+          (n) => `${(n.prefix || "/").padEnd(7)} ${n.network.padEnd(19)} USDC ${short(n.asset)} → ${short(n.payTo)}`,
+        ),
       ];
     });
 
     await step("GET /api/agents?limit=3  (free registry)", async () => {
-      const { agents } = await createRegistryClient({ baseUrl: registryUrl }).get("/api/agents", { query: { limit: 3 } });
+      const { agents } = await createRegistryClient({ baseUrl: registryUrl }).get("/api/agents", {
+        query: { limit: 3 },
+      });
       check(agents.length > 0, "at least one agent");
       return [`${agents.length} agents, newest first: ${agents.map((a) => a.name).join(", ")}`];
     });
@@ -141,14 +169,22 @@ async function main(): Promise<void> {
       ];
     });
 
-    const payStep = <const Body>(client: AnalyticsClient, path: string, body: Body, call: (body: Body) => Promise<Paid>) =>
+    const payStep = <const Body>(
+      client: AnalyticsClient,
+      path: string,
+      body: Body,
+      call: (body: Body) => Promise<Paid>,
+    ) =>
       step(
         `${(networkNamed(client.network)?.title ?? client.network).padEnd(6)} POST ${client.url.slice(baseUrl.length)}${path}`,
         async () => {
           const result = await call(body);
           const { envelope } = result;
           check(result.receipt?.success, "a successful receipt");
-          check(result.requirement && result.paid === BigInt(termsOf(result.requirement).amount), "the amount paid to equal the price");
+          check(
+            result.requirement && result.paid === BigInt(termsOf(result.requirement).amount),
+            "the amount paid to equal the price",
+          );
           paid.push({ network: client.network, path, body, result });
           return [
             `${result.status} ${envelope.signal} (confidence ${envelope.confidence.toFixed(2)}), paid ${formatUsdc(result.paid)} USDC on ${networkLabel(result.receipt.network)} ${over(result)}`,
@@ -158,13 +194,19 @@ async function main(): Promise<void> {
         },
       );
 
-    await payStep(clients.solana, "/defi/tvl", { chain: "all", limit: 5 }, (body) => clients.solana.call("/defi/tvl", body));
-    await payStep(clients.solana, "/trenches/new-tokens", { limit: 3 }, (body) => clients.solana.call("/trenches/new-tokens", body));
+    await payStep(clients.solana, "/defi/tvl", { chain: "all", limit: 5 }, (body) =>
+      clients.solana.call("/defi/tvl", body),
+    );
+    await payStep(clients.solana, "/trenches/new-tokens", { limit: 3 }, (body) =>
+      clients.solana.call("/trenches/new-tokens", body),
+    );
     await payStep(clients.base, "/lp/pools", { sort: "apr", limit: 5 }, (body) => clients.base.call("/lp/pools", body));
     await payStep(v1Base, "/ask", { query: "Where is the best stablecoin yield on Solana right now?" }, (body) =>
       v1Base.call("/ask", body),
     );
-    await payStep(clients.skale, "/trenches/graduating", { limit: 3 }, (body) => clients.skale.call("/trenches/graduating", body));
+    await payStep(clients.skale, "/trenches/graduating", { limit: 3 }, (body) =>
+      clients.skale.call("/trenches/graduating", body),
+    );
     await payStep(clients.skale, "/smartmoney/token-screener", { chains: "solana,base", limit: 3 }, (body) =>
       clients.skale.call("/smartmoney/token-screener", body),
     );
@@ -184,14 +226,25 @@ async function main(): Promise<void> {
         check(offer && own, `x402 v${other} and v${version} offers`);
         const { payload } = decodeHeader(paymentHeader) as { payload: ExactPayload };
         const attempts: [string, X402Version, { status: number } & Challenges][] = [
-          ["another request", version, await post(response.url, {}, { [PAYMENT_HEADERS[version]]: encodePayment(own, payload) })],
-          ["the same request", other, await post(response.url, used.body, { [PAYMENT_HEADERS[other]]: encodePayment(offer, payload) })],
+          [
+            "another request",
+            version,
+            await post(response.url, {}, { [PAYMENT_HEADERS[version]]: encodePayment(own, payload) }),
+          ],
+          [
+            "the same request",
+            other,
+            await post(response.url, used.body, { [PAYMENT_HEADERS[other]]: encodePayment(offer, payload) }),
+          ],
         ];
         return [
           `paid ${over(used.result)} for POST ${new URL(response.url).pathname}; sent again:`,
           ...attempts.map(([what, v, answer]) => {
             const rejection = rejectionOf(answer, undefined, response.url, v);
-            check(answer.status === 402 && rejection?.reason === expected, `402 ${expected}, got ${answer.status} ${rejection?.reason}`);
+            check(
+              answer.status === 402 && rejection?.reason === expected,
+              `402 ${expected}, got ${answer.status} ${rejection?.reason}`,
+            );
             return `in ${PAYMENT_HEADERS[v]} for ${what}: refused, 402 ${rejection.reason} (${rejection.body?.message})`;
           }),
         ];
@@ -209,8 +262,13 @@ async function main(): Promise<void> {
         },
       };
       const capped = createAnalyticsClient({ baseUrl, network: "skale", payer: counting, maxPerCallUsd: "0.01" });
-      const error = await capped.call("/ask", { query: "Is SOL-USDC worth providing liquidity?" }).catch((e: unknown) => e);
-      check(error instanceof PaymentRefusedError && error.reason === "cap_per_call", "PaymentRefusedError cap_per_call");
+      const error = await capped
+        .call("/ask", { query: "Is SOL-USDC worth providing liquidity?" })
+        .catch((e: unknown) => e);
+      check(
+        error instanceof PaymentRefusedError && error.reason === "cap_per_call",
+        "PaymentRefusedError cap_per_call",
+      );
       check(signed === 0 && capped.spent() === 0n, "nothing signed or spent");
       return [`PaymentRefusedError ${error.reason}, before signing: ${error.message}`];
     });

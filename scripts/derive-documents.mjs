@@ -10,13 +10,15 @@ const JSON_MEDIA = "application/json";
 
 /** Every operation of a document with its path and method. */
 function* operationsOf(doc) {
-  for (const [path, item] of Object.entries(doc.paths)) for (const [method, op] of Object.entries(item)) yield { path, method, op };
+  for (const [path, item] of Object.entries(doc.paths))
+    for (const [method, op] of Object.entries(item)) yield { path, method, op };
 }
 
 /** The prefix name of a paid operation: its operation id's first part (`Base_defiTvl` → `base`). */
 export const prefixNameOf = (op) => op.operationId.split("_")[0].toLowerCase();
 
-const networkLine = (network) => `${network.testnet.network} (testnet profile, the default) or ${network.mainnet.network} (mainnet)`;
+const networkLine = (network) =>
+  `${network.testnet.network} (testnet profile, the default) or ${network.mainnet.network} (mainnet)`;
 
 /** One row per operation (POST path), one column per prefix with its price there. */
 function priceTable(doc) {
@@ -44,7 +46,10 @@ function priceTable(doc) {
   const prices = [
     `| operation | path | ${names.map((name) => `\`${name}\``).join(" | ")} |`,
     `|---|---|${names.map(() => "---|").join("")}`,
-    ...[...rows].map(([path, row]) => `| ${row.summary} | \`POST ${path}\` | ${names.map((n) => row.prices.get(n) ?? "-").join(" | ")} |`),
+    ...[...rows].map(
+      ([path, row]) =>
+        `| ${row.summary} | \`POST ${path}\` | ${names.map((n) => row.prices.get(n) ?? "-").join(" | ")} |`,
+    ),
   ];
   return [
     "## Networks",
@@ -72,13 +77,16 @@ export function describePrices(doc) {
     const price = `**Price: ${info.price.amount} USD** per call (${info.maxAmountRequired} micro-USDC), paid in USDC on ${networkLine(info.network)}`;
     op.description = `${op.description ?? op.summary}\n\n${price}: call without a payment for the 402 challenge (x402 v2 in the \`PAYMENT-REQUIRED\` header, v1 in the body), then repeat the call with the signed payment in \`PAYMENT-SIGNATURE\` (v2) or \`X-PAYMENT\` (v1).`;
   }
-  if ([...operationsOf(doc)].some(({ op }) => op["x-payment-info"])) doc.info.description = `${doc.info.description}\n\n${priceTable(doc)}`;
+  if ([...operationsOf(doc)].some(({ op }) => op["x-payment-info"]))
+    doc.info.description = `${doc.info.description}\n\n${priceTable(doc)}`;
 }
 
 const resolve = (doc, schema) => {
   let current = schema;
   while (current?.$ref || (current?.allOf?.length === 1 && !current.properties && !current.type))
-    current = current.$ref ? doc.components.schemas[decodeURIComponent(current.$ref.split("/").pop())] : current.allOf[0];
+    current = current.$ref
+      ? doc.components.schemas[decodeURIComponent(current.$ref.split("/").pop())]
+      : current.allOf[0];
   return current ?? {};
 };
 
@@ -96,7 +104,13 @@ function inputsOf(doc, op) {
   const params = (op.parameters ?? [])
     .map((p) => parameterOf(doc, p))
     .filter((p) => p.in !== "header")
-    .map((p) => ({ location: p.in, field: p.name, schema: resolve(doc, p.schema), required: !!p.required, example: p.example }));
+    .map((p) => ({
+      location: p.in,
+      field: p.name,
+      schema: resolve(doc, p.schema),
+      required: !!p.required,
+      example: p.example,
+    }));
   return [...fields, ...params];
 }
 
@@ -132,22 +146,33 @@ function errorExample(doc, op, status) {
   if (status === "404") {
     // the entity is a required path or body value that is not one of a closed set (a venue is not an entity)
     const entity = inputsOf(doc, op).find(
-      (input) => input.required && input.location !== "query" && input.example !== undefined && !resolve(doc, input.schema).enum,
+      (input) =>
+        input.required && input.location !== "query" && input.example !== undefined && !resolve(doc, input.schema).enum,
     );
     const message = entity ? `Unknown ${entity.field}: ${entity.example}.` : "No such endpoint.";
     return { error: "not_found", message, request_id: REQUEST_ID };
   }
   if (status === "500")
-    return { error: "internal_error", message: "The service failed to produce a valid answer.", request_id: REQUEST_ID };
+    return {
+      error: "internal_error",
+      message: "The service failed to produce a valid answer.",
+      request_id: REQUEST_ID,
+    };
   if (status === "502") {
     const answer = op.responses["200"]?.content?.[JSON_MEDIA]?.example;
     const provider = answer?.sources?.[0] ?? "upstream";
-    return { error: "upstream_error", message: `The upstream provider ${provider} failed; retry later.`, provider, request_id: REQUEST_ID };
+    return {
+      error: "upstream_error",
+      message: `The upstream provider ${provider} failed; retry later.`,
+      provider,
+      request_id: REQUEST_ID,
+    };
   }
   if (status === "503")
     return {
       error: "service_unavailable",
-      message: "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+      message:
+        "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
       request_id: REQUEST_ID,
     };
   return undefined;
@@ -175,7 +200,8 @@ export function networkDocument(doc, name) {
   const copy = structuredClone(doc);
   copy.info.title = `${copy.info.title} (${name})`;
   for (const [path, item] of Object.entries(copy.paths)) {
-    for (const [method, op] of Object.entries(item)) if (op["x-payment-info"] && prefixNameOf(op) !== name) delete item[method];
+    for (const [method, op] of Object.entries(item))
+      if (op["x-payment-info"] && prefixNameOf(op) !== name) delete item[method];
     if (!Object.keys(item).length) delete copy.paths[path];
   }
   return copy;

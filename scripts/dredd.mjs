@@ -40,7 +40,11 @@ function analyticsParts() {
     parts.set(part, { ...parts.get(part), [path]: item });
   }
   return [...parts.values()].map((paths) => ({
-    content: JSON.stringify({ ...document, paths, components: reachedComponents(document.components, [paths, document.security]) }),
+    content: JSON.stringify({
+      ...document,
+      paths,
+      components: reachedComponents(document.components, [paths, document.security]),
+    }),
   }));
 }
 
@@ -65,7 +69,8 @@ const { analyticsUrl, registryUrl } = services.target;
 const skipped = new Map();
 const payer = await createPayer();
 globalThis.conformanceDredd = {
-  pay: (version, body, challenge) => paymentHeader(payer, version, body.accepts[0], challenge ? decodeHeader(challenge) : undefined),
+  pay: (version, body, challenge) =>
+    paymentHeader(payer, version, body.accepts[0], challenge ? decodeHeader(challenge) : undefined),
   unknownAgent: UNKNOWN_AGENT,
   skipped,
 };
@@ -87,7 +92,9 @@ try {
 }
 for (const [reason, count] of skipped) console.log(`dredd skipped ${count} × ${reason}`);
 for (const [service, r] of results) {
-  console.log(`dredd ${service}: ${r.passes} passing, ${r.failures} failing, ${r.errors} errors, ${r.skipped} skipped, ${r.tests} total`);
+  console.log(
+    `dredd ${service}: ${r.passes} passing, ${r.failures} failing, ${r.errors} errors, ${r.skipped} skipped, ${r.tests} total`,
+  );
   if (r.failures || r.errors) process.exitCode = 1;
 }
 console.log(`dredd: ${((performance.now() - started) / 1000).toFixed(1)} s`);

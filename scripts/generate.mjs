@@ -44,7 +44,9 @@ function compileSpec() {
     const docs = {};
     for (const [version, short] of Object.entries(versions)) {
       for (const [service, name] of Object.entries(services)) {
-        docs[`${short}/${name}`] = JSON.parse(readFileSync(join(scratch, "openapi", version, `${service}.json`), "utf8"));
+        docs[`${short}/${name}`] = JSON.parse(
+          readFileSync(join(scratch, "openapi", version, `${service}.json`), "utf8"),
+        );
       }
     }
     return docs;
@@ -116,7 +118,9 @@ function deriveExamples(doc) {
 function exclusiveBoundsAsNumbers(doc) {
   const parameters = [
     ...Object.values(doc.components?.parameters ?? {}),
-    ...Object.values(doc.paths).flatMap((item) => Object.values(item).flatMap((operation) => operation.parameters ?? [])),
+    ...Object.values(doc.paths).flatMap((item) =>
+      Object.values(item).flatMap((operation) => operation.parameters ?? []),
+    ),
   ];
   for (const { schema } of parameters) {
     for (const [bound, exclusive] of [
@@ -156,7 +160,8 @@ async function build() {
     queryAllowsReserved(doc);
     deriveExamples(doc);
     deriveErrorExamples(doc);
-    if (key === "3.1/analytics") for (const name of prefixNames(doc)) write(`${key}-${name}`, networkDocument(doc, name));
+    if (key === "3.1/analytics")
+      for (const name of prefixNames(doc)) write(`${key}-${name}`, networkDocument(doc, name));
     write(key, doc);
   }
   // The network table alone, for the readers that need nothing else of the contract (lib/networks.ts).

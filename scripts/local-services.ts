@@ -21,7 +21,9 @@ interface Listening {
   stop(): Promise<void>;
 }
 
-function listen(app: { listen(port: number, host: string, cb: () => void): import("node:http").Server }): Promise<Listening> {
+function listen(app: {
+  listen(port: number, host: string, cb: () => void): import("node:http").Server;
+}): Promise<Listening> {
   return new Promise((resolve) => {
     const server = app.listen(0, "127.0.0.1", () => {
       const { port } = server.address() as AddressInfo;

@@ -38,7 +38,8 @@ function fail(message: string, code: number): never {
 async function solanaSource(baseUrl: string, rpcUrl: string | undefined): Promise<BlockhashSource> {
   if (rpcUrl) return { rpcUrl };
   const info = (await fetch(`${baseUrl}/`).then((r) => r.json())) as { settlement?: string };
-  if (info.settlement !== "ledger") throw new KeyError("a Solana payment needs a recent blockhash: set SOLANA_RPC_URL or --solana-rpc");
+  if (info.settlement !== "ledger")
+    throw new KeyError("a Solana payment needs a recent blockhash: set SOLANA_RPC_URL or --solana-rpc");
   // The service settles to its ledger without broadcasting: any blockhash-shaped value does.
   return { blockhash: async () => offlineBlockhash() };
 }

@@ -80,7 +80,9 @@ function leftOut(unavailable = {}) {
 
 /** The bundles of the entries in one folder: one build, so that each module's file paths are rewritten for that folder. */
 async function bundleFolder(manifest, dir, folder, entries) {
-  const entryPoints = Object.fromEntries(entries.map(([file, source]) => [file.replace(/\.js$/, ""), join(root, source)]));
+  const entryPoints = Object.fromEntries(
+    entries.map(([file, source]) => [file.replace(/\.js$/, ""), join(root, source)]),
+  );
   const { metafile } = await build({
     entryPoints,
     outdir: dir,
@@ -103,7 +105,9 @@ async function bundle(manifest, dir) {
   const byFolder = new Map();
   for (const [file, source] of Object.entries(manifest.build.entries))
     byFolder.set(dirname(file), [...(byFolder.get(dirname(file)) ?? []), [file, source]]);
-  const imported = await Promise.all([...byFolder].map(([folder, entries]) => bundleFolder(manifest, dir, folder, entries)));
+  const imported = await Promise.all(
+    [...byFolder].map(([folder, entries]) => bundleFolder(manifest, dir, folder, entries)),
+  );
   return [...new Set(imported.flat())];
 }
 
@@ -112,7 +116,17 @@ function declarations(entry, dir) {
   const types = join(dir, "types");
   const tsc = join(root, "node_modules/.bin/tsc");
   const options = ["--declaration", "--emitDeclarationOnly", "--rootDir", root, "--outDir", types, "--skipLibCheck"];
-  const compiler = ["--module", "NodeNext", "--moduleResolution", "NodeNext", "--target", "ES2022", "--strict", "--types", "node"];
+  const compiler = [
+    "--module",
+    "NodeNext",
+    "--moduleResolution",
+    "NodeNext",
+    "--target",
+    "ES2022",
+    "--strict",
+    "--types",
+    "node",
+  ];
   execFileSync(tsc, [...options, ...compiler, "--resolveJsonModule", "--verbatimModuleSyntax", join(root, entry)], {
     cwd: root,
     stdio: "inherit",
@@ -128,7 +142,8 @@ async function buildPackage(name) {
   mkdirSync(dir, { recursive: true });
   const imported = [...new Set([...(await bundle(manifest, dir)), ...(manifest.build.resolved ?? [])])].sort();
   const missing = imported.filter((dependency) => !pinned[dependency]);
-  if (missing.length) throw new Error(`${manifest.name} imports ${missing.join(", ")}, which this repository does not pin`);
+  if (missing.length)
+    throw new Error(`${manifest.name} imports ${missing.join(", ")}, which this repository does not pin`);
   if (manifest.build.declarations) declarations(manifest.build.declarations, dir);
   for (const path of manifest.build.copy ?? []) cpSync(join(root, path), join(dir, path), { recursive: true });
   for (const file of readdirSync(join(root, "packages", name)).filter((f) => f !== "package.json"))
@@ -139,11 +154,16 @@ async function buildPackage(name) {
   published.dependencies = Object.fromEntries(imported.map((dependency) => [dependency, pinned[dependency]]));
   published.files = [...new Set([...(published.files ?? []), ...(manifest.build.copy ?? []), "LICENSE"])];
   writeFileSync(join(dir, "package.json"), `${JSON.stringify(published, null, 2)}\n`);
-  const tarball = execFileSync("npm", ["pack", "--silent", "--pack-destination", out], { cwd: dir, encoding: "utf8" }).trim();
+  const tarball = execFileSync("npm", ["pack", "--silent", "--pack-destination", out], {
+    cwd: dir,
+    encoding: "utf8",
+  }).trim();
   return join(out, tarball.split("\n").at(-1));
 }
 
-const all = readdirSync(join(root, "packages")).filter((name) => existsSync(join(root, "packages", name, "package.json")));
+const all = readdirSync(join(root, "packages")).filter((name) =>
+  existsSync(join(root, "packages", name, "package.json")),
+);
 const asked = process.argv.slice(2);
 const unknown = asked.filter((name) => !all.includes(name));
 if (unknown.length) {

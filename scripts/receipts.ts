@@ -27,7 +27,8 @@ const DEFAULT_URL = "http://localhost:4021";
 
 const { values, positionals } = commandLine(USAGE, { valued: ["--url"], positionals: 2 });
 const [command, source] = positionals;
-if (command !== "verify" || source === undefined) usage(command === undefined ? "a command is required" : `unknown command ${command}`);
+if (command !== "verify" || source === undefined)
+  usage(command === undefined ? "a command is required" : `unknown command ${command}`);
 
 function usage(message: string): never {
   console.error(`${message}\n\n${USAGE}`);
@@ -39,7 +40,8 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The JWS of whatever form the receipt came in, or undefined. */
 function jwsOf(text: string): string | undefined {
@@ -54,13 +56,17 @@ function jwsOf(text: string): string | undefined {
   if (!isObject(value)) return undefined;
   const extension = isObject(value.extensions) ? value.extensions[OFFER_RECEIPT] : undefined;
   const receipt = isObject(extension) && isObject(extension.info) ? extension.info.receipt : value;
-  return isObject(receipt) && receipt.format === "jws" && typeof receipt.signature === "string" ? receipt.signature : undefined;
+  return isObject(receipt) && receipt.format === "jws" && typeof receipt.signature === "string"
+    ? receipt.signature
+    : undefined;
 }
 
 const text = readFileSync(source === "-" ? 0 : source, "utf8");
 const jws = jwsOf(text);
 if (!jws)
-  usage(`${source === "-" ? "standard input" : source} holds no JWS receipt (a PAYMENT-RESPONSE with extensions["${OFFER_RECEIPT}"])`);
+  usage(
+    `${source === "-" ? "standard input" : source} holds no JWS receipt (a PAYMENT-RESPONSE with extensions["${OFFER_RECEIPT}"])`,
+  );
 const decoded = decodeCompact(jws);
 const kid = typeof decoded?.header.kid === "string" ? decoded.header.kid : undefined;
 if (!decoded || !kid) fail("the receipt is not a JWS whose header names its key (kid)");
@@ -77,7 +83,9 @@ try {
   fail(`cannot read ${documentUrl}: ${error instanceof Error ? error.message : String(error)}`);
 }
 const methods = isObject(document) && Array.isArray(document.verificationMethod) ? document.verificationMethod : [];
-const method = methods.find((m): m is { id: string; publicKeyJwk: JsonWebKey } => isObject(m) && m.id === kid && isObject(m.publicKeyJwk));
+const method = methods.find(
+  (m): m is { id: string; publicKeyJwk: JsonWebKey } => isObject(m) && m.id === kid && isObject(m.publicKeyJwk),
+);
 if (!method) fail(`the key ${kid} is not in ${documentUrl}`);
 const verified = verifyCompact(jws, method.publicKeyJwk);
 if (!verified) fail(`the signature does not verify under ${kid} (from ${documentUrl})`);
@@ -87,5 +95,7 @@ console.log(`VERIFIED: signed by ${kid} (from ${documentUrl})`);
 console.log(`  payer        ${String(payer)}`);
 console.log(`  network      ${String(network)}`);
 console.log(`  resource     ${String(resourceUrl)}`);
-console.log(`  issued       ${typeof issuedAt === "number" ? `${new Date(issuedAt * 1000).toISOString()} (${issuedAt})` : "(none)"}`);
+console.log(
+  `  issued       ${typeof issuedAt === "number" ? `${new Date(issuedAt * 1000).toISOString()} (${issuedAt})` : "(none)"}`,
+);
 console.log(`  transaction  ${transaction === undefined ? "(none)" : String(transaction)}`);

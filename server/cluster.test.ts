@@ -122,7 +122,10 @@ describe.skipIf(process.platform !== "linux")("WORKERS", () => {
             level: 50,
             worker,
             signal: "SIGKILL",
-            msg: i === 0 ? "a worker died; starting a replacement" : "a worker exited before it served; starting a replacement",
+            msg:
+              i === 0
+                ? "a worker died; starting a replacement"
+                : "a worker exited before it served; starting a replacement",
           }),
         ),
       );

@@ -42,6 +42,8 @@ start(config).catch((error) => {
   // naming the variable when a store is what failed; exit 1, as it may start once that is back.
   const message = error instanceof Error ? error.message : String(error);
   const cause = error instanceof StoreUnavailable && error.cause instanceof Error ? ` (${error.cause.message})` : "";
-  process.stderr.write(`failed to start: ${error instanceof StoreUnavailable ? `DATABASE_URL: ${message}${cause}` : message}\n`);
+  process.stderr.write(
+    `failed to start: ${error instanceof StoreUnavailable ? `DATABASE_URL: ${message}${cause}` : message}\n`,
+  );
   process.exit(1);
 });

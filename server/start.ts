@@ -17,7 +17,9 @@ import { createRegistryService } from "./registry/service.js";
 
 function portError(error: NodeJS.ErrnoException, port: number, variable: string): Error {
   if (error.code === "EADDRINUSE")
-    return new ConfigError(`${variable} ${port} is already in use; stop what holds it or set ${variable} to a free port`);
+    return new ConfigError(
+      `${variable} ${port} is already in use; stop what holds it or set ${variable} to a free port`,
+    );
   if (error.code === "EACCES")
     return new ConfigError(`${variable} ${port} needs privileges this process lacks; set ${variable} above 1023`);
   return error;

@@ -35,7 +35,10 @@ function importsOf(file: string): Import[] {
       const allTypes =
         clause !== undefined &&
         (clause.isTypeOnly ||
-          (!clause.name && named !== undefined && ts.isNamedImports(named) && named.elements.every((e) => e.isTypeOnly)));
+          (!clause.name &&
+            named !== undefined &&
+            ts.isNamedImports(named) &&
+            named.elements.every((e) => e.isTypeOnly)));
       found.push({ specifier: node.moduleSpecifier.text, typeOnly: allTypes });
     } else if (ts.isExportDeclaration(node) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
       found.push({ specifier: node.moduleSpecifier.text, typeOnly: node.isTypeOnly });
@@ -52,7 +55,9 @@ function importsOf(file: string): Import[] {
 /** A relative specifier as the file it names (NodeNext spells `.ts` files with `.js`). */
 function resolveLocal(from: string, specifier: string): string | undefined {
   const target = resolve(dirname(from), specifier);
-  return [target.replace(/\.js$/, ".ts"), target, `${target}.ts`].find((path) => existsSync(path) && statSync(path).isFile());
+  return [target.replace(/\.js$/, ".ts"), target, `${target}.ts`].find(
+    (path) => existsSync(path) && statSync(path).isFile(),
+  );
 }
 
 const files = CODE.flatMap((dir) => sourceFiles(join(ROOT, dir)));
@@ -124,7 +129,9 @@ describe("the import graph", () => {
     expect(edges.filter(({ from, to }) => markets(from) && !isTest(from) && !markets(to))).toEqual([]);
     // Rules are pure: beside markets/ they read only the contract's operation types.
     const ruleImports = edges.filter(({ from, to }) => rules(from) && !isTest(from) && !rules(to) && !markets(to));
-    expect(ruleImports.map(({ to }) => to).filter((to) => to !== "server/analytics/contract/operation-types.ts")).toEqual([]);
+    expect(
+      ruleImports.map(({ to }) => to).filter((to) => to !== "server/analytics/contract/operation-types.ts"),
+    ).toEqual([]);
   });
 
   it("keeps test code, the conformance suite and the commands' scripts out of production code", () => {
@@ -135,7 +142,12 @@ describe("the import graph", () => {
         .filter((s) => {
           if (TEST_LIBRARIES.includes(s)) return true;
           const target = s.startsWith(".") ? rel(resolveLocal(join(ROOT, file), s) ?? s) : "";
-          return isTest(target) || target.startsWith("conformance/") || target.startsWith("scripts/") || target.startsWith("test/");
+          return (
+            isTest(target) ||
+            target.startsWith("conformance/") ||
+            target.startsWith("scripts/") ||
+            target.startsWith("test/")
+          );
         })
         .map((s) => `${file} → ${s}`),
     );

@@ -2,7 +2,14 @@
  * Reading a 402: the x402 v2 challenge from its `PAYMENT-REQUIRED` header and the v1 challenge from
  * its JSON body, each when it is there and readable, and the offers of both, v2 first.
  */
-import { CHALLENGE_HEADER, decodeHeader, type Offer, type PaymentRequiredBody, type PaymentRequiredV2, type X402Version } from "./types.js";
+import {
+  CHALLENGE_HEADER,
+  decodeHeader,
+  type Offer,
+  type PaymentRequiredBody,
+  type PaymentRequiredV2,
+  type X402Version,
+} from "./types.js";
 
 export interface Challenges {
   v1?: PaymentRequiredBody;
@@ -28,7 +35,9 @@ export function challengeHeaderOf(headers: Headers): PaymentRequiredV2 | undefin
   } catch {
     return undefined;
   }
-  return isRecord(value) && value.x402Version === 2 && Array.isArray(value.accepts) ? (value as PaymentRequiredV2) : undefined;
+  return isRecord(value) && value.x402Version === 2 && Array.isArray(value.accepts)
+    ? (value as PaymentRequiredV2)
+    : undefined;
 }
 
 /** Both challenges of a 402 (reads its body). */
@@ -45,6 +54,11 @@ export function offersOf(challenges: Challenges, versions: readonly X402Version[
     if (version === 1) return (challenges.v1?.accepts ?? []).map((requirement) => ({ version, requirement }));
     const { v2 } = challenges;
     if (!v2) return [];
-    return v2.accepts.map((requirement) => ({ version, requirement, resource: v2.resource, extensions: v2.extensions }));
+    return v2.accepts.map((requirement) => ({
+      version,
+      requirement,
+      resource: v2.resource,
+      extensions: v2.extensions,
+    }));
   });
 }

@@ -48,8 +48,14 @@ export interface SvmPaymentOptions {
 }
 
 /** The partially signed transaction paying `terms`, for either version's envelope. */
-export async function svmExactPayload(payer: TransactionSigner, terms: PaymentTerms, options: SvmPaymentOptions): Promise<SvmExactPayload> {
-  const feePayer = (options.overrides?.feePayer ?? (terms.extra as { feePayer?: string } | undefined)?.feePayer) as Address | undefined;
+export async function svmExactPayload(
+  payer: TransactionSigner,
+  terms: PaymentTerms,
+  options: SvmPaymentOptions,
+): Promise<SvmExactPayload> {
+  const feePayer = (options.overrides?.feePayer ?? (terms.extra as { feePayer?: string } | undefined)?.feePayer) as
+    | Address
+    | undefined;
   if (!feePayer) throw new Error("the requirement names no fee payer (extra.feePayer)");
   const mint = (options.overrides?.mint ?? terms.asset) as Address;
   const authority = options.overrides?.authority ?? payer;
@@ -58,7 +64,11 @@ export async function svmExactPayload(payer: TransactionSigner, terms: PaymentTe
     ...(options.memo ? [{ programAddress: MEMO_PROGRAM, data: new TextEncoder().encode(options.memo) }] : []),
     ...(options.overrides?.extraInstructions ?? []),
   ];
-  const [source] = await findAssociatedTokenPda({ owner: authority.address, mint, tokenProgram: TOKEN_PROGRAM_ADDRESS });
+  const [source] = await findAssociatedTokenPda({
+    owner: authority.address,
+    mint,
+    tokenProgram: TOKEN_PROGRAM_ADDRESS,
+  });
   const [destination] = await findAssociatedTokenPda({
     owner: (options.overrides?.destinationOwner ?? terms.payTo) as Address,
     mint,
@@ -69,7 +79,10 @@ export async function svmExactPayload(payer: TransactionSigner, terms: PaymentTe
     (m) => setTransactionMessageFeePayerSigner(feePayerSigner, m),
     (m) =>
       setTransactionMessageLifetimeUsingBlockhash(
-        { blockhash: options.blockhash as Blockhash, lastValidBlockHeight: options.lastValidBlockHeight ?? 1_000_000_000n },
+        {
+          blockhash: options.blockhash as Blockhash,
+          lastValidBlockHeight: options.lastValidBlockHeight ?? 1_000_000_000n,
+        },
         m,
       ),
     (m) =>

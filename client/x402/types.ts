@@ -63,7 +63,8 @@ export const encodePaymentHeader = (payload: PaymentPayload): string => encodeHe
 
 const PAYMENT_IDENTIFIER = "payment-identifier";
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A new x402 `payment-identifier` id: `pay_` and 32 random hex digits (16–128 letters, digits, `-`, `_`). */
 export const newPaymentId = (): string => `pay_${crypto.randomUUID().replaceAll("-", "")}`;
@@ -89,7 +90,13 @@ export function encodePayment(offer: Offer, payload: ExactPayload, paymentId?: s
     const info = { ...(isRecord(declared.info) ? declared.info : {}), id: paymentId };
     extensions = { ...extensions, [PAYMENT_IDENTIFIER]: { ...declared, info } };
   }
-  const v2: PaymentPayloadV2 = { x402Version: 2, resource, accepted, payload, ...(extensions ? { extensions: extensions as never } : {}) };
+  const v2: PaymentPayloadV2 = {
+    x402Version: 2,
+    resource,
+    accepted,
+    payload,
+    ...(extensions ? { extensions: extensions as never } : {}),
+  };
   return encodeHeader(v2);
 }
 

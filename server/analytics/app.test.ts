@@ -5,7 +5,13 @@ import { describe, expect, it } from "vitest";
 import { exampleRequest } from "../../conformance/cases.js";
 import { loadDoc, type Operation } from "../../conformance/openapi-doc.js";
 import { createResponseValidator } from "../../conformance/schema-validator.js";
-import { exampleHandlers, failingInsightWriter, testGate, testPayment, testPaymentV2 } from "../../test/support/analytics.js";
+import {
+  exampleHandlers,
+  failingInsightWriter,
+  testGate,
+  testPayment,
+  testPaymentV2,
+} from "../../test/support/analytics.js";
 import { TEST_NOW } from "../../test/support/segments.js";
 import { loadAnalyticsConfig } from "../config/analytics.js";
 import { ApiError } from "../http/errors.js";
@@ -42,7 +48,11 @@ function build(overrides: Partial<AnalyticsDeps> = {}, backend?: SettlementBacke
     contract,
     config,
     handlers: { ...exampleHandlers(contract), ...defiHandlers, ...askHandlers },
-    segment: createSegmentContext({ providers: createEmbeddedProviders({ seed: "app-test", clock }), clock, cache: createCache(clock) }),
+    segment: createSegmentContext({
+      providers: createEmbeddedProviders({ seed: "app-test", clock }),
+      clock,
+      cache: createCache(clock),
+    }),
     providerModes: allEmbedded,
     settlementMode: "ledger",
     insight: embeddedInsightWriter,
@@ -80,14 +90,17 @@ describe("the 402 challenge", () => {
       // what a proxy must pass as a response header (docs/deployment.md, Behind a proxy)
       expect(String(res.headers["payment-required"]).length, route.operationId).toBeLessThan(MAX_CHALLENGE_HEADER);
       const [accept] = res.body.accepts;
-      const example = doc.paths[route.path]?.[route.method]?.responses["402"]?.content?.["application/json"]?.example as {
+      const example = doc.paths[route.path]?.[route.method]?.responses["402"]?.content?.["application/json"]
+        ?.example as {
         accepts: Record<string, unknown>[];
       };
       expect(res.body.error).toBe("X-PAYMENT header is required");
       expect(res.body.accepts).toHaveLength(1);
       expect(accept.network).toBe(PREFIX_NETWORK[route.payment.network.prefix as keyof typeof PREFIX_NETWORK]);
       expect(accept.maxAmountRequired).toBe(route.payment.maxAmountRequired);
-      expect(accept.resource).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+${target.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`));
+      expect(accept.resource).toMatch(
+        new RegExp(`^http://127\\.0\\.0\\.1:\\d+${target.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`),
+      );
       for (const field of [
         "network",
         "maxAmountRequired",
@@ -119,7 +132,11 @@ describe("a paid call", () => {
     expect(res.body.model_used).toBe("embedded-insight-v1");
     expect(res.body.timestamp).toBe(new Date(TEST_NOW).toISOString());
     const receipt = decode(res.headers["x-payment-response"] as string);
-    expect(receipt).toMatchObject({ success: true, network: "base-sepolia", payer: "TestPayer1111111111111111111111111111111111" });
+    expect(receipt).toMatchObject({
+      success: true,
+      network: "base-sepolia",
+      payer: "TestPayer1111111111111111111111111111111111",
+    });
     const [row] = await ledger.rows();
     expect(row).toMatchObject({ status: "settled", amount: 1000n, hasAnswer: true });
   });
@@ -194,7 +211,10 @@ describe("when the model fails", () => {
 describe("no charge for an answer not delivered", () => {
   it("releases the payment when the handler answers 404", async () => {
     const { app, statuses } = build();
-    const res = await request(app).post("/defi/tvl").set("X-PAYMENT", testPayment()).send({ protocol: "no-such-protocol" });
+    const res = await request(app)
+      .post("/defi/tvl")
+      .set("X-PAYMENT", testPayment())
+      .send({ protocol: "no-such-protocol" });
     expect(res.status).toBe(404);
     expect(res.body.error).toBe("not_found");
     expect(res.headers["x-payment-response"]).toBeUndefined();
@@ -202,7 +222,8 @@ describe("no charge for an answer not delivered", () => {
   });
 
   it("releases the payment on an upstream failure (502) and on a server fault (500, no internals)", async () => {
-    const failing = (error: Error) => build({ handlers: { ...exampleHandlers(contract), defiTvl: async () => Promise.reject(error) } });
+    const failing = (error: Error) =>
+      build({ handlers: { ...exampleHandlers(contract), defiTvl: async () => Promise.reject(error) } });
     const upstream = failing(new ApiError(502, "upstream_error", "defillama timed out", { provider: "defillama" }));
     const res502 = await request(upstream.app).post("/defi/tvl").set("X-PAYMENT", testPayment()).send({});
     expect(res502.status).toBe(502);
@@ -312,7 +333,9 @@ describe("bad input", () => {
       await request(app).get("/").set("Content-Type", "application/json").send(deep),
     ]) {
       expect(res.status).toBe(400);
-      expect(res.body.errors).toEqual([{ location: "body", field: "junk", message: `nests deeper than ${MAX_BODY_DEPTH} levels` }]);
+      expect(res.body.errors).toEqual([
+        { location: "body", field: "junk", message: `nests deeper than ${MAX_BODY_DEPTH} levels` },
+      ]);
     }
     // at the limit the body reaches the validator, which refuses the field itself (the body is closed)
     const junkError = async (body: string) => (await post("/base/defi/tvl").send(body)).body.errors?.[0]?.message;
@@ -343,7 +366,10 @@ describe("bad input", () => {
         post().set("Content-Type", "application/json; charset=latin1").send("{}"),
         { field: "content-type", message: "charset must be utf-8" },
       ],
-      [post().set("Content-Type", "application/json").send("null"), { field: "body", message: "must be a JSON object" }],
+      [
+        post().set("Content-Type", "application/json").send("null"),
+        { field: "body", message: "must be a JSON object" },
+      ],
       [post().set("Content-Type", "application/json").send("5"), { field: "body", message: "must be a JSON object" }],
     ];
     for (const [sent, error] of cases) {
@@ -356,8 +382,16 @@ describe("bad input", () => {
   it("checks the rules of an input beyond its schema before the payment, naming the field", async () => {
     const cases: [string, Record<string, unknown>, string][] = [
       ["/base/smartmoney/token-screener", { market_cap_min: 10, market_cap_max: 5 }, "market_cap_max"],
-      ["/base/smartmoney/wallet-intel", { chain: "ethereum", address: "5rCf1DM8LjKTw4YqhnoLcngyZYeNnQqztScTogYHAS6" }, "address"],
-      ["/smartmoney/flow-intel", { chain: "solana", token_address: "0x4200000000000000000000000000000000000006" }, "token_address"],
+      [
+        "/base/smartmoney/wallet-intel",
+        { chain: "ethereum", address: "5rCf1DM8LjKTw4YqhnoLcngyZYeNnQqztScTogYHAS6" },
+        "address",
+      ],
+      [
+        "/smartmoney/flow-intel",
+        { chain: "solana", token_address: "0x4200000000000000000000000000000000000006" },
+        "token_address",
+      ],
       [
         "/skale/bridge/quote",
         {
@@ -458,9 +492,10 @@ describe("free endpoints", () => {
       const routes = contract.paid.filter((route) => route.name === operation.name);
       expect(operation.price_micro_usdc, operation.name).toBe(routes[0]?.payment.maxAmountRequired);
       expect(operation.price_usd, operation.name).toBe(routes[0]?.payment.price.amount);
-      expect(operation.routes.map((r: { method: string; path: string }) => `${r.method} ${r.path}`).sort(), operation.name).toEqual(
-        routes.map((route) => `${route.method.toUpperCase()} ${route.path}`).sort(),
-      );
+      expect(
+        operation.routes.map((r: { method: string; path: string }) => `${r.method} ${r.path}`).sort(),
+        operation.name,
+      ).toEqual(routes.map((route) => `${route.method.toUpperCase()} ${route.path}`).sort());
     }
     const tvl = res.body.operations.find((o: { name: string }) => o.name === "defiTvl");
     expect(tvl.routes.slice(0, 3)).toEqual([
@@ -481,12 +516,19 @@ describe("free endpoints", () => {
       const operations = Object.values(
         res.body.paths as Record<
           string,
-          Record<string, { operationId: string; "x-payment-info"?: { network: { prefix: string }; deployment?: unknown } }>
+          Record<
+            string,
+            { operationId: string; "x-payment-info"?: { network: { prefix: string }; deployment?: unknown } }
+          >
         >,
       ).flatMap((item) => Object.values(item));
       const paid = operations.filter((op) => op["x-payment-info"]);
-      expect(paid.length, network).toBe(contract.paid.filter((route) => route.payment.network.prefix === prefix).length);
-      expect(paid.every((op) => op["x-payment-info"]?.network.prefix === prefix && op["x-payment-info"]?.deployment)).toBe(true);
+      expect(paid.length, network).toBe(
+        contract.paid.filter((route) => route.payment.network.prefix === prefix).length,
+      );
+      expect(
+        paid.every((op) => op["x-payment-info"]?.network.prefix === prefix && op["x-payment-info"]?.deployment),
+      ).toBe(true);
       expect(operations.filter((op) => !op["x-payment-info"]).length).toBe(contract.free.length);
       expect(res.body.servers[0].url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       const { servers: _served, ...rest } = res.body;
@@ -556,7 +598,9 @@ describe("free endpoints", () => {
     expect(item.paymentRequired).toMatchObject({
       x402Version: 2,
       resource: { url: item.resource },
-      accepts: [{ network: "eip155:324705682", amount: "1000", payTo: item.accepts[0].payTo, asset: item.accepts[0].asset }],
+      accepts: [
+        { network: "eip155:324705682", amount: "1000", payTo: item.accepts[0].payTo, asset: item.accepts[0].asset },
+      ],
     });
     const challenge = await request(app).get("/skale/lp/meteora/pools").set("Host", new URL(item.resource).host);
     expect(challenge.status).toBe(402);
@@ -588,7 +632,9 @@ describe("HTTP hygiene", () => {
     expect(res.status).toBe(204);
     const allowed = String(res.headers["access-control-allow-headers"]).split(/,\s*/);
     // The last one is what the official clients add to their paid retry (test/browser/paying-page.test.ts pays in Chromium).
-    expect(allowed).toEqual(expect.arrayContaining(["PAYMENT-SIGNATURE", "X-PAYMENT", "Access-Control-Expose-Headers"]));
+    expect(allowed).toEqual(
+      expect.arrayContaining(["PAYMENT-SIGNATURE", "X-PAYMENT", "Access-Control-Expose-Headers"]),
+    );
     const paid = await request(app).post("/base/defi/tvl").set("X-PAYMENT", testPayment()).send({});
     const exposed = String(paid.headers["access-control-expose-headers"]).split(/,\s*/);
     expect(exposed).toEqual(expect.arrayContaining(["PAYMENT-REQUIRED", "PAYMENT-RESPONSE", "X-PAYMENT-RESPONSE"]));

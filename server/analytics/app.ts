@@ -91,7 +91,10 @@ function servedDocument(contract: AnalyticsContract): AnalyticsContract["documen
 type Handlers = Map<string, Map<string, RequestHandler>>;
 
 /** Every operation's handler by path and method (free, operations, paid), and the paid POSTs the lane serves. */
-function operationHandlers(deps: AnalyticsDeps, operations: OperationsOptions): { handlers: Handlers; lane: LaneRoute[] } {
+function operationHandlers(
+  deps: AnalyticsDeps,
+  operations: OperationsOptions,
+): { handlers: Handlers; lane: LaneRoute[] } {
   const { contract, config, logger } = deps;
   const free = {
     ...freeRouteHandlers({
@@ -119,7 +122,12 @@ function operationHandlers(deps: AnalyticsDeps, operations: OperationsOptions): 
   const lane: LaneRoute[] = [];
   for (const route of contract.paid) {
     const serve = paidEndpoint(route, deps.handlers[route.name], {
-      ...{ config, gate: deps.gate, insight: deps.insight, clock: deps.clock, logger, segment: deps.segment },
+      config,
+      gate: deps.gate,
+      insight: deps.insight,
+      clock: deps.clock,
+      logger,
+      segment: deps.segment,
       checkResponse: checks(route),
       ...(route.method === "post" && { checkInput: inputs(route) }),
       insightObserver: deps.insightObserver ?? unobservedInsight,
@@ -162,8 +170,16 @@ function mcpTools(deps: AnalyticsDeps) {
   const { contract, config, logger } = deps;
   const tools = () =>
     paidToolServer({
-      ...{ contract, config, handlers: deps.handlers, gate: deps.gate, insight: deps.insight, clock: deps.clock, logger },
-      ...{ segment: deps.segment, checkResponse: responseChecker(contract), checkInput: inputChecks(contract) },
+      contract,
+      config,
+      handlers: deps.handlers,
+      gate: deps.gate,
+      insight: deps.insight,
+      clock: deps.clock,
+      logger,
+      segment: deps.segment,
+      checkResponse: responseChecker(contract),
+      checkInput: inputChecks(contract),
       insightObserver: deps.insightObserver ?? unobservedInsight,
     });
   return mcpEndpoint(tools, { publicBaseUrl: config.publicBaseUrl, logger });
@@ -214,6 +230,13 @@ export function createAnalyticsApp(deps: AnalyticsDeps): ServiceApp {
   app.use(notFound);
   app.use(errorHandler(logger));
   return serviceApp(
-    withPaidLane(app, { routes: lane, start, body, publicBaseUrl: config.publicBaseUrl, logger, mcp: { path: MCP_PATH, serve: mcp } }),
+    withPaidLane(app, {
+      routes: lane,
+      start,
+      body,
+      publicBaseUrl: config.publicBaseUrl,
+      logger,
+      mcp: { path: MCP_PATH, serve: mcp },
+    }),
   );
 }

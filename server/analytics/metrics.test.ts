@@ -25,8 +25,12 @@ describe("prometheusObservers", () => {
     observe.upstream.breaker("meteora", false);
     observe.cache.lookup("hit");
     const page = await registry.metrics();
-    expect(metricValue(page, "x402_payments_total", { network: "solana-devnet", x402_version: "1", outcome: "refused" })).toBe(1);
-    expect(metricValue(page, "x402_settlement_duration_seconds_bucket", { backend: "facilitator", le: "0.25" })).toBe(1);
+    expect(
+      metricValue(page, "x402_payments_total", { network: "solana-devnet", x402_version: "1", outcome: "refused" }),
+    ).toBe(1);
+    expect(metricValue(page, "x402_settlement_duration_seconds_bucket", { backend: "facilitator", le: "0.25" })).toBe(
+      1,
+    );
     expect(metricValue(page, "insight_answers_total", { outcome: "partial", cause: "timeout" })).toBe(1);
     expect(metricValue(page, "insight_answers_total", { outcome: "answered", cause: "" })).toBe(1);
     expect(metricValue(page, "upstream_requests_total", { provider: "meteora", outcome: "timeout" })).toBe(1);

@@ -34,18 +34,25 @@ export function prometheusObservers(registry: Registry): AnalyticsObservers {
     "Settlement calls by backend and outcome (settled, refused, error: outcome unknown).",
     ["backend", "outcome"],
   );
-  const insight = counter("insight_answers_total", "Insight outcomes: the model answered, or the answer was a 206 with this cause.", [
+  const insight = counter(
+    "insight_answers_total",
+    "Insight outcomes: the model answered, or the answer was a 206 with this cause.",
+    ["outcome", "cause"],
+  );
+  const attempts = counter("upstream_requests_total", "Attempts sent to an upstream provider, by how they ended.", [
+    "provider",
     "outcome",
-    "cause",
   ]);
-  const attempts = counter("upstream_requests_total", "Attempts sent to an upstream provider, by how they ended.", ["provider", "outcome"]);
-  const attemptDuration = histogram("upstream_request_duration_seconds", "Duration of the attempts sent to an upstream provider.", [
-    "provider",
-  ]);
-  const failures = counter("upstream_failures_total", "Upstream requests that ended as the caller's 502, by provider and why.", [
-    "provider",
-    "kind",
-  ]);
+  const attemptDuration = histogram(
+    "upstream_request_duration_seconds",
+    "Duration of the attempts sent to an upstream provider.",
+    ["provider"],
+  );
+  const failures = counter(
+    "upstream_failures_total",
+    "Upstream requests that ended as the caller's 502, by provider and why.",
+    ["provider", "kind"],
+  );
   const breakers = new Gauge({
     name: "upstream_breaker_open",
     help: "Circuit breakers of the provider's hosts that are open now (0: every host is called).",
@@ -59,11 +66,13 @@ export function prometheusObservers(registry: Registry): AnalyticsObservers {
   );
   return {
     payments: {
-      payment: ({ network, version, outcome, reason }) => payments.inc({ network, x402_version: version, outcome, reason }),
+      payment: ({ network, version, outcome, reason }) =>
+        payments.inc({ network, x402_version: version, outcome, reason }),
       settlement: ({ backend, outcome, seconds }) => settlement.observe({ backend, outcome }, seconds),
     },
     insight: {
-      insight: (event) => insight.inc({ outcome: event.outcome, cause: event.outcome === "partial" ? event.cause : "" }),
+      insight: (event) =>
+        insight.inc({ outcome: event.outcome, cause: event.outcome === "partial" ? event.cause : "" }),
     },
     upstream: {
       attempt: (provider, outcome, seconds) => {

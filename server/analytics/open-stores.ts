@@ -47,7 +47,11 @@ export async function openAnalyticsStores(
     const ledger = shared
       ? await openPostgresLedger(shared, { now, databaseClock })
       : await openNamedFile("LEDGER_DB", sqlite.file, "ledger", () =>
-          openSqliteLedger(sqlite.file, { now, synchronous: sqlite.synchronous, warn: (message) => logger.warn(message) }),
+          openSqliteLedger(sqlite.file, {
+            now,
+            synchronous: sqlite.synchronous,
+            warn: (message) => logger.warn(message),
+          }),
         );
     const cache = settings.cache
       ? await openRedisCache(settings.cache, { clock, logger, observer: cacheObserver })

@@ -42,7 +42,9 @@ async function stub(answer: () => { status: number; body: unknown } | undefined)
 }
 
 /** The service on `env` (in-memory ledger), with its log lines kept. */
-async function start(env: Record<string, string> = {}): Promise<{ service: AnalyticsService; logs: () => Record<string, unknown>[] }> {
+async function start(
+  env: Record<string, string> = {},
+): Promise<{ service: AnalyticsService; logs: () => Record<string, unknown>[] }> {
   const { logger, lines } = capturedLogger();
   const service = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:", ...env }), {
     logger,
@@ -81,12 +83,16 @@ describe("the analytics service's metrics", () => {
     expect([await served(), await refused(), await released()]).toEqual([1, 1, 0]);
 
     // an answer that cannot be given (an unknown pool): released, never charged
-    const unknown = await paid(service, "/base/lp/pool-detail", { address: "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin" });
+    const unknown = await paid(service, "/base/lp/pool-detail", {
+      address: "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin",
+    });
     expect(unknown.res.status).toBe(404);
     expect([await served(), await refused(), await released()]).toEqual([1, 1, 1]);
 
     const text = await page(service);
-    expect(metricValue(text, "x402_settlement_duration_seconds_count", { backend: "ledger", outcome: "settled" })).toBe(1);
+    expect(metricValue(text, "x402_settlement_duration_seconds_count", { backend: "ledger", outcome: "settled" })).toBe(
+      1,
+    );
     expect(metricValue(text, "http_requests_total", { operation: "defiTvl", status: "402" })).toBe(3);
     expect(metricValue(text, "http_requests_total", { operation: "defiTvl", status: "200" })).toBe(1);
     expect(metricValue(text, "http_requests_total", { operation: "lpPoolDetail", status: "404" })).toBe(1);
@@ -99,7 +105,8 @@ describe("the analytics service's metrics", () => {
 
   it("label the free GETs by operation without response validation too, where the validator has nothing to check", async () => {
     const { service } = await start({ VALIDATE_RESPONSES: "false" });
-    for (const path of ["/", "/", "/livez", "/.well-known/x402"]) expect((await request(service.app).get(path)).status, path).toBe(200);
+    for (const path of ["/", "/", "/livez", "/.well-known/x402"])
+      expect((await request(service.app).get(path)).status, path).toBe(200);
     // a cache-buster is ignored (and counted under the operation); a bare key is still refused, before routing
     expect((await request(service.app).get("/?_=1700000000")).status).toBe(200);
     const bare = await request(service.app).get("/?nocache");
@@ -145,7 +152,9 @@ describe("a 206", () => {
         simulated: true,
       }),
     ]);
-    expect(metricValue(await page(service), "insight_answers_total", { outcome: "partial", cause: "http_status" })).toBe(1);
+    expect(
+      metricValue(await page(service), "insight_answers_total", { outcome: "partial", cause: "http_status" }),
+    ).toBe(1);
     expect(JSON.stringify(logs())).not.toContain("sk-test-do-not-log");
   });
 });
@@ -160,13 +169,24 @@ describe("the analytics service's readiness", () => {
         : {
             status: 200,
             body: {
-              kinds: [{ x402Version: 1, scheme: "exact", network: "solana-devnet", extra: { feePayer: developmentDefaults.svm.feePayer } }],
+              kinds: [
+                {
+                  x402Version: 1,
+                  scheme: "exact",
+                  network: "solana-devnet",
+                  extra: { feePayer: developmentDefaults.svm.feePayer },
+                },
+              ],
             },
           },
     );
     // A bound far above the stub's answer time, so that a loaded machine cannot make the healthy probe miss it.
     const boundMs = 2000;
-    const { service } = await start({ SETTLEMENT: "facilitator", FACILITATOR_URL: facilitator, READINESS_TIMEOUT_MS: String(boundMs) });
+    const { service } = await start({
+      SETTLEMENT: "facilitator",
+      FACILITATOR_URL: facilitator,
+      READINESS_TIMEOUT_MS: String(boundMs),
+    });
     const ready = await request(service.app).get("/readyz");
     expect(ready.status).toBe(200);
     expect(ready.body.checks.map((c: { name: string }) => c.name)).toEqual(["ledger", "settlement:facilitator"]);

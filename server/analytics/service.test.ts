@@ -11,7 +11,9 @@ import { storeSettings } from "../config/store-settings.js";
 import { createLogger } from "../http/logger.js";
 import { createAnalyticsService } from "./service.js";
 
-const service = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:" }), { logger: createLogger("silent") });
+const service = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:" }), {
+  logger: createLogger("silent"),
+});
 afterAll(() => service.close());
 const account = privateKeyToAccount(generatePrivateKey());
 
@@ -33,7 +35,9 @@ describe("the analytics service", () => {
     expect(new Set(served.map((r) => r.text)).size).toBe(1);
     expect(new Set(served.map((r) => r.headers["x-payment-response"])).size).toBe(1);
     // the copies that came while it was in progress are held, told when to come back, never refused as a replay
-    expect(new Set(refused.map((r) => `${r.status} ${r.body.error}`))).toEqual(new Set(refused.length ? ["503 payment_in_progress"] : []));
+    expect(new Set(refused.map((r) => `${r.status} ${r.body.error}`))).toEqual(
+      new Set(refused.length ? ["503 payment_in_progress"] : []),
+    );
     expect(refused.every((r) => Number(r.headers["retry-after"]) > 0 && !r.headers["x-payment-response"])).toBe(true);
     const rows = (await service.ledger.rows()).filter((r) => r.status === "settled");
     expect(rows).toHaveLength(1);
@@ -48,7 +52,10 @@ describe("the analytics service", () => {
       .send({ address: pool });
     expect(delivered.status).toBe(200);
     const failedHeader = await signEvmPayment(account, await challenge("/skale/lp/pool-detail", { address: unknown }));
-    const failed = await request(service.app).post("/skale/lp/pool-detail").set("X-PAYMENT", failedHeader).send({ address: unknown });
+    const failed = await request(service.app)
+      .post("/skale/lp/pool-detail")
+      .set("X-PAYMENT", failedHeader)
+      .send({ address: unknown });
     expect(failed.status).toBe(404);
 
     const rows = await service.ledger.rows();
@@ -62,7 +69,10 @@ describe("the analytics service", () => {
     expect(byAccount["treasury:skale-base-sepolia"]).toBe(300n);
 
     // not charged, so its reservation was freed: the same authorization is verified again (a replay would be a 402)
-    const retried = await request(service.app).post("/skale/lp/pool-detail").set("X-PAYMENT", failedHeader).send({ address: unknown });
+    const retried = await request(service.app)
+      .post("/skale/lp/pool-detail")
+      .set("X-PAYMENT", failedHeader)
+      .send({ address: unknown });
     expect(retried.status).toBe(404);
   });
 });

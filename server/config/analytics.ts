@@ -109,7 +109,13 @@ function settlementSettings(env: Env, profile: Profile): SettlementSettings {
     if (endpoint) rpc[name] = endpoint;
   }
   if (mode !== "facilitator") return { mode, rpc };
-  const facilitatorUrl = url(env, "FACILITATOR_URL", profile === "testnet" ? DEFAULT_TESTNET_FACILITATOR : undefined, HTTP, { base: true });
+  const facilitatorUrl = url(
+    env,
+    "FACILITATOR_URL",
+    profile === "testnet" ? DEFAULT_TESTNET_FACILITATOR : undefined,
+    HTTP,
+    { base: true },
+  );
   if (!facilitatorUrl) throw new ConfigError("SETTLEMENT=facilitator on the mainnet profile needs FACILITATOR_URL");
   return {
     mode,
@@ -131,7 +137,10 @@ export function loadAnalyticsConfig(
   const config: AnalyticsConfig = {
     port: port(env, "PORT", 4021),
     profile,
-    payTo: { evm: evmAddress(env, "PAY_TO_EVM", defaults.evm.payTo), svm: solanaAddress(env, "PAY_TO_SOLANA", defaults.svm.payTo) },
+    payTo: {
+      evm: evmAddress(env, "PAY_TO_EVM", defaults.evm.payTo),
+      svm: solanaAddress(env, "PAY_TO_SOLANA", defaults.svm.payTo),
+    },
     treasury: {
       evm: evmAddress(env, "TREASURY_EVM", defaults.evm.treasury),
       svm: solanaAddress(env, "TREASURY_SOLANA", defaults.svm.treasury),
@@ -166,10 +175,13 @@ export function loadAnalyticsConfig(
     receipts: receiptKeyOf(env, "RECEIPT_SIGNING_KEY", profile),
     warnings: [],
   };
-  if (config.maxTimeoutSeconds < 6) throw new ConfigError("X402_MAX_TIMEOUT_SECONDS must be at least 6 (validBefore needs 6 s of margin)");
+  if (config.maxTimeoutSeconds < 6)
+    throw new ConfigError("X402_MAX_TIMEOUT_SECONDS must be at least 6 (validBefore needs 6 s of margin)");
   if (profile === "mainnet") checkMainnet(env, config, defaults);
   if (!config.receipts)
-    config.warnings.push("RECEIPT_SIGNING_KEY is not set: v2 challenges carry no signed offers and v2 answers no signed receipts");
+    config.warnings.push(
+      "RECEIPT_SIGNING_KEY is not set: v2 challenges carry no signed offers and v2 answers no signed receipts",
+    );
   return config;
 }
 
@@ -196,7 +208,8 @@ function checkMainnet(env: Env, config: AnalyticsConfig, defaults: DevelopmentDe
     TREASURY_SOLANA: config.treasury.svm,
     ...(config.settlement.mode === "ledger" ? { SOLANA_FEE_PAYER: config.feePayer } : {}),
   }).filter(([, value]) => refused.has(normal(value)));
-  if (used.length) throw new ConfigError(`the mainnet profile needs real addresses; set ${used.map(([name]) => name).join(", ")}`);
+  if (used.length)
+    throw new ConfigError(`the mainnet profile needs real addresses; set ${used.map(([name]) => name).join(", ")}`);
   if (!config.publicBaseUrl)
     throw new ConfigError(
       "the mainnet profile needs PUBLIC_BASE_URL (the origin clients reach), so that no request header chooses the URLs paid for",
@@ -210,6 +223,8 @@ function checkMainnet(env: Env, config: AnalyticsConfig, defaults: DevelopmentDe
       throw new ConfigError(
         "X402_PROFILE=mainnet with SETTLEMENT=ledger would serve paid answers without moving any money; set SETTLEMENT=facilitator, or ALLOW_SIMULATED_SETTLEMENT=true to accept it",
       );
-    config.warnings.push("settlement is simulated (SETTLEMENT=ledger) on the mainnet profile: paid answers are given away");
+    config.warnings.push(
+      "settlement is simulated (SETTLEMENT=ledger) on the mainnet profile: paid answers are given away",
+    );
   }
 }

@@ -35,7 +35,9 @@ export function positiveInt(
   if (raw === undefined) return fallback;
   const value = Number(raw);
   if (!/^[0-9]+$/.test(raw) || !Number.isSafeInteger(value) || value <= 0 || value > max)
-    throw new ConfigError(`${name} must be a positive integer${max < Number.MAX_SAFE_INTEGER ? ` up to ${max}` : ""}, got "${raw}"`);
+    throw new ConfigError(
+      `${name} must be a positive integer${max < Number.MAX_SAFE_INTEGER ? ` up to ${max}` : ""}, got "${raw}"`,
+    );
   return value;
 }
 
@@ -60,16 +62,20 @@ export function flag(env: Env, name: string, fallback: boolean): boolean {
 /** An EVM address: 20 bytes of hex; mixed case only with a valid EIP-55 checksum. Returned as given. */
 export function evmAddress(env: Env, name: string, fallback: string): string {
   const raw = present(env, name) ?? fallback;
-  if (!/^0x[0-9a-fA-F]{40}$/.test(raw)) throw new ConfigError(`${name} must be an EVM address (0x and 40 hex digits), got "${raw}"`);
+  if (!/^0x[0-9a-fA-F]{40}$/.test(raw))
+    throw new ConfigError(`${name} must be an EVM address (0x and 40 hex digits), got "${raw}"`);
   if (!isEvmAddress(raw, { strict: true }))
-    throw new ConfigError(`${name} has mixed case but not a valid EIP-55 checksum (${checksum(raw)} is); write it so or in lowercase`);
+    throw new ConfigError(
+      `${name} has mixed case but not a valid EIP-55 checksum (${checksum(raw)} is); write it so or in lowercase`,
+    );
   return raw;
 }
 
 /** A Solana address: base58 of 32 bytes. */
 export function solanaAddress(env: Env, name: string, fallback: string): string {
   const raw = present(env, name) ?? fallback;
-  if (!isSolanaAddress(raw)) throw new ConfigError(`${name} must be a Solana address (base58 of 32 bytes), got "${raw}"`);
+  if (!isSolanaAddress(raw))
+    throw new ConfigError(`${name} must be a Solana address (base58 of 32 bytes), got "${raw}"`);
   return raw;
 }
 
@@ -118,7 +124,13 @@ export function publicBaseUrl(env: Env, name: string): string | undefined {
   } catch {
     throw new ConfigError(`${name} must be an absolute http(s) URL, got "${raw}"`);
   }
-  if ((parsed.protocol !== "http:" && parsed.protocol !== "https:") || parsed.search || parsed.hash || parsed.username || parsed.password)
+  if (
+    (parsed.protocol !== "http:" && parsed.protocol !== "https:") ||
+    parsed.search ||
+    parsed.hash ||
+    parsed.username ||
+    parsed.password
+  )
     throw new ConfigError(`${name} must be an http(s) origin with an optional path, got "${raw}"`);
   return `${parsed.origin}${parsed.pathname}`.replace(/\/+$/, "");
 }
@@ -134,7 +146,9 @@ export function trustProxy(env: Env): string | number | false {
   const entries = raw.split(",").map((entry) => entry.trim());
   const bad = entries.find((entry) => !proxyEntry(entry));
   if (bad !== undefined)
-    throw new ConfigError(`TRUST_PROXY must be a hop count or addresses, subnets, loopback, linklocal or uniquelocal; "${bad}" is none`);
+    throw new ConfigError(
+      `TRUST_PROXY must be a hop count or addresses, subnets, loopback, linklocal or uniquelocal; "${bad}" is none`,
+    );
   return entries.join(",");
 }
 
@@ -168,7 +182,12 @@ export function identifier(env: Env, name: string, fallback: string): string {
  * Opens the file a variable names (`LEDGER_DB`, `REGISTRY_DB`): whatever stops it (not a database,
  * not writable, under a file) refuses the start in one line naming the variable and the file.
  */
-export async function openNamedFile<T>(name: string, file: string, role: string, open: () => T | Promise<T>): Promise<T> {
+export async function openNamedFile<T>(
+  name: string,
+  file: string,
+  role: string,
+  open: () => T | Promise<T>,
+): Promise<T> {
   try {
     return await open();
   } catch (error) {

@@ -15,7 +15,10 @@ describe("loadServiceConfig", () => {
     expect(() => loadServiceConfig({ WORKERS: "2", LEDGER_DB: ":memory:" })).toThrow(
       "WORKERS=2 needs a ledger the workers share; LEDGER_DB=:memory: gives each its own",
     );
-    expect(loadServiceConfig({ WORKERS: "2", LEDGER_DB: ":memory:", DATABASE_URL: "postgres://127.0.0.1/test" }).stores.workers).toBe(2);
+    expect(
+      loadServiceConfig({ WORKERS: "2", LEDGER_DB: ":memory:", DATABASE_URL: "postgres://127.0.0.1/test" }).stores
+        .workers,
+    ).toBe(2);
     expect(loadServiceConfig({ LEDGER_DB: ":memory:" }).stores.workers).toBe(1);
   });
 
@@ -36,7 +39,11 @@ describe("loadServiceConfig", () => {
 
   it("waits at shutdown as long as a paid request may take: its answer's deadline, then the facilitator's timeout", () => {
     expect(drainMs(loadServiceConfig({}))).toBe(35_000);
-    const facilitator = { SETTLEMENT: "facilitator", FACILITATOR_URL: "https://facilitator.example.com", FACILITATOR_TIMEOUT_MS: "20000" };
+    const facilitator = {
+      SETTLEMENT: "facilitator",
+      FACILITATOR_URL: "https://facilitator.example.com",
+      FACILITATOR_TIMEOUT_MS: "20000",
+    };
     expect(drainMs(loadServiceConfig(facilitator))).toBe(55_000);
   });
 });

@@ -36,7 +36,9 @@ export function loadServiceConfig(env: Env): ServiceConfig {
     throw new ConfigError(`PORT and REGISTRY_PORT must differ; both are ${config.analytics.port}`);
   // Replays are refused by the ledger the workers share; an in-memory ledger is one per process.
   if (config.stores.workers > 1 && !config.stores.database && config.analytics.ledger.path === ":memory:")
-    throw new ConfigError(`WORKERS=${config.stores.workers} needs a ledger the workers share; LEDGER_DB=:memory: gives each its own`);
+    throw new ConfigError(
+      `WORKERS=${config.stores.workers} needs a ledger the workers share; LEDGER_DB=:memory: gives each its own`,
+    );
   return config;
 }
 

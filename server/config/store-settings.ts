@@ -32,7 +32,12 @@ export interface StoreSettings {
 }
 
 /** Settings of the database that mean nothing without `DATABASE_URL`. */
-const DATABASE_SETTINGS = ["DATABASE_SCHEMA", "DATABASE_POOL_SIZE", "DATABASE_STATEMENT_TIMEOUT_MS", "DATABASE_CONNECT_TIMEOUT_MS"];
+const DATABASE_SETTINGS = [
+  "DATABASE_SCHEMA",
+  "DATABASE_POOL_SIZE",
+  "DATABASE_STATEMENT_TIMEOUT_MS",
+  "DATABASE_CONNECT_TIMEOUT_MS",
+];
 
 export function storeSettings(env: Env): StoreSettings {
   const databaseUrl = url(env, "DATABASE_URL", undefined, ["postgres:", "postgresql:"]);
@@ -40,10 +45,15 @@ export function storeSettings(env: Env): StoreSettings {
   // and instances that each keep their own ledger cannot see each other's payments.
   const orphan = databaseUrl ? undefined : DATABASE_SETTINGS.find((name) => present(env, name) !== undefined);
   if (orphan)
-    throw new ConfigError(`${orphan} is set but DATABASE_URL is not; set DATABASE_URL, or unset ${orphan} to keep the SQLite files`);
+    throw new ConfigError(
+      `${orphan} is set but DATABASE_URL is not; set DATABASE_URL, or unset ${orphan} to keep the SQLite files`,
+    );
   const cacheUrl = url(env, "CACHE_URL", undefined, ["redis:", "rediss:"]);
   // PostgreSQL reads `search-path` as `search_path`, and `--search_path=` as `-c search_path=`.
-  if (databaseUrl && new URL(databaseUrl).searchParams.getAll("options").some((options) => /search[_-]path/i.test(options)))
+  if (
+    databaseUrl &&
+    new URL(databaseUrl).searchParams.getAll("options").some((options) => /search[_-]path/i.test(options))
+  )
     throw new ConfigError("DATABASE_URL sets search_path in its options; name the schema with DATABASE_SCHEMA instead");
   return {
     ...(databaseUrl && {

@@ -95,7 +95,12 @@ describe("batched statements", () => {
     await turn();
     db.release();
     const outcomes = await results;
-    expect(outcomes.map((o) => (o.status === "fulfilled" ? o.value : String(o.reason)))).toEqual([10, 20, "Error: refused -4", 50]);
+    expect(outcomes.map((o) => (o.status === "fulfilled" ? o.value : String(o.reason)))).toEqual([
+      10,
+      20,
+      "Error: refused -4",
+      50,
+    ]);
     expect(db.oneCalls).toEqual([2, -4]);
   });
 
@@ -109,7 +114,11 @@ describe("batched statements", () => {
     await turn();
     db.release();
     const outcomes = await results;
-    expect(outcomes.map((o) => (o.status === "fulfilled" ? o.value : String(o.reason)))).toEqual([10, "Error: refused -2", 30]);
+    expect(outcomes.map((o) => (o.status === "fulfilled" ? o.value : String(o.reason)))).toEqual([
+      10,
+      "Error: refused -2",
+      30,
+    ]);
     expect(db.oneCalls).toEqual([1, -2, 3]);
   });
 
@@ -141,7 +150,11 @@ describe("batched statements", () => {
     expect((await onTheWire).map((o) => o.status === "rejected" && o.reason)).toEqual([unavailable, unavailable]);
     await turn();
     expect(db.manyCalls).toEqual([[1, 2]]);
-    expect((await queued).map((o) => o.status === "rejected" && o.reason)).toEqual([unavailable, unavailable, unavailable]);
+    expect((await queued).map((o) => o.status === "rejected" && o.reason)).toEqual([
+      unavailable,
+      unavailable,
+      unavailable,
+    ]);
     // a call made afterwards is tried again
     const later = run(6);
     await turn();
@@ -151,7 +164,9 @@ describe("batched statements", () => {
 
   it("runs the calls queued behind a statement the server cancelled (busy, not out of reach)", async () => {
     const db = statement();
-    const busy = new StoreUnavailable("database", { cause: Object.assign(new Error("canceling statement"), { code: "57014" }) });
+    const busy = new StoreUnavailable("database", {
+      cause: Object.assign(new Error("canceling statement"), { code: "57014" }),
+    });
     const run = batchedOn(db, 2, 1);
     const onTheWire = Promise.allSettled([1, 2].map(run));
     await turn();

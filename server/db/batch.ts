@@ -42,7 +42,8 @@ export function batched<I, O>({ many, one, maxBatch, maxInFlight }: BatchOptions
   // time out in turn on connections most likely cut off as well (a network partition). A busy server
   // (a statement timeout, too many connections) still answers: the queue goes on.
   function unreachable(error: unknown): void {
-    if (error instanceof StoreUnavailable && isLinkLoss(error.cause)) for (const { reject } of queue.splice(0)) reject(error);
+    if (error instanceof StoreUnavailable && isLinkLoss(error.cause))
+      for (const { reject } of queue.splice(0)) reject(error);
   }
 
   const alone = ({ item, resolve, reject }: Queued<I, O>) =>

@@ -40,7 +40,11 @@ describe("checkpoints off the event loop", () => {
   it("keep the WAL bounded while the connection's own checkpoints wait for a WAL ten times larger", async () => {
     const { db, file } = openFile();
     const warnings: string[] = [];
-    const checkpoints = checkpointOffThread(db, file, { synchronous: "normal", intervalMs: 20, onError: (m) => warnings.push(m) });
+    const checkpoints = checkpointOffThread(db, file, {
+      synchronous: "normal",
+      intervalMs: 20,
+      onError: (m) => warnings.push(m),
+    });
     expect(autocheckpoint(db)).toBe(10_000);
     await write(db, 20);
     await pause(200);
@@ -66,7 +70,10 @@ describe("checkpoints off the event loop", () => {
     const { db } = openFile();
     const warnings: string[] = [];
     // a path the thread cannot open as a database: it fails at once
-    checkpointOffThread(db, join(tmpdir(), "no-such-dir", "x", "db.sqlite"), { synchronous: "normal", onError: (m) => warnings.push(m) });
+    checkpointOffThread(db, join(tmpdir(), "no-such-dir", "x", "db.sqlite"), {
+      synchronous: "normal",
+      onError: (m) => warnings.push(m),
+    });
     for (let i = 0; i < 100 && !warnings.length; i++) await pause(20);
     expect(warnings).toEqual([
       expect.stringMatching(/^the ledger's checkpoint thread stopped \(.+\); its connection checkpoints for itself$/),

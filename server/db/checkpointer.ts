@@ -30,7 +30,11 @@ export interface Checkpointer {
 export function checkpointOffThread(
   db: Database.Database,
   file: string,
-  { synchronous, intervalMs = 100, onError }: { synchronous: string; intervalMs?: number; onError: (message: string) => void },
+  {
+    synchronous,
+    intervalMs = 100,
+    onError,
+  }: { synchronous: string; intervalMs?: number; onError: (message: string) => void },
 ): Checkpointer {
   const worker = new Worker(fileURLToPath(new URL("./checkpoint-worker.mjs", import.meta.url)), {
     workerData: { file, synchronous, intervalMs },
@@ -44,7 +48,10 @@ export function checkpointOffThread(
     db.pragma(`wal_autocheckpoint = ${AUTOMATIC_PAGES}`);
     onError(`the ledger's checkpoint thread stopped (${why}); its connection checkpoints for itself`);
   };
-  worker.on("message", (message: { error?: string }) => message.error && onError(`a WAL checkpoint failed: ${message.error}`));
+  worker.on(
+    "message",
+    (message: { error?: string }) => message.error && onError(`a WAL checkpoint failed: ${message.error}`),
+  );
   worker.once("error", (error) => fallBack(String(error)));
   worker.once("exit", (code) => fallBack(`exit code ${code}`));
   async function stop() {

@@ -23,7 +23,9 @@ describe("the database's clock skew", () => {
     const [warning] = lines() as { level: number; databaseAheadMs: number; msg: string }[];
     expect(warning).toMatchObject({
       level: 40,
-      msg: expect.stringMatching(/^the database's clock runs at least [45]\.\d s ahead of this machine's: .*synchronize both clocks/),
+      msg: expect.stringMatching(
+        /^the database's clock runs at least [45]\.\d s ahead of this machine's: .*synchronize both clocks/,
+      ),
     });
     // the figure logged is the one the message states
     expect(warning?.msg).toContain(`at least ${((warning?.databaseAheadMs ?? 0) / 1000).toFixed(1)} s ahead`);

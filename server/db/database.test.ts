@@ -30,9 +30,17 @@ const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe("connection loss", () => {
   it("is told apart from a statement the database refused", () => {
-    expect(isConnectionLoss(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), { code: "ECONNREFUSED" }))).toBe(true);
-    expect(isConnectionLoss(Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" }))).toBe(true);
-    expect(isConnectionLoss(Object.assign(new Error("canceling statement due to statement timeout"), { code: "57014" }))).toBe(true);
+    expect(
+      isConnectionLoss(Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:1"), { code: "ECONNREFUSED" })),
+    ).toBe(true);
+    expect(
+      isConnectionLoss(
+        Object.assign(new Error("terminating connection due to administrator command"), { code: "57P01" }),
+      ),
+    ).toBe(true);
+    expect(
+      isConnectionLoss(Object.assign(new Error("canceling statement due to statement timeout"), { code: "57014" })),
+    ).toBe(true);
     expect(isConnectionLoss(new Error("Connection terminated unexpectedly"))).toBe(true);
     expect(isConnectionLoss(Object.assign(new Error("duplicate key value"), { code: "23505" }))).toBe(false);
     expect(isConnectionLoss(Object.assign(new Error("syntax error"), { code: "42601" }))).toBe(false);
@@ -77,7 +85,9 @@ describe.skipIf(!hasPostgres())("PostgreSQL database", () => {
     const proxy = await partitionableProxy(databaseSettings("public").url, 5432);
     const statementTimeoutMs = 1_000;
     const poolSize = 4;
-    const database = openDatabase(databaseSettings(schema, { url: proxy.url, poolSize, statementTimeoutMs, connectTimeoutMs: 1_000 }));
+    const database = openDatabase(
+      databaseSettings(schema, { url: proxy.url, poolSize, statementTimeoutMs, connectTimeoutMs: 1_000 }),
+    );
     try {
       const ledger = await openPostgresLedger(database);
       // Every connection of the pool open beforehand: the statements are sent, then never answered.
@@ -91,9 +101,14 @@ describe.skipIf(!hasPostgres())("PostgreSQL database", () => {
       await turn();
       onTheWire.push(ledger.reserve(reservation("base-sepolia:0xp:0x2", {}, Date.now())));
       await turn();
-      const queued = Array.from({ length: 5 }, (_, i) => ledger.reserve(reservation(`base-sepolia:0xp:0x1${i}`, {}, Date.now())));
+      const queued = Array.from({ length: 5 }, (_, i) =>
+        ledger.reserve(reservation(`base-sepolia:0xp:0x1${i}`, {}, Date.now())),
+      );
 
-      const outcomes = await within(Promise.allSettled([alone, inTransaction, ...onTheWire, ...queued]), 10 * statementTimeoutMs);
+      const outcomes = await within(
+        Promise.allSettled([alone, inTransaction, ...onTheWire, ...queued]),
+        10 * statementTimeoutMs,
+      );
       expect(outcomes.map((o) => (o.status === "rejected" ? o.reason.constructor.name : "fulfilled"))).toEqual(
         Array(outcomes.length).fill("StoreUnavailable"),
       );
@@ -103,7 +118,9 @@ describe.skipIf(!hasPostgres())("PostgreSQL database", () => {
       proxy.heal();
       expect(await database.query("SELECT 1 AS one")).toEqual([{ one: 1 }]);
       // (a fresh key: the statements held across the partition may have run once it healed)
-      expect(await ledger.reserve(reservation("base-sepolia:0xp:0x99", {}, Date.now()))).toMatchObject({ reserved: true });
+      expect(await ledger.reserve(reservation("base-sepolia:0xp:0x99", {}, Date.now()))).toMatchObject({
+        reserved: true,
+      });
     } finally {
       await proxy.close();
       await database.close();
@@ -145,7 +162,9 @@ describe.skipIf(!hasPostgres())("PostgreSQL database", () => {
     const [mine, theirs] = [await openPostgresLedger(a), await openPostgresLedger(b)];
     const keys = Array.from({ length: 40 }, (_, i) => `base-sepolia:0xp:0x${i}`);
     const won = await Promise.all(
-      keys.flatMap((key) => [mine, theirs, mine, theirs].map((ledger) => ledger.reserve(reservation(key, {}, Date.now())))),
+      keys.flatMap((key) =>
+        [mine, theirs, mine, theirs].map((ledger) => ledger.reserve(reservation(key, {}, Date.now()))),
+      ),
     );
     expect(won.filter((r) => r.reserved)).toHaveLength(keys.length);
     expect((await mine.rows()).length).toBe(keys.length);
@@ -156,7 +175,9 @@ describe.skipIf(!hasPostgres())("PostgreSQL database", () => {
     const schema = fresh("own");
     const database = openDatabase(databaseSettings(schema));
     await openPostgresLedger(database);
-    const { rows } = await adminQuery(`SELECT table_name FROM information_schema.tables WHERE table_schema = '${schema}' ORDER BY 1`);
+    const { rows } = await adminQuery(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = '${schema}' ORDER BY 1`,
+    );
     expect(rows.map((r) => r.table_name)).toEqual(["answers", "payments", "schema_migrations", "splits"]);
     await database.close();
   });

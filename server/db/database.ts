@@ -131,10 +131,15 @@ export function openDatabase(settings: DatabaseSettings, logger?: Logger): Datab
              component TEXT NOT NULL, version INTEGER NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now(),
              PRIMARY KEY (component, version))`,
         );
-        const [row] = await q("SELECT coalesce(max(version), 0) AS version FROM schema_migrations WHERE component = $1", [component]);
+        const [row] = await q(
+          "SELECT coalesce(max(version), 0) AS version FROM schema_migrations WHERE component = $1",
+          [component],
+        );
         const current = Number(row?.version ?? 0);
         if (current > migrations.length)
-          throw new Error(`the ${component} schema is at version ${current}, newer than this code supports (${migrations.length})`);
+          throw new Error(
+            `the ${component} schema is at version ${current}, newer than this code supports (${migrations.length})`,
+          );
         for (const [index, sql] of migrations.entries()) {
           if (index < current) continue;
           await q(sql);

@@ -19,11 +19,14 @@ export const SQLITE: Placeholder = (n) => `?${n}`;
 
 export function named(text: string, placeholder: Placeholder = POSTGRES): NamedStatement {
   const names: string[] = [];
-  const numbered = text.replace(/'(?:[^']|'')*'|(?<![:\w]):([A-Za-z_][A-Za-z0-9_]*)/g, (match, name: string | undefined) => {
-    if (name === undefined) return match;
-    if (!names.includes(name)) names.push(name);
-    return placeholder(names.indexOf(name) + 1);
-  });
+  const numbered = text.replace(
+    /'(?:[^']|'')*'|(?<![:\w]):([A-Za-z_][A-Za-z0-9_]*)/g,
+    (match, name: string | undefined) => {
+      if (name === undefined) return match;
+      if (!names.includes(name)) names.push(name);
+      return placeholder(names.indexOf(name) + 1);
+    },
+  );
   return {
     text: numbered,
     values(params) {

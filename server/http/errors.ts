@@ -33,7 +33,13 @@ export function invalidField(location: FieldError["location"], field: string, me
   return invalidInput([{ location, field, message }]);
 }
 
-const LOCATIONS: Record<string, FieldError["location"]> = { body: "body", query: "query", path: "path", params: "path", headers: "header" };
+const LOCATIONS: Record<string, FieldError["location"]> = {
+  body: "body",
+  query: "query",
+  path: "path",
+  params: "path",
+  headers: "header",
+};
 
 /**
  * `/body/limit` → `{location: "body", field: "limit"}`; `/headers/x-payment` → header `x-payment`.
@@ -57,9 +63,16 @@ type ValidatorError = {
 };
 
 /** Maps any thrown error (of a request for `path`) to a status, headers and error body. */
-export function toErrorResponse(error: unknown, path = ""): { status: number; body: ErrorBody; headers: Record<string, string> } {
+export function toErrorResponse(
+  error: unknown,
+  path = "",
+): { status: number; body: ErrorBody; headers: Record<string, string> } {
   if (error instanceof ApiError) {
-    return { status: error.status, body: { error: error.code, message: error.message, ...error.details }, headers: error.headers };
+    return {
+      status: error.status,
+      body: { error: error.code, message: error.message, ...error.details },
+      headers: error.headers,
+    };
   }
   // The database is out of reach; the service serves again once it is back. (The paid routes say what it means for a payment.)
   if (error instanceof StoreUnavailable) {
@@ -77,7 +90,11 @@ export function toErrorResponse(error: unknown, path = ""): { status: number; bo
   const items = e.errors ?? [];
   const isResponseError = items.some((item) => item.path.startsWith("/response"));
   if (status >= 500 || isResponseError) {
-    return { status: 500, body: { error: "internal_error", message: "The service failed to produce a valid answer." }, headers: {} };
+    return {
+      status: 500,
+      body: { error: "internal_error", message: "The service failed to produce a valid answer." },
+      headers: {},
+    };
   }
   if (status === 404) return { status: 404, body: { error: "not_found", message: "No such endpoint." }, headers: {} };
   if (status === 405) {
@@ -88,38 +105,61 @@ export function toErrorResponse(error: unknown, path = ""): { status: number; bo
     };
   }
   // The router could not percent-decode a path parameter.
-  if (error instanceof URIError) return bad([{ location: "path", field: path, message: "is not valid percent-encoding" }]);
+  if (error instanceof URIError)
+    return bad([{ location: "path", field: path, message: "is not valid percent-encoding" }]);
   if (e.type === "entity.parse.failed") {
     // The strict parser refuses JSON that is not an object or array (`null`, `5`, `"text"`) with the same error as broken JSON.
-    return bad([{ location: "body", field: "body", message: parsesAsJson(e.body) ? "must be a JSON object" : "is not valid JSON" }]);
+    return bad([
+      {
+        location: "body",
+        field: "body",
+        message: parsesAsJson(e.body) ? "must be a JSON object" : "is not valid JSON",
+      },
+    ]);
   }
   if (status === 413 || e.type === "entity.too.large") {
     return bad([{ location: "body", field: "body", message: "is larger than the 100 kB limit" }]);
   }
-  if (e.type === "charset.unsupported") return bad([{ location: "header", field: "content-type", message: "charset must be utf-8" }]);
+  if (e.type === "charset.unsupported")
+    return bad([{ location: "header", field: "content-type", message: "charset must be utf-8" }]);
   if (e.type === "encoding.unsupported")
     return bad([{ location: "header", field: "content-encoding", message: "must be gzip, deflate, br or identity" }]);
   // zlib could not decompress the body as its Content-Encoding says.
   if (typeof e.code === "string" && e.code.startsWith("Z_"))
-    return bad([{ location: "header", field: "content-encoding", message: "does not match the body, which could not be decompressed" }]);
+    return bad([
+      {
+        location: "header",
+        field: "content-encoding",
+        message: "does not match the body, which could not be decompressed",
+      },
+    ]);
   if (e.type === "request.size.invalid")
     return bad([{ location: "header", field: "content-length", message: "does not match the body's length" }]);
   if (status === 415) {
     return bad([{ location: "header", field: "content-type", message: "must be application/json" }]);
   }
   if (status >= 400 && status < 500 && items.length) return bad(validatorFieldErrors(items));
-  if (status >= 400 && status < 500) return bad([{ location: "body", field: "request", message: String((error as Error).message) }]);
-  return { status: 500, body: { error: "internal_error", message: "The service failed to produce a valid answer." }, headers: {} };
+  if (status >= 400 && status < 500)
+    return bad([{ location: "body", field: "request", message: String((error as Error).message) }]);
+  return {
+    status: 500,
+    body: { error: "internal_error", message: "The service failed to produce a valid answer." },
+    headers: {},
+  };
 }
 
 /** The fields a validator's errors name (`/body/limit` → body `limit`), each with what is wrong with it. */
-export function validatorFieldErrors(items: readonly { path: string; message: string; errorCode?: string }[]): FieldError[] {
+export function validatorFieldErrors(
+  items: readonly { path: string; message: string; errorCode?: string }[],
+): FieldError[] {
   return items.map((item) => ({ ...fieldOf(item.path), message: messageOf(item) }));
 }
 
 /** A 400 naming each invalid field, as every entry of a service words it. */
 export function invalidInput(errors: FieldError[]): ApiError {
-  return new ApiError(400, "invalid_request", errors.map((error) => `${error.field}: ${error.message}`).join("; "), { errors });
+  return new ApiError(400, "invalid_request", errors.map((error) => `${error.field}: ${error.message}`).join("; "), {
+    errors,
+  });
 }
 
 /**
@@ -149,7 +189,12 @@ function bad(errors: FieldError[]) {
 }
 
 /** Answers `error` with the JSON error body and the request id; a server fault is logged with both. */
-export function sendError(res: ServerResponse, error: unknown, request: { requestId: string; path: string }, logger: Logger): void {
+export function sendError(
+  res: ServerResponse,
+  error: unknown,
+  request: { requestId: string; path: string },
+  logger: Logger,
+): void {
   const { status, body, headers } = toErrorResponse(error, request.path);
   if (status >= 500) logger.error({ err: error, requestId: request.requestId, path: request.path }, "request failed");
   if (res.headersSent) return;
@@ -169,7 +214,10 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
 export const notFound: RequestHandler = (_req, _res, next) => next(new ApiError(404, "not_found", "No such endpoint."));
 
 /** A 502: an upstream provider failed, timed out or answered a shape the service does not accept. Never charged. */
-export function upstreamError(provider: string, message = `The upstream provider ${provider} failed; retry later.`): ApiError {
+export function upstreamError(
+  provider: string,
+  message = `The upstream provider ${provider} failed; retry later.`,
+): ApiError {
   return new ApiError(502, "upstream_error", message, { provider });
 }
 

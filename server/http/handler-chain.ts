@@ -27,7 +27,8 @@ export function handlerChain<Req extends IncomingMessage, Res extends ServerResp
       if (!handler) return done();
       try {
         const returned: unknown = handler(req, res, next);
-        if (returned instanceof Promise) returned.catch((rejection) => done(rejection ?? new Error("rejected promise")));
+        if (returned instanceof Promise)
+          returned.catch((rejection) => done(rejection ?? new Error("rejected promise")));
       } catch (thrown) {
         done(thrown);
       }

@@ -25,7 +25,8 @@ export const refuseAmbiguousQuery: RequestHandler = function refuseAmbiguousQuer
   // The raw keys: the validator's bracket parsing drops some (`__proto__` inside brackets) from the query it checks.
   if (search >= 0 && /[[\]]|%5[BbDd]/.test(req.originalUrl.slice(search)))
     for (const field of new Set(new URLSearchParams(req.originalUrl.slice(search + 1)).keys()))
-      if (/[[\]]/.test(field)) errors.push({ location: "query", field, message: "must be a plain name, without brackets" });
+      if (/[[\]]/.test(field))
+        errors.push({ location: "query", field, message: "must be a plain name, without brackets" });
   if (errors.length) return next(refuse(errors));
   for (const [field, value] of Object.entries(req.query)) {
     if (Array.isArray(value)) errors.push({ location: "query", field, message: "must be given once" });
@@ -59,7 +60,8 @@ export const refuseOtherCharsets: NodeHandler = function refuseOtherCharsets(req
  */
 export const bodyOrDefaults: NodeHandler<ParsedRequest> = function bodyOrDefaults(req, _res, next) {
   if (req.method !== "POST" || req.body !== undefined) return next();
-  if (sentBody(req)) return next(refuse([{ location: "header", field: "content-type", message: "must be application/json" }]));
+  if (sentBody(req))
+    return next(refuse([{ location: "header", field: "content-type", message: "must be application/json" }]));
   req.body = {};
   req.headers["content-type"] = "application/json";
   next();
@@ -94,7 +96,11 @@ function tooDeep(body: unknown): string | undefined {
 /** Before validation, on any method: a parsed body nests no deeper than `MAX_BODY_DEPTH`. */
 export const refuseDeepBodies: NodeHandler<ParsedRequest> = function refuseDeepBodies(req, _res, next) {
   const field = tooDeep(req.body);
-  next(field === undefined ? undefined : refuse([{ location: "body", field, message: `nests deeper than ${MAX_BODY_DEPTH} levels` }]));
+  next(
+    field === undefined
+      ? undefined
+      : refuse([{ location: "body", field, message: `nests deeper than ${MAX_BODY_DEPTH} levels` }]),
+  );
 };
 
 function nonFinite(value: unknown, path: string, out: string[]): void {
@@ -124,7 +130,8 @@ const DECIMAL = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 export const refuseMalformedNumbers: RequestHandler = function refuseMalformedNumbers(req, _res, next) {
   const errors: FieldError[] = [];
   for (const location of ["query", "body"] as const)
-    for (const field of nonFiniteFields(req[location])) errors.push({ location, field, message: "must be a finite number" });
+    for (const field of nonFiniteFields(req[location]))
+      errors.push({ location, field, message: "must be a finite number" });
   const search = req.originalUrl.indexOf("?");
   if (search >= 0) {
     const query = req.query as Record<string, unknown>;

@@ -10,7 +10,11 @@ const SECRET_NAMES = new Set(["apiKey", "authorization", "password", "secret", "
 export const CENSORED = "[Redacted]";
 
 const nested = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === "object" && !Array.isArray(value) && !ArrayBuffer.isView(value) && !(value instanceof Error);
+  value !== null &&
+  typeof value === "object" &&
+  !Array.isArray(value) &&
+  !ArrayBuffer.isView(value) &&
+  !(value instanceof Error);
 
 /**
  * A line's fields with every secret-named one censored, at the top level and two levels down (a
@@ -34,7 +38,8 @@ export function censored(fields: Record<string, unknown>, depth = 0): Record<str
 
 function scrubbedError(error: Error): Record<string, unknown> {
   const serialized = pino.stdSerializers.err(error) as unknown as Record<string, unknown>;
-  for (const field of ["message", "stack"]) if (typeof serialized[field] === "string") serialized[field] = redactSecrets(serialized[field]);
+  for (const field of ["message", "stack"])
+    if (typeof serialized[field] === "string") serialized[field] = redactSecrets(serialized[field]);
   return serialized;
 }
 

@@ -12,7 +12,9 @@ const LABEL = "[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?";
 const HOST = new RegExp(`^(?:${LABEL}(?:\\.${LABEL})*|\\[[0-9A-Fa-f:.]+\\])(?::[0-9]{1,5})?$`);
 
 function invalid(field: string, message: string): ApiError {
-  return new ApiError(400, "invalid_request", `${field}: ${message}`, { errors: [{ location: "header", field, message }] });
+  return new ApiError(400, "invalid_request", `${field}: ${message}`, {
+    errors: [{ location: "header", field, message }],
+  });
 }
 
 /** The origin of a request's protocol and host (read through `trust proxy`, or from the socket and `Host` when nothing forwards them). */

@@ -10,7 +10,10 @@ const RULES: [RegExp, string][] = [
   [/\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{4,}/gi, "$1 [redacted]"],
   [new RegExp(`([?&;]${SECRET_NAME}=)[^&\\s"'#]+`, "gi"), "$1[redacted]"],
   [
-    new RegExp(`(["']?\\b${SECRET_NAME}["']?\\s*[:=]\\s*["']?)(?!\\[redacted\\]|(?:Bearer|Basic|Token)\\s)[^\\s"',;&}]+`, "gi"),
+    new RegExp(
+      `(["']?\\b${SECRET_NAME}["']?\\s*[:=]\\s*["']?)(?!\\[redacted\\]|(?:Bearer|Basic|Token)\\s)[^\\s"',;&}]+`,
+      "gi",
+    ),
     "$1[redacted]",
   ],
   [/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s:@]+:[^/\s@]+@/gi, "$1[redacted]@"],

@@ -36,7 +36,14 @@ describe("requestContext", () => {
     expect(res.status).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(lines).toEqual([
-      expect.objectContaining({ msg: "request", method: "GET", path: "/paid", status: 200, payment: "settled", transaction: "0xabc" }),
+      expect.objectContaining({
+        msg: "request",
+        method: "GET",
+        path: "/paid",
+        status: 200,
+        payment: "settled",
+        transaction: "0xabc",
+      }),
     ]);
     expect(lines[0]).not.toHaveProperty("aborted");
     server.close();
@@ -54,7 +61,9 @@ describe("requestContext", () => {
     client.on("response", () => client.destroy());
     client.end();
     await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(lines).toEqual([expect.objectContaining({ msg: "request", aborted: true, payment: "settled", transaction: "0xdef" })]);
+    expect(lines).toEqual([
+      expect.objectContaining({ msg: "request", aborted: true, payment: "settled", transaction: "0xdef" }),
+    ]);
     server.close();
   });
 });

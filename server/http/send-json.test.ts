@@ -27,7 +27,12 @@ describe("sendJson", () => {
       res.setHeader("X-Request-Id", "r1");
       expect(() => sendJson(res, status, "{}", headers)).toThrow();
       expect(res.headersSent).toBe(false);
-      sendError(res, new ApiError(500, "internal_error", "failed"), { requestId: "r1", path: "/defi/tvl" }, pino({ enabled: false }));
+      sendError(
+        res,
+        new ApiError(500, "internal_error", "failed"),
+        { requestId: "r1", path: "/defi/tvl" },
+        pino({ enabled: false }),
+      );
       expect(res.statusCode).toBe(500);
       expect(res.getHeader("payment-response")).toBeUndefined();
       expect(res.getHeader("cache-control")).toBeUndefined();

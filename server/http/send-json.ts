@@ -4,7 +4,12 @@
  */
 import type { ServerResponse } from "node:http";
 
-export function sendJson(res: ServerResponse, status: number, body: string, headers: Readonly<Record<string, string>> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  headers: Readonly<Record<string, string>> = {},
+): void {
   try {
     for (const name in headers) res.setHeader(name, headers[name] as string);
     res.setHeader("Content-Type", "application/json; charset=utf-8");

@@ -10,7 +10,11 @@ export interface ServiceApp extends RequestListener {
 }
 
 export function serviceApp(listener: RequestListener): ServiceApp {
-  return Object.assign((req: Parameters<RequestListener>[0], res: Parameters<RequestListener>[1]) => listener(req, res), {
-    listen: (port: number, host?: string, listening?: () => void) => createServer(listener).listen(port, host, listening),
-  });
+  return Object.assign(
+    (req: Parameters<RequestListener>[0], res: Parameters<RequestListener>[1]) => listener(req, res),
+    {
+      listen: (port: number, host?: string, listening?: () => void) =>
+        createServer(listener).listen(port, host, listening),
+    },
+  );
 }

@@ -41,7 +41,9 @@ function app(validateResponses: boolean, spec = document) {
   const validatorFor = openApiValidation(spec, { validateResponses, prefixes: ["/base"] });
   const server = express();
   const answer: RequestHandler = (req, res) => {
-    res.json({ operationId: (req as Request & { openapi?: { schema: { operationId: string } } }).openapi?.schema.operationId });
+    res.json({
+      operationId: (req as Request & { openapi?: { schema: { operationId: string } } }).openapi?.schema.operationId,
+    });
   };
   for (const path of Object.keys(document.paths)) server.all(path, validatorFor(path), answer);
   const errors: ErrorRequestHandler = (error, _req, res, _next) => {
@@ -61,7 +63,14 @@ function app(validateResponses: boolean, spec = document) {
 function passesAtOnce(validatorFor: (path: string) => RequestHandler, path: string, target = path, method = "GET") {
   const next = vi.fn();
   const first = validatorFor(path);
-  const req = { method, url: target, originalUrl: target, path: new URL(target, "http://h").pathname, headers: {}, query: {} };
+  const req = {
+    method,
+    url: target,
+    originalUrl: target,
+    path: new URL(target, "http://h").pathname,
+    headers: {},
+    query: {},
+  };
   (first as RequestHandler)(req as unknown as Request, {} as never, next);
   return next.mock.calls.length === 1 && next.mock.calls[0]?.length === 0;
 }
@@ -98,7 +107,8 @@ describe("the validator of a documented path", () => {
   it("runs the validator for another method, parameters, a request body or security", async () => {
     expect(passesAtOnce(validatorFor, "/livez", "/livez", "POST")).toBe(false);
     expect(passesAtOnce(validatorFor, "/livez", "/livez", "HEAD")).toBe(false);
-    for (const path of ["/items", "/search", "/lookup", "/metrics"]) expect(passesAtOnce(validatorFor, path), path).toBe(false);
+    for (const path of ["/items", "/search", "/lookup", "/metrics"])
+      expect(passesAtOnce(validatorFor, path), path).toBe(false);
     expect(passesAtOnce(app(false, secured).validatorFor, "/livez")).toBe(false);
 
     const post = await request(served).post("/livez");
@@ -123,10 +133,21 @@ describe("each path's validator", () => {
     Order: { type: "object", required: ["item"], properties: { item: { $ref: "#/components/schemas/Item" } } },
     Item: {
       oneOf: [{ $ref: "#/components/schemas/Book" }, { $ref: "#/components/schemas/Pen" }],
-      discriminator: { propertyName: "kind", mapping: { book: "#/components/schemas/Book", pen: "#/components/schemas/Pen" } },
+      discriminator: {
+        propertyName: "kind",
+        mapping: { book: "#/components/schemas/Book", pen: "#/components/schemas/Pen" },
+      },
     },
-    Book: { type: "object", required: ["kind", "title"], properties: { kind: { const: "book" }, title: { type: "string", minLength: 1 } } },
-    Pen: { type: "object", required: ["kind", "colour"], properties: { kind: { const: "pen" }, colour: { enum: ["red", "blue"] } } },
+    Book: {
+      type: "object",
+      required: ["kind", "title"],
+      properties: { kind: { const: "book" }, title: { type: "string", minLength: 1 } },
+    },
+    Pen: {
+      type: "object",
+      required: ["kind", "colour"],
+      properties: { kind: { const: "pen" }, colour: { enum: ["red", "blue"] } },
+    },
     // a reference that resolves nowhere, reached by one path only
     Broken: { $ref: "#/components/schemas/Missing" },
   };

@@ -51,7 +51,8 @@ function queryParameters(document: Document, operation: Operation, item: { param
 /** The GET of `item` when a request for it leaves the validator nothing to check. */
 function uncheckedGet(document: Document, item: { get?: Operation; parameters?: unknown[] }): Operation | undefined {
   const get = item.get;
-  if (!get || get["x-payment-info"] || item.parameters?.length || get.parameters?.length || get.requestBody) return undefined;
+  if (!get || get["x-payment-info"] || item.parameters?.length || get.parameters?.length || get.requestBody)
+    return undefined;
   return (get.security ?? document.security)?.length ? undefined : get;
 }
 
@@ -69,7 +70,10 @@ const built = new WeakMap<Document, Map<string, ValidatorFor>>();
  * one of `prefixes` share an instance. Built once per document and options, so that apps built
  * from the same contract (tests build many) share the validators' compiled schemas.
  */
-export function openApiValidation(document: Document, options: { validateResponses: boolean; prefixes?: readonly string[] }): ValidatorFor {
+export function openApiValidation(
+  document: Document,
+  options: { validateResponses: boolean; prefixes?: readonly string[] },
+): ValidatorFor {
   const key = JSON.stringify(options);
   let byOptions = built.get(document);
   if (!byOptions) {
@@ -115,7 +119,12 @@ function buildValidators(
 }
 
 /** The validator of one path (`rest`), served under each of `servedUnder`'s prefixes. */
-function pathValidator(document: Document, rest: string, servedUnder: string[], validateResponses: boolean): RequestHandler {
+function pathValidator(
+  document: Document,
+  rest: string,
+  servedUnder: string[],
+  validateResponses: boolean,
+): RequestHandler {
   const [first] = servedUnder as [string];
   // the path's item as the first prefix documents it: every prefix's copy has the same schemas
   const item = document.paths[`${first}${rest}`];

@@ -14,7 +14,10 @@ export function withHead<D extends { paths: Record<string, Record<string, unknow
   const paths = Object.fromEntries(
     Object.entries(document.paths).map(([path, item]) => {
       const get = item.get as Operation | undefined;
-      return [path, get && answersHead(get) ? { ...item, head: { ...get, operationId: `${get.operationId}Head` } } : item];
+      return [
+        path,
+        get && answersHead(get) ? { ...item, head: { ...get, operationId: `${get.operationId}Head` } } : item,
+      ];
     }),
   );
   return { ...document, paths };

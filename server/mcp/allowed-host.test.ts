@@ -4,7 +4,8 @@ import { allowedHosts } from "./allowed-host.js";
 describe("the names an MCP endpoint answers", () => {
   it("answers the loopback names on any port, with or without a public URL", () => {
     for (const check of [allowedHosts(undefined), allowedHosts("https://api.example.com")])
-      for (const host of ["localhost:4021", "127.0.0.1:9", "[::1]:4021", "LOCALHOST"]) expect(check(host, undefined), host).toBeUndefined();
+      for (const host of ["localhost:4021", "127.0.0.1:9", "[::1]:4021", "LOCALHOST"])
+        expect(check(host, undefined), host).toBeUndefined();
   });
 
   it("answers the public URL's host when one is set, and no other name", () => {

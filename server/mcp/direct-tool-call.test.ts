@@ -4,7 +4,13 @@ import { directToolCall } from "./direct-tool-call.js";
 const TOOLS = new Set(["defiTvl"]);
 const REVISIONS = ["2025-11-25", "2025-06-18"];
 const HEADERS = { accept: "application/json, text/event-stream", "content-type": "application/json" };
-const call = (params: unknown, extra: object = {}) => ({ jsonrpc: "2.0", id: 7, method: "tools/call", params, ...extra });
+const call = (params: unknown, extra: object = {}) => ({
+  jsonrpc: "2.0",
+  id: 7,
+  method: "tools/call",
+  params,
+  ...extra,
+});
 
 describe("a tool call answered without the SDK's transport", () => {
   it("is a single, well-formed tools/call of a known tool, in a POST the transport would accept", () => {
@@ -15,7 +21,9 @@ describe("a tool call answered without the SDK's transport", () => {
       arguments: { limit: 2 },
       meta: { "x402/payment": {} },
     });
-    expect(directToolCall({ ...HEADERS, "mcp-protocol-version": "2025-06-18" }, call({ name: "defiTvl" }), TOOLS, REVISIONS)).toEqual({
+    expect(
+      directToolCall({ ...HEADERS, "mcp-protocol-version": "2025-06-18" }, call({ name: "defiTvl" }), TOOLS, REVISIONS),
+    ).toEqual({
       id: 7,
       name: "defiTvl",
     });

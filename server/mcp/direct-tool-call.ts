@@ -14,7 +14,8 @@ export interface DirectToolCall {
   meta?: Record<string, unknown>;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** What the transport requires of a POST's headers: both response types accepted, a JSON body, a known protocol revision. */
 function acceptedHeaders(headers: IncomingHttpHeaders, revisions: readonly string[]): boolean {
@@ -37,7 +38,8 @@ export function directToolCall(
 ): DirectToolCall | undefined {
   if (!isObject(body) || body.jsonrpc !== "2.0" || body.method !== "tools/call") return undefined;
   const { id, params } = body;
-  if ((typeof id !== "string" && (typeof id !== "number" || !Number.isInteger(id))) || !isObject(params)) return undefined;
+  if ((typeof id !== "string" && (typeof id !== "number" || !Number.isInteger(id))) || !isObject(params))
+    return undefined;
   const { name, arguments: args, _meta: meta } = params;
   if (typeof name !== "string" || !tools.has(name)) return undefined;
   if ((args !== undefined && !isObject(args)) || (meta !== undefined && !isObject(meta))) return undefined;

@@ -56,12 +56,21 @@ export interface ToolCallRequest {
 }
 
 function sendJsonText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { ...headers, "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text) });
+  res.writeHead(status, {
+    ...headers,
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(text),
+  });
   res.end(text);
 }
 
 function rpcError(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  sendJsonText(res, status, JSON.stringify({ jsonrpc: "2.0", error: { code: INVALID_REQUEST, message }, id: null }), headers);
+  sendJsonText(
+    res,
+    status,
+    JSON.stringify({ jsonrpc: "2.0", error: { code: INVALID_REQUEST, message }, id: null }),
+    headers,
+  );
 }
 
 function protocolServer({ server: { Server }, types, validator }: Sdk, tools: ToolServer, requestId: string): Server {
@@ -72,14 +81,20 @@ function protocolServer({ server: { Server }, types, validator }: Sdk, tools: To
   server.setRequestHandler(types.ListToolsRequestSchema, () => ({ tools: tools.tools }));
   server.setRequestHandler(types.CallToolRequestSchema, async ({ params }) => {
     const result = await tools.call({ name: params.name, arguments: params.arguments, meta: params._meta, requestId });
-    if (!result) throw new types.McpError(types.ErrorCode.InvalidParams, `no tool is named ${JSON.stringify(params.name)}`);
+    if (!result)
+      throw new types.McpError(types.ErrorCode.InvalidParams, `no tool is named ${JSON.stringify(params.name)}`);
     return result;
   });
   return server;
 }
 
 /** A direct tool call's answer, as the SDK's transport sends a JSON response. */
-async function answerDirectly(res: ServerResponse, tools: ToolServer, call: DirectToolCall, requestId: string): Promise<void> {
+async function answerDirectly(
+  res: ServerResponse,
+  tools: ToolServer,
+  call: DirectToolCall,
+  requestId: string,
+): Promise<void> {
   const { id, name, arguments: args, meta } = call;
   const request: ToolCallRequest = { name, ...(args && { arguments: args }), ...(meta && { meta }), requestId };
   const result = tools.callJson ? await tools.callJson(request) : JSON.stringify(await tools.call(request));
@@ -102,7 +117,11 @@ export function mcpEndpoint(
     const origin = req.headers.origin;
     const refused = check(host, origin);
     if (refused === "host")
-      return rpcError(res, 403, `Host ${host ?? "(none)"} is not this service's; set PUBLIC_BASE_URL to the address clients use`);
+      return rpcError(
+        res,
+        403,
+        `Host ${host ?? "(none)"} is not this service's; set PUBLIC_BASE_URL to the address clients use`,
+      );
     if (refused === "origin") return rpcError(res, 403, `Origin ${origin} is not this service's`);
     if (req.method !== "POST")
       return rpcError(res, 405, "this endpoint is stateless: send each JSON-RPC message in a POST", { Allow: "POST" });
@@ -113,7 +132,10 @@ export function mcpEndpoint(
       const direct = directToolCall(req.headers, req.body, names, loaded.types.SUPPORTED_PROTOCOL_VERSIONS);
       if (direct) return await answerDirectly(res, tools, direct, req.requestId ?? "");
       const server = protocolServer(loaded, tools, req.requestId ?? "");
-      const transport = new loaded.http.StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const transport = new loaded.http.StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
       res.on("close", () => {
         transport.close().catch(() => {});
         server.close().catch(() => {});

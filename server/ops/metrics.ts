@@ -46,7 +46,10 @@ export const UNMATCHED = "unmatched";
  * Counts every answer by operation and status and times it. `operationOf` names the operation
  * from the operation id the validator matched (`req.openapi`), undefined when none matched.
  */
-export function requestMetrics(registry: Registry, operationOf: (operationId: string | undefined) => string): NodeHandler {
+export function requestMetrics(
+  registry: Registry,
+  operationOf: (operationId: string | undefined) => string,
+): NodeHandler {
   const requests = new Counter({
     name: "http_requests_total",
     help: "Answers by operation and HTTP status.",

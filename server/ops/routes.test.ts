@@ -13,7 +13,12 @@ import { bearerMatches } from "./routes.js";
 
 const contract = createResponseValidator(loadDoc("3.1", "registry"));
 const registry = (env: Record<string, string> = {}) =>
-  createRegistryService({ dbPath: ":memory:", validateResponses: true, logger: createLogger("silent"), operations: operationsConfig(env) });
+  createRegistryService({
+    dbPath: ":memory:",
+    validateResponses: true,
+    logger: createLogger("silent"),
+    operations: operationsConfig(env),
+  });
 
 describe("GET /livez", () => {
   it("answers 200 while the process runs, never cached", async () => {
@@ -59,19 +64,32 @@ describe("GET /metrics", () => {
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("text/plain; version=0.0.4; charset=utf-8");
     expect(res.headers.etag).toBeUndefined();
-    const requests = (operation: string, status: string) => metricValue(res.text, "http_requests_total", { operation, status });
+    const requests = (operation: string, status: string) =>
+      metricValue(res.text, "http_requests_total", { operation, status });
     expect(requests("Agents_getManifest", "200")).toBe(3);
     expect(requests("Agents_getManifest", "404")).toBe(1);
     expect(requests("unmatched", "404")).toBe(1);
-    expect(metricValue(res.text, "http_request_duration_seconds_count", { operation: "Agents_getManifest", status: "200" })).toBe(3);
+    expect(
+      metricValue(res.text, "http_request_duration_seconds_count", { operation: "Agents_getManifest", status: "200" }),
+    ).toBe(3);
     expect(res.text).not.toMatch(/orbit-scout|rug-radar|no-such-agent|\/no\/such/);
-    for (const name of ["process_cpu_user_seconds_total", "process_resident_memory_bytes", "nodejs_eventloop_lag_seconds"])
+    for (const name of [
+      "process_cpu_user_seconds_total",
+      "process_resident_memory_bytes",
+      "nodejs_eventloop_lag_seconds",
+    ])
       expect(res.text).toContain(`# TYPE ${name} `);
   });
 
   it("with METRICS_TOKEN, answers 401 without the bearer token or with a wrong one, and 200 with it", async () => {
     const { app } = await registry({ METRICS_TOKEN: "s3cret-scrape" });
-    for (const authorization of [undefined, "Bearer wrong", "Bearer s3cret-scrapeX", "Basic s3cret-scrape", "s3cret-scrape"]) {
+    for (const authorization of [
+      undefined,
+      "Bearer wrong",
+      "Bearer s3cret-scrapeX",
+      "Basic s3cret-scrape",
+      "s3cret-scrape",
+    ]) {
       const res = await request(app)
         .get("/metrics")
         .set(authorization ? { Authorization: authorization } : {});

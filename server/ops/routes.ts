@@ -17,7 +17,11 @@ export interface OperationsOptions extends OperationsConfig {
 }
 
 /** The operation ids of the operators' endpoints: the same on both services. */
-export const OPERATIONS = { livez: "Operations_livez", readyz: "Operations_readyz", metrics: "Operations_metrics" } as const;
+export const OPERATIONS = {
+  livez: "Operations_livez",
+  readyz: "Operations_readyz",
+  metrics: "Operations_metrics",
+} as const;
 
 const digest = (text: string) => createHash("sha256").update(text).digest();
 
@@ -71,7 +75,9 @@ export function embeddedOperations(): OperationsOptions {
 }
 
 /** The paths of the operators' endpoints in `document` (their request lines are logged at debug level). */
-export function operationsPaths(document: { paths: Record<string, { get?: { operationId?: string } }> }): ReadonlySet<string> {
+export function operationsPaths(document: {
+  paths: Record<string, { get?: { operationId?: string } }>;
+}): ReadonlySet<string> {
   const ids: readonly string[] = Object.values(OPERATIONS);
   return new Set(
     Object.entries(document.paths)

@@ -52,7 +52,9 @@ describe.runIf(browserSuiteRuns("docs page browser test"))("the /docs page in Ch
 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
-    analytics = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:", NODE_ENV: "test" }), { logger });
+    analytics = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:", NODE_ENV: "test" }), {
+      logger,
+    });
     registry = await createRegistryService({ dbPath: ":memory:", validateResponses: true, logger });
     for (const [name, app] of [
       ["analytics", analytics.app],
@@ -77,20 +79,26 @@ describe.runIf(browserSuiteRuns("docs page browser test"))("the /docs page in Ch
     const document = (await (await fetch(`${urls.analytics}/openapi.json`)).json()) as {
       info: { title: string };
       tags: { name: string }[];
-      paths: Record<string, Record<string, { summary: string; tags: string[]; "x-payment-info"?: { price: { amount: string } } }>>;
+      paths: Record<
+        string,
+        Record<string, { summary: string; tags: string[]; "x-payment-info"?: { price: { amount: string } } }>
+      >;
     };
     const tvl = document.paths["/defi/tvl"]?.post;
     expect(tvl?.["x-payment-info"]).toBeDefined();
 
     await page.goto(`${urls.analytics}/docs`, { waitUntil: "networkidle", timeout: PAGE_TIMEOUT_MS });
     await expect
-      .poll(() => page.getByRole("heading", { name: document.info.title, level: 1 }).isVisible(), { timeout: PAGE_TIMEOUT_MS })
+      .poll(() => page.getByRole("heading", { name: document.info.title, level: 1 }).isVisible(), {
+        timeout: PAGE_TIMEOUT_MS,
+      })
       .toBe(true);
     await expect.poll(() => page.getByText("Paying with x402").first().isVisible()).toBe(true);
 
     // Every tag of the document is a group of the sidebar; the free operations are listed open.
     const sidebar = page.locator("aside, nav").first();
-    for (const tag of document.tags) await expect.poll(() => sidebar.getByText(tag.name, { exact: true }).first().isVisible()).toBe(true);
+    for (const tag of document.tags)
+      await expect.poll(() => sidebar.getByText(tag.name, { exact: true }).first().isVisible()).toBe(true);
     for (const op of Object.values(document.paths)
       .flatMap((item) => Object.values(item))
       .filter((o) => o.tags.includes("Free")))
@@ -122,7 +130,9 @@ describe.runIf(browserSuiteRuns("docs page browser test"))("the /docs page in Ch
     };
     await page.goto(`${urls.registry}/docs`, { waitUntil: "networkidle", timeout: PAGE_TIMEOUT_MS });
     await expect
-      .poll(() => page.getByRole("heading", { name: document.info.title, level: 1 }).isVisible(), { timeout: PAGE_TIMEOUT_MS })
+      .poll(() => page.getByRole("heading", { name: document.info.title, level: 1 }).isVisible(), {
+        timeout: PAGE_TIMEOUT_MS,
+      })
       .toBe(true);
     const sidebar = page.locator("aside, nav").first();
     for (const tag of new Set(Object.values(document.paths).flatMap((item) => item.get.tags))) {

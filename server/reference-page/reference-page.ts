@@ -26,13 +26,21 @@ function scalarBrowserBuild(): string {
  * Ranges are not offered: a browser loads these scripts whole.
  */
 export function docsAssets(): RequestHandler {
-  const serve = express.static(scalarBrowserBuild(), { index: false, maxAge: "1d", fallthrough: false, acceptRanges: false });
+  const serve = express.static(scalarBrowserBuild(), {
+    index: false,
+    maxAge: "1d",
+    fallthrough: false,
+    acceptRanges: false,
+  });
   return function docsAssets(req, res, next) {
     if (req.method !== "GET" && req.method !== "HEAD")
-      return next(new ApiError(405, "method_not_allowed", "Method not allowed on this path.", {}, { Allow: "GET, HEAD" }));
+      return next(
+        new ApiError(405, "method_not_allowed", "Method not allowed on this path.", {}, { Allow: "GET, HEAD" }),
+      );
     serve(req, res, (error?: { status?: number }) => {
       if (!error) return next();
-      if (error.status === 400) return next(invalidField("path", req.originalUrl.split("?")[0] as string, "is not valid percent-encoding"));
+      if (error.status === 400)
+        return next(invalidField("path", req.originalUrl.split("?")[0] as string, "is not valid percent-encoding"));
       if (error.status === 403 || error.status === 404) return next(new ApiError(404, "not_found", "No such file."));
       next(error);
     });
@@ -43,7 +51,10 @@ export function docsAssets(): RequestHandler {
 const inlineJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");
 
 const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string);
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] as string,
+  );
 
 /**
  * The HTML of the reference page for the document at `documentUrl` (a path on the same service).

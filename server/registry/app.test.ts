@@ -16,7 +16,9 @@ const operations = documented.filter(({ op }) => "304" in op.responses);
 
 /** The operation's documented example parameters, e.g. `{name: "orbit-scout"}`. */
 function exampleParams(op: Operation): Record<string, string> {
-  return Object.fromEntries((op.parameters ?? []).filter((p) => p.in === "path").map((p) => [p.name as string, String(p.example)]));
+  return Object.fromEntries(
+    (op.parameters ?? []).filter((p) => p.in === "path").map((p) => [p.name as string, String(p.example)]),
+  );
 }
 
 describe("every documented operation", () => {
@@ -46,7 +48,8 @@ describe("every documented operation", () => {
   });
 
   it("caches lists and existence 30 s, documents 300 s and the catalog 3600 s", async () => {
-    const maxAge = async (path: string) => (await getChecked(app, path, { name: "orbit-scout" })).headers["cache-control"];
+    const maxAge = async (path: string) =>
+      (await getChecked(app, path, { name: "orbit-scout" })).headers["cache-control"];
     expect(await maxAge("/api/agents")).toBe(`public, max-age=${MAX_AGE.list}`);
     expect(await maxAge("/api/agents/{name}/exists")).toBe("public, max-age=30");
     expect(await maxAge("/manifest/{name}")).toBe("public, max-age=300");
@@ -76,7 +79,10 @@ describe("the service's description of itself", () => {
     const bad = await request(app).get("/openapi.json").set("Host", "evil.example/x?y=");
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0]).toMatchObject({ location: "header", field: "Host" });
-    const forwarded = await request(app).get("/openapi.json").set("Host", "registry.example.test").set("X-Forwarded-Proto", "javascript");
+    const forwarded = await request(app)
+      .get("/openapi.json")
+      .set("Host", "registry.example.test")
+      .set("X-Forwarded-Proto", "javascript");
     expect(forwarded.body.servers[0].url).toBe("http://registry.example.test");
     const configured = createRegistryApp({
       store,
@@ -120,12 +126,15 @@ describe("GET /api/agents", () => {
     expect(body.agents[1]).not.toHaveProperty("displayName");
   });
 
-  it.each(["0", "101", "abc", "2.5", "0x10", "0b11", "%2010"])("refuses limit=%s with a 400 naming the query parameter", async (limit) => {
-    const { status, body } = await getChecked(app, `/api/agents?limit=${limit}`);
-    expect(status).toBe(400);
-    expect(body.error).toBe("invalid_request");
-    expect(body.errors[0]).toMatchObject({ location: "query", field: "limit" });
-  });
+  it.each(["0", "101", "abc", "2.5", "0x10", "0b11", "%2010"])(
+    "refuses limit=%s with a 400 naming the query parameter",
+    async (limit) => {
+      const { status, body } = await getChecked(app, `/api/agents?limit=${limit}`);
+      expect(status).toBe(400);
+      expect(body.error).toBe("invalid_request");
+      expect(body.errors[0]).toMatchObject({ location: "query", field: "limit" });
+    },
+  );
 
   it("refuses an undocumented query parameter", async () => {
     expect((await getChecked(app, "/api/agents?offset=20")).status).toBe(400);
@@ -177,7 +186,11 @@ describe("GET /api/agents/{name}/exists", () => {
       "Fresh.Agent",
       { normalized: "fresh-agent", exists: false, available: true, source: "none", record: null },
     ],
-    ["a reserved name as unavailable", "Admin", { normalized: "admin", exists: false, available: false, source: "reserved", record: null }],
+    [
+      "a reserved name as unavailable",
+      "Admin",
+      { normalized: "admin", exists: false, available: false, source: "reserved", record: null },
+    ],
   ])("answers %s", async (_case, name, expected) => {
     expect(await exists(name)).toEqual({ name, ...expected });
   });
@@ -250,7 +263,9 @@ describe("manifests and the skill catalog", () => {
   it("resolve every capability of every seeded manifest in /api/skills", async () => {
     const { body: catalog } = await getChecked(app, "/api/skills");
     const known = new Set(
-      catalog.families.flatMap((family: { id: string; options: { id: string }[] }) => family.options.map((o) => `${family.id}:${o.id}`)),
+      catalog.families.flatMap((family: { id: string; options: { id: string }[] }) =>
+        family.options.map((o) => `${family.id}:${o.id}`),
+      ),
     );
     const { body: list } = await getChecked(app, "/api/agents?limit=100");
     let checked = 0;
@@ -270,7 +285,10 @@ describe("conditional requests", () => {
     const host = { Host: "registry.example.test" };
     for (const { path, op } of operations) {
       const first = await getChecked(app, path, exampleParams(op), host);
-      const again = await getChecked(app, path, exampleParams(op), { ...host, "If-None-Match": String(first.headers.etag) });
+      const again = await getChecked(app, path, exampleParams(op), {
+        ...host,
+        "If-None-Match": String(first.headers.etag),
+      });
       expect(again.status, path).toBe(304);
       expect(again.headers.etag).toBe(first.headers.etag);
     }
@@ -306,12 +324,15 @@ describe("methods", () => {
     expect((await request(app).head(pathOf("/manifest/{name}", { name: "nobody-here" }))).status).toBe(404);
   });
 
-  it.each(["post", "put", "patch", "delete"] as const)("answer %s on a known path with a JSON 405 and Allow", async (method) => {
-    const response = await request(app)[method]("/manifest/orbit-scout");
-    expect(response.status).toBe(405);
-    expect(response.body.error).toBe("method_not_allowed");
-    expect(response.headers.allow?.split(/,\s*/).sort()).toEqual(["GET", "HEAD"]);
-  });
+  it.each(["post", "put", "patch", "delete"] as const)(
+    "answer %s on a known path with a JSON 405 and Allow",
+    async (method) => {
+      const response = await request(app)[method]("/manifest/orbit-scout");
+      expect(response.status).toBe(405);
+      expect(response.body.error).toBe("method_not_allowed");
+      expect(response.headers.allow?.split(/,\s*/).sort()).toEqual(["GET", "HEAD"]);
+    },
+  );
 
   it("answer an unknown path with the JSON 404", async () => {
     for (const path of ["/nope", "/manifest", "/api/agents/orbit-scout"]) {
@@ -347,7 +368,10 @@ describe("response validation", () => {
     const broken: RegistryStore = { ...store, manifest: async () => ({ name: "orbit-scout" }) as never };
     const response = await request((await testApp(broken)).app).get("/manifest/orbit-scout");
     expect(response.status).toBe(500);
-    expect(response.body).toMatchObject({ error: "internal_error", message: "The service failed to produce a valid answer." });
+    expect(response.body).toMatchObject({
+      error: "internal_error",
+      message: "The service failed to produce a valid answer.",
+    });
   });
 });
 

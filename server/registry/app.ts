@@ -59,10 +59,12 @@ export function createRegistryApp({
   app.use(refuseAmbiguousQuery);
   // Each documented path is validated by its own validator (see validator.ts); any other method on it is its 405 with `Allow`.
   const validatorFor = openApiValidation(SERVED, { validateResponses });
-  for (const path of Object.keys(SERVED.paths)) app.all(path.replace(/\{(\w+)\}/g, ":$1"), validatorFor(path), refuseMalformedNumbers);
+  for (const path of Object.keys(SERVED.paths))
+    app.all(path.replace(/\{(\w+)\}/g, ":$1"), validatorFor(path), refuseMalformedNumbers);
   const described = { ...serviceDocumentHandlers(registryDocument, publicBaseUrl), ...operationsHandlers(operations) };
   for (const { path, operationId } of getOperations(registryDocument, described)) {
-    const handler = described[operationId] ?? route(handlers[operationId as OperationId] as Handler<OperationId>, store);
+    const handler =
+      described[operationId] ?? route(handlers[operationId as OperationId] as Handler<OperationId>, store);
     app.get(path.replace(/\{(\w+)\}/g, ":$1"), handler);
   }
   // The read operations as free MCP tools (mcp-tools.ts), built on the first MCP request.
@@ -81,7 +83,10 @@ function route<Id extends OperationId>(handler: Handler<Id>, store: RegistryStor
 }
 
 /** Every operation of the read-only document; a non-GET operation or one without a handler fails at start. */
-function getOperations(document: RegistryDocument, described: Record<string, RequestHandler>): { path: string; operationId: string }[] {
+function getOperations(
+  document: RegistryDocument,
+  described: Record<string, RequestHandler>,
+): { path: string; operationId: string }[] {
   return Object.entries(document.paths).map(([path, item]) => {
     const methods = Object.keys(item);
     if (methods.length !== 1 || !item.get)

@@ -17,7 +17,10 @@ type Ok<Id extends OperationId> = operations[Id]["responses"][200]["content"]["a
  * The request after validation: path parameters decoded, query coerced. Every query parameter of
  * the registry declares a default, which the validator fills in, so all are present.
  */
-export type Input<Id extends OperationId> = { path: NonNullable<Params<Id>["path"]>; query: Required<NonNullable<Params<Id>["query"]>> };
+export type Input<Id extends OperationId> = {
+  path: NonNullable<Params<Id>["path"]>;
+  query: Required<NonNullable<Params<Id>["query"]>>;
+};
 
 /** A 200 body and its `max-age` in seconds. */
 export type Answer<Id extends OperationId> = { body: Ok<Id>; maxAge: number };
@@ -28,7 +31,10 @@ export type Handler<Id extends OperationId> = (input: Input<Id>, store: Registry
 export const MAX_AGE = { list: 30, document: 300, catalog: 3600 } as const;
 
 export const handlers: { [Id in OperationId]: Handler<Id> } = {
-  Agents_listAgents: async ({ query }, store) => ({ body: { agents: await store.listAgents(query.limit) }, maxAge: MAX_AGE.list }),
+  Agents_listAgents: async ({ query }, store) => ({
+    body: { agents: await store.listAgents(query.limit) },
+    maxAge: MAX_AGE.list,
+  }),
 
   Agents_agentExists: async ({ path }, store) => {
     const name = wellFormed(path.name);

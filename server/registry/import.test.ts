@@ -59,7 +59,11 @@ const good = {
       kind: "byoa",
       displayName: "Night_Watch",
       primarySol: "night-watch.sol",
-      manifest: { ...orbitManifest, name: "night-watch", capabilities: ["ops:incident-paging", "alerts:wallet-alerts"] },
+      manifest: {
+        ...orbitManifest,
+        name: "night-watch",
+        capabilities: ["ops:incident-paging", "alerts:wallet-alerts"],
+      },
       card: { agent: "night-watch", verified: false },
     },
   ],
@@ -75,7 +79,10 @@ function withBad(overrides: Record<string, unknown>) {
     primarySol: null,
     assetAddress: "3hTaahcfye15KLkPgFUQQo8wnFiViYez69CHJTM86nGB",
   };
-  return { ...good, agents: [...good.agents, { ...bad, manifest: { ...bad.manifest, name: "second-agent" }, ...overrides }] };
+  return {
+    ...good,
+    agents: [...good.agents, { ...bad, manifest: { ...bad.manifest, name: "second-agent" }, ...overrides }],
+  };
 }
 
 describe("runImport", () => {
@@ -92,7 +99,11 @@ describe("runImport", () => {
   });
 
   it.each([
-    ["a schema violation", { ownerWallet: "0x52908400098527886E0F7030069857D2E4169EE7" }, "agents[1].ownerWallet: must match pattern"],
+    [
+      "a schema violation",
+      { ownerWallet: "0x52908400098527886E0F7030069857D2E4169EE7" },
+      "agents[1].ownerWallet: must match pattern",
+    ],
     [
       "an unresolved capability",
       { manifest: { ...orbitManifest, name: "second-agent", capabilities: ["ops:teleport"] } },
@@ -147,14 +158,20 @@ describe("runImport", () => {
 
   it("updates existing passports with --upsert: only the fields given, all in one transaction", async () => {
     const orbit = (await snapshot(workspace({}).db)).passports.find((p) => p?.name === "orbit-scout");
-    const update = { agents: [{ name: "orbit-scout", description: "Now also watches graduations." }, good.agents[0]], skills: good.skills };
+    const update = {
+      agents: [{ name: "orbit-scout", description: "Now also watches graduations." }, good.agents[0]],
+      skills: good.skills,
+    };
     const { file, db } = workspace(update);
     expect(await runImport([file, "--db", db, "--upsert"])).toEqual({
       code: 0,
       out: `imported 2 passports (1 updated) and 1 skill family from ${file} into ${db}`,
     });
     const after = await snapshot(db);
-    expect(after.passports.find((p) => p?.name === "orbit-scout")).toEqual({ ...orbit, description: "Now also watches graduations." });
+    expect(after.passports.find((p) => p?.name === "orbit-scout")).toEqual({
+      ...orbit,
+      description: "Now also watches graduations.",
+    });
     expect(after.manifests.find((m) => m?.name === "orbit-scout")).toEqual(orbitManifest);
     expect(after.agents.map((a) => a.name)).toContain("night-watch");
 
@@ -167,7 +184,9 @@ describe("runImport", () => {
     });
     const refused = await runImport([again.file, "--db", db, "--upsert"]);
     expect(refused.code).toBe(1);
-    expect(refused.err).toContain(`agents[1].assetAddress: "${orbit?.assetAddress}" is already held by the native passport "orbit-scout"`);
+    expect(refused.err).toContain(
+      `agents[1].assetAddress: "${orbit?.assetAddress}" is already held by the native passport "orbit-scout"`,
+    );
     expect(await snapshot(db)).toEqual(after);
   });
 
@@ -184,7 +203,8 @@ describe("runImport", () => {
 
 describe("the import command", async () => {
   const script = fileURLToPath(new URL("./import.ts", import.meta.url));
-  const run = (...args: string[]) => spawnSync(process.execPath, ["--import", "tsx", script, ...args], { encoding: "utf8" });
+  const run = (...args: string[]) =>
+    spawnSync(process.execPath, ["--import", "tsx", script, ...args], { encoding: "utf8" });
 
   it("exits 0 on a good file and 1 on a bad one, naming the record and field", { timeout: 60_000 }, async () => {
     const ok = workspace(good);

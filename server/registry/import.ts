@@ -79,7 +79,10 @@ export async function runImport(
       const lines = result.problems.map((problem) => `  ${formatProblem(problem)}`);
       return {
         code: 1,
-        err: [`${file} was refused, nothing was written (${plural(result.problems.length, "problem")}):`, ...lines].join("\n"),
+        err: [
+          `${file} was refused, nothing was written (${plural(result.problems.length, "problem")}):`,
+          ...lines,
+        ].join("\n"),
       };
     }
     return {

@@ -10,7 +10,9 @@
 import { checkImport, type Holders, type Problem, UNIQUE_FIELDS } from "./records.js";
 import { type RegistryStore, StoreConflict } from "./store.js";
 
-export type LoadResult = { ok: true; agents: number; updated: number; skillFamilies: number } | { ok: false; problems: Problem[] };
+export type LoadResult =
+  | { ok: true; agents: number; updated: number; skillFamilies: number }
+  | { ok: false; problems: Problem[] };
 
 /** `data` with each record that names a held passport merged over the stored one (only the fields it gives change). */
 async function mergedWithStored(data: unknown, store: RegistryStore): Promise<{ data: unknown; updated: number }> {
@@ -39,14 +41,23 @@ async function heldValues(data: unknown, store: RegistryStore): Promise<Holders>
     }),
   );
   const held = new Map(
-    await Promise.all(asked.map(async ([field, value]) => [`${field}:${value}`, await store.holderOf(field, value)] as const)),
+    await Promise.all(
+      asked.map(async ([field, value]) => [`${field}:${value}`, await store.holderOf(field, value)] as const),
+    ),
   );
   return { holderOf: (field, value) => held.get(`${field}:${value}`) };
 }
 
-export async function loadRecords(store: RegistryStore, data: unknown, { upsert = false }: { upsert?: boolean } = {}): Promise<LoadResult> {
+export async function loadRecords(
+  store: RegistryStore,
+  data: unknown,
+  { upsert = false }: { upsert?: boolean } = {},
+): Promise<LoadResult> {
   const merged = upsert ? await mergedWithStored(data, store) : { data, updated: 0 };
-  const check = checkImport(merged.data, await store.skills(), { holders: await heldValues(merged.data, store), upsert });
+  const check = checkImport(merged.data, await store.skills(), {
+    holders: await heldValues(merged.data, store),
+    upsert,
+  });
   if (!check.ok) return check;
   try {
     await store.write(check.batch, { upsert });
@@ -54,5 +65,10 @@ export async function loadRecords(store: RegistryStore, data: unknown, { upsert 
     if (error instanceof StoreConflict) return { ok: false, problems: [{ at: error.at, message: error.message }] };
     throw error;
   }
-  return { ok: true, agents: check.batch.agents.length, updated: merged.updated, skillFamilies: check.batch.skills?.length ?? 0 };
+  return {
+    ok: true,
+    agents: check.batch.agents.length,
+    updated: merged.updated,
+    skillFamilies: check.batch.skills?.length ?? 0,
+  };
 }

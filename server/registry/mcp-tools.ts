@@ -34,7 +34,9 @@ interface FreeTool {
 const text = (value: string) => ({ type: "text" as const, text: value });
 
 function toolOf(document: RegistryDocument, path: string, operation: Operation, ajv: Ajv2020): FreeTool {
-  const parameters = (operation.parameters ?? []).filter((p): p is Parameter => "name" in p && (p.in === "path" || p.in === "query"));
+  const parameters = (operation.parameters ?? []).filter(
+    (p): p is Parameter => "name" in p && (p.in === "path" || p.in === "query"),
+  );
   const inputSchema = {
     type: "object" as const,
     properties: Object.fromEntries(parameters.map((p) => [p.name, plainSchema(document, p.schema ?? {})])),
@@ -50,7 +52,9 @@ function toolOf(document: RegistryDocument, path: string, operation: Operation, 
       description: `${operation.summary ?? name} (GET ${path}). Free.`,
       inputSchema,
       // The 200 body, or (in an error result) the contract's error body.
-      ...(ok !== undefined && { outputSchema: { type: "object" as const, anyOf: [plainSchema(document, ok), { required: ["error"] }] } }),
+      ...(ok !== undefined && {
+        outputSchema: { type: "object" as const, anyOf: [plainSchema(document, ok), { required: ["error"] }] },
+      }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     id: operation.operationId as OperationId,
@@ -70,7 +74,11 @@ async function run(tool: FreeTool, args: Record<string, unknown>, store: Registr
       return { field, message: e.message ?? "is invalid" };
     });
     const message = `Invalid arguments: ${errors.map((e) => `${e.field}: ${e.message}`).join("; ")}`;
-    return { isError: true, structuredContent: { error: "invalid_request", message, errors }, content: [text(message)] };
+    return {
+      isError: true,
+      structuredContent: { error: "invalid_request", message, errors },
+      content: [text(message)],
+    };
   }
   const path = Object.fromEntries(tool.pathNames.map((name) => [name, input[name]]));
   const query = Object.fromEntries(Object.entries(input).filter(([name]) => !tool.pathNames.includes(name)));
@@ -95,7 +103,8 @@ export function registryToolServer(document: RegistryDocument, store: RegistrySt
   return {
     name: "defi-intel-registry",
     version: document.info.version,
-    instructions: "The agent registry, read-only and free: passports, name availability, aliases, identity cards, manifests, skills.",
+    instructions:
+      "The agent registry, read-only and free: passports, name availability, aliases, identity cards, manifests, skills.",
     tools: tools.map((tool) => tool.tool),
     call: async ({ name, arguments: args }) => {
       const tool = byName.get(name);

@@ -27,12 +27,16 @@ export function checkName(raw: string): NameCheck {
   // Refused rather than folded: a look-alike (Cyrillic `а`) must never pass for a Latin name.
   const stranger = [...folded].find((char) => !ALLOWED.test(char));
   if (stranger !== undefined) {
-    return invalid("characters", `must use only a-z, 0-9 and the separators - _ . or space; ${describe(stranger)} is not allowed`);
+    return invalid(
+      "characters",
+      `must use only a-z, 0-9 and the separators - _ . or space; ${describe(stranger)} is not allowed`,
+    );
   }
   if (folded.length < MIN_NAME_LENGTH || folded.length > MAX_NAME_LENGTH) {
     return invalid("length", `must be ${MIN_NAME_LENGTH} to ${MAX_NAME_LENGTH} characters`);
   }
-  if (folded.startsWith("-") || folded.endsWith("-")) return invalid("edge-separator", "must not start or end with a separator");
+  if (folded.startsWith("-") || folded.endsWith("-"))
+    return invalid("edge-separator", "must not start or end with a separator");
   if (folded.includes("--")) return invalid("double-separator", "must not contain two separators in a row");
   return { status: RESERVED.has(folded) ? "reserved" : "valid", normalized: folded };
 }

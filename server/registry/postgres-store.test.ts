@@ -27,7 +27,9 @@ describe.skipIf(!hasPostgres())("PostgreSQL", () => {
 
   it("is seeded once when several instances open it together, and shared by them", async () => {
     const database = freshDatabase();
-    const others = Array.from({ length: 3 }, () => openDatabase(databaseSettings(schemas.at(-1) as string, { poolSize: 2 })));
+    const others = Array.from({ length: 3 }, () =>
+      openDatabase(databaseSettings(schemas.at(-1) as string, { poolSize: 2 })),
+    );
     databases.push(...others);
     const stores = await Promise.all([database, ...others].map((db) => openRegistryStore(db)));
     const seed = readSeed() as RegistryImport;

@@ -82,14 +82,20 @@ const SQL = {
   dropCapabilities: "DELETE FROM capabilities WHERE agent = $1",
   // A capability listed twice in one manifest is one capability.
   insertCapability: "INSERT INTO capabilities (agent, family_id, option_id) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
-  holders: new Map([...UNIQUE_COLUMNS].map(([column, field]) => [field, `SELECT name, kind FROM passports WHERE ${column} = $1`])),
+  holders: new Map(
+    [...UNIQUE_COLUMNS].map(([column, field]) => [field, `SELECT name, kind FROM passports WHERE ${column} = $1`]),
+  ),
   holdersOf: `SELECT name, kind, asset_address, primary_sol FROM passports WHERE name = $1 OR asset_address = $2 OR primary_sol = $3`,
 };
 
 /** The holders of `record`'s unique values, read with `q` (inside the refused write's transaction). */
 async function holdersOf(q: Query, record: PassportRecord) {
   const rows = await q(SQL.holdersOf, [record.name, record.assetAddress, record.primarySol ?? null]);
-  const column: Record<UniqueField, string> = { name: "name", assetAddress: "asset_address", primarySol: "primary_sol" };
+  const column: Record<UniqueField, string> = {
+    name: "name",
+    assetAddress: "asset_address",
+    primarySol: "primary_sol",
+  };
   return (field: UniqueField, value: string) => {
     const row = rows.find((r) => r[column[field]] === value);
     return row && { name: row.name as string, kind: row.kind as string };
@@ -118,7 +124,8 @@ async function insertPassport(q: Query, record: PassportRecord, at: string, upse
 
 async function writeFamily(q: Query, family: SkillFamily): Promise<void> {
   await q(SQL.upsertFamily, [family.id, family.name, family.description]);
-  for (const option of family.options) await q(SQL.upsertOption, [family.id, option.id, option.name, option.description]);
+  for (const option of family.options)
+    await q(SQL.upsertOption, [family.id, option.id, option.name, option.description]);
 }
 
 /** The registry in `database` (migrated first). Closing it leaves the database open: its owner closes that. */
@@ -157,7 +164,8 @@ export async function openPostgresStore(database: Database): Promise<RegistrySto
     async write(batch, { upsert = false } = {}) {
       await database.transaction(async (q) => {
         for (const family of batch.skills ?? []) await writeFamily(q, family);
-        for (const [index, record] of batch.agents.entries()) await insertPassport(q, record, `agents[${index}]`, upsert);
+        for (const [index, record] of batch.agents.entries())
+          await insertPassport(q, record, `agents[${index}]`, upsert);
       });
     },
     // A round trip to the database; the readiness probe bounds how long it may take.

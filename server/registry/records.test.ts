@@ -70,7 +70,10 @@ describe("checkImport", () => {
     expect(at).toContain("agents[1].createdAt");
     expect(at).toContain("agents[2].primarySol");
     expect(at.some((path) => path.startsWith("agents[0]"))).toBe(false);
-    expect(problemsOf(file)).toContainEqual({ at: "agents[1].nickname", message: "is not a field of the import format" });
+    expect(problemsOf(file)).toContainEqual({
+      at: "agents[1].nickname",
+      message: "is not a field of the import format",
+    });
     expect(problemsOf(file)).toContainEqual({ at: "agents[1].createdAt", message: "must be integer" });
   });
 
@@ -93,7 +96,10 @@ describe("checkImport", () => {
     expect(problemsOf(file)).toEqual([
       { at: "agents[0].name", message: "must be 3 to 32 characters" },
       { at: "agents[1].name", message: '"support" is a reserved name' },
-      { at: "agents[2].name", message: 'must be normalized: use "new-agent" (keep the original casing in displayName)' },
+      {
+        at: "agents[2].name",
+        message: 'must be normalized: use "new-agent" (keep the original casing in displayName)',
+      },
     ]);
   });
 
@@ -114,7 +120,11 @@ describe("checkImport", () => {
   });
 
   it("resolves capabilities against the store's catalog plus the file's own families", () => {
-    const manifest = { ...(seed.agents[0]?.manifest as object), name: "new-agent", capabilities: ["trading:sniping", "ops:paging"] };
+    const manifest = {
+      ...(seed.agents[0]?.manifest as object),
+      name: "new-agent",
+      capabilities: ["trading:sniping", "ops:paging"],
+    };
     const file = { agents: [record({ manifest })] };
     expect(problemsOf(file)).toEqual([
       { at: "agents[0].manifest.capabilities[1]", message: '"ops:paging" does not resolve in the skill catalog' },
@@ -147,7 +157,10 @@ describe("checkImport", () => {
       { at: "agents[0].ownerWallet", message: "must be string" },
       { at: "agents[1]", message: "must have required property 'description'" },
       { at: "agents[1].assetAddress", message: `"${record().assetAddress}" is also given by agents[0].assetAddress` },
-      { at: "agents[1].name", message: 'must be normalized: use "new-agent" (keep the original casing in displayName)' },
+      {
+        at: "agents[1].name",
+        message: 'must be normalized: use "new-agent" (keep the original casing in displayName)',
+      },
       { at: "agents[1].name", message: '"New_Agent" is also given by agents[0].name' },
       { at: "agents[2]", message: "must be object" },
       { at: "agents[3].name", message: "must be 3 to 32 characters" },
@@ -157,15 +170,25 @@ describe("checkImport", () => {
 
   it("names the passport that already holds a value, and lets an update keep its own", () => {
     const holders = {
-      holderOf: (field: string, value: string) => (value === record()[field] ? { name: "new-agent", kind: "native" } : undefined),
+      holderOf: (field: string, value: string) =>
+        value === record()[field] ? { name: "new-agent", kind: "native" } : undefined,
     };
     const file = { agents: [record(), record({ name: "other-agent", assetAddress: record().assetAddress })] };
     const check = checkImport(file, catalog, { holders });
     expect(check.ok ? [] : check.problems).toEqual([
-      { at: "agents[0].assetAddress", message: `"${record().assetAddress}" is already held by the native passport "new-agent"` },
-      { at: "agents[0].name", message: '"new-agent" is already held by the native passport "new-agent" (--upsert updates it)' },
+      {
+        at: "agents[0].assetAddress",
+        message: `"${record().assetAddress}" is already held by the native passport "new-agent"`,
+      },
+      {
+        at: "agents[0].name",
+        message: '"new-agent" is already held by the native passport "new-agent" (--upsert updates it)',
+      },
       { at: "agents[1].assetAddress", message: `"${record().assetAddress}" is also given by agents[0].assetAddress` },
-      { at: "agents[1].assetAddress", message: `"${record().assetAddress}" is already held by the native passport "new-agent"` },
+      {
+        at: "agents[1].assetAddress",
+        message: `"${record().assetAddress}" is already held by the native passport "new-agent"`,
+      },
     ]);
     const update = checkImport({ agents: [record()] }, catalog, { holders, upsert: true });
     expect(update.ok).toBe(true);

@@ -39,27 +39,36 @@ export interface CheckOptions {
 }
 
 type Loose = Record<string, unknown>;
-const isObject = (value: unknown): value is Loose => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Loose =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * Checks `data` against the contract, the record rules, the other records of the file and the
  * store, all in one pass: every problem is reported, each with its location, whatever else is
  * wrong. `catalog` is the store's skill catalog.
  */
-export function checkImport(data: unknown, catalog: SkillFamily[], { holders, upsert = false }: CheckOptions = {}): ImportCheck {
+export function checkImport(
+  data: unknown,
+  catalog: SkillFamily[],
+  { holders, upsert = false }: CheckOptions = {},
+): ImportCheck {
   validateFile ??= importSchema();
   const problems = validateFile(data) ? [] : (validateFile.errors ?? []).map(schemaProblem);
   const file = isObject(data) ? data : {};
   const agents = Array.isArray(file.agents) ? file.agents : [];
   const families = (Array.isArray(file.skills) ? file.skills : []).filter(
-    (family): family is SkillFamily => isObject(family) && typeof family.id === "string" && Array.isArray(family.options),
+    (family): family is SkillFamily =>
+      isObject(family) && typeof family.id === "string" && Array.isArray(family.options),
   );
   const known = new Set(
-    [...catalog, ...families].flatMap((family) => family.options.filter(isObject).map((option) => `${family.id}:${option.id}`)),
+    [...catalog, ...families].flatMap((family) =>
+      family.options.filter(isObject).map((option) => `${family.id}:${option.id}`),
+    ),
   );
   for (const [index, record] of agents.entries()) {
     if (!isObject(record)) continue;
-    for (const { at, message } of recordProblems(record, known)) problems.push({ at: `agents[${index}]${at}`, message });
+    for (const { at, message } of recordProblems(record, known))
+      problems.push({ at: `agents[${index}]${at}`, message });
   }
   problems.push(...duplicateProblems(agents), ...(holders ? heldProblems(agents, holders, upsert) : []));
   return problems.length ? { ok: false, problems: ordered(problems) } : { ok: true, batch: data as RegistryImport };
@@ -84,7 +93,11 @@ function duplicateProblems(agents: unknown[]): Problem[] {
       const key = `${field}:${name && name.status !== "invalid" ? name.normalized : value}`;
       const earlier = first.get(key);
       if (earlier === undefined) first.set(key, index);
-      else problems.push({ at: `agents[${index}].${field}`, message: `"${value}" is also given by agents[${earlier}].${field}` });
+      else
+        problems.push({
+          at: `agents[${index}].${field}`,
+          message: `"${value}" is also given by agents[${earlier}].${field}`,
+        });
     }
   }
   return problems;
@@ -117,7 +130,10 @@ function recordProblems(record: Loose, capabilities: ReadonlySet<string>): Probl
   if (name.status === "invalid") problems.push({ at: ".name", message: name.message });
   else if (name.status === "reserved") problems.push({ at: ".name", message: `"${record.name}" is a reserved name` });
   else if (name.normalized !== record.name) {
-    problems.push({ at: ".name", message: `must be normalized: use "${name.normalized}" (keep the original casing in displayName)` });
+    problems.push({
+      at: ".name",
+      message: `must be normalized: use "${name.normalized}" (keep the original casing in displayName)`,
+    });
   }
   const spellsName = (raw: unknown) => {
     const check = typeof raw === "string" ? checkName(raw) : undefined;
@@ -135,7 +151,10 @@ function recordProblems(record: Loose, capabilities: ReadonlySet<string>): Probl
   }
   for (const [index, id] of (Array.isArray(manifest?.capabilities) ? manifest.capabilities : []).entries()) {
     if (typeof id === "string" && !capabilities.has(id)) {
-      problems.push({ at: `.manifest.capabilities[${index}]`, message: `"${id}" does not resolve in the skill catalog` });
+      problems.push({
+        at: `.manifest.capabilities[${index}]`,
+        message: `"${id}" does not resolve in the skill catalog`,
+      });
     }
   }
   return problems;
@@ -165,6 +184,8 @@ function fieldPath(pointer: string): string {
   const steps = pointer.split("/").slice(1).filter(Boolean);
   if (!steps.length) return "file";
   return steps
-    .map((step, i) => (/^\d+$/.test(step) ? `[${step}]` : `${i ? "." : ""}${step.replace(/~1/g, "/").replace(/~0/g, "~")}`))
+    .map((step, i) =>
+      /^\d+$/.test(step) ? `[${step}]` : `${i ? "." : ""}${step.replace(/~1/g, "/").replace(/~0/g, "~")}`,
+    )
     .join("");
 }

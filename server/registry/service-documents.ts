@@ -13,7 +13,10 @@ import { MAX_AGE } from "./handlers.js";
 
 type RegistryInfo = components["schemas"]["RegistryInfo"];
 
-export function serviceDocumentHandlers(document: RegistryDocument, publicBaseUrl?: string): Record<string, RequestHandler> {
+export function serviceDocumentHandlers(
+  document: RegistryDocument,
+  publicBaseUrl?: string,
+): Record<string, RequestHandler> {
   const info: RegistryInfo = {
     service: "agent-registry",
     version: document.info.version,

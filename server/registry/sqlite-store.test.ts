@@ -26,7 +26,9 @@ describe("openSqliteStore", () => {
     expect(await first.isEmpty()).toBe(true);
     await first.write({ agents: [passport("orbit-scout")], skills: catalog });
     await first.close();
-    expect(statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0, "closing folds the WAL into the file").toBe(0);
+    expect(statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0, "closing folds the WAL into the file").toBe(
+      0,
+    );
 
     const again = openSqliteStore(path);
     expect((await again.findPassport("orbit-scout"))?.name).toBe("orbit-scout");

@@ -86,7 +86,9 @@ function migrate(db: Db): void {
   db.transaction(() => {
     const current = schemaVersion(db);
     if (current > MIGRATIONS.length) {
-      throw new Error(`registry database schema version ${current} is newer than this code supports (${MIGRATIONS.length})`);
+      throw new Error(
+        `registry database schema version ${current} is newer than this code supports (${MIGRATIONS.length})`,
+      );
     }
     for (const [index, sql] of MIGRATIONS.entries()) {
       if (index < current) continue;
@@ -97,7 +99,9 @@ function migrate(db: Db): void {
 }
 
 function schemaVersion(db: Db): number {
-  const row = db.prepare("SELECT coalesce(max(version), 0) AS version FROM schema_version").get() as { version: number };
+  const row = db.prepare("SELECT coalesce(max(version), 0) AS version FROM schema_version").get() as {
+    version: number;
+  };
   return row.version;
 }
 
@@ -119,14 +123,18 @@ function sqliteStore(db: Db): RegistryStore {
        VALUES (?1, ?2, ?3, ?4, (SELECT coalesce(max(position), -1) + 1 FROM skill_options WHERE family_id = ?1))
        ON CONFLICT (family_id, id) DO UPDATE SET name = excluded.name, description = excluded.description`,
     ),
-    insertPassport: db.prepare(`INSERT INTO passports (${PASSPORT_COLUMNS}, manifest, card) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+    insertPassport: db.prepare(
+      `INSERT INTO passports (${PASSPORT_COLUMNS}, manifest, card) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
     replacePassport: db.prepare(
       `INSERT INTO passports (${PASSPORT_COLUMNS}, manifest, card) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (name) DO UPDATE SET ${REPLACE_COLUMNS}`,
     ),
     dropCapabilities: db.prepare("DELETE FROM capabilities WHERE agent = ?"),
     holders: new Map(
-      [...UNIQUE_COLUMNS].map(([column, field]) => [field, db.prepare(`SELECT name, kind FROM passports WHERE ${column} = ?`)] as const),
+      [...UNIQUE_COLUMNS].map(
+        ([column, field]) => [field, db.prepare(`SELECT name, kind FROM passports WHERE ${column} = ?`)] as const,
+      ),
     ),
     // A capability listed twice in one manifest is one capability.
     insertCapability: db.prepare("INSERT OR IGNORE INTO capabilities (agent, family_id, option_id) VALUES (?, ?, ?)"),
@@ -179,7 +187,10 @@ function sqliteStore(db: Db): RegistryStore {
       return cardOf(documents(name));
     },
     async skills() {
-      return catalogOf(sql.families.all() as Omit<SkillFamily, "options">[], sql.options.all() as Parameters<typeof catalogOf>[1]);
+      return catalogOf(
+        sql.families.all() as Omit<SkillFamily, "options">[],
+        sql.options.all() as Parameters<typeof catalogOf>[1],
+      );
     },
     async isEmpty() {
       return (sql.counts.get() as { n: number }).n === 0;

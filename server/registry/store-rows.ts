@@ -26,7 +26,8 @@ export type PassportRow = {
 
 export type DocumentsRow = { manifest: string | null; card: string | null };
 
-export const PASSPORT_COLUMNS = "name, kind, display_name, asset_address, owner_wallet, description, created_at, primary_sol";
+export const PASSPORT_COLUMNS =
+  "name, kind, display_name, asset_address, owner_wallet, description, created_at, primary_sol";
 
 /** `SET` of an upsert: every column but the name takes the written value. */
 export const REPLACE_COLUMNS = PASSPORT_COLUMNS.split(", ")
@@ -85,8 +86,10 @@ export function recordOf(row: PassportRow, { manifest, card }: Partial<Documents
   };
 }
 
-export const manifestOf = (row: DocumentsRow | undefined) => (row?.manifest ? (JSON.parse(row.manifest) as Manifest) : undefined);
-export const cardOf = (row: DocumentsRow | undefined) => (row?.card ? (JSON.parse(row.card) as IdentityCard) : undefined);
+export const manifestOf = (row: DocumentsRow | undefined) =>
+  row?.manifest ? (JSON.parse(row.manifest) as Manifest) : undefined;
+export const cardOf = (row: DocumentsRow | undefined) =>
+  row?.card ? (JSON.parse(row.card) as IdentityCard) : undefined;
 
 type OptionRow = { family_id: string; id: string; name: string; description: string };
 
@@ -96,7 +99,9 @@ export function catalogOf(families: Omit<SkillFamily, "options">[], options: Opt
     id: family.id,
     name: family.name,
     description: family.description,
-    options: options.filter((o) => o.family_id === family.id).map(({ id, name, description }) => ({ id, name, description })),
+    options: options
+      .filter((o) => o.family_id === family.id)
+      .map(({ id, name, description }) => ({ id, name, description })),
   }));
 }
 
@@ -116,7 +121,10 @@ export function heldBy(
     const value = record[field];
     const holder = value == null ? undefined : holderOf(field, value);
     if (holder && !(upsert && holder.name === record.name))
-      return new StoreConflict(`${at}.${field}`, `"${value}" is already held by the ${holder.kind} passport "${holder.name}"`);
+      return new StoreConflict(
+        `${at}.${field}`,
+        `"${value}" is already held by the ${holder.kind} passport "${holder.name}"`,
+      );
   }
   return undefined;
 }

@@ -31,7 +31,10 @@ export interface RegistryStore {
   /** True when the store holds neither passports nor skills. */
   isEmpty(): Promise<boolean>;
   /** The passport holding a unique value (`name` normalized, `assetAddress`, `primarySol`), if any. */
-  holderOf(field: "name" | "assetAddress" | "primarySol", value: string): Promise<{ name: string; kind: string } | undefined>;
+  holderOf(
+    field: "name" | "assetAddress" | "primarySol",
+    value: string,
+  ): Promise<{ name: string; kind: string } | undefined>;
   /** The passport of a normalized name exactly as it was written (the import format's record). */
   record(name: string): Promise<PassportRecord | undefined>;
   /**

@@ -3,7 +3,10 @@ import { inlineRefs } from "./inline-refs.js";
 
 const schemas = {
   Chain: { type: "string", pattern: "^[a-z]+$" },
-  Pair: { type: "object", properties: { base: { $ref: "#/components/schemas/Chain" }, quote: { $ref: "#/components/schemas/Chain" } } },
+  Pair: {
+    type: "object",
+    properties: { base: { $ref: "#/components/schemas/Chain" }, quote: { $ref: "#/components/schemas/Chain" } },
+  },
   Loop: { type: "object", properties: { next: { $ref: "#/components/schemas/Loop" } } },
 };
 
@@ -16,11 +19,16 @@ describe("inlineRefs", () => {
   });
 
   it("keeps a reference's siblings beside its target", () => {
-    expect(inlineRefs({ allOf: [{ $ref: "#/components/schemas/Chain" }], description: "Chain filter." }, schemas)).toEqual({
+    expect(
+      inlineRefs({ allOf: [{ $ref: "#/components/schemas/Chain" }], description: "Chain filter." }, schemas),
+    ).toEqual({
       allOf: [schemas.Chain],
       description: "Chain filter.",
     });
-    expect(inlineRefs({ $ref: "#/components/schemas/Chain", default: "all" }, schemas)).toEqual({ allOf: [schemas.Chain], default: "all" });
+    expect(inlineRefs({ $ref: "#/components/schemas/Chain", default: "all" }, schemas)).toEqual({
+      allOf: [schemas.Chain],
+      default: "all",
+    });
   });
 
   it("refuses a recursive schema and a reference to nothing", () => {

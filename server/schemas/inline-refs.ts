@@ -7,13 +7,18 @@
  */
 const PREFIX = "#/components/schemas/";
 
-export function inlineRefs(schema: unknown, schemas: Readonly<Record<string, unknown>>, trail: readonly string[] = []): unknown {
+export function inlineRefs(
+  schema: unknown,
+  schemas: Readonly<Record<string, unknown>>,
+  trail: readonly string[] = [],
+): unknown {
   if (Array.isArray(schema)) return schema.map((item) => inlineRefs(item, schemas, trail));
   if (!schema || typeof schema !== "object") return schema;
   const { $ref, ...rest } = schema as Record<string, unknown>;
   const own = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, inlineRefs(value, schemas, trail)]));
   if ($ref === undefined) return own;
-  if (typeof $ref !== "string" || !$ref.startsWith(PREFIX)) throw new Error(`cannot inline the reference ${String($ref)}`);
+  if (typeof $ref !== "string" || !$ref.startsWith(PREFIX))
+    throw new Error(`cannot inline the reference ${String($ref)}`);
   const name = decodeURIComponent($ref.slice(PREFIX.length));
   if (trail.includes(name)) throw new Error(`cannot inline the recursive schema ${[...trail, name].join(" → ")}`);
   if (!Object.hasOwn(schemas, name)) throw new Error(`the reference ${$ref} names no schema`);

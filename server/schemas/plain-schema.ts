@@ -49,7 +49,15 @@ export function plainSchema(document: Document, schema: unknown): Record<string,
 }
 
 /** Words that bound a value rather than shape it. */
-const BOUNDS = new Set(["pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength"]);
+const BOUNDS = new Set([
+  "pattern",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minLength",
+  "maxLength",
+]);
 const BOUNDS_OF_LISTS = new Set(["minItems", "maxItems", "uniqueItems", "multipleOf"]);
 
 /**
@@ -71,7 +79,13 @@ export function shapeOf(schema: unknown, root = true): unknown {
   const enumerated = entries.some(([key]) => key === "enum");
   return Object.fromEntries(
     entries
-      .filter(([key]) => !BOUNDS.has(key) && !BOUNDS_OF_LISTS.has(key) && (root || key !== "required") && !(enumerated && key === "type"))
+      .filter(
+        ([key]) =>
+          !BOUNDS.has(key) &&
+          !BOUNDS_OF_LISTS.has(key) &&
+          (root || key !== "required") &&
+          !(enumerated && key === "type"),
+      )
       .map(([key, value]) => [
         key,
         key === "properties" && value && typeof value === "object"
@@ -86,7 +100,10 @@ function typeAlternatives(schema: Record<string, unknown>): string[] | undefined
   const { anyOf, ...rest } = schema;
   if (!Array.isArray(anyOf) || Object.keys(rest).length > 0) return undefined;
   const types = anyOf.map((alternative) =>
-    alternative && typeof alternative === "object" && Object.keys(alternative).length === 1 && typeof alternative.type === "string"
+    alternative &&
+    typeof alternative === "object" &&
+    Object.keys(alternative).length === 1 &&
+    typeof alternative.type === "string"
       ? (alternative.type as string)
       : undefined,
   );

@@ -12,6 +12,7 @@ describe("usdToMicroUsdc", () => {
   });
 
   it("rejects what is not a positive price with at most 6 decimals", () => {
-    for (const bad of ["0", "0.000000", "0.0000001", "-1", "1e-3", ".5", "1.", "abc", ""]) expect(usdToMicroUsdc(bad), bad).toBeUndefined();
+    for (const bad of ["0", "0.000000", "0.0000001", "-1", "1e-3", ".5", "1.", "abc", ""])
+      expect(usdToMicroUsdc(bad), bad).toBeUndefined();
   });
 });

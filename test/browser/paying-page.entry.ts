@@ -12,7 +12,11 @@ async function payWith(version: 1 | 2, url: string, body: unknown) {
       ? wrapFetchWithPayment(fetch, new x402Client().register("eip155:*", new ExactEvmScheme(account)))
       : (wrapV1(fetch, account) as typeof fetch);
   try {
-    const response = await pay(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const response = await pay(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
     const header = response.headers.get(version === 2 ? "PAYMENT-RESPONSE" : "X-PAYMENT-RESPONSE");
     const receipt = header && (version === 2 ? decodePaymentResponseHeader(header) : JSON.parse(atob(header)));
     return { status: response.status, receipt, envelope: await response.json() };

@@ -15,7 +15,12 @@ import { loadAnalyticsConfig } from "../../server/config/analytics.js";
 import { createLogger } from "../../server/http/logger.js";
 import { browserSuiteRuns, launchChromium, listenLocally } from "../support/chromium.js";
 
-type Paid = { status?: number; receipt?: { success: boolean; network: string }; envelope?: { signal: string }; error?: string };
+type Paid = {
+  status?: number;
+  receipt?: { success: boolean; network: string };
+  envelope?: { signal: string };
+  error?: string;
+};
 
 describe.runIf(browserSuiteRuns("paying page browser test"))("a page on another origin paying in Chromium", () => {
   let browser: Browser;
@@ -37,7 +42,10 @@ describe.runIf(browserSuiteRuns("paying page browser test"))("a page on another 
     const script = bundled.outputFiles[0]?.text ?? "";
     const site = createServer((req, res) => {
       if (req.url === "/page.js") res.setHeader("Content-Type", "text/javascript").end(script);
-      else res.setHeader("Content-Type", "text/html").end('<!doctype html><title>payer</title><script src="/page.js"></script>');
+      else
+        res
+          .setHeader("Content-Type", "text/html")
+          .end('<!doctype html><title>payer</title><script src="/page.js"></script>');
     });
     service = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:", NODE_ENV: "test" }), {
       logger: createLogger("silent"),
@@ -65,7 +73,10 @@ describe.runIf(browserSuiteRuns("paying page browser test"))("a page on another 
   ] as const)("pays over x402 v%i and reads the answer and its receipt", async (version, network) => {
     const url = `${api}/base/defi/tvl`;
     const paid = (await page.evaluate(
-      ([v, u]) => (globalThis as unknown as { payWith(v: number, u: string, b: unknown): Promise<Paid> }).payWith(v, u, { limit: 2 }),
+      ([v, u]) =>
+        (globalThis as unknown as { payWith(v: number, u: string, b: unknown): Promise<Paid> }).payWith(v, u, {
+          limit: 2,
+        }),
       [version, url] as const,
     )) as Paid;
     expect(paid.error, consoleLines.join("\n")).toBeUndefined();

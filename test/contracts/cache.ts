@@ -62,7 +62,11 @@ export function describeCacheContract(name: string, open: () => Promise<CacheFix
     it("shares one load between concurrent misses of one key, and keeps keys apart", async () => {
       const { cache } = await fresh();
       const { state, load } = loader(42, { delayMs: 20 });
-      const answers = await Promise.all([cache.wrap("a", 60_000, load), cache.wrap("a", 60_000, load), cache.wrap("b", 60_000, load)]);
+      const answers = await Promise.all([
+        cache.wrap("a", 60_000, load),
+        cache.wrap("a", 60_000, load),
+        cache.wrap("b", 60_000, load),
+      ]);
       expect(answers).toEqual([42, 42, 42]);
       expect(state.calls).toBe(2);
     });

@@ -4,8 +4,19 @@
  */
 import { describe, expect, it } from "vitest";
 import { splitPayment } from "../../server/analytics/payments/ledger/split.js";
-import { type MoveName, RECOVERY_RECORDS, STAGES, type Stage, TRANSITIONS } from "../../server/analytics/payments/ledger/stages.js";
-import type { Attempt, LedgerStore, ReservationRequest, Transport } from "../../server/analytics/payments/ledger/store.js";
+import {
+  type MoveName,
+  RECOVERY_RECORDS,
+  STAGES,
+  type Stage,
+  TRANSITIONS,
+} from "../../server/analytics/payments/ledger/stages.js";
+import type {
+  Attempt,
+  LedgerStore,
+  ReservationRequest,
+  Transport,
+} from "../../server/analytics/payments/ledger/store.js";
 
 export interface LedgerFixture {
   ledger: LedgerStore;
@@ -16,7 +27,11 @@ export interface LedgerFixture {
 
 const T0 = 1_800_000_000_000;
 
-export const reservation = (key: string, overrides: Partial<ReservationRequest> = {}, now = T0): ReservationRequest => ({
+export const reservation = (
+  key: string,
+  overrides: Partial<ReservationRequest> = {},
+  now = T0,
+): ReservationRequest => ({
   key,
   network: "base-sepolia",
   payer: "0xpayer",
@@ -85,7 +100,10 @@ const MOVES: Record<MoveName, Move> = {
 };
 
 /** The same move made by what its guards refuse: another attempt, the other side of the deadline, another holder. */
-const stranger = (payment: Placed): Placed => ({ ...payment, attempt: { ...payment.attempt, holder: "another-attempt" } });
+const stranger = (payment: Placed): Placed => ({
+  ...payment,
+  attempt: { ...payment.attempt, holder: "another-attempt" },
+});
 
 const stageOf = async (ledger: LedgerStore, payment: Placed) =>
   (await ledger.rows()).find((row) => row.id === payment.attempt.entry)?.status;
@@ -116,7 +134,8 @@ function describeTransitionTable(open: (start: number) => Promise<LedgerFixture>
         // a move guarded by a deadline past is made past every deadline (verified's and settling's alike)
         const past = (guards as readonly string[]).includes("past deadline");
         if (past) {
-          for (const payment of payments.filter((p) => leaves(p.stage))) expect(await move(ledger, payment, now())).toBe(false);
+          for (const payment of payments.filter((p) => leaves(p.stage)))
+            expect(await move(ledger, payment, now())).toBe(false);
           advance(40_000);
         }
         for (const payment of payments) {
@@ -126,7 +145,8 @@ function describeTransitionTable(open: (start: number) => Promise<LedgerFixture>
           expect(await move(ledger, payment, now()), `from ${payment.stage}`).toBe(leaves(payment.stage));
           expect(await stageOf(ledger, payment)).toBe(leaves(payment.stage) ? to : payment.stage);
           // once: the payment has left the stage it was in (a move that stays, postpone, may be made again)
-          if (leaves(payment.stage) && !leaves(to)) expect(await move(ledger, payment, now()), `again from ${to}`).toBe(false);
+          if (leaves(payment.stage) && !leaves(to))
+            expect(await move(ledger, payment, now()), `again from ${to}`).toBe(false);
         }
         if ((guards as readonly string[]).includes("before deadline")) {
           const late = await placed(ledger, "verified", now(), "walk-late");
@@ -147,7 +167,10 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
       const { ledger } = await open(T0);
       expect(await ledger.reserve(reservation("k"))).toEqual({ reserved: true, entry: expect.any(Number) });
       const again = await ledger.reserve(reservation("k", { fingerprint: "f2" }));
-      expect(again).toMatchObject({ reserved: false, existing: { status: "verified", fingerprint: "f1", payer: "0xpayer" } });
+      expect(again).toMatchObject({
+        reserved: false,
+        existing: { status: "verified", fingerprint: "f1", payer: "0xpayer" },
+      });
       expect(again.reserved === false && again.existing.answer).toBeUndefined();
       await ledger.close();
     });
@@ -178,25 +201,41 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
       // In one turn: fresh keys in a shuffled order, a replay of a held key, and one key twice.
       const order = keys.map((_, i) => (i * 7) % keys.length);
       const reservations = await Promise.all([
-        ...order.map((i) => ledger.reserve(reservation(keys[i] as string, { amount: amountOf(i), requestId: `r${i}` }))),
+        ...order.map((i) =>
+          ledger.reserve(reservation(keys[i] as string, { amount: amountOf(i), requestId: `r${i}` })),
+        ),
         ledger.reserve(reservation("held", { fingerprint: "second" })),
         ledger.reserve(reservation("twice", { fingerprint: "a" })),
         ledger.reserve(reservation("twice", { fingerprint: "b" })),
       ]);
-      expect(reservations.slice(0, keys.length)).toEqual(keys.map(() => ({ reserved: true, entry: expect.any(Number) })));
+      expect(reservations.slice(0, keys.length)).toEqual(
+        keys.map(() => ({ reserved: true, entry: expect.any(Number) })),
+      );
       const entries = reservations.slice(0, keys.length).map((r) => (r.reserved ? r.entry : 0));
       expect(new Set(entries).size).toBe(keys.length);
-      const entryOfKey = (i: number): Attempt => ({ entry: entries[order.indexOf(i)] as number, holder: `holder-${keys[i]}` });
-      expect(reservations[keys.length]).toMatchObject({ reserved: false, existing: { status: "verified", fingerprint: "first" } });
+      const entryOfKey = (i: number): Attempt => ({
+        entry: entries[order.indexOf(i)] as number,
+        holder: `holder-${keys[i]}`,
+      });
+      expect(reservations[keys.length]).toMatchObject({
+        reserved: false,
+        existing: { status: "verified", fingerprint: "first" },
+      });
       // One of the two copies won, and the payment held is that copy's own request.
       const [a, b] = reservations.slice(-2);
       expect([a?.reserved, b?.reserved].sort()).toEqual([false, true]);
-      expect(a?.reserved ? b : a).toMatchObject({ reserved: false, existing: { fingerprint: a?.reserved ? "a" : "b" } });
+      expect(a?.reserved ? b : a).toMatchObject({
+        reserved: false,
+        existing: { fingerprint: a?.reserved ? "a" : "b" },
+      });
 
       await ledger.release(entryOfKey(3), "the answer failed");
       const settled = await Promise.all(
         order.map((i) =>
-          ledger.settleWithAnswer(entryOfKey(i), settlement(`0xtx${i}`, amountOf(i)), { status: i % 2 ? 206 : 200, body: `{"i":${i}}` }),
+          ledger.settleWithAnswer(entryOfKey(i), settlement(`0xtx${i}`, amountOf(i)), {
+            status: i % 2 ? 206 : 200,
+            body: `{"i":${i}}`,
+          }),
         ),
       );
       expect(settled).toEqual(order.map((i) => i !== 3));
@@ -246,7 +285,13 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
       expect(await ledger.held("k")).toEqual(held.reserved === false ? held.existing : undefined);
       expect(await ledger.held("unknown")).toBeUndefined();
       const [row] = await ledger.rows();
-      expect(row).toMatchObject({ status: "settled", transaction: "0xtx", amount: 1000n, hasAnswer: true, recovery: null });
+      expect(row).toMatchObject({
+        status: "settled",
+        transaction: "0xtx",
+        amount: 1000n,
+        hasAnswer: true,
+        recovery: null,
+      });
       const totals = await ledger.totals();
       expect(totals.byAccount.map((a) => [a.account, a.amount])).toEqual([
         ["service", 900n],
@@ -277,7 +322,9 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
       advance(30_000);
       expect(await ledger.settleWithAnswer(a, settlement(), answer)).toBe(false);
       expect(await ledger.beginSettling(b, answer, now() + 1)).toBe(false);
-      expect(await ledger.settleWithAnswer({ entry: a.entry + b.entry + 1, holder: a.holder }, settlement(), answer)).toBe(false); // no such entry
+      expect(
+        await ledger.settleWithAnswer({ entry: a.entry + b.entry + 1, holder: a.holder }, settlement(), answer),
+      ).toBe(false); // no such entry
       expect((await ledger.rows()).map((r) => r.status)).toEqual(["verified", "verified"]);
       await ledger.close();
     });
@@ -321,11 +368,9 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
       // and every batch of settlements with answers checks each item's attempt on its own
       const attempts = await Promise.all(["x1", "x2", "x3"].map((key) => attemptOf(ledger, reservation(key))));
       const named = attempts.map((attempt, i) => (i === 1 ? { ...attempt, holder: "lost-attempt" } : attempt));
-      expect(await Promise.all(named.map((attempt) => ledger.settleWithAnswer(attempt, settlement(), answer)))).toEqual([
-        true,
-        false,
-        true,
-      ]);
+      expect(await Promise.all(named.map((attempt) => ledger.settleWithAnswer(attempt, settlement(), answer)))).toEqual(
+        [true, false, true],
+      );
       expect((await ledger.rows()).map((r) => r.status)).toEqual(["settled", "settled", "verified", "settled"]);
       await ledger.close();
     });
@@ -393,7 +438,12 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
         [settling.entry, "settling", "settling"],
         [stuck.entry, "stuck", "verified"],
       ]);
-      expect(pending[1]).toMatchObject({ network: "base-sepolia", payer: "0xpayer", amount: 1000n, payload: '{"authorization":{}}' });
+      expect(pending[1]).toMatchObject({
+        network: "base-sepolia",
+        payer: "0xpayer",
+        amount: 1000n,
+        payload: '{"authorization":{}}',
+      });
 
       expect(await ledger.expire(stuck.entry)).toBe(true);
       expect(await ledger.expire(stuck.entry)).toBe(false);
@@ -403,7 +453,10 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
       expect(await ledger.expire(settling.entry)).toBe(false); // recovery's move of a verified payment: not this one
       expect(await ledger.confirmOnChain(settling.entry, settlement("0xchain"))).toBe(true);
       const held = await ledger.reserve(reservation("settling"));
-      expect(held).toMatchObject({ reserved: false, existing: { status: "settled", answer, settlement: { transaction: "0xchain" } } });
+      expect(held).toMatchObject({
+        reserved: false,
+        existing: { status: "settled", answer, settlement: { transaction: "0xchain" } },
+      });
       const totals = await ledger.totals();
       expect(totals.byRecovery).toEqual([
         { recovery: RECOVERY_RECORDS.expire, status: "not_charged", payments: 1 },
@@ -438,10 +491,16 @@ function describeIdentifiers(open: (start: number) => Promise<LedgerFixture>): v
     expect(await ledger.reserve(withId("first", "pay_0123456789abcdef"))).toMatchObject({ reserved: true });
     const second = await ledger.reserve(withId("second", "pay_0123456789abcdef", { holder: "h2" }));
     expect(second).toMatchObject({ reserved: false, by: "identifier", existing: { key: "first", status: "verified" } });
-    expect(await ledger.bound("pay_0123456789abcdef")).toMatchObject({ key: "first", payer: "0xpayer", fingerprint: "f1" });
+    expect(await ledger.bound("pay_0123456789abcdef")).toMatchObject({
+      key: "first",
+      payer: "0xpayer",
+      fingerprint: "f1",
+    });
     expect(await ledger.bound("pay_unknown_0123456789")).toBeUndefined();
     // the same key under another identifier conflicts by its key
-    expect(await ledger.reserve(withId("first", "pay_other_0123456789", { holder: "h3" }))).toMatchObject({ by: "key" });
+    expect(await ledger.reserve(withId("first", "pay_other_0123456789", { holder: "h3" }))).toMatchObject({
+      by: "key",
+    });
     expect((await ledger.rows()).map((r) => [r.key, r.identifier])).toEqual([["first", "pay_0123456789abcdef"]]);
     await ledger.close();
   });
@@ -449,7 +508,9 @@ function describeIdentifiers(open: (start: number) => Promise<LedgerFixture>): v
   it("lets exactly one of many concurrent payments under one identifier win", async () => {
     const { ledger } = await open(T0);
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => ledger.reserve(withId(`racer-${i}`, "pay_race_0123456789", { holder: `h${i}` }))),
+      Array.from({ length: 20 }, (_, i) =>
+        ledger.reserve(withId(`racer-${i}`, "pay_race_0123456789", { holder: `h${i}` })),
+      ),
     );
     expect(results.filter((r) => r.reserved)).toHaveLength(1);
     expect(results.filter((r) => !r.reserved && r.by === "identifier")).toHaveLength(19);
@@ -473,7 +534,11 @@ function describeIdentifiers(open: (start: number) => Promise<LedgerFixture>): v
       answer,
     );
     expect(await ledger.dropExpiredAnswers(now() + 61_000)).toBe(0);
-    expect(await ledger.bound("pay_kept_0123456789")).toMatchObject({ status: "settled", answer, answerUntil: keepAnswerUntil });
+    expect(await ledger.bound("pay_kept_0123456789")).toMatchObject({
+      status: "settled",
+      answer,
+      answerUntil: keepAnswerUntil,
+    });
     expect(await ledger.dropExpiredAnswers(keepAnswerUntil + 1)).toBe(1);
     expect(await ledger.bound("pay_kept_0123456789")).toBeUndefined();
     expect(await ledger.reserve(withId("later", "pay_kept_0123456789"))).toMatchObject({ reserved: true });
@@ -486,11 +551,24 @@ function describeIdentifiers(open: (start: number) => Promise<LedgerFixture>): v
 
   it("records a payment sent under a bought identifier as not charged, holding neither its key nor the identifier", async () => {
     const { ledger } = await open(T0);
-    await ledger.settleWithAnswer(await attemptOf(ledger, withId("bought", "pay_bought_012345678")), settlement(), answer);
+    await ledger.settleWithAnswer(
+      await attemptOf(ledger, withId("bought", "pay_bought_012345678")),
+      settlement(),
+      answer,
+    );
     const { deadlineAt: _d, holder: _h, identifier: _i, ...fresh } = reservation("fresh", { transport: "mcp" });
-    await ledger.recordUncharged({ ...fresh, identifier: "pay_bought_012345678", reason: "its answer was bought already" });
+    await ledger.recordUncharged({
+      ...fresh,
+      identifier: "pay_bought_012345678",
+      reason: "its answer was bought already",
+    });
     const row = (await ledger.rows()).find((r) => r.key === "fresh");
-    expect(row).toMatchObject({ status: "not_charged", identifier: "pay_bought_012345678", transport: "mcp", hasAnswer: false });
+    expect(row).toMatchObject({
+      status: "not_charged",
+      identifier: "pay_bought_012345678",
+      transport: "mcp",
+      hasAnswer: false,
+    });
     expect(row?.reason).toBe("its answer was bought already");
     expect(await ledger.bound("pay_bought_012345678")).toMatchObject({ key: "bought" });
     expect(await ledger.reserve(reservation("fresh", { holder: "later" }))).toMatchObject({ reserved: true });

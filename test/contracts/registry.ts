@@ -3,7 +3,12 @@
  * assets and aliases, the skill catalog, reads, and updates. `open` gives an empty store.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { type PassportRecord, type RegistryStore, type SkillFamily, StoreConflict } from "../../server/registry/store.js";
+import {
+  type PassportRecord,
+  type RegistryStore,
+  type SkillFamily,
+  StoreConflict,
+} from "../../server/registry/store.js";
 
 export const catalog: SkillFamily[] = [
   {
@@ -74,7 +79,11 @@ export function describeRegistryStoreContract(name: string, open: () => Promise<
     describe("one namespace", () => {
       it("refuses a bring-your-own-agent slug that a native passport already holds, writing nothing of the batch", async () => {
         const store = await seeded();
-        const byoa = passport("orbit-scout", { kind: "byoa", displayName: "ORBIT_SCOUT", assetAddress: "B".repeat(44) });
+        const byoa = passport("orbit-scout", {
+          kind: "byoa",
+          displayName: "ORBIT_SCOUT",
+          assetAddress: "B".repeat(44),
+        });
         const conflict = await conflictOf(() => store.write({ agents: [passport("earlier-in-batch"), byoa] }));
         expect(conflict.at).toBe("agents[1].name");
         expect(conflict.message).toBe('"orbit-scout" is already held by the native passport "orbit-scout"');
@@ -100,9 +109,13 @@ export function describeRegistryStoreContract(name: string, open: () => Promise<
       it("refuses a second holder of an asset or of a .sol alias", async () => {
         const store = await seeded();
         const held = await store.findPassport("orbit-scout");
-        const asset = await conflictOf(() => store.write({ agents: [passport("other-agent", { assetAddress: held?.assetAddress })] }));
+        const asset = await conflictOf(() =>
+          store.write({ agents: [passport("other-agent", { assetAddress: held?.assetAddress })] }),
+        );
         expect(asset.at).toBe("agents[0].assetAddress");
-        const sol = await conflictOf(() => store.write({ agents: [passport("other-agent", { primarySol: "orbit-scout.sol" })] }));
+        const sol = await conflictOf(() =>
+          store.write({ agents: [passport("other-agent", { primarySol: "orbit-scout.sol" })] }),
+        );
         expect(sol.at).toBe("agents[0].primarySol");
       });
     });
@@ -120,7 +133,10 @@ export function describeRegistryStoreContract(name: string, open: () => Promise<
         const store = await seeded();
         const option = { id: "sniping", name: "Launch sniping", description: "Buys new launches." };
         const data = { id: "data", name: "Data", description: "Reading chain data.", options: [] };
-        await store.write({ agents: [], skills: [{ ...catalog[0], name: "Trading desk", options: [option] } as SkillFamily, data] });
+        await store.write({
+          agents: [],
+          skills: [{ ...catalog[0], name: "Trading desk", options: [option] } as SkillFamily, data],
+        });
         expect(await store.skills()).toEqual([
           { ...catalog[0], name: "Trading desk", options: [...(catalog[0] as SkillFamily).options, option] },
           data,
@@ -144,7 +160,10 @@ export function describeRegistryStoreContract(name: string, open: () => Promise<
 
       it("gives a native passport its display casing for aliases but not in the list", async () => {
         const store = await seeded();
-        expect(await store.findPassport("orbit-scout")).toMatchObject({ displayName: "Orbit-Scout", primarySol: "orbit-scout.sol" });
+        expect(await store.findPassport("orbit-scout")).toMatchObject({
+          displayName: "Orbit-Scout",
+          primarySol: "orbit-scout.sol",
+        });
         expect((await store.listAgents(1))[0]).not.toHaveProperty("displayName");
         expect(await store.manifest("orbit-scout")).toBeUndefined();
         expect(await store.card("orbit-scout")).toBeUndefined();

@@ -20,7 +20,11 @@ import { openSqliteLedger } from "../../server/analytics/payments/ledger/sqlite-
 import { loadAnalyticsConfig } from "../../server/config/analytics.js";
 import { type Answer, challenge, delivered, type PaidCall, send, sendAll } from "../support/paid-load.js";
 import { type ServiceProcess, startService, until } from "../support/processes.js";
-import { facilitatorSettlement, type StandinFacilitator, startStandinFacilitator } from "../support/standin-facilitator.js";
+import {
+  facilitatorSettlement,
+  type StandinFacilitator,
+  startStandinFacilitator,
+} from "../support/standin-facilitator.js";
 
 const CALLS = 36;
 const KILL_AFTER_SETTLES = 8;
@@ -87,7 +91,9 @@ describe("SIGKILL while a slow facilitator settles (SETTLEMENT=facilitator)", ()
     const start = await balances();
     service = await startService(env);
     const requirements = Object.fromEntries(
-      await Promise.all(PATHS.map(async (path) => [path, await challenge(service?.url as string, "POST", path)] as const)),
+      await Promise.all(
+        PATHS.map(async (path) => [path, await challenge(service?.url as string, "POST", path)] as const),
+      ),
     );
     const calls: PaidCall[] = await Promise.all(
       Array.from({ length: CALLS }, async (_, i) => {
@@ -134,7 +140,8 @@ describe("SIGKILL while a slow facilitator settles (SETTLEMENT=facilitator)", ()
       const recoveredSettled = rows.filter((r) => r.recovery === "settled: confirmed on chain");
       // the kill caught settlements in flight, confirmed on chain by recovery (otherwise this proved nothing)
       expect(recoveredSettled.length).toBeGreaterThan(0);
-      for (const row of recoveredSettled) expect(row.transaction).toMatch(/^(0x[0-9a-f]{64}|[1-9A-HJ-NP-Za-km-z]{64,88})$/);
+      for (const row of recoveredSettled)
+        expect(row.transaction).toMatch(/^(0x[0-9a-f]{64}|[1-9A-HJ-NP-Za-km-z]{64,88})$/);
       await expectLedgerMatchesChains(start);
 
       // every answer a client got carries a receipt with its settled row
@@ -175,7 +182,10 @@ describe("SIGKILL while a slow facilitator settles (SETTLEMENT=facilitator)", ()
         250,
       );
       for (const call of pending) {
-        const again = await send(service.url, { ...call, header: await sign(await challenge(service.url, "POST", call.path)) });
+        const again = await send(service.url, {
+          ...call,
+          header: await sign(await challenge(service.url, "POST", call.path)),
+        });
         expect(delivered(again), again?.text).toBe(true);
       }
       await expectLedgerMatchesChains(start);
@@ -187,7 +197,8 @@ describe("SIGKILL while a slow facilitator settles (SETTLEMENT=facilitator)", ()
     async function expectLedgerMatchesChains(before: Record<string, bigint>) {
       const now = await balances();
       const totals = Object.fromEntries((await ledger.totals()).byNetwork.map((n) => [n.network, n.amount]));
-      for (const network of Object.keys(now)) expect((now[network] ?? 0n) - (before[network] ?? 0n), network).toBe(totals[network] ?? 0n);
+      for (const network of Object.keys(now))
+        expect((now[network] ?? 0n) - (before[network] ?? 0n), network).toBe(totals[network] ?? 0n);
     }
   }, 180_000);
 });
@@ -207,7 +218,14 @@ describe("SIGTERM while a facilitator settles slower than the old ten-second shu
       // signed now could be expired by when the slow settlement reaches the chain
       const path = "/defi/tvl";
       const header = await sign(await challenge(stopping.url, "POST", path));
-      const answer = send(stopping.url, { method: "POST", path, body: {}, header, network: chains.svm.network, amount: 1000n });
+      const answer = send(stopping.url, {
+        method: "POST",
+        path,
+        body: {},
+        header,
+        network: chains.svm.network,
+        amount: 1000n,
+      });
       await until(async () => {
         if (slow.received() < 1) throw new Error("the facilitator has not been asked yet");
       });

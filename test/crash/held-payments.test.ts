@@ -76,7 +76,9 @@ describe("SIGKILL under paid load, retried at once", () => {
     }
 
     // charged once: one settled row per receipt a client holds
-    const receipts = new Set([...answers, ...later.map((l) => l.answer)].filter(delivered).map((a) => a?.receipt?.transaction));
+    const receipts = new Set(
+      [...answers, ...later.map((l) => l.answer)].filter(delivered).map((a) => a?.receipt?.transaction),
+    );
     const ledger = openSqliteLedger(env.LEDGER_DB);
     try {
       const settled = (await ledger.rows()).filter((r) => r.status === "settled");

@@ -93,7 +93,9 @@ describe("SIGKILL under paid load, on the embedded SQLite ledger", () => {
           if (stuck.length) throw new Error(`${stuck.length} payments still verified or settling`);
         }, 20_000);
 
-        const settledBefore = new Set((await ledger.rows()).filter((r) => r.status === "settled").map((r) => r.transaction));
+        const settledBefore = new Set(
+          (await ledger.rows()).filter((r) => r.status === "settled").map((r) => r.transaction),
+        );
         // every answer that came back is a delivered one whose receipt has its settled row
         for (const answer of answers.filter((a) => a !== undefined)) {
           expect(delivered(answer), answer.text).toBe(true);

@@ -79,7 +79,9 @@ describe("SIGKILL under paid MCP tool calls", () => {
     // the crash caught payments in progress (otherwise this test proved nothing)
     expect(now.filter((answer) => answer?.status === 503).length).toBeGreaterThan(0);
 
-    const later = (await Promise.all(lost.map((call, i) => retryAsTold(url, call, now[i])))).map(({ answer }) => answer);
+    const later = (await Promise.all(lost.map((call, i) => retryAsTold(url, call, now[i])))).map(
+      ({ answer }) => answer,
+    );
     for (const answer of later) expect(delivered(answer), answer?.text).toBe(true);
 
     const receipts = new Set([...answers, ...later].filter(delivered).map((a) => a?.receipt?.transaction));

@@ -23,7 +23,10 @@ const SETTINGS: Record<string, Env> = {
     PUBLIC_BASE_URL: "https://api.example.com",
     ALLOW_SIMULATED_SETTLEMENT: "true",
   },
-  "shared stores": { DATABASE_URL: "postgres://intel@db.internal:5432/intel", CACHE_URL: "redis://cache.internal:6379" },
+  "shared stores": {
+    DATABASE_URL: "postgres://intel@db.internal:5432/intel",
+    CACHE_URL: "redis://cache.internal:6379",
+  },
   "every provider live": {
     TVL_PROVIDER: "live",
     POOLS_PROVIDER: "live",

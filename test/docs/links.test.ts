@@ -19,7 +19,9 @@ function files(...patterns: string[]): string[] {
     cwd: ROOT,
     encoding: "utf8",
   });
-  return listed.split("\n").filter((path) => path && existsSync(join(ROOT, path)) && !path.startsWith("bench/results/"));
+  return listed
+    .split("\n")
+    .filter((path) => path && existsSync(join(ROOT, path)) && !path.startsWith("bench/results/"));
 }
 
 /** The Markdown pages the repository publishes. */
@@ -60,7 +62,8 @@ function brokenLink(from: string, url: string): string | undefined {
   if (target.startsWith("..")) return `${url} leaves the repository`;
   if (!existsSync(join(ROOT, target))) return `${url}: no such file`;
   if (anchor === undefined) return undefined;
-  if (statSync(join(ROOT, target)).isDirectory() || !target.endsWith(".md")) return `${url}: an anchor into a file that is not a page`;
+  if (statSync(join(ROOT, target)).isDirectory() || !target.endsWith(".md"))
+    return `${url}: an anchor into a file that is not a page`;
   return read(target).anchors.has(anchor) ? undefined : `${url}: no heading #${anchor} in ${target}`;
 }
 
@@ -68,7 +71,9 @@ describe("the manual's links", () => {
   const all = pages();
 
   it("finds the README, CONTRIBUTING.md and the docs pages", () => {
-    expect(all).toEqual(expect.arrayContaining(["README.md", "CONTRIBUTING.md", "docs/architecture.md", "docs/payments.md"]));
+    expect(all).toEqual(
+      expect.arrayContaining(["README.md", "CONTRIBUTING.md", "docs/architecture.md", "docs/payments.md"]),
+    );
   });
 
   it.each(all)("%s has no dead relative link or anchor", (path) => {
@@ -86,7 +91,9 @@ describe("the manual's links", () => {
       [...readFileSync(join(ROOT, path), "utf8").matchAll(/\bdocs\/[\w./-]+\.md\b/g)].map(([page]) => ({ path, page })),
     );
     expect(named.length).toBeGreaterThan(10);
-    expect(named.filter(({ page }) => !existsSync(join(ROOT, page))).map(({ path, page }) => `${path}: ${page}`)).toEqual([]);
+    expect(
+      named.filter(({ page }) => !existsSync(join(ROOT, page))).map(({ path, page }) => `${path}: ${page}`),
+    ).toEqual([]);
   });
 
   it("catches a dead file, a dead anchor and a link out of the repository", () => {

@@ -6,9 +6,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-const reasons: string[] = JSON.parse(readFileSync(join(ROOT, "generated/openapi/3.1/analytics.json"), "utf8")).components.schemas[
-  "X402.PaymentErrorReason"
-].enum;
+const reasons: string[] = JSON.parse(readFileSync(join(ROOT, "generated/openapi/3.1/analytics.json"), "utf8"))
+  .components.schemas["X402.PaymentErrorReason"].enum;
 
 /** The text of every JavaScript file of the installed x402 packages (v1's `x402`, v2's `@x402/*`). */
 function packageText(): string {

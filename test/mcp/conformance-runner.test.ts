@@ -20,7 +20,9 @@ let analytics: Running;
 let registry: { origin: string; close(): Promise<void> };
 
 beforeAll(async () => {
-  const started = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:" }), { logger: createLogger("silent") });
+  const started = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:" }), {
+    logger: createLogger("silent"),
+  });
   analytics = await listen(started.app, started.ledger, started.close);
   const { app, store } = await testApp();
   const server = app.listen(0, "127.0.0.1");
@@ -40,7 +42,18 @@ afterAll(async () => {
 
 function conformance(url: string): Promise<{ code: number | null; output: string }> {
   const out = mkdtempSync(join(tmpdir(), "mcp-conformance-"));
-  const args = [NODE, "node", RUNNER, "server", "--url", url, "--expected-failures", "test/mcp/conformance-baseline.yml", "-o", out];
+  const args = [
+    NODE,
+    "node",
+    RUNNER,
+    "server",
+    "--url",
+    url,
+    "--expected-failures",
+    "test/mcp/conformance-baseline.yml",
+    "-o",
+    out,
+  ];
   const child = spawn("scripts/with-node.sh", args, { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));

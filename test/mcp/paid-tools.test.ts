@@ -37,7 +37,9 @@ let service: Running;
 let client: Client;
 
 beforeAll(async () => {
-  const started = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:" }), { logger: createLogger("silent") });
+  const started = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:" }), {
+    logger: createLogger("silent"),
+  });
   service = await listen(started.app, started.ledger, started.close);
   client = new Client({ name: "paid-tools-test", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${service.origin}/mcp`)));
@@ -90,15 +92,23 @@ describe("an unpaid call", () => {
   it("answers the x402 v2 PaymentRequired for every network, naming the tool, in structuredContent and as JSON text", async () => {
     const result = await call("defiTvl", { limit: 2 });
     expect(result.isError).toBe(true);
-    const required = result.structuredContent as unknown as PaymentRequired & { extensions: { bazaar: { info: { input: object } } } };
+    const required = result.structuredContent as unknown as PaymentRequired & {
+      extensions: { bazaar: { info: { input: object } } };
+    };
     expect(required.x402Version).toBe(2);
     expect(required.resource.url).toBe("mcp://tool/defiTvl");
     expect(required.accepts.map((a) => a.network).sort()).toEqual(NETWORKS.map((n) => n.testnet.caip2).sort());
     expect(new Set(required.accepts.map((a) => a.payTo)).size).toBe(2);
     expect(JSON.parse((result.content[0] as { text: string }).text)).toEqual(required);
-    expect(required.extensions.bazaar.info.input).toMatchObject({ type: "mcp", toolName: "defiTvl", transport: "streamable-http" });
+    expect(required.extensions.bazaar.info.input).toMatchObject({
+      type: "mcp",
+      toolName: "defiTvl",
+      transport: "streamable-http",
+    });
     // x402's payment-identifier, declared optional as on HTTP
-    expect((required.extensions as Record<string, { info: unknown }>)["payment-identifier"]?.info).toEqual({ required: false });
+    expect((required.extensions as Record<string, { info: unknown }>)["payment-identifier"]?.info).toEqual({
+      required: false,
+    });
     expect(await settled()).toHaveLength(0);
   });
 
@@ -122,7 +132,11 @@ describe("a paid call", () => {
     expect(first.isError, JSON.stringify(first.content)).toBeFalsy();
     expect(first.structuredContent).toMatchObject({ signal: expect.any(String), confidence: expect.any(Number) });
     const receipt = first._meta?.["x402/payment-response"] as Record<string, unknown>;
-    expect(receipt).toMatchObject({ success: true, network: payment.accepted.network, amount: payment.accepted.amount });
+    expect(receipt).toMatchObject({
+      success: true,
+      network: payment.accepted.network,
+      amount: payment.accepted.amount,
+    });
     expect(JSON.parse((first.content[0] as { text: string }).text)).toEqual(first.structuredContent);
 
     const again = await call("defiTvl", args, payment);
@@ -143,7 +157,10 @@ describe("a paid call", () => {
     ] as const) {
       const refused = await call(name, args, payment);
       expect(refused.isError).toBe(true);
-      expect(refused.structuredContent).toMatchObject({ x402Version: 2, error: expect.stringMatching(/nonce|requirements|used/) });
+      expect(refused.structuredContent).toMatchObject({
+        x402Version: 2,
+        error: expect.stringMatching(/nonce|requirements|used/),
+      });
     }
     expect(await settled()).toHaveLength(count);
   });
@@ -153,7 +170,10 @@ describe("a paid call", () => {
     const payment = await paymentFor("defiTvl", args);
     const http = await fetch(`${service.origin}/base/defi/tvl`, {
       method: "POST",
-      headers: { "content-type": "application/json", "PAYMENT-SIGNATURE": Buffer.from(JSON.stringify(payment)).toString("base64") },
+      headers: {
+        "content-type": "application/json",
+        "PAYMENT-SIGNATURE": Buffer.from(JSON.stringify(payment)).toString("base64"),
+      },
       body: JSON.stringify(args),
     });
     expect(http.status).toBe(200);
@@ -182,7 +202,9 @@ describe("a paid call", () => {
 
 describe("a paid call whose every model attempt fails", () => {
   it("is a result like HTTP's 206, the data with null insight, charged the same way", async () => {
-    const model = createServer((_req, res) => res.writeHead(503, { "content-type": "application/json" }).end('{"error":"down"}'));
+    const model = createServer((_req, res) =>
+      res.writeHead(503, { "content-type": "application/json" }).end('{"error":"down"}'),
+    );
     await new Promise<void>((resolve) => model.listen(0, "127.0.0.1", resolve));
     const env = {
       LEDGER_DB: ":memory:",
@@ -196,7 +218,11 @@ describe("a paid call whose every model attempt fails", () => {
       await agent.connect(new StreamableHTTPClientTransport(new URL(`${degraded.origin}/mcp`)));
       const unpaid = (await agent.callTool({ name: "defiTvl", arguments: {} })) as CallToolResult;
       const payment = await payer().createPaymentPayload(unpaid.structuredContent as unknown as PaymentRequired);
-      const paid = (await agent.callTool({ name: "defiTvl", arguments: {}, _meta: { "x402/payment": payment } })) as CallToolResult;
+      const paid = (await agent.callTool({
+        name: "defiTvl",
+        arguments: {},
+        _meta: { "x402/payment": payment },
+      })) as CallToolResult;
       expect(paid.isError).toBeFalsy();
       expect(paid.structuredContent).toMatchObject({
         insight: null,
@@ -219,7 +245,12 @@ describe("a paid call whose every model attempt fails", () => {
 describe("the endpoint", () => {
   it("answers a tool call the same whether the SDK's transport answers it or not", async () => {
     // a single tools/call is answered directly (server/mcp/direct-tool-call.ts); the same call in a batch, by the SDK
-    const message = { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "defiTvl", arguments: { limit: 5 } } };
+    const message = {
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "defiTvl", arguments: { limit: 5 } },
+    };
     const post = async (body: unknown) => {
       const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
       const res = await fetch(`${service.origin}/mcp`, { method: "POST", headers, body: JSON.stringify(body) });
@@ -237,14 +268,24 @@ describe("the endpoint", () => {
     const started = await createAnalyticsService(loadAnalyticsConfig(env), { logger: createLogger("silent") });
     const proxied = await listen(started.app, started.ledger, started.close);
     try {
-      const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "x-forwarded-proto": "https" };
-      const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "defiTvl", arguments: {} } });
+      const headers = {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "x-forwarded-proto": "https",
+      };
+      const body = JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "defiTvl", arguments: {} },
+      });
       const as = (host: string) =>
         fetch(`${proxied.origin}/mcp`, { method: "POST", headers: { ...headers, "x-forwarded-host": host }, body });
       const forwarded = await as("api.example.com");
       expect(forwarded.status).toBe(200);
       expect(
-        ((await forwarded.json()) as { result: { structuredContent: { x402Version: number } } }).result.structuredContent.x402Version,
+        ((await forwarded.json()) as { result: { structuredContent: { x402Version: number } } }).result
+          .structuredContent.x402Version,
       ).toBe(2);
       expect((await as("evil.example")).status).toBe(403);
     } finally {
@@ -269,7 +310,13 @@ describe("the endpoint", () => {
     const { request } = await import("node:http");
     const foreignHost = await new Promise<number>((resolve, reject) => {
       const req = request(
-        { host: "127.0.0.1", port, path: "/mcp", method: "POST", headers: { ...headers, host: `attacker.example:${port}` } },
+        {
+          host: "127.0.0.1",
+          port,
+          path: "/mcp",
+          method: "POST",
+          headers: { ...headers, host: `attacker.example:${port}` },
+        },
         (res) => {
           res.resume();
           resolve(res.statusCode ?? 0);
@@ -287,7 +334,9 @@ describe("the endpoint", () => {
 
 /** The key of the service's /.well-known/did.json, as x402's verifiers take it. */
 async function publicKey() {
-  const did = (await (await fetch(`${service.origin}/.well-known/did.json`)).json()) as { verificationMethod: { publicKeyJwk: object }[] };
+  const did = (await (await fetch(`${service.origin}/.well-known/did.json`)).json()) as {
+    verificationMethod: { publicKeyJwk: object }[];
+  };
   return did.verificationMethod[0]?.publicKeyJwk as NonNullable<Parameters<typeof verifyOfferSignatureJWS>[1]>;
 }
 
@@ -299,7 +348,9 @@ describe("a paid tool's offers and receipt", () => {
     const offers = extractOffersFromPaymentRequired(required) as JWSSignedOffer[];
     expect(offers).toHaveLength(required.accepts.length);
     for (const [index, offer] of offers.entries()) {
-      expect(await verifyOfferSignatureJWS(offer, await publicKey())).toMatchObject({ resourceUrl: "mcp://tool/defiTvl" });
+      expect(await verifyOfferSignatureJWS(offer, await publicKey())).toMatchObject({
+        resourceUrl: "mcp://tool/defiTvl",
+      });
       expect(findAcceptsObjectFromSignedOffer(offer, required.accepts)).toEqual(required.accepts[index]);
     }
 

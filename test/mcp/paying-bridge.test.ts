@@ -17,7 +17,9 @@ const key = generatePrivateKey();
 const bridges: { client: Client; errors: Error[] }[] = [];
 
 beforeAll(async () => {
-  const started = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:" }), { logger: createLogger("silent") });
+  const started = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:" }), {
+    logger: createLogger("silent"),
+  });
   service = await listen(started.app, started.ledger, started.close);
 });
 afterAll(async () => {
@@ -26,7 +28,10 @@ afterAll(async () => {
 });
 
 /** The bridge as a host starts it: a child process whose stdout must carry the protocol and nothing else. */
-async function bridge(options: string[] = [], answer?: (message: string) => boolean): Promise<{ client: Client; errors: Error[] }> {
+async function bridge(
+  options: string[] = [],
+  answer?: (message: string) => boolean,
+): Promise<{ client: Client; errors: Error[] }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ["--import", "tsx", "scripts/mcp.ts", "--base-url", service.origin, "--network", "base", ...options],
@@ -34,7 +39,10 @@ async function bridge(options: string[] = [], answer?: (message: string) => bool
     stderr: "pipe",
   });
   const errors: Error[] = [];
-  const client = new Client({ name: "host-without-x402", version: "1.0.0" }, { capabilities: answer ? { elicitation: {} } : {} });
+  const client = new Client(
+    { name: "host-without-x402", version: "1.0.0" },
+    { capabilities: answer ? { elicitation: {} } : {} },
+  );
   if (answer)
     client.setRequestHandler(ElicitRequestSchema, ({ params }) =>
       answer(params.message) ? { action: "accept", content: { pay: true } } : { action: "decline" },
@@ -56,7 +64,12 @@ describe("the paying bridge over stdio", () => {
     const result = (await client.callTool({ name: "defiTvl", arguments: { limit: 2 } })) as CallToolResult;
     expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ signal: expect.any(String) });
-    const receipt = result._meta?.["x402/payment-response"] as { success: boolean; payer: string; network: string; transaction: string };
+    const receipt = result._meta?.["x402/payment-response"] as {
+      success: boolean;
+      payer: string;
+      network: string;
+      transaction: string;
+    };
     expect(receipt).toMatchObject({ success: true, network: "eip155:84532" });
     expect(receipt.payer.toLowerCase()).toBe(privateKeyToAccount(key).address.toLowerCase());
     expect((await settled()).map((row) => row.transaction)).toContain(receipt.transaction);
@@ -98,7 +111,10 @@ describe("the paying bridge over stdio", () => {
 
 describe("the bridge's command line", () => {
   const run = (...args: string[]) =>
-    spawnSync(process.execPath, ["--import", "tsx", "scripts/mcp.ts", ...args], { encoding: "utf8", env: { PATH: process.env.PATH } });
+    spawnSync(process.execPath, ["--import", "tsx", "scripts/mcp.ts", ...args], {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH },
+    });
 
   it("prints its usage on --help and exits 0; refuses a missing network, a bad cap or a key on the command line with 2", () => {
     const help = run("--help");

@@ -28,7 +28,8 @@ afterAll(async () => {
   await close?.();
 });
 
-const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+const call = (name: string, args: Record<string, unknown>) =>
+  client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
 const get = async (path: string) => (await fetch(`${origin}${path}`)).json();
 
 describe("the registry's MCP tools", () => {
@@ -61,12 +62,18 @@ describe("the registry's MCP tools", () => {
   it("refuses bad arguments naming the field, and an unknown agent with the HTTP answer's code", async () => {
     const bad = await call("listAgents", { limit: 1000 });
     expect(bad.isError).toBe(true);
-    expect(bad.structuredContent).toMatchObject({ error: "invalid_request", errors: [expect.objectContaining({ field: "limit" })] });
+    expect(bad.structuredContent).toMatchObject({
+      error: "invalid_request",
+      errors: [expect.objectContaining({ field: "limit" })],
+    });
     const missing = await call("primaryAlias", {});
     expect(missing.structuredContent).toMatchObject({ errors: [expect.objectContaining({ field: "name" })] });
     const unknown = await call("primaryAlias", { name: "no-such-agent-here" });
     expect(unknown.isError).toBe(true);
-    const { request_id: _, ...answered } = (await get("/api/agent/primary-alias/no-such-agent-here")) as Record<string, unknown>;
+    const { request_id: _, ...answered } = (await get("/api/agent/primary-alias/no-such-agent-here")) as Record<
+      string,
+      unknown
+    >;
     expect(unknown.structuredContent).toEqual(answered);
   });
 });

@@ -17,7 +17,9 @@ let service: Running;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  const started = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:" }), { logger: createLogger("silent") });
+  const started = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:" }), {
+    logger: createLogger("silent"),
+  });
   service = await listen(started.app, started.ledger, started.close);
 });
 afterAll(async () => {
@@ -38,7 +40,10 @@ describe("the MCP SDK 2.x client", () => {
   it("pays a tool over streamable HTTP: PaymentRequired, then the envelope and its settlement", async () => {
     const client = await connected(new StreamableHTTPClientTransport(new URL(`${service.origin}/mcp`)));
     const { tools } = await client.listTools();
-    expect(tools.find((tool) => tool.name === "defiTvl")?._meta?.["x402/price"]).toEqual({ amount: "0.001", currency: "USD" });
+    expect(tools.find((tool) => tool.name === "defiTvl")?._meta?.["x402/price"]).toEqual({
+      amount: "0.001",
+      currency: "USD",
+    });
 
     const unpaid = (await client.callTool({ name: "defiTvl", arguments: { limit: 2 } })) as Result;
     expect(unpaid.isError).toBe(true);
@@ -46,7 +51,11 @@ describe("the MCP SDK 2.x client", () => {
     payer.register("eip155:*", new ExactEvmScheme(privateKeyToAccount(generatePrivateKey())));
     const payment = await payer.createPaymentPayload(unpaid.structuredContent as unknown as PaymentRequired);
 
-    const paid = (await client.callTool({ name: "defiTvl", arguments: { limit: 2 }, _meta: { "x402/payment": payment } })) as Result;
+    const paid = (await client.callTool({
+      name: "defiTvl",
+      arguments: { limit: 2 },
+      _meta: { "x402/payment": payment },
+    })) as Result;
     expect(paid.isError).toBeFalsy();
     expect(paid.structuredContent).toMatchObject({ signal: expect.any(String), data: expect.any(Object) });
     expect(paid._meta?.["x402/payment-response"]).toMatchObject({ success: true, network: payment.accepted.network });

@@ -99,7 +99,9 @@ describe.skipIf(!hasPostgres() || !hasRedis() || !bin)("the database restarted u
     );
     expect(retried.map((a) => (delivered(a) ? 200 : `${a?.status} ${a?.text}`))).toEqual(retried.map(() => 200));
 
-    const receipts = [...sent.map(({ answer }) => answer).filter(delivered), ...retried].map((a) => a?.receipt?.transaction as string);
+    const receipts = [...sent.map(({ answer }) => answer).filter(delivered), ...retried].map(
+      (a) => a?.receipt?.transaction as string,
+    );
     expect(new Set(receipts).size).toBe(sent.length);
     const rows = await ledgerRows("public", cluster.url);
     expect(

@@ -69,7 +69,9 @@ describe.skipIf(!enabled)("two instances over one PostgreSQL and one Redis", () 
     const info = (await (await fetch(`${urls()[0]}/`)).json()) as { cache: unknown };
     expect(info.cache).toEqual({ store: "redis", status: "ok" });
     const calls = await Promise.all(
-      Array.from({ length: 8 }, (_, i) => call(urls()[i % 2] as string, "POST", i % 2 ? "/base/defi/tvl" : "/skale/defi/tvl", {})),
+      Array.from({ length: 8 }, (_, i) =>
+        call(urls()[i % 2] as string, "POST", i % 2 ? "/base/defi/tvl" : "/skale/defi/tvl", {}),
+      ),
     );
     const answers = await spread(urls(), calls);
     expect(answers.every(delivered)).toBe(true);
@@ -106,13 +108,21 @@ describe.skipIf(!enabled)("two instances over one PostgreSQL and one Redis", () 
     const [a, b] = urls() as [string, string];
     const path = "/base/lp/pools";
     const body = JSON.stringify({ limit: 4 });
-    const offered = await fetch(`${a}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body });
+    const offered = await fetch(`${a}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
     const v2 = decodeHeader(offered.headers.get("PAYMENT-REQUIRED") as string) as PaymentRequiredV2;
-    const requirement = ((await offered.json()) as { accepts: PaymentRequirements[] }).accepts[0] as PaymentRequirements;
+    const requirement = ((await offered.json()) as { accepts: PaymentRequirements[] })
+      .accepts[0] as PaymentRequirements;
     const id = `pay_${randomUUID().replaceAll("-", "")}`;
     const named = { ...v2, extensions: { ...v2.extensions, "payment-identifier": { info: { required: false, id } } } };
     const paid = async (base: string) => {
-      const headers = { "content-type": "application/json", ...(await paymentHeader(pay, 2, requirement, named as never)) };
+      const headers = {
+        "content-type": "application/json",
+        ...(await paymentHeader(pay, 2, requirement, named as never)),
+      };
       const res = await fetch(`${base}${path}`, { method: "POST", headers, body });
       return { status: res.status, text: await res.text(), receipt: res.headers.get("PAYMENT-RESPONSE") };
     };
@@ -125,7 +135,9 @@ describe.skipIf(!enabled)("two instances over one PostgreSQL and one Redis", () 
     const settled = (header: string | null) => {
       const { extensions, ...response } = decodeHeader(header as string) as { extensions: unknown };
       const [, payload] = JSON.stringify(extensions).match(/"signature":"[^.]+\.([^.]+)\./) ?? [];
-      const { resourceUrl: _url, ...receipt } = JSON.parse(Buffer.from(payload as string, "base64url").toString("utf8"));
+      const { resourceUrl: _url, ...receipt } = JSON.parse(
+        Buffer.from(payload as string, "base64url").toString("utf8"),
+      );
       return { response, receipt };
     };
     expect(settled(retry.receipt)).toEqual(settled(first.receipt));
@@ -170,7 +182,9 @@ describe.skipIf(!enabled)("two instances over one PostgreSQL and one Redis", () 
     // every payment ends with one receipt, and each receipt has its one settled row
     const receipts = [...answers.filter(delivered), ...retried].map((x) => x?.receipt?.transaction as string);
     expect(new Set(receipts).size).toBe(calls.length);
-    const settled = (await ledgerRows(schema)).filter((r) => r.status === "settled" && receipts.includes(r.transaction ?? ""));
+    const settled = (await ledgerRows(schema)).filter(
+      (r) => r.status === "settled" && receipts.includes(r.transaction ?? ""),
+    );
     expect(settled).toHaveLength(calls.length);
 
     // the killed instance, restarted, serves again over the same stores

@@ -42,7 +42,14 @@ export const make = evmPayer;
 `;
 
 const tsconfig = {
-  compilerOptions: { module: "NodeNext", moduleResolution: "NodeNext", target: "ES2022", strict: true, noEmit: true, types: ["node"] },
+  compilerOptions: {
+    module: "NodeNext",
+    moduleResolution: "NodeNext",
+    target: "ES2022",
+    strict: true,
+    noEmit: true,
+    types: ["node"],
+  },
   include: ["*.ts"],
 };
 
@@ -79,7 +86,12 @@ describe("the client package, installed into an empty project", () => {
       ["solana", "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1"],
     ];
     for (const [network, caip2] of networks) {
-      expect(results[network], network).toMatchObject({ status: 200, version: 2, paid: "1000", paymentId: expect.stringMatching(/^pay_/) });
+      expect(results[network], network).toMatchObject({
+        status: 200,
+        version: 2,
+        paid: "1000",
+        paymentId: expect.stringMatching(/^pay_/),
+      });
       expect(results[network].receipt).toMatchObject({ success: true, network: caip2 });
     }
   });

@@ -30,7 +30,8 @@ async function withoutV2Challenge(target: string): Promise<{ server: Server; url
 }
 
 /** Runs the installed command (without blocking this process, which serves the broken proxy); its exit code and output. */
-const conformance = (args: string[]) => project.runAsync(join(project.dir, "node_modules/.bin/defi-intel-conformance"), args);
+const conformance = (args: string[]) =>
+  project.runAsync(join(project.dir, "node_modules/.bin/defi-intel-conformance"), args);
 
 describe("the conformance package, installed into an empty project", () => {
   beforeAll(async () => {
@@ -49,7 +50,14 @@ describe("the conformance package, installed into an empty project", () => {
     expect(project.strayDependencies("@defi-intel/conformance")).toEqual([]));
 
   it("passes against the service, writing JUnit and the coverage report", async () => {
-    const { code, output } = await conformance(["--base-url", service.url, "--registry-url", service.registryUrl, "--network", "base"]);
+    const { code, output } = await conformance([
+      "--base-url",
+      service.url,
+      "--registry-url",
+      service.registryUrl,
+      "--network",
+      "base",
+    ]);
     expect(code, output).toBe(0);
     expect(output).toMatch(/Coverage: statuses [\d.]+ %/);
     for (const file of ["conformance-junit.xml", "conformance-coverage.json", "conformance-coverage.md"])
@@ -57,14 +65,30 @@ describe("the conformance package, installed into an empty project", () => {
   }, 240_000);
 
   it("fails a run that exercises less of the contract than --min-coverage asks, naming the dimension", async () => {
-    const args = ["--base-url", service.url, "--network", "base", "--junit", "results/gated.xml", "--min-coverage", "100"];
+    const args = [
+      "--base-url",
+      service.url,
+      "--network",
+      "base",
+      "--junit",
+      "results/gated.xml",
+      "--min-coverage",
+      "100",
+    ];
     const { code, output } = await conformance(args);
     expect(code, output).toBe(1);
     expect(output).toMatch(/coverage of statuses [\d.]+ % \(\d+\/\d+\) is below --min-coverage 100 %/);
   }, 240_000);
 
   it("fails against a service that breaks the contract, naming the check", async () => {
-    const { code, output } = await conformance(["--base-url", broken.url, "--network", "base", "--junit", "results/broken.xml"]);
+    const { code, output } = await conformance([
+      "--base-url",
+      broken.url,
+      "--network",
+      "base",
+      "--junit",
+      "results/broken.xml",
+    ]);
     expect(code, output).toBe(1);
     expect(output).toMatch(/Failed:\n[\s\S]*POST \/defi\/tvl · base · 402 challenge/);
   }, 240_000);

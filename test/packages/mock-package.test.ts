@@ -8,7 +8,7 @@ import { createPayer, paymentHeader } from "../../conformance/payer.js";
 import { decodeHeader } from "../../lib/x402-headers.js";
 import type { PaymentRequiredV2, PaymentRequirements } from "../../server/analytics/payments/types.js";
 import { freePort, until } from "../support/processes.js";
-import { rootManifest, type StrangerProject, strangerProject } from "../support/stranger-project.js";
+import { type StrangerProject, strangerProject } from "../support/stranger-project.js";
 
 let project: StrangerProject;
 let mock: ChildProcess;
@@ -45,16 +45,26 @@ describe("the mock package, installed into an empty project", () => {
     expect(project.strayDependencies("@defi-intel/mock")).toEqual([]));
 
   it("answers a paid call's 402 in both versions, then a payment with the example and a receipt", async () => {
-    const unpaid = await fetch(`${url}/base/defi/tvl`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const unpaid = await fetch(`${url}/base/defi/tvl`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     expect(unpaid.status).toBe(402);
     const v2 = decodeHeader(unpaid.headers.get("PAYMENT-REQUIRED") as string) as PaymentRequiredV2;
     const [requirement] = ((await unpaid.json()) as { accepts: PaymentRequirements[] }).accepts;
     expect(v2.accepts[0]?.network).toBe("eip155:84532");
-    const headers = { "content-type": "application/json", ...(await paymentHeader(await createPayer(), 2, requirement as never, v2)) };
+    const headers = {
+      "content-type": "application/json",
+      ...(await paymentHeader(await createPayer(), 2, requirement as never, v2)),
+    };
     const paid = await fetch(`${url}/base/defi/tvl`, { method: "POST", headers, body: "{}" });
     expect(paid.status).toBe(200);
     expect(((await paid.json()) as { signal: string }).signal).toEqual(expect.any(String));
-    expect(decodeHeader(paid.headers.get("PAYMENT-RESPONSE") as string)).toMatchObject({ success: true, simulated: true });
+    expect(decodeHeader(paid.headers.get("PAYMENT-RESPONSE") as string)).toMatchObject({
+      success: true,
+      simulated: true,
+    });
   });
 
   it("stops on SIGTERM, exiting 0", async () => {

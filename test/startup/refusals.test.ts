@@ -37,11 +37,23 @@ async function expectRefusal(env: Record<string, string>, line: string | RegExp)
 describe("start-up refusals (exit 2, one line)", () => {
   const cases: [string, Record<string, string>, string | RegExp][] = [
     ["a port that is not a number", { PORT: "abc" }, 'PORT must be a port number from 1 to 65535, got "abc"'],
-    ["an unknown log level", { LOG_LEVEL: "bogus" }, 'LOG_LEVEL must be fatal, error, warn, info, debug, trace, silent; got "bogus"'],
+    [
+      "an unknown log level",
+      { LOG_LEVEL: "bogus" },
+      'LOG_LEVEL must be fatal, error, warn, info, debug, trace, silent; got "bogus"',
+    ],
     ["an unknown profile", { X402_PROFILE: "prod" }, 'X402_PROFILE must be testnet, mainnet; got "prod"'],
-    ["an unknown settlement", { SETTLEMENT: "chain" }, 'SETTLEMENT must be ledger, facilitator, local-chain; got "chain"'],
+    [
+      "an unknown settlement",
+      { SETTLEMENT: "chain" },
+      'SETTLEMENT must be ledger, facilitator, local-chain; got "chain"',
+    ],
     ["a number that cannot work", { INSIGHT_ATTEMPTS: "0" }, 'INSIGHT_ATTEMPTS must be a positive integer, got "0"'],
-    ["a short EVM address", { PAY_TO_EVM: "0x123" }, 'PAY_TO_EVM must be an EVM address (0x and 40 hex digits), got "0x123"'],
+    [
+      "a short EVM address",
+      { PAY_TO_EVM: "0x123" },
+      'PAY_TO_EVM must be an EVM address (0x and 40 hex digits), got "0x123"',
+    ],
     [
       "a mixed-case EVM address with a bad checksum",
       { TREASURY_EVM: "0xBAb484B2daAFAb4BF6eD642A847517d33d106535" },
@@ -52,7 +64,11 @@ describe("start-up refusals (exit 2, one line)", () => {
       { PAY_TO_SOLANA: "0OIl" },
       'PAY_TO_SOLANA must be a Solana address (base58 of 32 bytes), got "0OIl"',
     ],
-    ["a public origin that is not one", { PUBLIC_BASE_URL: "javascript://evil.example" }, /^PUBLIC_BASE_URL must be an http\(s\) origin/],
+    [
+      "a public origin that is not one",
+      { PUBLIC_BASE_URL: "javascript://evil.example" },
+      /^PUBLIC_BASE_URL must be an http\(s\) origin/,
+    ],
     [
       "a receipt key that is no Ed25519 key",
       { RECEIPT_SIGNING_KEY: "not a key" },
@@ -63,7 +79,11 @@ describe("start-up refusals (exit 2, one line)", () => {
       { RECOVERY_INTERVAL_MS: "99999999999" },
       /^RECOVERY_INTERVAL_MS must be a positive integer up to 2147483647/,
     ],
-    ["one port for both services", { PORT: "30999", REGISTRY_PORT: "30999" }, "PORT and REGISTRY_PORT must differ; both are 30999"],
+    [
+      "one port for both services",
+      { PORT: "30999", REGISTRY_PORT: "30999" },
+      "PORT and REGISTRY_PORT must differ; both are 30999",
+    ],
     [
       "worker processes over an in-memory ledger",
       { WORKERS: "2", LEDGER_DB: ":memory:" },
@@ -109,9 +129,15 @@ describe("start-up refusals (exit 2, one line)", () => {
 
   it("refuses a port already in use, naming it", async () => {
     const holder = createServer();
-    const port = await new Promise<number>((resolve) => holder.listen(0, () => resolve((holder.address() as { port: number }).port)));
+    const port = await new Promise<number>((resolve) =>
+      holder.listen(0, () => resolve((holder.address() as { port: number }).port)),
+    );
     try {
-      const { code, stderr } = await runUntilExit({ ...files, PORT: String(port), REGISTRY_PORT: String(await freePort()) });
+      const { code, stderr } = await runUntilExit({
+        ...files,
+        PORT: String(port),
+        REGISTRY_PORT: String(await freePort()),
+      });
       expect(stderr.trim()).toBe(`PORT ${port} is already in use; stop what holds it or set PORT to a free port`);
       expect(code).toBe(2);
     } finally {
@@ -145,7 +171,8 @@ describe("npm start's command line", () => {
         process.execPath,
         ["--import", "tsx", "server/main.ts", ...args],
         { cwd: fileURLToPath(new URL("../..", import.meta.url)), env: { ...process.env, ...env }, timeout: 60_000 },
-        (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),
+        (error, stdout, stderr) =>
+          resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),
       ),
     );
 

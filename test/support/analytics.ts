@@ -21,7 +21,10 @@ import type { HandlerMap, OperationHandler } from "../../server/analytics/segmen
 const testPayload = (payer: string, nonce: string) => ({ test: true, payer, nonce });
 
 /** An `X-PAYMENT` value (x402 v1) the accepting verifier takes. */
-export function testPayment(payer = "TestPayer1111111111111111111111111111111111", nonce: string = randomUUID()): string {
+export function testPayment(
+  payer = "TestPayer1111111111111111111111111111111111",
+  nonce: string = randomUUID(),
+): string {
   return encodeHeader({ x402Version: 1, scheme: "exact", payload: testPayload(payer, nonce) });
 }
 
@@ -32,7 +35,12 @@ export function testPaymentV2(
   nonce: string = randomUUID(),
   extensions?: Record<string, unknown>,
 ): string {
-  return encodeHeader({ x402Version: 2, accepted, payload: testPayload(payer, nonce), ...(extensions && { extensions }) });
+  return encodeHeader({
+    x402Version: 2,
+    accepted,
+    payload: testPayload(payer, nonce),
+    ...(extensions && { extensions }),
+  });
 }
 
 /** The offer of both versions around a v1 requirement, as a route makes it. */
@@ -66,7 +74,8 @@ export function acceptingVerifier(clock: Clock): PaymentVerifier {
   return {
     async verify(payment, requirement) {
       const test = payment.payload as { test?: boolean; payer?: string; nonce?: string } | undefined;
-      if (!test?.test || !test.payer || !test.nonce) return { ok: false, reason: "invalid_payload", message: "not a test payment" };
+      if (!test?.test || !test.payer || !test.nonce)
+        return { ok: false, reason: "invalid_payload", message: "not a test payment" };
       return {
         ok: true,
         payment: {
@@ -91,14 +100,29 @@ export function testGate(
     backend = ledgerBackend,
     answerTimeoutMs = 30_000,
     paymentIdentifier,
-  }: { backend?: SettlementBackend; answerTimeoutMs?: number; paymentIdentifier?: GateOptions["paymentIdentifier"] } = {},
+  }: {
+    backend?: SettlementBackend;
+    answerTimeoutMs?: number;
+    paymentIdentifier?: GateOptions["paymentIdentifier"];
+  } = {},
 ): { gate: PaymentGate; ledger: LedgerStore } {
   const ledger = openSqliteLedger(":memory:", { now: () => clock.now() });
   const split = (_network: string, amount: bigint) => {
     const parts = splitPayment(amount, 1000);
-    return { service: { address: "service", amount: parts.service }, treasury: { address: "treasury", amount: parts.treasury } };
+    return {
+      service: { address: "service", amount: parts.service },
+      treasury: { address: "treasury", amount: parts.treasury },
+    };
   };
-  const gate = createPaymentGate({ verifier: acceptingVerifier(clock), ledger, backend, clock, split, answerTimeoutMs, paymentIdentifier });
+  const gate = createPaymentGate({
+    verifier: acceptingVerifier(clock),
+    ledger,
+    backend,
+    clock,
+    split,
+    answerTimeoutMs,
+    paymentIdentifier,
+  });
   return { gate, ledger };
 }
 
@@ -113,11 +137,14 @@ export const failingInsightWriter: InsightWriter = {
 export function exampleHandlers(contract: AnalyticsContract): HandlerMap {
   const handlers: Record<string, OperationHandler> = {};
   for (const route of contract.paid.filter((r) => !r.legacy && r.payment.network.prefix === "")) {
-    const content = contract.document.paths[route.path]?.[route.method]?.responses["200"]?.content?.["application/json"] as unknown as {
+    const content = contract.document.paths[route.path]?.[route.method]?.responses["200"]?.content?.[
+      "application/json"
+    ] as unknown as {
       example: { data: unknown; sources: string[]; signal: string; confidence: number; insight: string };
     };
     const { data, sources, signal, confidence, insight } = content.example;
-    handlers[route.name] = async () => ({ data, sources, baseline: { signal, confidence } as never, brief: insight }) as never;
+    handlers[route.name] = async () =>
+      ({ data, sources, baseline: { signal, confidence } as never, brief: insight }) as never;
   }
   // the contract lists every operation, so the map is complete (checked by the app's binding tests)
   return handlers as HandlerMap;

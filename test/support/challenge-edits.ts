@@ -2,7 +2,12 @@
 // the v2 `PAYMENT-REQUIRED` header), so that the real service looks like a server that offers
 // other terms, or only x402 v1. Every request it sent is kept.
 import { challengeHeaderOf } from "../../client/x402/challenge.js";
-import { CHALLENGE_HEADER, encodeHeader, type PaymentRequiredBody, type PaymentRequiredV2 } from "../../client/x402/types.js";
+import {
+  CHALLENGE_HEADER,
+  encodeHeader,
+  type PaymentRequiredBody,
+  type PaymentRequiredV2,
+} from "../../client/x402/types.js";
 
 export interface ChallengeEdits {
   v1?: (body: PaymentRequiredBody) => PaymentRequiredBody;

@@ -31,7 +31,8 @@ export function browserSuiteRuns(suite: string): boolean {
 
 /** A fresh Chromium (playwright gives each launch a temporary user-data-dir of its own). */
 export async function launchChromium(): Promise<Browser> {
-  if (!hasChromium) throw new Error(`CI=true and no ${CHROMIUM}: install Debian's chromium (.ci/run does when it is missing)`);
+  if (!hasChromium)
+    throw new Error(`CI=true and no ${CHROMIUM}: install Debian's chromium (.ci/run does when it is missing)`);
   return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
 }
 
@@ -40,6 +41,8 @@ export function listenLocally(app: {
   listen(port: number, host: string, cb: () => void): Server;
 }): Promise<{ url: string; server: Server }> {
   return new Promise((resolve) => {
-    const server = app.listen(0, "127.0.0.1", () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }));
+    const server = app.listen(0, "127.0.0.1", () =>
+      resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server }),
+    );
   });
 }

@@ -30,7 +30,8 @@ export async function startSlowModel({ delayMs = 200, failEvery = 4 } = {}): Pro
       const signal = body.response_format?.json_schema?.schema?.properties?.signal?.enum?.[0] ?? "hold";
       setTimeout(() => {
         if (res.destroyed) return;
-        if (call % failEvery === 0) return void res.writeHead(503, { "content-type": "application/json" }).end('{"error":"overloaded"}');
+        if (call % failEvery === 0)
+          return void res.writeHead(503, { "content-type": "application/json" }).end('{"error":"overloaded"}');
         const content = JSON.stringify({ insight: "A steady picture in the numbers.", signal, confidence: 0.6 });
         res.writeHead(200, { "content-type": "application/json" }).end(
           JSON.stringify({

@@ -51,6 +51,10 @@ export function nothingLocked(schema: string, url?: string, timeoutMs = 30_000):
 }
 
 /** Sends `calls`, the i-th to `urls[i % urls.length]`, all at once. */
-export function spread(urls: string[], calls: PaidCall[], options: { retry?: boolean } = {}): Promise<(Answer | undefined)[]> {
+export function spread(
+  urls: string[],
+  calls: PaidCall[],
+  options: { retry?: boolean } = {},
+): Promise<(Answer | undefined)[]> {
   return Promise.all(calls.map((call, i) => send(urls[i % urls.length] as string, call, options)));
 }

@@ -4,7 +4,11 @@ import type { LevelWithSilent, Logger } from "pino";
 import { createLogger } from "../../server/http/logger.js";
 
 /** The process logger at `level`, writing into memory: `text()` is everything written, `lines()` each line parsed. */
-export function capturedLogger(level: LevelWithSilent = "info"): { logger: Logger; text(): string; lines(): Record<string, unknown>[] } {
+export function capturedLogger(level: LevelWithSilent = "info"): {
+  logger: Logger;
+  text(): string;
+  lines(): Record<string, unknown>[];
+} {
   const chunks: string[] = [];
   const sink = new Writable({
     write(chunk, _encoding, done) {

@@ -61,7 +61,8 @@ export function buildPaidApp({
   return { app, ledger, clock, statuses };
 }
 
-export const decodeHeader = (header: string | undefined) => JSON.parse(Buffer.from(header ?? "", "base64").toString("utf8"));
+export const decodeHeader = (header: string | undefined) =>
+  JSON.parse(Buffer.from(header ?? "", "base64").toString("utf8"));
 
 /** A route's 402 and its v2 challenge. */
 export async function challengeOf(app: ReturnType<typeof buildPaidApp>["app"], path = "/base/defi/tvl") {

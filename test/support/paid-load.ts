@@ -34,11 +34,17 @@ export interface Answer {
  * A tool call's result as an `Answer`, for the assertions HTTP's have: an envelope with its settlement is a 200 with
  * its receipt; a held payment a 503 with its wait; a `PaymentRequired` a 402; any other tool error a 500.
  */
-function toolAnswer(result: { isError?: boolean; structuredContent?: Record<string, unknown>; _meta?: Record<string, unknown> }): Answer {
+function toolAnswer(result: {
+  isError?: boolean;
+  structuredContent?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+}): Answer {
   const content = result.structuredContent ?? {};
   const text = JSON.stringify(content);
-  if (!result.isError) return { status: 200, text, receipt: result._meta?.["x402/payment-response"] as Answer["receipt"] };
-  if (content.error === "payment_in_progress") return { status: 503, text, retryAfter: String(content.retryAfterSeconds) };
+  if (!result.isError)
+    return { status: 200, text, receipt: result._meta?.["x402/payment-response"] as Answer["receipt"] };
+  if (content.error === "payment_in_progress")
+    return { status: 503, text, retryAfter: String(content.retryAfterSeconds) };
   return { status: content.x402Version === 2 ? 402 : 500, text };
 }
 
@@ -64,7 +70,8 @@ async function sendTool(
 
 /** Sends one call (a retry never drops); undefined when no complete answer arrived (the connection broke or was dropped). */
 export async function send(baseUrl: string, call: PaidCall, { retry = false } = {}): Promise<Answer | undefined> {
-  if (call.tool) return sendTool(baseUrl, call as PaidCall & { tool: NonNullable<PaidCall["tool"]> }, retry).catch(() => undefined);
+  if (call.tool)
+    return sendTool(baseUrl, call as PaidCall & { tool: NonNullable<PaidCall["tool"]> }, retry).catch(() => undefined);
   try {
     const res = await fetch(`${baseUrl}${call.path}`, {
       method: call.method,
@@ -176,7 +183,12 @@ export async function killedUnderLoad(
   env: Record<string, string>,
   sign: (url: string) => Promise<PaidCall[]>,
   started: (service: ServiceProcess) => void,
-): Promise<{ calls: PaidCall[]; answers: (Answer | undefined)[]; killed: Awaited<ServiceProcess["exited"]>; restarted: ServiceProcess }> {
+): Promise<{
+  calls: PaidCall[];
+  answers: (Answer | undefined)[];
+  killed: Awaited<ServiceProcess["exited"]>;
+  restarted: ServiceProcess;
+}> {
   const running = await startService(env);
   started(running);
   const calls = await sign(running.url);

@@ -58,7 +58,8 @@ export async function freePort(): Promise<number> {
 }
 
 /** `path` (absolute, or a `file:` URL) as a quoted specifier, for an import in `runModule`'s source. */
-export const specifier = (path: string | URL) => JSON.stringify(pathToFileURL(path instanceof URL ? fileURLToPath(path) : path).href);
+export const specifier = (path: string | URL) =>
+  JSON.stringify(pathToFileURL(path instanceof URL ? fileURLToPath(path) : path).href);
 
 /**
  * Runs `source`, an ES module, in a Node process of its own, from this repository (where `--import tsx` resolves
@@ -67,7 +68,11 @@ export const specifier = (path: string | URL) => JSON.stringify(pathToFileURL(pa
 export function runModule(source: string): { status: number | null; stdout: string; stderr: string } {
   const script = join(mkdtempSync(join(tmpdir(), "module-")), "script.mjs");
   writeFileSync(script, source);
-  const child = spawnSync(process.execPath, ["--import", "tsx", script], { encoding: "utf8", timeout: 30_000, cwd: ROOT });
+  const child = spawnSync(process.execPath, ["--import", "tsx", script], {
+    encoding: "utf8",
+    timeout: 30_000,
+    cwd: ROOT,
+  });
   return { status: child.status, stdout: child.stdout.trim(), stderr: child.stderr };
 }
 

@@ -16,7 +16,10 @@ const contract = createResponseValidator(document);
 /** The app over `store` (default: a fresh seeded in-memory store), validating its own answers too. */
 export async function testApp(store?: RegistryStore): Promise<{ app: Express; store: RegistryStore }> {
   const over = store ?? (await openRegistryStore(":memory:"));
-  return { app: createRegistryApp({ store: over, logger: createLogger("silent"), validateResponses: true }), store: over };
+  return {
+    app: createRegistryApp({ store: over, logger: createLogger("silent"), validateResponses: true }),
+    store: over,
+  };
 }
 
 /** The path of a documented operation with its parameters filled in (URL-encoded). */
@@ -47,7 +50,10 @@ export async function getChecked(
     ).toBeDefined();
   } else {
     expect(response.headers["content-type"]).toMatch(/^application\/json/);
-    expect(contract.validate("get", path as string, response.status, response.body), `${template} ${response.status}`).toEqual([]);
+    expect(
+      contract.validate("get", path as string, response.status, response.body),
+      `${template} ${response.status}`,
+    ).toEqual([]);
   }
   if (response.status === 200 || response.status === 304) {
     expect(response.headers.etag).toMatch(/^"[^"]+"$/);

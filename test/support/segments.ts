@@ -26,7 +26,11 @@ export function testContext(
   const clock = manualClock(now);
   const upstream = createEmbeddedProviders({ seed, clock });
   const cache = singleFlight(jsonStore(clock));
-  return { upstream, ...createSegmentContext({ providers: cachedProviders(upstream, cache, clock), clock, cache }), clock };
+  return {
+    upstream,
+    ...createSegmentContext({ providers: cachedProviders(upstream, cache, clock), clock, cache }),
+    clock,
+  };
 }
 
 const doc = loadDoc("3.1", "analytics");

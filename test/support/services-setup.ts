@@ -62,8 +62,12 @@ export default async function setup(project: TestProject): Promise<void> {
   const missing = [
     ...(postgres
       ? []
-      : [`the PostgreSQL suites (database, ledger, registry, multi-instance): none at ${shown(TEST_DATABASE_URL)}, set TEST_DATABASE_URL`]),
-    ...(redis ? [] : [`the Redis suites (cache, multi-instance): none at ${shown(TEST_REDIS_URL)}, set TEST_REDIS_URL`]),
+      : [
+          `the PostgreSQL suites (database, ledger, registry, multi-instance): none at ${shown(TEST_DATABASE_URL)}, set TEST_DATABASE_URL`,
+        ]),
+    ...(redis
+      ? []
+      : [`the Redis suites (cache, multi-instance): none at ${shown(TEST_REDIS_URL)}, set TEST_REDIS_URL`]),
   ];
   if (!missing.length) return;
   if (process.env.CI === "true") throw new Error(`CI=true needs every store service: ${missing.join("; ")}`);

@@ -20,7 +20,14 @@ export const hasRedis = () => inject("redis");
 export const uniqueName = (what: string) => `${what}_${randomBytes(5).toString("hex")}`;
 
 export function databaseSettings(schema: string, overrides: Partial<DatabaseSettings> = {}): DatabaseSettings {
-  return { url: TEST_DATABASE_URL, schema, poolSize: 10, statementTimeoutMs: 5_000, connectTimeoutMs: 3_000, ...overrides };
+  return {
+    url: TEST_DATABASE_URL,
+    schema,
+    poolSize: 10,
+    statementTimeoutMs: 5_000,
+    connectTimeoutMs: 3_000,
+    ...overrides,
+  };
 }
 
 /** Runs one statement on its own connection to `url`. */
@@ -34,7 +41,8 @@ export async function adminQuery(sql: string, url = TEST_DATABASE_URL): Promise<
   }
 }
 
-export const dropSchema = (schema: string, url = TEST_DATABASE_URL) => adminQuery(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`, url);
+export const dropSchema = (schema: string, url = TEST_DATABASE_URL) =>
+  adminQuery(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`, url);
 
 /** Deletes every key under `prefix`. */
 export async function dropKeys(prefix: string, url = TEST_REDIS_URL): Promise<void> {

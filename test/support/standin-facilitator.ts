@@ -35,7 +35,11 @@ export async function startStandinFacilitator(
         if (!res.destroyed) res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
       };
       if (req.url?.endsWith("/supported"))
-        return reply({ kinds: [{ x402Version: 1, scheme: "exact", network: chains.svm.network, extra: { feePayer: chains.feePayer } }] });
+        return reply({
+          kinds: [
+            { x402Version: 1, scheme: "exact", network: chains.svm.network, extra: { feePayer: chains.feePayer } },
+          ],
+        });
       received++;
       const { paymentPayload, paymentRequirements } = JSON.parse(raw) as {
         paymentPayload: { network: string; payload: unknown };
@@ -81,7 +85,8 @@ export async function startStandinFacilitator(
 
 /** The service's settings for SETTLEMENT=facilitator at `url`, recovery reading the local chains over their JSON-RPC. */
 export function facilitatorSettlement(chains: LocalChains, url: string): Record<string, string> {
-  if (!chains.evmRpcUrl || !chains.rpcUrl) throw new Error("the local chains were started without their JSON-RPC endpoints");
+  if (!chains.evmRpcUrl || !chains.rpcUrl)
+    throw new Error("the local chains were started without their JSON-RPC endpoints");
   return {
     SETTLEMENT: "facilitator",
     FACILITATOR_URL: url,

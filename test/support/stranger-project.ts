@@ -27,14 +27,24 @@ export interface StrangerProject {
 
 /** Packs `packages` (packages/NAME), and installs their tarballs and `extra` (names pinned as this repository pins them). */
 export function strangerProject(packages: string[], extra: string[] = []): StrangerProject {
-  const packed = execFileSync(process.execPath, [join(ROOT, "scripts/pack.mjs"), ...packages], { cwd: ROOT, encoding: "utf8" });
+  const packed = execFileSync(process.execPath, [join(ROOT, "scripts/pack.mjs"), ...packages], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
   const tarballs = packed.trim().split("\n");
   const dir = mkdtempSync(join(tmpdir(), "stranger-"));
   const run = (command: string, args: string[], env: Record<string, string> = {}) =>
     execFileSync(command, args, { cwd: dir, encoding: "utf8", env: { ...process.env, ...env }, stdio: "pipe" });
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "stranger", private: true, type: "module" }));
   const pinned = { ...rootManifest.devDependencies, ...rootManifest.dependencies } as Record<string, string>;
-  run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", ...tarballs, ...extra.map((name) => `${name}@${pinned[name]}`)]);
+  run("npm", [
+    "install",
+    "--no-audit",
+    "--no-fund",
+    "--prefer-offline",
+    ...tarballs,
+    ...extra.map((name) => `${name}@${pinned[name]}`),
+  ]);
   const manifest = (name: string) => JSON.parse(readFileSync(join(dir, "node_modules", name, "package.json"), "utf8"));
   return {
     dir,

@@ -5,7 +5,13 @@ const HOUR = 3_600_000;
 
 export function walletTrades(start: number) {
   let n = 0;
-  return (type: WalletTrade["type"], hours: number, amount: number, valueUsd: number, over: Partial<WalletTrade> = {}): WalletTrade => {
+  return (
+    type: WalletTrade["type"],
+    hours: number,
+    amount: number,
+    valueUsd: number,
+    over: Partial<WalletTrade> = {},
+  ): WalletTrade => {
     n++;
     return {
       signature: `sig${n}`,

@@ -64,7 +64,11 @@ export function v2Client(signer: Signer, rpcUrl: string): PayingClient {
     client.setSpendControls({
       allowedAssets: ["testnet", "mainnet"].map((profile) => {
         const details = skale[profile as "testnet" | "mainnet"];
-        return { network: details.caip2 as `${string}:${string}`, asset: details.asset, maxAmountPerPayment: "1000000" };
+        return {
+          network: details.caip2 as `${string}:${string}`,
+          asset: details.asset,
+          maxAmountPerPayment: "1000000",
+        };
       }),
     });
   const { fetch: send, sent } = recording("PAYMENT-SIGNATURE");

@@ -16,7 +16,11 @@ function tree(files: Record<string, string>): string {
 const of = (root: string) => fingerprintFiles(root, codeFiles(root));
 
 describe("the code's fingerprint", () => {
-  const base = { "a.ts": "export const a = 1;", "providers/b.ts": "export const b = 2;", "providers/b.test.ts": "test" };
+  const base = {
+    "a.ts": "export const a = 1;",
+    "providers/b.ts": "export const b = 2;",
+    "providers/b.test.ts": "test",
+  };
 
   it("is the same for the same code in another place, and ignores tests", () => {
     expect(of(tree(base))).toBe(of(tree({ ...base, "providers/b.test.ts": "another test" })));

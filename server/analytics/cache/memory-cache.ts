@@ -85,7 +85,12 @@ export function singleFlight(
   }
 
   /** Claims the key, or waits (polling, ever less often) for the instance that holds it to store the value. */
-  async function acrossInstances<T>(key: string, ttlMs: number, load: () => Promise<T>, claim: NonNullable<CacheStore["claim"]>) {
+  async function acrossInstances<T>(
+    key: string,
+    ttlMs: number,
+    load: () => Promise<T>,
+    claim: NonNullable<CacheStore["claim"]>,
+  ) {
     const giveUpAt = Date.now() + waitMs;
     for (let pause = 10; Date.now() < giveUpAt; pause = Math.min(pause * 2, 200)) {
       const held = await claim(key, claimMs);
@@ -129,6 +134,9 @@ export function singleFlight(
 }
 
 /** The default cache: single flight over this process's memory. */
-export function createCache(clock: Clock, { observer, ...options }: { maxEntries?: number; observer?: CacheObserver } = {}): Cache {
+export function createCache(
+  clock: Clock,
+  { observer, ...options }: { maxEntries?: number; observer?: CacheObserver } = {},
+): Cache {
   return singleFlight(memoryStore(clock, options), { observer });
 }

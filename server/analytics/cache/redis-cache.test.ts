@@ -38,7 +38,9 @@ describe.skipIf(!hasRedis())("Redis", () => {
     const [a, b] = [await open(prefix), await open(prefix)];
     expect(a.status()).toEqual({ store: "redis", status: "ok" });
     const { state, load } = loader({ tvl: 1 }, { delayMs: 150 });
-    const answers = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => (i % 2 ? a : b).cache.wrap("tvl:chains:", 60_000, load)));
+    const answers = await Promise.all(
+      [0, 1, 2, 3, 4, 5].map((i) => (i % 2 ? a : b).cache.wrap("tvl:chains:", 60_000, load)),
+    );
     expect(answers).toEqual(Array(6).fill({ tvl: 1 }));
     expect(state.calls).toBe(1);
     // a third instance started later finds it stored
@@ -76,7 +78,10 @@ describe.skipIf(!hasRedis())("Redis", () => {
     expect(shared.status()).toEqual({ store: "redis", status: "unavailable" });
     proxy.heal();
     // No request uses the cache meanwhile: GET / alone finds out that Redis answers again.
-    await vi.waitFor(() => expect(shared.status()).toEqual({ store: "redis", status: "ok" }), { timeout: 10_000, interval: 200 });
+    await vi.waitFor(() => expect(shared.status()).toEqual({ store: "redis", status: "ok" }), {
+      timeout: 10_000,
+      interval: 200,
+    });
     expect(await shared.cache.wrap("c", 60_000, load)).toBe("v");
     expect(state.calls).toBe(3);
     await shared.close();
@@ -86,7 +91,9 @@ describe.skipIf(!hasRedis())("Redis", () => {
   it("refuses to start on a database the Redis does not have, naming CACHE_URL, rather than writing to database 0", async () => {
     const url = new URL(TEST_REDIS_URL);
     url.pathname = "/99";
-    await expect(open(freshPrefix(), url.toString())).rejects.toThrow(/^CACHE_URL names a database this Redis does not have/);
+    await expect(open(freshPrefix(), url.toString())).rejects.toThrow(
+      /^CACHE_URL names a database this Redis does not have/,
+    );
   });
 
   it("keeps deployments apart by prefix", async () => {
@@ -107,7 +114,10 @@ describe.skipIf(!hasRedis())("Redis", () => {
     const keys = await raw.keys(`${prefix}*`);
     raw.disconnect();
     expect(keys).toEqual([`${prefix}${codeFingerprint()}:v:k`]);
-    const older = await openRedisCache({ url: TEST_REDIS_URL, prefix }, { clock: systemClock, logger, namespace: "0123456789abcdef" });
+    const older = await openRedisCache(
+      { url: TEST_REDIS_URL, prefix },
+      { clock: systemClock, logger, namespace: "0123456789abcdef" },
+    );
     const oldLoad = loader({ shape: "old" });
     expect(await older.cache.wrap("k", 60_000, oldLoad.load)).toEqual({ shape: "old" });
     expect(await current.cache.wrap("k", 60_000, load)).toEqual({ shape: "new" });
@@ -180,7 +190,10 @@ describe("Redis out of reach", () => {
 
   it("answers from upstream and this process's memory, says so, and never fails a caller", async () => {
     const url = `redis://127.0.0.1:${await freePort()}`;
-    const shared = await openRedisCache({ url, prefix: "nowhere:" }, { clock: manualClock(0), logger, connectWaitMs: 300 });
+    const shared = await openRedisCache(
+      { url, prefix: "nowhere:" },
+      { clock: manualClock(0), logger, connectWaitMs: 300 },
+    );
     expect(shared.status()).toEqual({ store: "redis", status: "unavailable" });
     const { state, load } = loader("from upstream", { delayMs: 10 });
     const answers = await Promise.all([shared.cache.wrap("k", 60_000, load), shared.cache.wrap("k", 60_000, load)]);

@@ -17,7 +17,14 @@ import { ConfigError } from "../../config/env.js";
 import type { CacheSettings } from "../../config/store-settings.js";
 import type { Clock } from "../clock.js";
 import { codeFingerprint } from "./code-version.js";
-import { type Cache, type CacheObserver, type CacheStore, createCache, memoryStore, singleFlight } from "./memory-cache.js";
+import {
+  type Cache,
+  type CacheObserver,
+  type CacheStore,
+  createCache,
+  memoryStore,
+  singleFlight,
+} from "./memory-cache.js";
 
 /** What `GET /` says of the cache. */
 export interface CacheStatus {
@@ -39,7 +46,11 @@ const COMMAND_TIMEOUT_MS = 500;
 
 /** The embedded cache: this process's memory. */
 export function memoryCache(clock: Clock, observer?: CacheObserver): UpstreamCache {
-  return { cache: createCache(clock, { observer }), status: () => ({ store: "memory", status: "ok" }), close: async () => {} };
+  return {
+    cache: createCache(clock, { observer }),
+    status: () => ({ store: "memory", status: "ok" }),
+    close: async () => {},
+  };
 }
 
 /** What the store tells of the link to Redis: whether it is connected, and how each command went. */
@@ -129,7 +140,10 @@ export async function openRedisCache(
   });
   const lost = (error?: Error) => {
     if (available)
-      logger.warn({ cache: "redis", err: error }, "shared cache unavailable: answering from upstream and this process's memory");
+      logger.warn(
+        { cache: "redis", err: error },
+        "shared cache unavailable: answering from upstream and this process's memory",
+      );
     available = false;
   };
   let started = false;
@@ -137,7 +151,10 @@ export async function openRedisCache(
     if (/DB index is out of range/i.test(error.message)) {
       // At start the service refuses to start (below); found later (Redis first reachable after the start), the shared cache stays off.
       if (started && !wrongDatabase)
-        logger.error({ cache: "redis" }, "CACHE_URL names a database this Redis does not have; the shared cache stays off");
+        logger.error(
+          { cache: "redis" },
+          "CACHE_URL names a database this Redis does not have; the shared cache stays off",
+        );
       wrongDatabase = true;
     }
     lost(error);
@@ -153,15 +170,24 @@ export async function openRedisCache(
   started = true;
   if (wrongDatabase) {
     redis.disconnect();
-    throw new ConfigError("CACHE_URL names a database this Redis does not have (0 to 15 unless its databases setting says more)");
+    throw new ConfigError(
+      "CACHE_URL names a database this Redis does not have (0 to 15 unless its databases setting says more)",
+    );
   }
-  if (!available) logger.warn({ cache: "redis" }, "shared cache unavailable at start: answering from upstream and this process's memory");
+  if (!available)
+    logger.warn(
+      { cache: "redis" },
+      "shared cache unavailable at start: answering from upstream and this process's memory",
+    );
   const link: RedisLink = {
     up: () => available && !wrongDatabase && redis.status === "ready",
     answered(ok, error) {
       if (ok && !answering) logger.info({ cache: "redis" }, "shared cache answering again");
       if (!ok && answering && available)
-        logger.warn({ cache: "redis", err: error }, "shared cache not answering: answering from upstream and this process's memory");
+        logger.warn(
+          { cache: "redis", err: error },
+          "shared cache not answering: answering from upstream and this process's memory",
+        );
       answering = ok;
     },
   };

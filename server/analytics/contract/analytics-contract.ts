@@ -65,7 +65,10 @@ export interface OpenApiDocument {
   info: { version: string; title: string };
   paths: Record<
     string,
-    Record<string, { responses: Record<string, { content?: Record<string, { schema: unknown }> }>; [key: string]: unknown }>
+    Record<
+      string,
+      { responses: Record<string, { content?: Record<string, { schema: unknown }> }>; [key: string]: unknown }
+    >
   >;
   components: Record<string, unknown>;
   [key: string]: unknown;
@@ -85,7 +88,13 @@ export interface AnalyticsContract {
   developmentDefaults: DevelopmentDefaults;
 }
 
-type RawSchema = { $ref?: string; allOf?: RawSchema[]; enum?: unknown[]; default?: unknown; properties?: Record<string, RawSchema> };
+type RawSchema = {
+  $ref?: string;
+  allOf?: RawSchema[];
+  enum?: unknown[];
+  default?: unknown;
+  properties?: Record<string, RawSchema>;
+};
 type RawOperation = {
   operationId: string;
   summary?: string;
@@ -101,13 +110,17 @@ type RawOperation = {
 const refersTo = (schema: RawSchema | undefined, name: string): boolean =>
   schema?.$ref === `#/components/schemas/${name}` || (schema?.allOf?.length === 1 && refersTo(schema.allOf[0], name));
 
-export function loadAnalyticsContract(file = new URL("../../../generated/openapi/3.1/analytics.json", import.meta.url)): AnalyticsContract {
+export function loadAnalyticsContract(
+  file = new URL("../../../generated/openapi/3.1/analytics.json", import.meta.url),
+): AnalyticsContract {
   const document = JSON.parse(readFileSync(file, "utf8"));
   const schemas: Record<string, RawSchema> = document.components.schemas;
   const resolve = (schema: RawSchema | undefined): RawSchema | undefined => {
     let current = schema;
     while (current?.$ref || (current?.allOf?.length === 1 && !current.properties)) {
-      current = current.$ref ? schemas[decodeURIComponent(current.$ref.split("/").pop() as string)] : current.allOf?.[0];
+      current = current.$ref
+        ? schemas[decodeURIComponent(current.$ref.split("/").pop() as string)]
+        : current.allOf?.[0];
     }
     return current;
   };
@@ -128,8 +141,12 @@ export function loadAnalyticsContract(file = new URL("../../../generated/openapi
       const parameters = parametersOf(document, op.parameters) as NonNullable<RawOperation["parameters"]>;
       const queryParameters = parameters.filter((p) => p.in === "query");
       const inputs: [string, string, RawSchema | undefined][] = [
-        ...Object.entries(body?.properties ?? {}).map(([name, schema]) => ["body", name, schema] as [string, string, RawSchema]),
-        ...parameters.map((p) => [p.in as string, p.name as string, p.schema] as [string, string, RawSchema | undefined]),
+        ...Object.entries(body?.properties ?? {}).map(
+          ([name, schema]) => ["body", name, schema] as [string, string, RawSchema],
+        ),
+        ...parameters.map(
+          (p) => [p.in as string, p.name as string, p.schema] as [string, string, RawSchema | undefined],
+        ),
       ];
       const query = Object.fromEntries(queryParameters.map((p) => [p.name as string, p.schema]));
       paid.push({
@@ -155,7 +172,9 @@ export function loadAnalyticsContract(file = new URL("../../../generated/openapi
   }
   const defaultsOf = (schema: RawSchema | undefined) =>
     Object.fromEntries(
-      Object.entries(schema?.properties ?? {}).flatMap(([name, p]) => (p.default === undefined ? [] : [[name, p.default]])),
+      Object.entries(schema?.properties ?? {}).flatMap(([name, p]) =>
+        p.default === undefined ? [] : [[name, p.default]],
+      ),
     );
   for (const route of paid) {
     const twin = paid.find(

@@ -8,9 +8,17 @@ import { ApiError } from "../../http/errors.js";
 import { requestOrigin } from "../../http/origin.js";
 import { didDocument } from "../payments/receipts/did.js";
 
-export function didDocumentHandler({ receipts, publicBaseUrl }: Pick<AnalyticsConfig, "receipts" | "publicBaseUrl">): RequestHandler {
+export function didDocumentHandler({
+  receipts,
+  publicBaseUrl,
+}: Pick<AnalyticsConfig, "receipts" | "publicBaseUrl">): RequestHandler {
   return (req, res) => {
-    if (!receipts) throw new ApiError(404, "not_found", "This deployment signs no offers or receipts (RECEIPT_SIGNING_KEY is not set).");
+    if (!receipts)
+      throw new ApiError(
+        404,
+        "not_found",
+        "This deployment signs no offers or receipts (RECEIPT_SIGNING_KEY is not set).",
+      );
     res.json(didDocument(requestOrigin(req, publicBaseUrl), receipts));
   };
 }

@@ -67,12 +67,17 @@ function networkSummaries(deployed: NetworkTarget[]) {
 }
 
 /** Service info's operations, in the contract's order, each with its price and its routes. */
-function serviceOperations(contract: AnalyticsContract, config: AnalyticsConfig, deployed: NetworkTarget[]): ServiceOperation[] {
+function serviceOperations(
+  contract: AnalyticsContract,
+  config: AnalyticsConfig,
+  deployed: NetworkTarget[],
+): ServiceOperation[] {
   // One entry per operation: its POST routes in prefix order, then its legacy GETs.
   const byName = new Map<string, PaidRoute[]>();
   for (const route of contract.paid) byName.set(route.name, [...(byName.get(route.name) ?? []), route]);
   const order = (route: PaidRoute) =>
-    (route.legacy ? deployed.length : 0) + deployed.findIndex((network) => network.prefix === route.payment.network.prefix);
+    (route.legacy ? deployed.length : 0) +
+    deployed.findIndex((network) => network.prefix === route.payment.network.prefix);
   return contract.operations.map((name) => {
     const routes = (byName.get(name) ?? []).toSorted((a, b) => order(a) - order(b));
     const first = routes[0] as PaidRoute;
@@ -134,7 +139,9 @@ function openApiJsonByNetwork(documents: Map<string | undefined, OpenApiDocument
   return new Map(
     [...documents].map(([network, document]) => [
       network,
-      perOrigin((origin) => JSON.stringify({ ...document, servers: [{ url: origin, description: "This deployment" }] })),
+      perOrigin((origin) =>
+        JSON.stringify({ ...document, servers: [{ url: origin, description: "This deployment" }] }),
+      ),
     ]),
   );
 }
@@ -144,7 +151,10 @@ function referencePages(documents: Map<string | undefined, OpenApiDocument>) {
   return new Map(
     [...documents].map(([network, document]) => [
       network,
-      referencePage({ title: document.info.title, documentUrl: network ? `/openapi.json?network=${network}` : "/openapi.json" }),
+      referencePage({
+        title: document.info.title,
+        documentUrl: network ? `/openapi.json?network=${network}` : "/openapi.json",
+      }),
     ]),
   );
 }
@@ -209,7 +219,10 @@ function discoveryTemplates(contract: AnalyticsContract, config: AnalyticsConfig
 }
 
 /** The x402 discovery document at an origin, memoized per origin. */
-function discoveryDocuments(contract: AnalyticsContract, templates: DiscoveryTemplate[]): (origin: string) => X402Discovery {
+function discoveryDocuments(
+  contract: AnalyticsContract,
+  templates: DiscoveryTemplate[],
+): (origin: string) => X402Discovery {
   return perOrigin(
     (origin): X402Discovery => ({
       version: 1,
@@ -244,7 +257,8 @@ function serviceInfoBodies(info: Omit<ServiceInfo, "cache">): (state: ServiceInf
   let serialized: { state: string; body: Buffer } | undefined;
   return (state) => {
     const key = `${state.store}:${state.status}`;
-    if (serialized?.state !== key) serialized = { state: key, body: Buffer.from(JSON.stringify({ ...info, cache: state })) };
+    if (serialized?.state !== key)
+      serialized = { state: key, body: Buffer.from(JSON.stringify({ ...info, cache: state })) };
     return serialized.body;
   };
 }
@@ -272,7 +286,9 @@ export function freeRouteHandlers({
     settlement,
     warnings: config.warnings,
   };
-  const serviceInfoBody = perOrigin((origin) => serviceInfoBodies({ ...serviceInfo, mcp: mcpEndpointAt(contract, origin) }));
+  const serviceInfoBody = perOrigin((origin) =>
+    serviceInfoBodies({ ...serviceInfo, mcp: mcpEndpointAt(contract, origin) }),
+  );
   const documents = deployedDocuments({ contract, config, settlement });
   const openApiJsonOf = openApiJsonByNetwork(documents);
   const pages = referencePages(documents);

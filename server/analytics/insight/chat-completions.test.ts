@@ -71,7 +71,11 @@ describe("chatCompletionsWriter", () => {
       content: answer({ insight: "SOL-USDC pays 68.5% on steady volume.", signal: "add_liquidity", confidence: 0.712 }),
     });
     const result = await writer().write(request);
-    expect(result).toEqual({ insight: "SOL-USDC pays 68.5% on steady volume.", signal: "add_liquidity", confidence: 0.71 });
+    expect(result).toEqual({
+      insight: "SOL-USDC pays 68.5% on steady volume.",
+      signal: "add_liquidity",
+      confidence: 0.71,
+    });
     const sent = received.at(-1) as {
       model: string;
       response_format: { json_schema: { schema: { properties: { signal: { enum: string[] } } } } };
@@ -83,19 +87,36 @@ describe("chatCompletionsWriter", () => {
 
   it("retries after a bad answer and succeeds within the attempt budget", async () => {
     let calls = 0;
-    behaviour = () => (++calls === 1 ? { status: 500 } : { content: answer({ insight: "ok.", signal: "hold", confidence: 0.5 }) });
+    behaviour = () =>
+      ++calls === 1 ? { status: 500 } : { content: answer({ insight: "ok.", signal: "hold", confidence: 0.5 }) };
     await expect(writer(2).write(request)).resolves.toMatchObject({ signal: "hold" });
     expect(calls).toBe(2);
   });
 
   const failures: [string, Behaviour, InsightFailure["kind"]][] = [
     ["HTTP errors", () => ({ status: 503 }), "http_status"],
-    ["a timeout", () => ({ delayMs: 1_000, content: answer({ insight: "late", signal: "hold", confidence: 0.5 }) }), "timeout"],
+    [
+      "a timeout",
+      () => ({ delayMs: 1_000, content: answer({ insight: "late", signal: "hold", confidence: 0.5 }) }),
+      "timeout",
+    ],
     ["content that is not JSON", () => ({ content: "Sure! The pool looks good." }), "invalid_output"],
-    ["a signal outside the vocabulary", () => ({ content: answer({ insight: "x", signal: "moon", confidence: 0.5 }) }), "invalid_output"],
-    ["a confidence above 1", () => ({ content: answer({ insight: "x", signal: "hold", confidence: 7 }) }), "invalid_output"],
+    [
+      "a signal outside the vocabulary",
+      () => ({ content: answer({ insight: "x", signal: "moon", confidence: 0.5 }) }),
+      "invalid_output",
+    ],
+    [
+      "a confidence above 1",
+      () => ({ content: answer({ insight: "x", signal: "hold", confidence: 7 }) }),
+      "invalid_output",
+    ],
     ["a missing insight", () => ({ content: answer({ signal: "hold", confidence: 0.5 }) }), "invalid_output"],
-    ["a truncated answer", () => ({ content: '{"insight":"x","signal":"hold","confidence":0.5}', finish: "length" }), "invalid_output"],
+    [
+      "a truncated answer",
+      () => ({ content: '{"insight":"x","signal":"hold","confidence":0.5}', finish: "length" }),
+      "invalid_output",
+    ],
     ["a refusal", () => ({ content: null, refusal: "I can't help with that." }), "refusal"],
   ];
   for (const [what, fail, cause] of failures) {

@@ -46,7 +46,10 @@ function answerSchema(signals: readonly string[]) {
   });
 }
 
-export function chatCompletionsWriter(config: InsightConfig & { baseUrl: string }, fetchImpl: typeof fetch = fetch): InsightWriter {
+export function chatCompletionsWriter(
+  config: InsightConfig & { baseUrl: string },
+  fetchImpl: typeof fetch = fetch,
+): InsightWriter {
   const url = `${config.baseUrl}/chat/completions`;
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
@@ -55,11 +58,16 @@ export function chatCompletionsWriter(config: InsightConfig & { baseUrl: string 
   function transportFailure(error: unknown, signal: AbortSignal): InsightFailure {
     if (signal.aborted) return new InsightFailure("timeout", `model did not answer within ${config.timeoutMs} ms`);
     const code = (error as { cause?: { code?: unknown } })?.cause?.code;
-    return new InsightFailure("unreachable", `model could not be reached${typeof code === "string" ? ` (${code})` : ""}`);
+    return new InsightFailure(
+      "unreachable",
+      `model could not be reached${typeof code === "string" ? ` (${code})` : ""}`,
+    );
   }
 
   async function attempt(request: InsightRequest, outer?: AbortSignal): Promise<Insight> {
-    const signal = outer ? AbortSignal.any([outer, AbortSignal.timeout(config.timeoutMs)]) : AbortSignal.timeout(config.timeoutMs);
+    const signal = outer
+      ? AbortSignal.any([outer, AbortSignal.timeout(config.timeoutMs)])
+      : AbortSignal.timeout(config.timeoutMs);
     let response: Response;
     let text: string;
     try {
@@ -77,7 +85,8 @@ export function chatCompletionsWriter(config: InsightConfig & { baseUrl: string 
     if (!choice?.message?.content) throw new InsightFailure("invalid_output", "model gave no content");
     if (choice.finish_reason === "length") throw new InsightFailure("invalid_output", "model answer was truncated");
     const answer = answerSchema(request.signals).safeParse(parsed(choice.message.content));
-    if (!answer.success) throw new InsightFailure("invalid_output", `model answer invalid: ${answer.error.issues[0]?.message}`);
+    if (!answer.success)
+      throw new InsightFailure("invalid_output", `model answer invalid: ${answer.error.issues[0]?.message}`);
     return { ...answer.data, confidence: Math.round(answer.data.confidence * 100) / 100 };
   }
 
@@ -131,7 +140,10 @@ export function chatCompletionsWriter(config: InsightConfig & { baseUrl: string 
         try {
           return await attempt(request, outer);
         } catch (error) {
-          last = error instanceof InsightFailure ? error : new InsightFailure("error", String((error as Error)?.message ?? error));
+          last =
+            error instanceof InsightFailure
+              ? error
+              : new InsightFailure("error", String((error as Error)?.message ?? error));
         }
       }
       throw new InsightFailure(last.kind, `every model attempt failed (${config.attempts}): ${last.message}`);

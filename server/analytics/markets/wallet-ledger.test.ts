@@ -9,7 +9,11 @@ const trade = walletTrades(T0);
 
 describe("ledger", () => {
   it("matches exits first-in first-out and keeps what is left open", () => {
-    const { closed, open } = ledger([trade("sell", 30, 150, 450), trade("buy", 0, 100, 100), trade("buy", 10, 100, 200)]);
+    const { closed, open } = ledger([
+      trade("sell", 30, 150, 450),
+      trade("buy", 0, 100, 100),
+      trade("buy", 10, 100, 200),
+    ]);
     expect(closed).toHaveLength(1);
     expect(closed[0]?.costUsd).toBeCloseTo(200, 9);
     expect(closed[0]?.pnlUsd).toBeCloseTo(250, 9);

@@ -63,8 +63,14 @@ function runnable(tool: PaidTool, deps: PaidToolDeps): RunnableTool {
     pipelines.set(
       caip2,
       paidPipeline(route, deps.handlers[route.name], {
-        ...{ gate: deps.gate, insight: deps.insight, clock: deps.clock, logger: deps.logger, segment: deps.segment },
-        ...{ checkResponse: deps.checkResponse(route), checkInput: deps.checkInput(route), insightObserver: deps.insightObserver },
+        gate: deps.gate,
+        insight: deps.insight,
+        clock: deps.clock,
+        logger: deps.logger,
+        segment: deps.segment,
+        checkResponse: deps.checkResponse(route),
+        checkInput: deps.checkInput(route),
+        insightObserver: deps.insightObserver,
         answerTimeoutMs: deps.config.payments.answerTimeoutMs,
       }),
     );
@@ -75,7 +81,12 @@ export function paidToolCalls(deps: PaidToolDeps): PaidToolCalls {
   const catalogue = paidTools(deps.contract, deps.config);
   const tools = new Map([...catalogue].map(([name, tool]) => [name, runnable(tool, deps)]));
   /** The call run by its route's pipeline: its outcome and what its answer depends on; undefined for an unknown tool. */
-  async function run({ name, arguments: args, meta, requestId }: ToolCall): Promise<[PaidOutcome, AnsweredCall] | undefined> {
+  async function run({
+    name,
+    arguments: args,
+    meta,
+    requestId,
+  }: ToolCall): Promise<[PaidOutcome, AnsweredCall] | undefined> {
     const tool = tools.get(name);
     if (!tool) return undefined;
     const payment = meta?.[PAYMENT_META];
@@ -89,7 +100,8 @@ export function paidToolCalls(deps: PaidToolDeps): PaidToolCalls {
       requestId,
       transport: "mcp",
     });
-    if (outcome.kind === "answer_failed") deps.logger.warn({ err: outcome.error, requestId, tool: name }, "tool call failed; not charged");
+    if (outcome.kind === "answer_failed")
+      deps.logger.warn({ err: outcome.error, requestId, tool: name }, "tool call failed; not charged");
     const { challenge, price, signReceipt } = tool;
     return [outcome, { challenge, caip2: route.caip2, price, now: deps.clock.now(), signReceipt }];
   }

@@ -23,6 +23,7 @@ export function paidToolServer(deps: PaidToolDeps): ToolServer {
     instructions: INSTRUCTIONS,
     tools: calls.tools as Tool[],
     call: ({ name, arguments: args, meta, requestId }) => calls.call({ name, arguments: args, meta, requestId }),
-    callJson: ({ name, arguments: args, meta, requestId }) => calls.callJson({ name, arguments: args, meta, requestId }),
+    callJson: ({ name, arguments: args, meta, requestId }) =>
+      calls.callJson({ name, arguments: args, meta, requestId }),
   };
 }

@@ -57,7 +57,9 @@ function operationOf(document: OpenApiDocument, route: PaidRoute): Operation {
  */
 function outputSchema(document: OpenApiDocument, operation: Operation): Record<string, unknown> {
   const schema = operation.responses["200"]?.content?.["application/json"]?.schema;
-  const { type: _object, ...envelope } = schema ? (shapeOf(plainSchema(document, schema)) as Record<string, unknown>) : {};
+  const { type: _object, ...envelope } = schema
+    ? (shapeOf(plainSchema(document, schema)) as Record<string, unknown>)
+    : {};
   return { type: "object", anyOf: [envelope, { required: ["x402Version"] }, { required: ["error"] }] };
 }
 

@@ -37,7 +37,8 @@ export interface ToolOffers {
 /** `mcp://tool/<name>`: the resource a tool's payment pays for, as x402's MCP transport names it. */
 export const toolResource = (name: string) => `mcp://tool/${name}`;
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 export function toolOffers(tool: PaidTool, config: AnalyticsConfig, document: OpenApiDocument): ToolOffers {
   const { definition } = tool;

@@ -29,7 +29,14 @@ export async function assembleEnvelope(
     summary,
     signals,
     startedAt,
-  }: { writer: InsightWriter; clock: Clock; operation: string; summary: string; signals: readonly string[]; startedAt: number },
+  }: {
+    writer: InsightWriter;
+    clock: Clock;
+    operation: string;
+    summary: string;
+    signals: readonly string[];
+    startedAt: number;
+  },
 ): Promise<{ status: 200 | 206; body: Envelope; failure?: { cause: InsightCause; message: string } }> {
   let failure: { cause: InsightCause; message: string } | undefined;
   const insight = await writer

@@ -62,8 +62,14 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
 });
 
 /** An error body of the contract's, with the request id. */
-const errorReply = (status: number, error: string, message: string, request: AnsweredRequest, extra: object = {}, headers = {}) =>
-  json(status, { error, message, ...extra, request_id: request.requestId }, headers);
+const errorReply = (
+  status: number,
+  error: string,
+  message: string,
+  request: AnsweredRequest,
+  extra: object = {},
+  headers = {},
+) => json(status, { error, message, ...extra, request_id: request.requestId }, headers);
 
 const seconds = (ms: number) => String(Math.max(1, Math.ceil(ms / 1000)));
 
@@ -95,7 +101,8 @@ function challenge(
   const offer = request.offer();
   const body = challengeBody(offer.v1, error, message, payer);
   const violations = at.checkChallenge?.(402, body) ?? [];
-  if (violations.length) throw new Error(`${at.route.operationId} produced a 402 outside the contract: ${violations.join("; ")}`);
+  if (violations.length)
+    throw new Error(`${at.route.operationId} produced a 402 outside the contract: ${violations.join("; ")}`);
   const v2Error = error === "X-PAYMENT header is required" ? "Payment required" : error;
   const extensions = { ...at.routed.extensions, bazaar: atPath(at.routed.extensions.bazaar, request.params) };
   const required = challengeV2(offer, extensions, v2Error);
@@ -123,12 +130,23 @@ type Answer<K extends PaidOutcome["kind"]> = (
 const ANSWERS: { [K in PaidOutcome["kind"]]: Answer<K> } = {
   invalid_input: ({ errors }, request) => {
     const located = request.located(errors);
-    return errorReply(400, "invalid_request", located.map((e) => `${e.field}: ${e.message}`).join("; "), request, { errors: located });
+    return errorReply(400, "invalid_request", located.map((e) => `${e.field}: ${e.message}`).join("; "), request, {
+      errors: located,
+    });
   },
   payment_required: (_, request, at) =>
-    challenge(at, request, "X-PAYMENT header is required", `Pay ${at.priceText} and repeat the request with the ${PAY_HEADERS} header.`),
+    challenge(
+      at,
+      request,
+      "X-PAYMENT header is required",
+      `Pay ${at.priceText} and repeat the request with the ${PAY_HEADERS} header.`,
+    ),
   two_payments: (_, request) =>
-    invalidPayment(request, [PAYMENT_HEADERS[2], PAYMENT_HEADERS[1]], `send the payment in one header: ${PAY_HEADERS}, not both`),
+    invalidPayment(
+      request,
+      [PAYMENT_HEADERS[2], PAYMENT_HEADERS[1]],
+      `send the payment in one header: ${PAY_HEADERS}, not both`,
+    ),
   malformed_payment: ({ detail }, request) => {
     const header = PAYMENT_HEADERS[request.version ?? 1];
     return invalidPayment(request, [header], detail, `${header}: ${detail}`);
@@ -146,7 +164,11 @@ const ANSWERS: { [K in PaidOutcome["kind"]]: Answer<K> } = {
     const message = `${IDENTIFIER_FIELD} "${identifier}" names a purchase of another request or another payer. Nothing was charged. Give each purchase its own identifier, and repeat it only on retries of that purchase.`;
     return errorReply(409, "payment_identifier_conflict", message, request, {
       errors: [
-        { location: "header", field: PAYMENT_HEADERS[2], message: `${IDENTIFIER_FIELD} "${identifier}" is bound to another purchase` },
+        {
+          location: "header",
+          field: PAYMENT_HEADERS[2],
+          message: `${IDENTIFIER_FIELD} "${identifier}" is bound to another purchase`,
+        },
       ],
     });
   },
@@ -204,7 +226,11 @@ export function httpAnswers(route: PaidRoute, routed: RouteOffer, checkChallenge
  * The answer and its receipt, in the header of the version paid in. A paid answer is the payer's alone: `private` keeps
  * it out of shared caches, so that no one who did not pay is handed it (a retry gets it from the ledger).
  */
-function delivered(outcome: Extract<PaidOutcome, { kind: "delivered" }>, request: AnsweredRequest, routed: RouteOffer): PaidReply {
+function delivered(
+  outcome: Extract<PaidOutcome, { kind: "delivered" }>,
+  request: AnsweredRequest,
+  routed: RouteOffer,
+): PaidReply {
   const { answer, receipt, replayed } = outcome;
   const version = request.version ?? 1;
   const [name, value] = receiptOf(outcome, request, routed);
@@ -213,14 +239,23 @@ function delivered(outcome: Extract<PaidOutcome, { kind: "delivered" }>, request
     status: answer.status,
     headers: { [name]: value, "Cache-Control": "private" },
     body: answer.body,
-    ...(!replayed && { log: { payment: "settled", network: receipt.network, x402Version: version, transaction, simulated } }),
+    ...(!replayed && {
+      log: { payment: "settled", network: receipt.network, x402Version: version, transaction, simulated },
+    }),
   };
 }
 
 /** The receipt header of the version paid in; in v2, with the signed receipt when the route signs them. */
-function receiptOf({ answer, receipt }: Extract<PaidOutcome, { kind: "delivered" }>, request: AnsweredRequest, routed: RouteOffer) {
+function receiptOf(
+  { answer, receipt }: Extract<PaidOutcome, { kind: "delivered" }>,
+  request: AnsweredRequest,
+  routed: RouteOffer,
+) {
   const version = request.version ?? 1;
   if (version === 1 || !routed.receipts) return receiptHeader(version, receipt, routed.caip2);
   const response = settlementResponseV2(receipt, routed.caip2);
-  return [RECEIPT_HEADERS[2], encodeHeader(routed.receipts.withReceipt(response, request.offer().v1.resource, answer.body))] as const;
+  return [
+    RECEIPT_HEADERS[2],
+    encodeHeader(routed.receipts.withReceipt(response, request.offer().v1.resource, answer.body)),
+  ] as const;
 }

@@ -63,14 +63,22 @@ export type PaidEndpoint = (request: PaidRequest) => Promise<PaidReply>;
 /** The fields a legacy GET's input names as body fields, named where they came from: its path or its query. */
 function locatedIn(route: PaidRoute, params: Record<string, string>): AnsweredRequest["located"] {
   if (!route.legacy) return (errors) => errors;
-  return (errors) => errors.map((e) => (e.location === "body" ? { ...e, location: Object.hasOwn(params, e.field) ? "path" : "query" } : e));
+  return (errors) =>
+    errors.map((e) =>
+      e.location === "body" ? { ...e, location: Object.hasOwn(params, e.field) ? "path" : "query" } : e,
+    );
 }
 
 export function paidEndpoint(route: PaidRoute, handler: OperationHandler, deps: PaidRouteDeps): PaidEndpoint {
   const routed = routeOffer(route, deps.config, deps.document);
   const pipeline = paidPipeline(route, handler, {
-    ...{ gate: deps.gate, insight: deps.insight, clock: deps.clock, logger: deps.logger, segment: deps.segment },
-    ...{ checkResponse: deps.checkResponse, insightObserver: deps.insightObserver },
+    gate: deps.gate,
+    insight: deps.insight,
+    clock: deps.clock,
+    logger: deps.logger,
+    segment: deps.segment,
+    checkResponse: deps.checkResponse,
+    insightObserver: deps.insightObserver,
     checkInput: deps.checkInput ?? (() => []),
     answerTimeoutMs: deps.config.payments.answerTimeoutMs,
   });
@@ -87,7 +95,14 @@ export function paidEndpoint(route: PaidRoute, handler: OperationHandler, deps: 
     const { input, schemaChecked, params, requestId } = request;
     const outcome = await pipeline({ input, schemaChecked, payment, requestId, offer: offered, transport: "http" });
     const version = payment.kind === "payment" ? payment.version : undefined;
-    const reply = answer(outcome, { offer: offered, version, params, located: locatedIn(route, params), requestId, now: deps.clock.now() });
+    const reply = answer(outcome, {
+      offer: offered,
+      version,
+      params,
+      located: locatedIn(route, params),
+      requestId,
+      now: deps.clock.now(),
+    });
     if (outcome.kind === "answer_failed" && reply.status >= 500)
       deps.logger.error({ err: outcome.error, requestId, path: route.path }, "request failed");
     return reply;
@@ -104,7 +119,11 @@ export function sendPaidReply(res: ServerResponse, reply: PaidReply): void {
  * Legacy GETs carry some of the POST body's fields in the query and path (the venue segment only
  * selects the venue); the rest take the body's defaults, so the shared handler sees a full body.
  */
-function legacyInput(route: PaidRoute, query: Record<string, unknown>, params: Record<string, string>): Record<string, unknown> {
+function legacyInput(
+  route: PaidRoute,
+  query: Record<string, unknown>,
+  params: Record<string, string>,
+): Record<string, unknown> {
   const { venue: _venue, ...pathFields } = params;
   return { ...route.bodyDefaults, ...query, ...pathFields };
 }
@@ -117,16 +136,26 @@ function legacyInput(route: PaidRoute, query: Record<string, unknown>, params: R
 function queryOf(target: string): string {
   const at = target.indexOf("?");
   if (at < 0) return "";
-  return target.slice(at).replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/g, (c) => encodeURIComponent(c));
+  return target
+    .slice(at)
+    .replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/g, (c) => encodeURIComponent(c));
 }
 
 /** A paid route in Express: a POST's body or a legacy GET's query and path, checked by Express's validator, served by `serve`. */
-export function paidRouteHandler(route: PaidRoute, serve: PaidEndpoint, publicBaseUrl: string | undefined): RequestHandler {
+export function paidRouteHandler(
+  route: PaidRoute,
+  serve: PaidEndpoint,
+  publicBaseUrl: string | undefined,
+): RequestHandler {
   return async function paidRoute(req: Request, res) {
     const params = req.params as Record<string, string>;
     // A GET's validator ignores a body: its fields there would be answered at their defaults, and charged.
     if (route.legacy && sentBody(req))
-      throw invalidField("body", "body", "a GET takes its fields in the query string; send a JSON body with POST instead");
+      throw invalidField(
+        "body",
+        "body",
+        "a GET takes its fields in the query string; send a JSON body with POST instead",
+      );
     const reply = await serve({
       input: route.legacy ? legacyInput(route, req.query as Record<string, unknown>, params) : req.body,
       schemaChecked: true,

@@ -17,7 +17,10 @@ import { loadAnalyticsContract } from "../contract/analytics-contract.js";
 import { inputChecks } from "./input-check.js";
 
 const contract = loadAnalyticsContract();
-const validatorFor = openApiValidation(contract.document, { validateResponses: false, prefixes: NETWORKS.map((n) => n.prefix) });
+const validatorFor = openApiValidation(contract.document, {
+  validateResponses: false,
+  prefixes: NETWORKS.map((n) => n.prefix),
+});
 const checks = inputChecks(contract);
 // One prefix's routes: the three share each operation's schema.
 const posts = contract.paid.filter((route) => route.method === "post" && route.payment.network.prefix === "");
@@ -42,7 +45,9 @@ function expressVerdicts(path: string) {
 function checkVerdict(check: (body: unknown) => { field: string; message: string }[], body: unknown) {
   const parsed = JSON.parse(JSON.stringify(body));
   const errors = check(parsed);
-  return errors.length ? { refused: errors, message: errors.map((e) => `${e.field}: ${e.message}`).join("; ") } : { body: parsed };
+  return errors.length
+    ? { refused: errors, message: errors.map((e) => `${e.field}: ${e.message}`).join("; ") }
+    : { body: parsed };
 }
 
 describe("the pipeline's input check", () => {
@@ -58,7 +63,10 @@ describe("the pipeline's input check", () => {
       const check = checks(route);
       const seed = { method: "POST" as const, path: route.path };
       const bodies = fc.oneof(validBody(DOCS.analytics, schema, seed), fuzzedBody(DOCS.analytics, schema, seed));
-      const examples = [{}, (op?.requestBody?.content["application/json"] as { example?: unknown } | undefined)?.example ?? {}];
+      const examples = [
+        {},
+        (op?.requestBody?.content["application/json"] as { example?: unknown } | undefined)?.example ?? {},
+      ];
       for (const body of examples) expect(checkVerdict(check, body)).toEqual(await express(body));
       await fc.assert(
         fc.asyncProperty(bodies, async ({ body, rawBody }) => {

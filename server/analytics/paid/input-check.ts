@@ -49,7 +49,9 @@ function compiledChecks(contract: AnalyticsContract): (route: PaidRoute) => Inpu
   (addFormats as unknown as (a: Ajv2020, options: { mode: "fast" }) => void)(ajv, { mode: "fast" });
   const compile = contractCompiler(contract, ajv);
   return (route) => {
-    const body = contract.document.paths[route.path]?.post?.requestBody as { content?: Record<string, { schema?: unknown }> } | undefined;
+    const body = contract.document.paths[route.path]?.post?.requestBody as
+      | { content?: Record<string, { schema?: unknown }> }
+      | undefined;
     const schema = body?.content?.["application/json"]?.schema;
     if (route.method !== "post" || !schema) throw new Error(`${route.operationId} takes no JSON body`);
     let validate: ValidateFunction | undefined;
@@ -76,7 +78,10 @@ function asValidatorErrors(errors: ErrorObject[]): { path: string; message: stri
       unevaluatedProperty?: string;
     };
     const named = params.missingProperty ?? params.additionalProperty ?? params.unevaluatedProperty;
-    const message = e.keyword === "enum" && params.allowedValues ? `${e.message}: ${params.allowedValues.join(", ")}` : (e.message ?? "");
+    const message =
+      e.keyword === "enum" && params.allowedValues
+        ? `${e.message}: ${params.allowedValues.join(", ")}`
+        : (e.message ?? "");
     return {
       path: `/body${named === undefined ? e.instancePath : `${e.instancePath}/${named}`}`,
       message,

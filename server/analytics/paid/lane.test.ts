@@ -110,7 +110,9 @@ describe("the paid lane", () => {
   it("answers every body it read itself, one its schema refuses and one holding 1e309 included: none reaches Express", async () => {
     const { front, served, handedOn, started } = setup();
     expect((await request(front).post(PATH).set("x-request-id", "abc-123").send({ bad: 1 })).status).toBe(200);
-    expect((await request(front).post(PATH).set("content-type", "application/json").send('{"limit": 1e309}')).status).toBe(200);
+    expect(
+      (await request(front).post(PATH).set("content-type", "application/json").send('{"limit": 1e309}')).status,
+    ).toBe(200);
     expect(served.map((paid) => paid.input)).toEqual([{ bad: 1 }, { limit: Number.POSITIVE_INFINITY }]);
     expect(served.map((paid) => paid.schemaChecked)).toEqual([false, false]);
     expect(handedOn).toEqual([]);
@@ -120,14 +122,22 @@ describe("the paid lane", () => {
   it("answers what the body handling refuses with the service's error body, as Express's error handler does", async () => {
     const { front, served, handedOn } = setup();
     const cases: [request.Test, string, string][] = [
-      [request(front).post(PATH).set("content-type", "application/json").send("{not json"), "body", "is not valid JSON"],
+      [
+        request(front).post(PATH).set("content-type", "application/json").send("{not json"),
+        "body",
+        "is not valid JSON",
+      ],
       [request(front).post(PATH).set("content-type", "application/json").send("5"), "body", "must be a JSON object"],
       [
         request(front).post(PATH).set("content-type", "application/json; charset=latin1").send("{}"),
         "content-type",
         "charset must be utf-8",
       ],
-      [request(front).post(PATH).set("content-type", "text/plain").send("{}"), "content-type", "must be application/json"],
+      [
+        request(front).post(PATH).set("content-type", "text/plain").send("{}"),
+        "content-type",
+        "must be application/json",
+      ],
       [
         request(front)
           .post(PATH)
@@ -161,7 +171,9 @@ describe("the paid lane", () => {
       request_id: failed.headers["x-request-id"],
     });
     await new Promise((resolve) => setImmediate(resolve));
-    expect(lines).toContainEqual(expect.objectContaining({ msg: "request failed", path: PATH, requestId: failed.headers["x-request-id"] }));
+    expect(lines).toContainEqual(
+      expect.objectContaining({ msg: "request failed", path: PATH, requestId: failed.headers["x-request-id"] }),
+    );
   });
 });
 

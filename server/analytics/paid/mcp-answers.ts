@@ -57,7 +57,10 @@ const WHY_USED = {
   "answer expired": "This payment was already used, and its answer is no longer kept. Pay again.",
 } as const;
 
-type Answer<K extends PaidOutcome["kind"]> = (outcome: Extract<PaidOutcome, { kind: K }>, call: AnsweredCall) => CallToolResult;
+type Answer<K extends PaidOutcome["kind"]> = (
+  outcome: Extract<PaidOutcome, { kind: K }>,
+  call: AnsweredCall,
+) => CallToolResult;
 
 const ANSWERS: { [K in PaidOutcome["kind"]]: Answer<K> } = {
   invalid_input: ({ errors }) => {
@@ -70,7 +73,8 @@ const ANSWERS: { [K in PaidOutcome["kind"]]: Answer<K> } = {
       },
     );
   },
-  payment_required: (_, call) => paymentRequired(call, "Payment required", `This tool costs ${call.price} USD per call. ${PAY}`),
+  payment_required: (_, call) =>
+    paymentRequired(call, "Payment required", `This tool costs ${call.price} USD per call. ${PAY}`),
   two_payments: (_, call) => paymentRequired(call, "invalid_payload", PAY),
   malformed_payment: ({ detail }, call) => paymentRequired(call, "invalid_payload", `The payment ${detail}. ${PAY}`),
   refused: ({ reason, detail }, call) => paymentRequired(call, reason, `${detail}. Nothing was charged.`),
@@ -91,9 +95,14 @@ const ANSWERS: { [K in PaidOutcome["kind"]]: Answer<K> } = {
     ),
   delivered: ({ answer, receipt }, call) => delivered(answer.body, receipt, call),
   settlement_refused: ({ reason, detail, payer }, call) =>
-    paymentRequired(call, reason, `Settlement refused the payment: ${detail}. Nothing was charged; the answer is withheld.`, {
-      [PAYMENT_RESPONSE_META]: settlementFailureV2({ reason, payer }, call.caip2),
-    }),
+    paymentRequired(
+      call,
+      reason,
+      `Settlement refused the payment: ${detail}. Nothing was charged; the answer is withheld.`,
+      {
+        [PAYMENT_RESPONSE_META]: settlementFailureV2({ reason, payer }, call.caip2),
+      },
+    ),
   too_late: ({ timeoutSeconds }) =>
     failure(
       "service_unavailable",

@@ -19,7 +19,11 @@ const withId = (id: string) => ({ "payment-identifier": { info: { required: fals
 type App = ReturnType<typeof buildPaidApp>["app"];
 
 /** Pays for `/base/defi/tvl` with a fresh payment (or `nonce`'s) under `id`. */
-async function pay(app: App, id: string, { payer = PAYER, nonce, body = {} }: { payer?: string; nonce?: string; body?: object } = {}) {
+async function pay(
+  app: App,
+  id: string,
+  { payer = PAYER, nonce, body = {} }: { payer?: string; nonce?: string; body?: object } = {},
+) {
   const { v2 } = await challengeOf(app);
   // one Host for every call: a signed receipt names the URL paid for, which each supertest server's port would change
   return request(app)
@@ -39,7 +43,12 @@ describe("x402 payment-identifier", () => {
       expect(isPaymentIdentifierExtension(declared)).toBe(true);
       // a client of the library echoes the extensions with an id of its own; the library accepts what it wrote
       const extensions = appendPaymentIdentifierToExtensions(structuredClone(v2.extensions), generatePaymentId());
-      const checked = extractAndValidatePaymentIdentifier({ x402Version: 2, accepted: v2.accepts[0], payload: {}, extensions } as never);
+      const checked = extractAndValidatePaymentIdentifier({
+        x402Version: 2,
+        accepted: v2.accepts[0],
+        payload: {},
+        extensions,
+      } as never);
       expect(checked.validation.valid).toBe(true);
       expect(checked.id).toMatch(/^pay_/);
     }
@@ -90,7 +99,9 @@ describe("x402 payment-identifier", () => {
     });
     const tvl = defiHandlers.defiTvl as (input: never, ctx: never) => Promise<unknown>;
     const slow = (async (input: never, ctx: never) => gate.then(() => tvl(input, ctx))) as never;
-    const { app, statuses } = buildPaidApp({ handlers: { ...exampleHandlers(contract), ...defiHandlers, defiTvl: slow } });
+    const { app, statuses } = buildPaidApp({
+      handlers: { ...exampleHandlers(contract), ...defiHandlers, defiTvl: slow },
+    });
     const id = generatePaymentId();
     const first = pay(app, id);
     await expect.poll(statuses).toEqual(["verified"]);
@@ -112,7 +123,9 @@ describe("x402 payment-identifier", () => {
       if (fail) throw new Error("upstream down");
       return tvl(input, ctx);
     }) as never;
-    const { app, statuses } = buildPaidApp({ handlers: { ...exampleHandlers(contract), ...defiHandlers, defiTvl: flaky } });
+    const { app, statuses } = buildPaidApp({
+      handlers: { ...exampleHandlers(contract), ...defiHandlers, defiTvl: flaky },
+    });
     const id = generatePaymentId();
     expect((await pay(app, id)).status).toBe(500);
     fail = false;
@@ -149,13 +162,20 @@ describe("x402 payment-identifier", () => {
   it("requires an id when the operator says so: declared required, a v2 payment without one a 400 naming it", async () => {
     const { app, statuses } = buildPaidApp({
       config: {
-        payments: { answerTimeoutMs: 30_000, recoveryIntervalMs: 5_000, paymentIdentifier: { required: true, retentionMs: 1000 } },
+        payments: {
+          answerTimeoutMs: 30_000,
+          recoveryIntervalMs: 5_000,
+          paymentIdentifier: { required: true, retentionMs: 1000 },
+        },
       },
       paymentIdentifier: { required: true, retentionMs: 1000 },
     });
     const { v2 } = await challengeOf(app);
     expect(v2.extensions["payment-identifier"].info).toEqual({ required: true });
-    const without = await request(app).post("/base/defi/tvl").set("PAYMENT-SIGNATURE", testPaymentV2(v2.accepts[0], PAYER)).send({});
+    const without = await request(app)
+      .post("/base/defi/tvl")
+      .set("PAYMENT-SIGNATURE", testPaymentV2(v2.accepts[0], PAYER))
+      .send({});
     expect(without.status).toBe(400);
     expect(without.body.message).toMatch(/extensions\["payment-identifier"\]\.info\.id is required/);
     expect(await statuses()).toEqual([]);

@@ -4,7 +4,13 @@
 // interrupted settlements resolved by recovery, and resource URLs that no request header can forge.
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { exampleHandlers, failingInsightWriter, testGate, testPayment, testPaymentV2 } from "../../../test/support/analytics.js";
+import {
+  exampleHandlers,
+  failingInsightWriter,
+  testGate,
+  testPayment,
+  testPaymentV2,
+} from "../../../test/support/analytics.js";
 import { buildPaidApp, challengeOf, contract, decodeHeader } from "../../../test/support/paid-app.js";
 import { TEST_NOW } from "../../../test/support/segments.js";
 import { StoreUnavailable } from "../../db/unavailable.js";
@@ -32,13 +38,19 @@ function countingWriter(): InsightWriter & { calls: number } {
   return writer;
 }
 
-const receiptOf = (res: request.Response) => JSON.parse(Buffer.from(res.headers["x-payment-response"] as string, "base64").toString());
+const receiptOf = (res: request.Response) =>
+  JSON.parse(Buffer.from(res.headers["x-payment-response"] as string, "base64").toString());
 
 describe("bad input is a 400 naming the field, before any payment is looked at", () => {
   const { app, statuses } = build();
   const cases: [string, () => request.Test, string, string][] = [
     ["Infinity in a legacy query", () => request(app).get("/base/defi/yields?min_apy=Infinity"), "min_apy", "finite"],
-    ["an overflowing number in a query", () => request(app).get("/base/defi/yields?min_apy=1e309"), "min_apy", "finite"],
+    [
+      "an overflowing number in a query",
+      () => request(app).get("/base/defi/yields?min_apy=1e309"),
+      "min_apy",
+      "finite",
+    ],
     ["a negative overflow", () => request(app).get("/base/defi/yields?min_apy=-1e309"), "min_apy", ""],
     ["an overflowing limit", () => request(app).get("/defi/tvl?limit=-1e309"), "limit", ""],
     ["NaN", () => request(app).get("/defi/tvl?limit=NaN"), "limit", ""],
@@ -46,15 +58,30 @@ describe("bad input is a 400 naming the field, before any payment is looked at",
     ["a bare string key", () => request(app).get("/skale/defi/tvl?chain"), "chain", "must have a value"],
     ["a repeated key", () => request(app).get("/defi/tvl?limit=3&limit=4"), "limit", "once"],
     // The validator's bracket parsing drops this key altogether: without the check the default limit would answer, and be charged.
-    ["a bracketed __proto__ key", () => request(app).get("/defi/tvl?limit[__proto__]=1"), "limit[__proto__]", "without brackets"],
-    ["a percent-encoded bracketed key", () => request(app).get("/defi/tvl?limit%5Bx%5D=1"), "limit[x]", "without brackets"],
+    [
+      "a bracketed __proto__ key",
+      () => request(app).get("/defi/tvl?limit[__proto__]=1"),
+      "limit[__proto__]",
+      "without brackets",
+    ],
+    [
+      "a percent-encoded bracketed key",
+      () => request(app).get("/defi/tvl?limit%5Bx%5D=1"),
+      "limit[x]",
+      "without brackets",
+    ],
     [
       "an overflowing number in a body",
       () => request(app).post("/defi/yields").set("Content-Type", "application/json").send('{"min_apy": 1e309}'),
       "min_apy",
       "",
     ],
-    ["an amount above its realistic maximum", () => request(app).post("/base/bridge/quote").send(bridgeQuote(1e15)), "amount", "<="],
+    [
+      "an amount above its realistic maximum",
+      () => request(app).post("/base/bridge/quote").send(bridgeQuote(1e15)),
+      "amount",
+      "<=",
+    ],
     // A GET's validator ignores a body: its fields would be answered at their defaults, and charged.
     [
       "a body on a legacy GET",
@@ -63,10 +90,18 @@ describe("bad input is a 400 naming the field, before any payment is looked at",
       "in the query string",
     ],
     // A misspelt field would otherwise be ignored: the default answered, and charged.
-    ["a field the body does not have", () => request(app).post("/defi/tvl").send({ limt: 3 }), "limt", "is not a field of this request"],
+    [
+      "a field the body does not have",
+      () => request(app).post("/defi/tvl").send({ limt: 3 }),
+      "limt",
+      "is not a field of this request",
+    ],
     [
       "a field the body does not have, beside its own",
-      () => request(app).post("/traders/wallet-pnl").send({ wallet: "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin", windw: "7d" }),
+      () =>
+        request(app)
+          .post("/traders/wallet-pnl")
+          .send({ wallet: "9xQeWvG816bUx9EPjHmaT23yvVM2ZWbrrpZb9PusVFin", windw: "7d" }),
       "windw",
       "is not a field of this request",
     ],
@@ -86,7 +121,12 @@ describe("bad input is a 400 naming the field, before any payment is looked at",
       "address",
       "32 bytes",
     ],
-    ["a mint of 33 bytes in a legacy path", () => request(app).get(`/trenches/token/${"z".repeat(44)}/verdict`), "mint", "32 bytes"],
+    [
+      "a mint of 33 bytes in a legacy path",
+      () => request(app).get(`/trenches/token/${"z".repeat(44)}/verdict`),
+      "mint",
+      "32 bytes",
+    ],
     [
       "a Solana token of 33 bytes for smart money",
       () =>
@@ -112,7 +152,11 @@ describe("bad input is a 400 naming the field, before any payment is looked at",
     ],
     [
       "another charset behind a quoted parameter that holds ;charset=utf-8",
-      () => request(app).post("/defi/tvl").set("Content-Type", 'application/json; foo="x;charset=utf-8"; charset=utf-16').send("{"),
+      () =>
+        request(app)
+          .post("/defi/tvl")
+          .set("Content-Type", 'application/json; foo="x;charset=utf-8"; charset=utf-16')
+          .send("{"),
       "content-type",
       "utf-8",
     ],
@@ -177,7 +221,10 @@ describe("a retry with the same payment", () => {
     expect((await request(app).post("/base/defi/tvl").set("X-PAYMENT", header).send({ limit: 3 })).status).toBe(200);
     const other = await request(app).post("/base/defi/tvl").set("X-PAYMENT", header).send({ limit: 4 });
     expect(other.status).toBe(402);
-    expect(other.body).toMatchObject({ error: "invalid_exact_evm_nonce_already_used", message: expect.stringMatching(/another request/) });
+    expect(other.body).toMatchObject({
+      error: "invalid_exact_evm_nonce_already_used",
+      message: expect.stringMatching(/another request/),
+    });
     const yields = await request(app).post("/base/defi/yields").set("X-PAYMENT", header).send({ limit: 3 });
     expect(yields.status).toBe(402);
     clock.advance(61_000);
@@ -189,7 +236,9 @@ describe("a retry with the same payment", () => {
   it("of a payment whose answer failed is served anew (it was released, not charged)", async () => {
     const { app, statuses } = build();
     const header = testPayment();
-    expect((await request(app).post("/defi/tvl").set("X-PAYMENT", header).send({ protocol: "no-such-protocol" })).status).toBe(404);
+    expect(
+      (await request(app).post("/defi/tvl").set("X-PAYMENT", header).send({ protocol: "no-such-protocol" })).status,
+    ).toBe(404);
     expect((await request(app).post("/defi/tvl").set("X-PAYMENT", header).send({})).status).toBe(200);
     expect(await statuses()).toEqual(["not_charged", "settled"]);
   });
@@ -218,7 +267,10 @@ describe("an answer that cannot be delivered is never charged", () => {
     let hang = true;
     const slow = (async (input: never, ctx: never) =>
       hang ? new Promise(() => {}) : (defiHandlers.defiTvl as (i: never, c: never) => unknown)(input, ctx)) as never;
-    const { app, statuses } = build({ answerTimeoutMs: 200, handlers: { ...exampleHandlers(contract), ...defiHandlers, defiTvl: slow } });
+    const { app, statuses } = build({
+      answerTimeoutMs: 200,
+      handlers: { ...exampleHandlers(contract), ...defiHandlers, defiTvl: slow },
+    });
     const header = testPayment();
     const res = await request(app).post("/defi/tvl").set("X-PAYMENT", header).send({});
     expect(res.status).toBe(503);
@@ -258,18 +310,25 @@ describe("a database out of reach", () => {
     const refusing: SettlementBackend = {
       mode: "facilitator",
       timeoutMs: 1_000,
-      settle: async () => ({ ok: false, reason: "insufficient_funds", message: "the payer holds less than the amount" }),
+      settle: async () => ({
+        ok: false,
+        reason: "insufficient_funds",
+        message: "the payer holds less than the amount",
+      }),
       status: async () => ({ state: "open", why: "" }),
     };
     const { gate, ledger } = testGate(clock, { backend: refusing });
     const release = ledger.release.bind(ledger);
     let refusals = 1;
-    ledger.release = (...args) => (refusals-- > 0 ? Promise.reject(new StoreUnavailable("database")) : release(...args));
+    ledger.release = (...args) =>
+      refusals-- > 0 ? Promise.reject(new StoreUnavailable("database")) : release(...args);
     const { app } = build({ gate, backend: refusing });
     const res = await request(app).post("/base/defi/tvl").set("X-PAYMENT", testPayment()).send({});
     expect(res.status).toBe(402);
     expect(res.body.error).toBe("insufficient_funds");
-    await expect.poll(async () => (await ledger.rows()).map((row) => row.status), { timeout: 10_000 }).toEqual(["failed"]);
+    await expect
+      .poll(async () => (await ledger.rows()).map((row) => row.status), { timeout: 10_000 })
+      .toEqual(["failed"]);
   });
 
   it("releases the payment as soon as the ledger is back, so that the retry the 503 asks for is served, not refused as in progress", async () => {
@@ -288,7 +347,9 @@ describe("a database out of reach", () => {
     const header = testPayment();
     unavailable(await request(app).post("/defi/tvl").set("X-PAYMENT", header).send({}));
     // The deadline never comes (the clock stands still): only the gate's own attempts can release it.
-    await expect.poll(async () => (await ledger.rows()).map((row) => row.status), { timeout: 10_000 }).toEqual(["not_charged"]);
+    await expect
+      .poll(async () => (await ledger.rows()).map((row) => row.status), { timeout: 10_000 })
+      .toEqual(["not_charged"]);
     const retry = await request(app).post("/defi/tvl").set("X-PAYMENT", header).send({});
     expect(retry.status).toBe(200);
     expect((await ledger.rows()).map((row) => row.status)).toEqual(["not_charged", "settled"]);
@@ -308,7 +369,9 @@ describe("a database out of reach", () => {
     const header = testPayment();
     unavailable(await request(app).post("/defi/tvl").set("X-PAYMENT", header).send({}), /Nothing was charged/);
     // The deadline never comes (the clock stands still): only the gate's own attempt can free the key.
-    await expect.poll(async () => (await ledger.rows()).map((row) => row.status), { timeout: 10_000 }).toEqual(["not_charged"]);
+    await expect
+      .poll(async () => (await ledger.rows()).map((row) => row.status), { timeout: 10_000 })
+      .toEqual(["not_charged"]);
     const retry = await request(app).post("/defi/tvl").set("X-PAYMENT", header).send({});
     expect(retry.status).toBe(200);
     expect((await ledger.rows()).map((row) => row.status)).toEqual(["not_charged", "settled"]);
@@ -344,11 +407,20 @@ describe("a settlement interrupted after the answer was ready", () => {
   it("is settled by recovery when the chain shows the money moved; the retry gets the stored answer and that receipt", async () => {
     const { app, ledger, header, report } = await interruptedCall({ state: "settled", transaction: "0xmoved" });
     expect(report).toMatchObject({ settled: 1, released: 0 });
-    expect((await ledger.rows())[0]).toMatchObject({ status: "settled", transaction: "0xmoved", recovery: "settled: confirmed on chain" });
+    expect((await ledger.rows())[0]).toMatchObject({
+      status: "settled",
+      transaction: "0xmoved",
+      recovery: "settled: confirmed on chain",
+    });
     const retry = await request(app).post("/base/defi/tvl").set("X-PAYMENT", header).send({ limit: 2 });
     expect(retry.status).toBe(200);
     expect(retry.body.data.chains).toHaveLength(2);
-    expect(receiptOf(retry)).toEqual({ success: true, transaction: "0xmoved", network: "base-sepolia", payer: expect.any(String) });
+    expect(receiptOf(retry)).toEqual({
+      success: true,
+      transaction: "0xmoved",
+      network: "base-sepolia",
+      payer: expect.any(String),
+    });
   });
 
   it("is released when the money never moved and never can", async () => {
@@ -364,11 +436,17 @@ describe("a settlement interrupted after the answer was ready", () => {
   it("stays settling (asked again later) while the money could still move: never settled on a guess", async () => {
     const { app, ledger, header, report } = await interruptedCall({ state: "open", why: "still valid" });
     expect(report).toMatchObject({ settled: 0, released: 0, awaiting: 1 });
-    expect((await ledger.rows())[0]).toMatchObject({ status: "settling", recovery: "awaiting: settlement outcome still open" });
+    expect((await ledger.rows())[0]).toMatchObject({
+      status: "settling",
+      recovery: "awaiting: settlement outcome still open",
+    });
     const retry = await request(app).post("/base/defi/tvl").set("X-PAYMENT", header).send({ limit: 2 });
     // held, not refused: its retry is told when recovery will have looked again (its postponed time, then the next pass)
     expect(retry.status).toBe(503);
-    expect(retry.body).toMatchObject({ error: "payment_in_progress", message: expect.stringMatching(/Do not pay again/) });
+    expect(retry.body).toMatchObject({
+      error: "payment_in_progress",
+      message: expect.stringMatching(/Do not pay again/),
+    });
     expect(retry.headers["retry-after"]).toBe("20");
     expect(retry.headers["x-payment-response"]).toBeUndefined();
   });
@@ -461,7 +539,10 @@ describe("x402 v2 beside v1, on the same URLs", () => {
   it("serves a PAYMENT-SIGNATURE payment with PAYMENT-RESPONSE (CAIP-2 network, amount) and no v1 receipt", async () => {
     const { app, statuses } = build();
     const { v2 } = await challengeOf(app);
-    const res = await request(app).post("/base/defi/tvl").set("PAYMENT-SIGNATURE", testPaymentV2(v2.accepts[0])).send({});
+    const res = await request(app)
+      .post("/base/defi/tvl")
+      .set("PAYMENT-SIGNATURE", testPaymentV2(v2.accepts[0]))
+      .send({});
     expect(res.status, res.text).toBe(200);
     expect(res.headers["x-payment-response"]).toBeUndefined();
     expect(decode(res.headers["payment-response"])).toEqual({
@@ -472,7 +553,12 @@ describe("x402 v2 beside v1, on the same URLs", () => {
       amount: v2.accepts[0].amount,
       simulated: true,
       // the signed receipt (payments/receipts/offer-receipt.test.ts verifies it)
-      extensions: { "offer-receipt": { info: { receipt: { format: "jws", signature: expect.any(String) } }, schema: expect.any(Object) } },
+      extensions: {
+        "offer-receipt": {
+          info: { receipt: { format: "jws", signature: expect.any(String) } },
+          schema: expect.any(Object),
+        },
+      },
     });
     expect(await statuses()).toEqual(["settled"]);
   });
@@ -484,7 +570,8 @@ describe("x402 v2 beside v1, on the same URLs", () => {
     const nonce = "one-nonce";
     const signature = testPaymentV2(v2.accepts[0], payer, nonce);
     // one host for both (supertest listens on a new port each time): the receipt names the URL paid for
-    const pay = () => request(app).post("/base/defi/tvl").set("Host", "api.example").set("PAYMENT-SIGNATURE", signature).send({});
+    const pay = () =>
+      request(app).post("/base/defi/tvl").set("Host", "api.example").set("PAYMENT-SIGNATURE", signature).send({});
     const first = await pay();
     const again = await pay();
     expect(again.status).toBe(200);
@@ -533,7 +620,10 @@ describe("x402 v2 beside v1, on the same URLs", () => {
     ] as const) {
       const res = await request(app).post("/base/defi/tvl").set("PAYMENT-SIGNATURE", testPaymentV2(accepted)).send({});
       expect(res.status).toBe(402);
-      expect(res.body).toMatchObject({ error: "invalid_payment_requirements", message: expect.stringContaining(field) });
+      expect(res.body).toMatchObject({
+        error: "invalid_payment_requirements",
+        message: expect.stringContaining(field),
+      });
       expect(decode(res.headers["payment-required"]).error).toBe("invalid_payment_requirements");
     }
     expect(await statuses()).toEqual([]);
@@ -543,11 +633,19 @@ describe("x402 v2 beside v1, on the same URLs", () => {
     const { app, statuses } = build();
     const malformed = await request(app).post("/base/defi/tvl").set("PAYMENT-SIGNATURE", "not base64!").send({});
     expect(malformed.status).toBe(400);
-    expect(malformed.body.errors).toEqual([expect.objectContaining({ location: "header", field: "PAYMENT-SIGNATURE" })]);
-    const both = await request(app).post("/base/defi/tvl").set("PAYMENT-SIGNATURE", "a").set("X-PAYMENT", testPayment()).send({});
+    expect(malformed.body.errors).toEqual([
+      expect.objectContaining({ location: "header", field: "PAYMENT-SIGNATURE" }),
+    ]);
+    const both = await request(app)
+      .post("/base/defi/tvl")
+      .set("PAYMENT-SIGNATURE", "a")
+      .set("X-PAYMENT", testPayment())
+      .send({});
     expect(both.status).toBe(400);
     expect(both.body.errors.map((e: { field: string }) => e.field)).toEqual(["PAYMENT-SIGNATURE", "X-PAYMENT"]);
-    const v1Inside = Buffer.from(JSON.stringify({ x402Version: 1, payload: { test: true, payer: "0xp", nonce: "n" } })).toString("base64");
+    const v1Inside = Buffer.from(
+      JSON.stringify({ x402Version: 1, payload: { test: true, payer: "0xp", nonce: "n" } }),
+    ).toString("base64");
     const wrongVersion = await request(app).post("/base/defi/tvl").set("PAYMENT-SIGNATURE", v1Inside).send({});
     expect(wrongVersion.body.error).toBe("invalid_x402_version");
     expect(await statuses()).toEqual([]);

@@ -106,7 +106,8 @@ async function admit(run: RouteRun, call: PaidCall, payment: Submission): Promis
     return { kind: "ledger_unreachable", before: "admission", cause: error };
   }
   if (admission.kind === "admitted") return admission.payment;
-  if (admission.kind === "stored") return { kind: "delivered", answer: admission.answer, receipt: admission.receipt, replayed: true };
+  if (admission.kind === "stored")
+    return { kind: "delivered", answer: admission.answer, receipt: admission.receipt, replayed: true };
   if (admission.kind === "malformed") return { kind: "malformed_payment", detail: admission.detail };
   return admission;
 }
@@ -118,8 +119,12 @@ async function answer(run: RouteRun, input: unknown, requestId: string): Promise
   // The input passed this route's request schema: it is the operation's request, at run time.
   const outcome = await run.handler(input as never, run.segment);
   const envelope = await assembleEnvelope(outcome, {
-    ...{ writer: deps.insight, clock: deps.clock, operation: route.name },
-    ...{ summary: route.summary, signals: route.signals, startedAt },
+    writer: deps.insight,
+    clock: deps.clock,
+    operation: route.name,
+    summary: route.summary,
+    signals: route.signals,
+    startedAt,
   });
   if (envelope.failure) {
     const { cause, message: detail } = envelope.failure;
@@ -130,12 +135,17 @@ async function answer(run: RouteRun, input: unknown, requestId: string): Promise
     deps.insightObserver.insight({ outcome: "partial", cause });
   } else deps.insightObserver.insight({ outcome: "answered" });
   const violations = deps.checkResponse(envelope.status, envelope.body);
-  if (violations.length) throw new Error(`${route.operationId} produced an envelope outside the contract: ${violations.join("; ")}`);
+  if (violations.length)
+    throw new Error(`${route.operationId} produced an envelope outside the contract: ${violations.join("; ")}`);
   return { status: envelope.status, body: JSON.stringify(envelope.body) };
 }
 
 /** Answer under the deadline; on any failure the payment is released (never charged) and the failure is the outcome. */
-async function answerInTime(run: RouteRun, payment: AdmittedPayment, call: PaidCall): Promise<StoredAnswer | PaidOutcome> {
+async function answerInTime(
+  run: RouteRun,
+  payment: AdmittedPayment,
+  call: PaidCall,
+): Promise<StoredAnswer | PaidOutcome> {
   const { deps } = run;
   try {
     return await withDeadline(answer(run, call.input, call.requestId), payment.deadlineAt - deps.clock.now());
@@ -145,18 +155,26 @@ async function answerInTime(run: RouteRun, payment: AdmittedPayment, call: PaidC
     // If the ledger cannot record it now, the gate asks again as it comes back (recovery at the deadline otherwise).
     await deps.gate
       .release(payment, why)
-      .catch((failure) => deps.logger.error({ err: failure, requestId: call.requestId }, "could not release a payment"));
+      .catch((failure) =>
+        deps.logger.error({ err: failure, requestId: call.requestId }, "could not release a payment"),
+      );
     return timedOut ? { kind: "too_late", timeoutSeconds: run.timeoutSeconds } : { kind: "answer_failed", error };
   }
 }
 
 /** Settle the payment with the answer ready to send: delivered, refused, too late, or its outcome unknown. */
-async function settle(run: RouteRun, payment: AdmittedPayment, ready: StoredAnswer, call: PaidCall): Promise<PaidOutcome> {
+async function settle(
+  run: RouteRun,
+  payment: AdmittedPayment,
+  ready: StoredAnswer,
+  call: PaidCall,
+): Promise<PaidOutcome> {
   const { deps } = run;
   const logged = { requestId: call.requestId, network: payment.network, x402Version: payment.version };
   try {
     const delivery = await deps.gate.settle(payment, ready);
-    if (delivery.kind === "settled") return { kind: "delivered", answer: ready, receipt: delivery.receipt, replayed: false };
+    if (delivery.kind === "settled")
+      return { kind: "delivered", answer: ready, receipt: delivery.receipt, replayed: false };
     if (delivery.kind === "late") {
       deps.logger.warn(logged, "answer ready after its payment's deadline; not charged");
       return { kind: "too_late", timeoutSeconds: run.timeoutSeconds };
@@ -165,13 +183,18 @@ async function settle(run: RouteRun, payment: AdmittedPayment, ready: StoredAnsw
     return { kind: "settlement_refused", reason: delivery.reason, detail: delivery.detail, payer: payment.payer };
   } catch (error) {
     if (!(error instanceof StoreUnavailable)) {
-      deps.logger.error({ ...logged, err: error, payment: payment.key }, "settlement outcome unknown; recovery will resolve it");
+      deps.logger.error(
+        { ...logged, err: error, payment: payment.key },
+        "settlement outcome unknown; recovery will resolve it",
+      );
       return { kind: "settlement_unknown", cause: error };
     }
     // Nothing moved: released as soon as the ledger takes it, for the retry (a settlement whose reply was lost stays settled).
     await deps.gate
       .release(payment, "the ledger could not be reached to record the settlement")
-      .catch((failure) => deps.logger.warn({ err: failure, requestId: call.requestId }, "payment released once the ledger is back"));
+      .catch((failure) =>
+        deps.logger.warn({ err: failure, requestId: call.requestId }, "payment released once the ledger is back"),
+      );
     return { kind: "ledger_unreachable", before: "settlement", cause: error };
   }
 }

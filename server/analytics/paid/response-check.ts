@@ -44,7 +44,9 @@ function compiledChecks(contract: AnalyticsContract): (route: PaidRoute) => Resp
   return (route) => {
     const validators = new Map<number, () => ValidateFunction>();
     for (const status of CHECKED) {
-      const schema = contract.document.paths[route.path]?.[route.method]?.responses[String(status)]?.content?.["application/json"]?.schema;
+      const schema =
+        contract.document.paths[route.path]?.[route.method]?.responses[String(status)]?.content?.["application/json"]
+          ?.schema;
       if (!schema) throw new Error(`${route.operationId} documents no ${status} body`);
       let validate: ValidateFunction | undefined;
       validators.set(status, () => {

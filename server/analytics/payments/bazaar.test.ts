@@ -33,7 +33,9 @@ describe("the Bazaar extension of every paid route", () => {
       expect(validateDiscoveryExtensionSpec(extension as never)).toEqual({ valid: true });
       expect(extension.info.input.method).toBe(route.method.toUpperCase());
 
-      const schema = extension.schema as { properties: { input: unknown; output: { properties: { example: unknown } } } };
+      const schema = extension.schema as {
+        properties: { input: unknown; output: { properties: { example: unknown } } };
+      };
       const operation = contract.document.paths[route.path]?.[route.method] as unknown as Operation;
       const answer = operation.responses["200"]?.content?.["application/json"]?.example;
       const answers = ajv.compile(schema.properties.output.properties.example as object);
@@ -57,7 +59,9 @@ describe("the Bazaar extension of every paid route", () => {
       const catalogued = extractDiscoveryInfo(payment as never, offer.v2 as never);
       expect(catalogued?.discoveryInfo).toEqual(extension.info);
       // a route with path segments is catalogued once, by its template
-      const catalogueUrl = extension.routeTemplate ? `https://api.example${extension.routeTemplate}` : new URL(offer.v1.resource).href;
+      const catalogueUrl = extension.routeTemplate
+        ? `https://api.example${extension.routeTemplate}`
+        : new URL(offer.v1.resource).href;
       expect(catalogued?.resourceUrl).toBe(catalogueUrl);
 
       expect(Buffer.byteLength(JSON.stringify(extension))).toBeLessThan(4096);
@@ -81,15 +85,20 @@ describe("the Bazaar extension of a legacy GET with path segments", () => {
       const url = route.expressPath.replace(/:(\w+)/g, (_, name: string) => values[name] as string);
       const ours = atPath(extension, values);
       // What @x402/extensions' resource-server extension adds to a declaration on the same route and URL.
-      const sdk = bazaarResourceServerExtension.enrichDeclaration?.({ info: extension.info, schema: extension.schema }, {
-        method: "GET",
-        routePattern: route.expressPath,
-        adapter: { getPath: () => url },
-      } as never) as { routeTemplate?: string; info: { input: { pathParams?: unknown } } };
+      const sdk = bazaarResourceServerExtension.enrichDeclaration?.(
+        { info: extension.info, schema: extension.schema },
+        {
+          method: "GET",
+          routePattern: route.expressPath,
+          adapter: { getPath: () => url },
+        } as never,
+      ) as { routeTemplate?: string; info: { input: { pathParams?: unknown } } };
       expect(ours.routeTemplate).toBe(sdk.routeTemplate);
       expect(ours.info.input.pathParams).toEqual(sdk.info.input.pathParams);
       expect(validateDiscoveryExtension(ours as never)).toEqual({ valid: true });
-      expect(extension.info.input.pathParams).toEqual(Object.fromEntries(Object.keys(values).map((name) => [name, expect.any(String)])));
+      expect(extension.info.input.pathParams).toEqual(
+        Object.fromEntries(Object.keys(values).map((name) => [name, expect.any(String)])),
+      );
     });
   }
 });

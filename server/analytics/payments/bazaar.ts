@@ -59,7 +59,8 @@ export function bazaarExtension(route: PaidRoute, document: OpenApiDocument): Ba
     const parameters = parametersOf(document, operation.parameters);
     const query = parameters.filter((p) => p.in === "query");
     const path = parameters.filter((p) => p.in === "path");
-    const examples = (list: Parameter[]) => Object.fromEntries(list.flatMap((p) => (p.example === undefined ? [] : [[p.name, p.example]])));
+    const examples = (list: Parameter[]) =>
+      Object.fromEntries(list.flatMap((p) => (p.example === undefined ? [] : [[p.name, p.example]])));
     const object = (list: Parameter[]) => ({
       type: "object",
       properties: Object.fromEntries(list.map((p) => [p.name, plain(p.schema)])),
@@ -83,7 +84,12 @@ export function bazaarExtension(route: PaidRoute, document: OpenApiDocument): Ba
       $schema: "https://json-schema.org/draft/2020-12/schema",
       type: "object",
       properties: {
-        input: { type: "object", properties: inputSchema, required: Object.keys(inputSchema), additionalProperties: false },
+        input: {
+          type: "object",
+          properties: inputSchema,
+          required: Object.keys(inputSchema),
+          additionalProperties: false,
+        },
         output: {
           type: "object",
           properties: { type: string("json"), example: envelope ? plain(envelope) : { type: "object" } },
@@ -99,7 +105,9 @@ export function bazaarExtension(route: PaidRoute, document: OpenApiDocument): Ba
 export function atPath(extension: BazaarExtension, params: Record<string, string>): BazaarExtension {
   const current = extension.info.input.pathParams;
   if (!current) return extension;
-  const pathParams = Object.fromEntries(Object.keys(current).map((name) => [name, params[name] ?? current[name] ?? ""]));
+  const pathParams = Object.fromEntries(
+    Object.keys(current).map((name) => [name, params[name] ?? current[name] ?? ""]),
+  );
   return { ...extension, info: { ...extension.info, input: { ...extension.info.input, pathParams } } };
 }
 

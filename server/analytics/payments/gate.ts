@@ -174,7 +174,12 @@ async function storedForRetry(
 }
 
 /** What the ledger holds under a verified payment's key says of this request. */
-function heldAdmission(run: GateRun, held: ExistingPayment, verified: VerifiedPayment, request: RequestContext): Admission {
+function heldAdmission(
+  run: GateRun,
+  held: ExistingPayment,
+  verified: VerifiedPayment,
+  request: RequestContext,
+): Admission {
   const used = (why: "another request" | "answer expired"): Admission => ({
     kind: "used",
     reason: replayReason(verified.family),
@@ -182,7 +187,8 @@ function heldAdmission(run: GateRun, held: ExistingPayment, verified: VerifiedPa
     why,
   });
   if (held.fingerprint !== request.fingerprint) return used("another request");
-  if (held.status !== "settled") return { kind: "held", stage: held.status, until: held.deadlineAt + run.recoveryIntervalMs };
+  if (held.status !== "settled")
+    return { kind: "held", stage: held.status, until: held.deadlineAt + run.recoveryIntervalMs };
   return storedAnswer(held, run.options.clock.now()) ?? used("answer expired");
 }
 
@@ -199,14 +205,18 @@ async function reserve(
   const deadlineAt = Math.min(clock.now() + answerTimeoutMs, verified.expiresAt - SETTLEMENT_MARGIN_MS);
   const holder = randomUUID();
   const reservation = await run.writes.reserve({
-    ...{ key: verified.key, network: verified.network, payer: verified.payer, amount: BigInt(verified.amount) },
-    ...{
-      endpoint: request.operation,
-      requestId: request.requestId,
-      fingerprint: request.fingerprint,
-      transport: request.transport ?? "http",
-    },
-    ...{ payload: JSON.stringify(verified.payload), deadlineAt, expiresAt: verified.expiresAt, holder },
+    key: verified.key,
+    network: verified.network,
+    payer: verified.payer,
+    amount: BigInt(verified.amount),
+    endpoint: request.operation,
+    requestId: request.requestId,
+    fingerprint: request.fingerprint,
+    transport: request.transport ?? "http",
+    payload: JSON.stringify(verified.payload),
+    deadlineAt,
+    expiresAt: verified.expiresAt,
+    holder,
     ...(identifier !== undefined && {
       identifier,
       keepAnswerUntil: Math.max(verified.expiresAt, clock.now() + (paymentIdentifier?.retentionMs ?? 0)),
@@ -216,7 +226,10 @@ async function reserve(
     return reservation.by === "key"
       ? heldAdmission(run, reservation.existing, verified, request)
       : underIdentifier(run, reservation.existing, verified, request, identifier as string);
-  return { kind: "admitted", payment: { ...verified, version: submission.version, entry: reservation.entry, holder, deadlineAt } };
+  return {
+    kind: "admitted",
+    payment: { ...verified, version: submission.version, entry: reservation.entry, holder, deadlineAt },
+  };
 }
 
 /** EVM addresses are one address in any case; Solana's base58 is case-sensitive. */
@@ -235,15 +248,23 @@ async function underIdentifier(
 ): Promise<Admission> {
   if (!samePayer(bound.payer, verified.payer) || bound.fingerprint !== request.fingerprint)
     return { kind: "identifier_conflict", identifier };
-  if (bound.status !== "settled") return { kind: "held", stage: bound.status, until: bound.deadlineAt + run.recoveryIntervalMs };
+  if (bound.status !== "settled")
+    return { kind: "held", stage: bound.status, until: bound.deadlineAt + run.recoveryIntervalMs };
   const stored = storedAnswer(bound, run.options.clock.now(), bound.answerUntil);
   // A settled purchase whose answer is gone no longer binds its identifier once the answers past their time are dropped.
   if (!stored) return { kind: "held", stage: "verified", until: run.options.clock.now() + run.recoveryIntervalMs };
   if (verified.key !== bound.key)
     await run.options.ledger.recordUncharged({
-      ...{ key: verified.key, network: verified.network, payer: verified.payer, amount: BigInt(verified.amount) },
-      ...{ endpoint: request.operation, requestId: request.requestId, fingerprint: request.fingerprint },
-      ...{ transport: request.transport ?? "http", payload: JSON.stringify(verified.payload), expiresAt: verified.expiresAt },
+      key: verified.key,
+      network: verified.network,
+      payer: verified.payer,
+      amount: BigInt(verified.amount),
+      endpoint: request.operation,
+      requestId: request.requestId,
+      fingerprint: request.fingerprint,
+      transport: request.transport ?? "http",
+      payload: JSON.stringify(verified.payload),
+      expiresAt: verified.expiresAt,
       identifier,
       reason: `payment-identifier ${identifier}: its answer was bought by payment ${bound.key}`,
     });
@@ -268,7 +289,8 @@ async function admitUnderBound(
     return undefined;
   }
   const verification = await verifier.verify(opened.payment, offer.v1, { retry: true });
-  if (!verification.ok) return { kind: "refused", reason: verification.reason, detail: verification.message, payer: verification.payer };
+  if (!verification.ok)
+    return { kind: "refused", reason: verification.reason, detail: verification.message, payer: verification.payer };
   return underIdentifier(run, bound, verification.payment, request, opened.identifier);
 }
 
@@ -306,16 +328,33 @@ export function createPaymentGate(options: GateOptions): PaymentGate {
           : { kind: "refused", reason: opened.reason, detail: opened.message };
       const { identifier } = opened;
       if (identifier === undefined && submission.version === 2 && options.paymentIdentifier?.required)
-        return { kind: "malformed", detail: `${IDENTIFIER_FIELD} is required: name the purchase, and repeat the name on its retries` };
+        return {
+          kind: "malformed",
+          detail: `${IDENTIFIER_FIELD} is required: name the purchase, and repeat the name on its retries`,
+        };
       // Looked up before verification: a retry under a bound identifier never reserves its payment.
       const bound = identifier === undefined ? undefined : await options.ledger.bound(identifier);
       const underBound =
-        bound && (await admitUnderBound(run, bound, { payment: opened.payment, identifier: identifier as string }, offer, request));
+        bound &&
+        (await admitUnderBound(
+          run,
+          bound,
+          { payment: opened.payment, identifier: identifier as string },
+          offer,
+          request,
+        ));
       if (underBound) return underBound;
       const verification = await options.verifier.verify(opened.payment, offer.v1);
       if (verification.ok) return reserve(run, verification.payment, submission, request, identifier);
       const retried = await storedForRetry(run, opened.payment, offer, request, verification);
-      return retried ?? { kind: "refused", reason: verification.reason, detail: verification.message, payer: verification.payer };
+      return (
+        retried ?? {
+          kind: "refused",
+          reason: verification.reason,
+          detail: verification.message,
+          payer: verification.payer,
+        }
+      );
     },
     settle: (payment, answer) => settle(run, payment, answer),
     release: (payment, why) => run.writes.release(payment, why),
@@ -362,10 +401,15 @@ function ledgerWrites(ledger: LedgerStore, clock: Clock, warn: NonNullable<GateO
     },
     release: (payment: AdmittedPayment, why: string) => landing(() => ledger.release(payment, why), payment.expiresAt),
     /** Settlement refused the payment: recorded failed now or as soon as the ledger is back; the refusal stands either way. */
-    async refused(payment: AdmittedPayment, result: { reason: PaymentErrorReason; message: string }): Promise<Delivery> {
-      await landing(() => ledger.refuse(payment, `${result.reason}: ${result.message}`), payment.expiresAt).catch((error) => {
-        if (!(error instanceof StoreUnavailable)) throw error;
-      });
+    async refused(
+      payment: AdmittedPayment,
+      result: { reason: PaymentErrorReason; message: string },
+    ): Promise<Delivery> {
+      await landing(() => ledger.refuse(payment, `${result.reason}: ${result.message}`), payment.expiresAt).catch(
+        (error) => {
+          if (!(error instanceof StoreUnavailable)) throw error;
+        },
+      );
       return { kind: "refused", reason: result.reason, detail: result.message };
     },
     /**
@@ -375,7 +419,10 @@ function ledgerWrites(ledger: LedgerStore, clock: Clock, warn: NonNullable<GateO
      */
     confirm: (payment: AdmittedPayment, settlement: Parameters<LedgerStore["confirmSettlement"]>[1]) =>
       landing(() => ledger.confirmSettlement(payment, settlement), payment.expiresAt).catch((error: unknown) => {
-        warn({ err: error, payment: payment.key }, "the settlement moved the money but the ledger did not record it; recovery will");
+        warn(
+          { err: error, payment: payment.key },
+          "the settlement moved the money but the ledger did not record it; recovery will",
+        );
         return false;
       }),
   };

@@ -25,6 +25,7 @@ export function decodePaymentHeader(header: string): DecodedHeader {
   } catch {
     return { ok: false, message: "is not base64-encoded JSON" };
   }
-  if (!value || typeof value !== "object" || Array.isArray(value)) return { ok: false, message: "is not a JSON object" };
+  if (!value || typeof value !== "object" || Array.isArray(value))
+    return { ok: false, message: "is not a JSON object" };
   return { ok: true, value: value as Record<string, unknown> };
 }

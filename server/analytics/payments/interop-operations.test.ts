@@ -6,7 +6,15 @@
 import { generateKeyPairSigner } from "@solana/kit";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { caip2Of, decodeHeader, listen, type PayingClient, type Running, v1Client, v2Client } from "../../../test/support/x402-clients.js";
+import {
+  caip2Of,
+  decodeHeader,
+  listen,
+  type PayingClient,
+  type Running,
+  v1Client,
+  v2Client,
+} from "../../../test/support/x402-clients.js";
 import { loadAnalyticsConfig } from "../../config/analytics.js";
 import { createLogger } from "../../http/logger.js";
 import { loadAnalyticsContract } from "../contract/analytics-contract.js";
@@ -17,9 +25,8 @@ const contract = loadAnalyticsContract();
 const config = loadAnalyticsConfig({}, contract.developmentDefaults);
 const routes = contract.paid.filter((route) => !route.legacy);
 const exampleOf = (path: string) =>
-  (contract.document.paths[path]?.post?.requestBody as { content: Record<string, { example?: unknown }> } | undefined)?.content[
-    "application/json"
-  ]?.example ?? {};
+  (contract.document.paths[path]?.post?.requestBody as { content: Record<string, { example?: unknown }> } | undefined)
+    ?.content["application/json"]?.example ?? {};
 
 let chains: LocalChains;
 let app: Running;
@@ -27,7 +34,9 @@ beforeAll(async () => {
   // Only the Solana clients' RPC reads (mint, blockhash, token accounts) need the local chain: settlement is the ledger's.
   chains = await startLocalChains({ config, rpc: true });
   chains.svm.fundSol(config.feePayer, 10n ** 9n);
-  const service = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:" }), { logger: createLogger("silent") });
+  const service = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:" }), {
+    logger: createLogger("silent"),
+  });
   app = await listen(service.app, service.ledger, service.close);
 });
 afterAll(async () => {
@@ -36,8 +45,20 @@ afterAll(async () => {
 });
 
 const CLIENTS = [
-  { version: 2, title: "@x402/fetch 2.27 over v2", client: v2Client, receipt: "payment-response", absent: "x-payment-response" },
-  { version: 1, title: "x402-fetch 1.2.0 over v1", client: v1Client, receipt: "x-payment-response", absent: "payment-response" },
+  {
+    version: 2,
+    title: "@x402/fetch 2.27 over v2",
+    client: v2Client,
+    receipt: "payment-response",
+    absent: "x-payment-response",
+  },
+  {
+    version: 1,
+    title: "x402-fetch 1.2.0 over v1",
+    client: v1Client,
+    receipt: "x-payment-response",
+    absent: "payment-response",
+  },
 ] as const;
 
 const served = { 1: 0, 2: 0 };

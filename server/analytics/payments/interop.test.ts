@@ -47,7 +47,9 @@ afterAll(() => chains?.close());
 
 /** `npm start`'s service, on its defaults (embedded ledger settlement) but an in-memory ledger. */
 async function startDefaults(): Promise<Running> {
-  const service = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:" }), { logger: createLogger("silent") });
+  const service = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:" }), {
+    logger: createLogger("silent"),
+  });
   return listen(service.app, service.ledger, service.close);
 }
 
@@ -60,7 +62,11 @@ async function startOnLocalChains(): Promise<Running> {
     contract,
     config,
     handlers,
-    segment: createSegmentContext({ providers: createEmbeddedProviders({ seed: "interop", clock }), clock, cache: createCache(clock) }),
+    segment: createSegmentContext({
+      providers: createEmbeddedProviders({ seed: "interop", clock }),
+      clock,
+      cache: createCache(clock),
+    }),
     providerModes: Object.fromEntries(
       ["tvl", "pools", "launches", "chain_rpc", "wallet_labels", "swap_bridge"].map((role) => [role, "embedded"]),
     ) as Parameters<typeof createAnalyticsApp>[0]["providerModes"],
@@ -94,7 +100,8 @@ const post = (pay: typeof fetch, url: string, headers: Record<string, string> = 
 async function expectLedgerMatches(ledger: LedgerStore, receipts: { transaction: string }[]) {
   const settled = (await ledger.rows()).filter((row) => row.status === "settled");
   expect(settled).toHaveLength(receipts.length);
-  for (const receipt of receipts) expect(settled.filter((row) => row.transaction === receipt.transaction)).toHaveLength(1);
+  for (const receipt of receipts)
+    expect(settled.filter((row) => row.transaction === receipt.transaction)).toHaveLength(1);
 }
 
 const modes = [
@@ -104,8 +111,20 @@ const modes = [
 
 /** Each client with the headers of its version. */
 const CLIENTS = [
-  { title: "@x402/fetch 2.27 (v2)", client: v2Client, payment: "PAYMENT-SIGNATURE", receipt: "payment-response", other: "X-PAYMENT" },
-  { title: "x402-fetch 1.2.0 (v1)", client: v1Client, payment: "X-PAYMENT", receipt: "x-payment-response", other: "PAYMENT-SIGNATURE" },
+  {
+    title: "@x402/fetch 2.27 (v2)",
+    client: v2Client,
+    payment: "PAYMENT-SIGNATURE",
+    receipt: "payment-response",
+    other: "X-PAYMENT",
+  },
+  {
+    title: "x402-fetch 1.2.0 (v1)",
+    client: v1Client,
+    payment: "X-PAYMENT",
+    receipt: "x-payment-response",
+    other: "PAYMENT-SIGNATURE",
+  },
 ] as const;
 
 for (const { mode, title, start } of modes) {

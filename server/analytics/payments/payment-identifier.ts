@@ -41,7 +41,8 @@ export type IdentifierRead =
   /** The payment carries the extension with an id that is not one: a 400 naming the field. */
   | { kind: "invalid"; detail: string };
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * The id a decoded v2 payment carries. An extension without `info.id` carries none (a client may echo the declaration
@@ -52,7 +53,8 @@ export function readPaymentIdentifier(payment: Record<string, unknown>): Identif
   const extension = isRecord(payment.extensions) ? payment.extensions[PAYMENT_IDENTIFIER] : undefined;
   if (extension === undefined) return { kind: "none" };
   const info = isRecord(extension) ? extension.info : undefined;
-  if (!isRecord(info)) return { kind: "invalid", detail: `extensions["${PAYMENT_IDENTIFIER}"] must be an object with an info object` };
+  if (!isRecord(info))
+    return { kind: "invalid", detail: `extensions["${PAYMENT_IDENTIFIER}"] must be an object with an info object` };
   if (info.id === undefined) return { kind: "none" };
   if (typeof info.id !== "string" || !ID.test(info.id))
     return { kind: "invalid", detail: "must be 16 to 128 characters, each a letter, a digit, '-' or '_'" };

@@ -9,8 +9,10 @@ import { requirementTemplate } from "./requirements.js";
 
 const contract = loadAnalyticsContract();
 const config = loadAnalyticsConfig({}, contract.developmentDefaults);
-const routeAt = (path: string) => contract.paid.find((r) => r.path === path && r.method === "post") ?? (undefined as never);
-const offerOf = (path: string) => offerFor({ ...requirementTemplate(routeAt(path), config), resource: `http://127.0.0.1${path}` });
+const routeAt = (path: string) =>
+  contract.paid.find((r) => r.path === path && r.method === "post") ?? (undefined as never);
+const offerOf = (path: string) =>
+  offerFor({ ...requirementTemplate(routeAt(path), config), resource: `http://127.0.0.1${path}` });
 const base = offerOf("/base/defi/tvl");
 const solana = offerOf("/defi/tvl");
 const payload = { signature: "0x00", authorization: { from: "0x01" } };
@@ -40,7 +42,10 @@ describe("the v2 offer", () => {
       maxTimeoutSeconds: v1.maxTimeoutSeconds,
       extra: v1.extra,
     });
-    expect(solana.v2).toMatchObject({ network: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1", extra: { feePayer: config.feePayer } });
+    expect(solana.v2).toMatchObject({
+      network: "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1",
+      extra: { feePayer: config.feePayer },
+    });
   });
 });
 
@@ -66,13 +71,20 @@ describe("acceptedMismatch", () => {
       expect(acceptedMismatch({ ...base.v2, ...change }, base.v2)).toBe(field);
     });
   it("names `accepted` itself when it is not an object", () => {
-    for (const accepted of [undefined, null, "exact", [base.v2]]) expect(acceptedMismatch(accepted, base.v2)).toBe("accepted");
+    for (const accepted of [undefined, null, "exact", [base.v2]])
+      expect(acceptedMismatch(accepted, base.v2)).toBe("accepted");
   });
 });
 
 describe("openSubmission", () => {
   it("opens a v2 payment into the v1 form of the route's network", () => {
-    const header = encodeHeader({ x402Version: 2, accepted: base.v2, payload, resource: { url: "x" }, extensions: { bazaar: {} } });
+    const header = encodeHeader({
+      x402Version: 2,
+      accepted: base.v2,
+      payload,
+      resource: { url: "x" },
+      extensions: { bazaar: {} },
+    });
     expect(openSubmission({ version: 2, header }, base)).toEqual({
       ok: true,
       payment: { x402Version: 1, scheme: "exact", network: "base-sepolia", payload },
@@ -96,12 +108,22 @@ describe("openSubmission", () => {
   });
   it("answers a header that is not base64 JSON as malformed, not as a refused payment, in either version", () => {
     for (const version of [1, 2] as const)
-      expect(openSubmission({ version, header: "not base64!" }, base)).toEqual({ ok: false, malformed: true, message: "is not base64" });
+      expect(openSubmission({ version, header: "not base64!" }, base)).toEqual({
+        ok: false,
+        malformed: true,
+        message: "is not base64",
+      });
   });
 });
 
 describe("receiptHeader", () => {
-  const receipt = { success: true, transaction: "0xtx", network: "base-sepolia" as const, payer: "0xpayer", amount: "1000" };
+  const receipt = {
+    success: true,
+    transaction: "0xtx",
+    network: "base-sepolia" as const,
+    payer: "0xpayer",
+    amount: "1000",
+  };
   it("writes the v1 receipt in X-PAYMENT-RESPONSE, as before v2", () => {
     const [name, value] = receiptHeader(1, receipt, "eip155:84532");
     expect(name).toBe("X-PAYMENT-RESPONSE");

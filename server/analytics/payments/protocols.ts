@@ -47,7 +47,10 @@ export interface Offer {
   v2: PaymentRequirementsV2;
 }
 
-export function v2Requirement(requirement: Omit<PaymentRequirements, "resource">, caip2: string): PaymentRequirementsV2 {
+export function v2Requirement(
+  requirement: Omit<PaymentRequirements, "resource">,
+  caip2: string,
+): PaymentRequirementsV2 {
   return {
     scheme: requirement.scheme,
     network: caip2 as PaymentRequirementsV2["network"],
@@ -59,7 +62,8 @@ export function v2Requirement(requirement: Omit<PaymentRequirements, "resource">
   };
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
  * The first field of `accepted` that differs from the requirement issued, or undefined when it is
@@ -97,7 +101,12 @@ export function openSubmission(submission: Submission, offer: Offer): Opened {
   if (submission.version === 1) return { ok: true, payment: decoded.value };
   const value = decoded.value;
   if (value.x402Version !== 2)
-    return { ok: false, malformed: false, reason: "invalid_x402_version", message: "the payment must be x402Version 2" };
+    return {
+      ok: false,
+      malformed: false,
+      reason: "invalid_x402_version",
+      message: "the payment must be x402Version 2",
+    };
   const field = acceptedMismatch(value.accepted, offer.v2);
   if (field)
     return {
@@ -107,7 +116,8 @@ export function openSubmission(submission: Submission, offer: Offer): Opened {
       message: `${field} is not what this resource offers; pay one of the requirements of its challenge unchanged`,
     };
   const identifier = readPaymentIdentifier(value);
-  if (identifier.kind === "invalid") return { ok: false, malformed: true, message: `${IDENTIFIER_FIELD} ${identifier.detail}` };
+  if (identifier.kind === "invalid")
+    return { ok: false, malformed: true, message: `${IDENTIFIER_FIELD} ${identifier.detail}` };
   const payment = { x402Version: 1, scheme: offer.v1.scheme, network: offer.v1.network, payload: value.payload };
   return { ok: true, payment, ...(identifier.kind === "id" && { identifier: identifier.id }) };
 }
@@ -122,7 +132,11 @@ export interface ChallengeExtensions {
   "payment-identifier": PaymentIdentifierDeclaration;
 }
 
-export function challengeV2(offer: Offer, extensions: ChallengeExtensions, error: PaymentErrorReason): PaymentRequiredV2 {
+export function challengeV2(
+  offer: Offer,
+  extensions: ChallengeExtensions,
+  error: PaymentErrorReason,
+): PaymentRequiredV2 {
   const { resource: url, description, mimeType } = offer.v1;
   return {
     x402Version: 2,
@@ -154,7 +168,10 @@ export function failureHeader(
 }
 
 /** The v2 settlement response of a refused settlement (`PAYMENT-RESPONSE`, MCP's `x402/payment-response`). */
-export function settlementFailureV2(failure: { reason: PaymentErrorReason; payer: string }, caip2: string): SettlementFailureV2 {
+export function settlementFailureV2(
+  failure: { reason: PaymentErrorReason; payer: string },
+  caip2: string,
+): SettlementFailureV2 {
   const network = caip2 as SettlementFailureV2["network"];
   return { success: false, errorReason: failure.reason, transaction: "", network, payer: failure.payer };
 }

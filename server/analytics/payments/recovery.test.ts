@@ -51,7 +51,10 @@ describe("payment recovery", () => {
     clock.advance(30_000);
     expect(await recovery.run()).toMatchObject({ released: 1 });
     expect((await ledger.rows())[0]).toMatchObject({ status: "not_charged", recovery: RECOVERY.releasedUnanswered });
-    expect(await ledger.reserve(reservation("a", {}, clock.now()))).toEqual({ reserved: true, entry: expect.any(Number) });
+    expect(await ledger.reserve(reservation("a", {}, clock.now()))).toEqual({
+      reserved: true,
+      entry: expect.any(Number),
+    });
   });
 
   it("asks the chain about a settling payment with what the client signed, and settles it with the split when the money moved", async () => {
@@ -62,7 +65,13 @@ describe("payment recovery", () => {
     clock.advance(5_000);
     expect(await recovery.run()).toMatchObject({ settled: 1 });
     expect(seen).toEqual([
-      { network: "base-sepolia", payer: "0xpayer", payload: { authorization: { nonce: "0x1" } }, expiresAt: T0 + 60_000, createdAt: T0 },
+      {
+        network: "base-sepolia",
+        payer: "0xpayer",
+        payload: { authorization: { nonce: "0x1" } },
+        expiresAt: T0 + 60_000,
+        createdAt: T0,
+      },
     ]);
     expect((await ledger.rows())[0]).toMatchObject({ status: "settled", transaction: "0xonchain", hasAnswer: true });
     expect((await ledger.totals()).byAccount.map((a) => a.amount)).toEqual([900n, 100n]);
@@ -83,7 +92,10 @@ describe("payment recovery", () => {
     state = () => ({ state: "unsettled", why: "the authorization expired unused" });
     clock.advance(15_000);
     expect(await recovery.run()).toMatchObject({ released: 1 });
-    expect((await ledger.rows())[0]).toMatchObject({ status: "not_charged", reason: "the authorization expired unused" });
+    expect((await ledger.rows())[0]).toMatchObject({
+      status: "not_charged",
+      reason: "the authorization expired unused",
+    });
   });
 
   it("leaves a settling payment to the backend that began it when running on the ledger backend, which never begins one", async () => {
@@ -113,7 +125,9 @@ describe("payment recovery", () => {
     clock.advance(30_000);
     await recovery.run();
     expect(reported.map((e) => e.reason).sort()).toEqual(["released", "settled"]);
-    expect(reported.every((e) => e.outcome === "recovered" && e.network === "base-sepolia" && e.version === "")).toBe(true);
+    expect(reported.every((e) => e.outcome === "recovered" && e.network === "base-sepolia" && e.version === "")).toBe(
+      true,
+    );
 
     state = { state: "open", why: "still valid" };
     const open = await attemptOf(ledger, reservation("open", {}, clock.now()));

@@ -63,17 +63,27 @@ async function resolveSettling(run: RecoveryRun, payment: PendingPayment, report
   // was begun by a backend with an outside effect (before a restart with another SETTLEMENT, or by another instance),
   // and only that backend can read where its money went. Released here, a charged payment could read not charged.
   if (!backend.status) {
-    logger.warn({ payment: payment.key }, "a payment is settling under another SETTLEMENT backend; left for it to resolve");
+    logger.warn(
+      { payment: payment.key },
+      "a payment is settling under another SETTLEMENT backend; left for it to resolve",
+    );
     await ledger.postpone(payment.entry, clock.now() + retryMs, RECOVERY.awaitingOtherBackend);
     report.awaiting++;
     return;
   }
   const state = await backend.status({
-    ...{ network: payment.network, payer: payment.payer, payload: JSON.parse(payment.payload) },
-    ...{ expiresAt: payment.expiresAt, createdAt: payment.createdAt },
+    network: payment.network,
+    payer: payment.payer,
+    payload: JSON.parse(payment.payload),
+    expiresAt: payment.expiresAt,
+    createdAt: payment.createdAt,
   });
   if (state.state === "settled") {
-    const settlement = { transaction: state.transaction, simulated: false, split: split(payment.network, payment.amount) };
+    const settlement = {
+      transaction: state.transaction,
+      simulated: false,
+      split: split(payment.network, payment.amount),
+    };
     if (await ledger.confirmOnChain(payment.entry, settlement)) resolved(run, payment, report, "settled");
   } else if (state.state === "unsettled") {
     if (await ledger.voidOnChain(payment.entry, state.why)) resolved(run, payment, report, "released");
@@ -105,7 +115,12 @@ async function recoveryPass(run: RecoveryRun): Promise<RecoveryReport> {
 }
 
 export function createRecovery(options: RecoveryOptions) {
-  const run: RecoveryRun = { retryMs: 15_000, batch: 200, ...options, observer: options.observer ?? unobservedPayments };
+  const run: RecoveryRun = {
+    retryMs: 15_000,
+    batch: 200,
+    ...options,
+    observer: options.observer ?? unobservedPayments,
+  };
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> | undefined;
   return {

@@ -13,7 +13,10 @@ const offer = offerFor({ network: "base-sepolia", maxAmountRequired: "1000", sch
 const answer = { status: 200, body: "{}" };
 /** A test payment (the accepting verifier's) in `X-PAYMENT`. */
 const payment = (nonce: string) => ({ version: 1 as const, header: testPayment("0xpayer", nonce) });
-const notPaying = { version: 1 as const, header: Buffer.from(JSON.stringify({ x402Version: 1, test: false })).toString("base64") };
+const notPaying = {
+  version: 1 as const,
+  header: Buffer.from(JSON.stringify({ x402Version: 1, test: false })).toString("base64"),
+};
 const request = (fingerprint = "f") => ({ operation: "defiTvl", requestId: "r", fingerprint });
 
 function recording(): PaymentObserver & { payments: PaymentEvent[]; settlements: SettlementEvent[] } {
@@ -52,7 +55,10 @@ describe("observedGate", () => {
     expect((await gate.admit(notPaying, offer, request())).kind).toBe("refused");
     const admission = await gate.admit(payment("n2"), offer, request());
     if (admission.kind !== "admitted") throw new Error(admission.kind);
-    expect(await gate.settle(admission.payment, answer)).toMatchObject({ kind: "refused", reason: "insufficient_funds" });
+    expect(await gate.settle(admission.payment, answer)).toMatchObject({
+      kind: "refused",
+      reason: "insufficient_funds",
+    });
     expect(observer.payments).toEqual([
       { network: "base-sepolia", version: "1", outcome: "refused", reason: "invalid_payload" },
       { network: "base-sepolia", version: "1", outcome: "refused", reason: "insufficient_funds" },

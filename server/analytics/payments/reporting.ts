@@ -19,7 +19,8 @@ export function observedGate(gate: PaymentGate, observer: PaymentObserver): Paym
       // The version of the header it came in: a v1 header claiming another version is refused as a v1 payment.
       const version = String(submission.version);
       const { network } = offer.v1;
-      const event = (outcome: PaymentEvent["outcome"], reason = "") => observer.payment({ network, version, outcome, reason });
+      const event = (outcome: PaymentEvent["outcome"], reason = "") =>
+        observer.payment({ network, version, outcome, reason });
       if (admission.kind === "stored") event("replayed");
       else if (admission.kind === "held") event("held");
       else if (admission.kind === "malformed") event("refused", "invalid_payload");

@@ -24,7 +24,14 @@ export interface NetworkTarget extends NetworkDetails {
 /** A network of the table as this deployment settles on it: its profile's details and its recipients. */
 function targetOf(network: PaymentNetwork, config: AnalyticsConfig): NetworkTarget {
   const { name, family, prefix } = network;
-  return { ...network[config.profile], name, family, prefix, payTo: config.payTo[family], treasury: config.treasury[family] };
+  return {
+    ...network[config.profile],
+    name,
+    family,
+    prefix,
+    payTo: config.payTo[family],
+    treasury: config.treasury[family],
+  };
 }
 
 /** The network a route settles on in the configured profile, with its recipients. */
@@ -63,7 +70,8 @@ export function requirementTemplate(route: PaidRoute, config: AnalyticsConfig): 
     maxTimeoutSeconds: config.maxTimeoutSeconds,
     asset: target.asset,
     outputSchema: { input: input as NonNullable<PaymentRequirements["outputSchema"]>["input"] },
-    extra: target.family === "evm" ? (target.eip712 as { name: string; version: string }) : { feePayer: config.feePayer },
+    extra:
+      target.family === "evm" ? (target.eip712 as { name: string; version: string }) : { feePayer: config.feePayer },
   };
 }
 
@@ -90,4 +98,7 @@ export function routeOffer(route: PaidRoute, config: AnalyticsConfig, document: 
 }
 
 /** The offer of a route for one resource URL. */
-export const offerAt = (offer: RouteOffer, resource: string): Offer => ({ v1: { ...offer.template, resource }, v2: offer.v2 });
+export const offerAt = (offer: RouteOffer, resource: string): Offer => ({
+  v1: { ...offer.template, resource },
+  v2: offer.v2,
+});

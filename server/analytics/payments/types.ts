@@ -48,5 +48,9 @@ export interface PaymentVerifier {
    * `retry`: it is checked only to find the answer it already paid for, so an authorization too
    * close to its end for a new settlement (but not past it) passes.
    */
-  verify(payment: Record<string, unknown>, requirement: PaymentRequirements, options?: { retry?: boolean }): Promise<Verification>;
+  verify(
+    payment: Record<string, unknown>,
+    requirement: PaymentRequirements,
+    options?: { retry?: boolean },
+  ): Promise<Verification>;
 }

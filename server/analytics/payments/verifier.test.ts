@@ -35,7 +35,8 @@ import { createExactVerifier } from "./verifier.js";
 const contract = loadAnalyticsContract();
 const config = loadAnalyticsConfig({}, contract.developmentDefaults);
 const NOW = 1_795_300_000;
-const route = (path: string) => contract.paid.find((r) => r.path === path && r.method === "post") ?? (undefined as never);
+const route = (path: string) =>
+  contract.paid.find((r) => r.path === path && r.method === "post") ?? (undefined as never);
 const requirementFor = (path: string): PaymentRequirements => ({
   ...requirementTemplate(route(path), config),
   resource: `https://api.test${path}`,
@@ -75,7 +76,12 @@ const account = privateKeyToAccount(generatePrivateKey());
 
 describe("EIP-712 digest", () => {
   it("equals viem's hashTypedData for the same authorization and domain", () => {
-    const domain = { name: "USDC", version: "2", chainId: 84532, verifyingContract: "0x036CbD53842c5426634e7929541eC2318f3dCF7e" } as const;
+    const domain = {
+      name: "USDC",
+      version: "2",
+      chainId: 84532,
+      verifyingContract: "0x036CbD53842c5426634e7929541eC2318f3dCF7e",
+    } as const;
     const message = {
       from: account.address,
       to: getAddress(base.payTo),
@@ -84,7 +90,12 @@ describe("EIP-712 digest", () => {
       validBefore: 2n,
       nonce: `0x${"ab".repeat(32)}` as const,
     };
-    const expected = hashTypedData({ domain, types: TRANSFER_WITH_AUTHORIZATION, primaryType: "TransferWithAuthorization", message });
+    const expected = hashTypedData({
+      domain,
+      types: TRANSFER_WITH_AUTHORIZATION,
+      primaryType: "TransferWithAuthorization",
+      message,
+    });
     expect(`0x${Buffer.from(authorizationDigest(domainSeparator(domain), message)).toString("hex")}`).toBe(expected);
   });
 });
@@ -96,7 +107,10 @@ describe("EVM exact payments (/base, /skale)", () => {
   it("accepts a correct payment on each EVM prefix and names the payer", async () => {
     for (const requirement of [base, skale]) {
       const result = await verify(await sign(requirement), requirement);
-      expect(result).toMatchObject({ ok: true, payment: { payer: account.address, amount: "1000", network: requirement.network } });
+      expect(result).toMatchObject({
+        ok: true,
+        payment: { payer: account.address, amount: "1000", network: requirement.network },
+      });
     }
   });
 
@@ -116,9 +130,19 @@ describe("EVM exact payments (/base, /skale)", () => {
   function clockedGate() {
     const clock = manualClock(NOW * 1000);
     const own = openSqliteLedger(":memory:", { now: () => clock.now() });
-    const split = (_network: string, amount: bigint) => ({ service: { address: "s", amount }, treasury: { address: "t", amount: 0n } });
+    const split = (_network: string, amount: bigint) => ({
+      service: { address: "s", amount },
+      treasury: { address: "t", amount: 0n },
+    });
     const verifier = createExactVerifier({ config, clock });
-    const gate = createPaymentGate({ verifier, ledger: own, backend: ledgerBackend, clock, split, answerTimeoutMs: 30_000 });
+    const gate = createPaymentGate({
+      verifier,
+      ledger: own,
+      backend: ledgerBackend,
+      clock,
+      split,
+      answerTimeoutMs: 30_000,
+    });
     const admitAt = (header: string, fingerprint = "f") =>
       gate.admit({ version: 1, header }, offerFor(base), { operation: "defiTvl", requestId: "r1", fingerprint });
     return { clock, own, short: gate, admitAt };
@@ -141,7 +165,9 @@ describe("EVM exact payments (/base, /skale)", () => {
     const header = await sign(base, { overrides: { validBefore: String(NOW + 20) } });
     const admitted = await admitAt(header);
     if (admitted.kind !== "admitted") throw new Error("expected admission");
-    expect(await short.settle(admitted.payment, { status: 200, body: '{"answer":1}' })).toMatchObject({ kind: "settled" });
+    expect(await short.settle(admitted.payment, { status: 200, body: '{"answer":1}' })).toMatchObject({
+      kind: "settled",
+    });
     // 4 s of validity left: under the 6 s a new settlement needs
     clock.advance(16_000);
     expect(await admitAt(header)).toMatchObject({ kind: "stored", answer: { status: 200, body: '{"answer":1}' } });
@@ -177,7 +203,11 @@ describe("EVM exact payments (/base, /skale)", () => {
   const cases: [string, () => Promise<string>, string][] = [
     ["a payment for another prefix's network", () => sign(skale), "invalid_network"],
     // String() of this object throws: the reason must still be named, not a 500.
-    ["a network that is an object", async () => rewrite(await sign(base), (p) => ({ ...p, network: { toString: 1 } })), "invalid_network"],
+    [
+      "a network that is an object",
+      async () => rewrite(await sign(base), (p) => ({ ...p, network: { toString: 1 } })),
+      "invalid_network",
+    ],
     [
       "a payment whose payload claims this network but was signed for another chain",
       async () => swapNetwork(await sign(skale), base.network),
@@ -188,8 +218,16 @@ describe("EVM exact payments (/base, /skale)", () => {
       () => sign(base, { overrides: { to: "0x000000000000000000000000000000000000dEaD" } }),
       "invalid_exact_evm_payload_recipient_mismatch",
     ],
-    ["an underpayment", () => sign(base, { overrides: { value: "999" } }), "invalid_exact_evm_payload_authorization_value"],
-    ["an overpayment", () => sign(base, { overrides: { value: "1001" } }), "invalid_exact_evm_payload_authorization_value"],
+    [
+      "an underpayment",
+      () => sign(base, { overrides: { value: "999" } }),
+      "invalid_exact_evm_payload_authorization_value",
+    ],
+    [
+      "an overpayment",
+      () => sign(base, { overrides: { value: "1001" } }),
+      "invalid_exact_evm_payload_authorization_value",
+    ],
     [
       "an expired authorization",
       () => sign(base, { overrides: { validBefore: String(NOW + 5) } }),
@@ -205,7 +243,11 @@ describe("EVM exact payments (/base, /skale)", () => {
       () => sign(base, { overrides: { validBefore: String((NOW + 60) * 1000) } }),
       "invalid_exact_evm_payload_authorization_valid_before",
     ],
-    ["a wrong EIP-712 domain", () => sign({ ...base, extra: { name: "USD Coin", version: "2" } }), "invalid_exact_evm_payload_signature"],
+    [
+      "a wrong EIP-712 domain",
+      () => sign({ ...base, extra: { name: "USD Coin", version: "2" } }),
+      "invalid_exact_evm_payload_signature",
+    ],
     [
       "a tampered validBefore",
       async () => tamper(await sign(base), (a) => ({ ...a, validBefore: String(Number(a.validBefore) - 1) })),
@@ -223,7 +265,11 @@ describe("EVM exact payments (/base, /skale)", () => {
     ],
     ["a malleated (high-s) signature", async () => malleate(await sign(base)), "invalid_exact_evm_payload_signature"],
     ["a wrong scheme", async () => rewrite(await sign(base), (p) => ({ ...p, scheme: "upto" })), "unsupported_scheme"],
-    ["a wrong version", async () => rewrite(await sign(base), (p) => ({ ...p, x402Version: 2 })), "invalid_x402_version"],
+    [
+      "a wrong version",
+      async () => rewrite(await sign(base), (p) => ({ ...p, x402Version: 2 })),
+      "invalid_x402_version",
+    ],
     [
       "a payload without an authorization",
       async () => rewrite(await sign(base), (p) => ({ ...p, payload: { signature: "0x00" } })),
@@ -297,8 +343,16 @@ describe("Solana exact payments (root)", () => {
       () => sign({ overrides: { destinationOwner: getAddressDecoder().decode(randomBytes(32)) } }),
       "invalid_exact_svm_payload_transaction_transfer_to_incorrect_ata",
     ],
-    ["a wrong amount", () => sign({ overrides: { amount: 1001n } }), "invalid_exact_svm_payload_transaction_amount_mismatch"],
-    ["wrong decimals", () => sign({ overrides: { decimals: 9 } }), "invalid_exact_svm_payload_transaction_amount_mismatch"],
+    [
+      "a wrong amount",
+      () => sign({ overrides: { amount: 1001n } }),
+      "invalid_exact_svm_payload_transaction_amount_mismatch",
+    ],
+    [
+      "wrong decimals",
+      () => sign({ overrides: { decimals: 9 } }),
+      "invalid_exact_svm_payload_transaction_amount_mismatch",
+    ],
     [
       "another fee payer",
       () => sign({ overrides: { feePayer: getAddressDecoder().decode(randomBytes(32)) } }),
@@ -333,7 +387,13 @@ describe("Solana exact payments (root)", () => {
     ["a payment for the Base prefix", () => sign({}, { ...solana, network: "base-sepolia" }), "invalid_network"],
     [
       "a transaction that does not decode",
-      async () => encodePaymentHeader({ x402Version: 1, scheme: "exact", network: "solana-devnet", payload: { transaction: "AAAA" } }),
+      async () =>
+        encodePaymentHeader({
+          x402Version: 1,
+          scheme: "exact",
+          network: "solana-devnet",
+          payload: { transaction: "AAAA" },
+        }),
       "invalid_exact_svm_payload_transaction",
     ],
   ];
@@ -344,7 +404,9 @@ describe("Solana exact payments (root)", () => {
   }
 
   it("accepts the compute-unit limit and price at their caps", async () => {
-    expect(await verify(await sign({ computeUnitLimit: 400_000, computeUnitPrice: 5_000_000n }), solana)).toMatchObject({ ok: true });
+    expect(await verify(await sign({ computeUnitLimit: 400_000, computeUnitPrice: 5_000_000n }), solana)).toMatchObject(
+      { ok: true },
+    );
   });
 });
 
@@ -376,13 +438,18 @@ function malleate(header: string): string {
     const sig = inner.signature.slice(2);
     const s = ORDER - BigInt(`0x${sig.slice(64, 128)}`);
     const v = Number.parseInt(sig.slice(128, 130), 16) === 27 ? 28 : 27;
-    return { ...p, payload: { ...inner, signature: `0x${sig.slice(0, 64)}${s.toString(16).padStart(64, "0")}${v.toString(16)}` } };
+    return {
+      ...p,
+      payload: { ...inner, signature: `0x${sig.slice(0, 64)}${s.toString(16).padStart(64, "0")}${v.toString(16)}` },
+    };
   });
 }
 
 function corruptSignature(header: string): string {
   return rewrite(header, (p) => {
-    const tx = getTransactionDecoder().decode(getBase64Encoder().encode((p.payload as { transaction: string }).transaction)) as Transaction;
+    const tx = getTransactionDecoder().decode(
+      getBase64Encoder().encode((p.payload as { transaction: string }).transaction),
+    ) as Transaction;
     const signatures = Object.fromEntries(
       Object.entries(tx.signatures).map(([address, sig]) => {
         if (!sig) return [address, sig];
@@ -396,11 +463,16 @@ function corruptSignature(header: string): string {
 }
 
 function memoInstruction() {
-  return { programAddress: "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr" as Address, data: new TextEncoder().encode("m") };
+  return {
+    programAddress: "MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr" as Address,
+    data: new TextEncoder().encode("m"),
+  };
 }
 
 function decodeTx(header: string) {
   const tx = getTransactionDecoder().decode(getBase64Encoder().encode(decode(header).payload.transaction));
-  const message = getCompiledTransactionMessageDecoder().decode(tx.messageBytes) as unknown as { instructions: unknown[] };
+  const message = getCompiledTransactionMessageDecoder().decode(tx.messageBytes) as unknown as {
+    instructions: unknown[];
+  };
   return { instructionCount: message.instructions.length };
 }

@@ -28,7 +28,11 @@ export function cachedAta(): AtaResolver {
     if (!found) {
       found = import("@solana-program/token")
         .then(({ findAssociatedTokenPda }) =>
-          findAssociatedTokenPda({ owner: owner as Address, mint: mint as Address, tokenProgram: tokenProgram as Address }),
+          findAssociatedTokenPda({
+            owner: owner as Address,
+            mint: mint as Address,
+            tokenProgram: tokenProgram as Address,
+          }),
         )
         .then(([address]) => address);
       cache.set(key, found);
@@ -44,14 +48,22 @@ export function createExactVerifier({ config, clock }: { config: AnalyticsConfig
     if (target.family !== "evm") continue;
     if (!target.eip712 || target.chainId === undefined)
       throw new Error(`the network table gives ${target.network} no chain id or EIP-712 domain`);
-    separators.set(target.network, domainSeparator({ ...target.eip712, chainId: target.chainId, verifyingContract: target.asset }));
+    separators.set(
+      target.network,
+      domainSeparator({ ...target.eip712, chainId: target.chainId, verifyingContract: target.asset }),
+    );
   }
   const ata = cachedAta();
 
   return {
     async verify(decoded, requirement, { retry = false } = {}): Promise<Verification> {
       const now = clock.now();
-      const base = { network: requirement.network, amount: requirement.maxAmountRequired, requirement, payload: decoded.payload };
+      const base = {
+        network: requirement.network,
+        amount: requirement.maxAmountRequired,
+        requirement,
+        payload: decoded.payload,
+      };
       if (familyOf(requirement.network) === "evm") {
         const separator = separators.get(requirement.network) as Uint8Array;
         const signed = checkExactEvm(decoded, requirement, {
@@ -59,7 +71,8 @@ export function createExactVerifier({ config, clock }: { config: AnalyticsConfig
           nowSeconds: Math.floor(now / 1000),
           ...(retry && { minValiditySeconds: 1 }),
         });
-        const checked = signed.ok === false ? signed : signedBy(signed, await recoverSignerOffLoop(signed.digest, signed.signature));
+        const checked =
+          signed.ok === false ? signed : signedBy(signed, await recoverSignerOffLoop(signed.digest, signed.signature));
         if (!checked.ok) return { ok: false, reason: checked.reason, message: checked.message, payer: checked.payer };
         return {
           ok: true,

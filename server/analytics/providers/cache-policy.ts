@@ -13,7 +13,9 @@ import type { Providers } from "./roles.js";
 import type { QuoteRecord } from "./swap-bridge.js";
 import type { FlowWindow } from "./wallet-labels.js";
 
-export type AsyncMethodOf<T> = { [K in keyof T]: T[K] extends (...args: never[]) => Promise<unknown> ? K : never }[keyof T];
+export type AsyncMethodOf<T> = {
+  [K in keyof T]: T[K] extends (...args: never[]) => Promise<unknown> ? K : never;
+}[keyof T];
 
 /** The stored form of a value JSON cannot carry as it is. */
 export interface JsonCodec<V> {
@@ -39,13 +41,17 @@ const pricesCodec: JsonCodec<Map<string, number>> = {
   decode: (stored) => new Map(Object.entries(stored as Record<string, number>)),
 };
 
-type StoredQuote = Omit<QuoteRecord, "fromAmount" | "toAmount" | "toAmountMin"> & Record<"fromAmount" | "toAmount" | "toAmountMin", string>;
+type StoredQuote = Omit<QuoteRecord, "fromAmount" | "toAmount" | "toAmountMin"> &
+  Record<"fromAmount" | "toAmount" | "toAmountMin", string>;
 
 const quoteCodec: JsonCodec<QuoteRecord | undefined> = {
-  encode: (q) => q && { ...q, fromAmount: String(q.fromAmount), toAmount: String(q.toAmount), toAmountMin: String(q.toAmountMin) },
+  encode: (q) =>
+    q && { ...q, fromAmount: String(q.fromAmount), toAmount: String(q.toAmount), toAmountMin: String(q.toAmountMin) },
   decode(stored) {
     const q = stored as StoredQuote | undefined;
-    return q && { ...q, fromAmount: BigInt(q.fromAmount), toAmount: BigInt(q.toAmount), toAmountMin: BigInt(q.toAmountMin) };
+    return (
+      q && { ...q, fromAmount: BigInt(q.fromAmount), toAmount: BigInt(q.toAmount), toAmountMin: BigInt(q.toAmountMin) }
+    );
   },
 };
 
@@ -108,10 +114,12 @@ export function providerCachePolicy(clock: Clock): ProvidersPolicy {
       // A token's creation never changes.
       mintCreation: { params: (mint) => mint, ttlMs: HOUR },
       tokenTrades: {
-        params: (mint, window) => `${mint}:${"since" in window ? last(window.since) : `slots-${window.fromSlot}-${window.toSlot}`}`,
+        params: (mint, window) =>
+          `${mint}:${"since" in window ? last(window.since) : `slots-${window.fromSlot}-${window.toSlot}`}`,
         // A slot range is settled history. The last hour gives a curve's velocity and moves with it;
         // a day of trades gives whale flows, as slow as the holders they change.
-        ttlMs: (_mint, window) => ("since" in window ? (windowMs(window.since) <= HOUR ? 30 * SECOND : 2 * MINUTE) : HOUR),
+        ttlMs: (_mint, window) =>
+          "since" in window ? (windowMs(window.since) <= HOUR ? 30 * SECOND : 2 * MINUTE) : HOUR,
       },
       // A history is the costliest read, and a profile does not change by the minute.
       walletTrades: { params: (address, since) => `${address}:${last(since)}`, ttlMs: 5 * MINUTE },
@@ -119,7 +127,10 @@ export function providerCachePolicy(clock: Clock): ProvidersPolicy {
       activeTraders: { params: (since, limit) => `${last(since)}:${limit}`, ttlMs: 5 * MINUTE },
       solBalance: { params: (address) => address, ttlMs: 2 * MINUTE },
       // One mint's balance (a dev or a sniper still holding a fresh launch) moves faster than a portfolio.
-      tokenAccounts: { params: (owner, mint) => `${owner}:${mint ?? "*"}`, ttlMs: (_owner, mint) => (mint ? MINUTE : 2 * MINUTE) },
+      tokenAccounts: {
+        params: (owner, mint) => `${owner}:${mint ?? "*"}`,
+        ttlMs: (_owner, mint) => (mint ? MINUTE : 2 * MINUTE),
+      },
       prices: { params: (mints) => [...new Set(mints)].sort().join(","), ttlMs: MINUTE, codec: pricesCodec },
       candles: { params: (mint, interval, limit) => `${mint}:${interval}:${limit}`, ttlMs: MINUTE },
     },
@@ -132,7 +143,10 @@ export function providerCachePolicy(clock: Clock): ProvidersPolicy {
       balances: { params: wallet, ttlMs: 10 * MINUTE },
       // A follower wants the latest trades.
       trades: { params: (w, limit) => `${wallet(w)}:${limit}`, ttlMs: 2 * MINUTE },
-      flowIntelligence: { params: (t, window) => `${t.chain}:${t.tokenAddress}:${window}`, ttlMs: (_t, window) => FLOW_TTL[window] },
+      flowIntelligence: {
+        params: (t, window) => `${t.chain}:${t.tokenAddress}:${window}`,
+        ttlMs: (_t, window) => FLOW_TTL[window],
+      },
       // Rankings over days: minute-level churn adds nothing.
       tokenScreener: { params: (chains, window) => `${[...chains].sort().join(",")}:${window}`, ttlMs: 5 * MINUTE },
       pnlLeaderboard: { params: (chain, window) => `${chain}:${window}`, ttlMs: 10 * MINUTE },

@@ -13,7 +13,9 @@ import { createEmbeddedProviders, type Providers } from "./index.js";
 import { toBaseUnits } from "./swap-bridge.js";
 
 type Samples = {
-  [R in keyof Providers]: { [K in AsyncMethodOf<Providers[R]>]: Providers[R][K] extends (...args: infer A) => unknown ? A : never };
+  [R in keyof Providers]: {
+    [K in AsyncMethodOf<Providers[R]>]: Providers[R][K] extends (...args: infer A) => unknown ? A : never;
+  };
 };
 
 function setup() {
@@ -101,7 +103,10 @@ describe("the cached providers", () => {
     for (const [role, methods] of Object.entries(reads)) {
       for (const [method, args] of Object.entries(methods as Record<string, unknown[]>)) {
         const direct = await readOf(upstream, role, method)(...args);
-        const calls = countCalls((upstream as unknown as Record<string, Record<string, Read>>)[role] as Record<string, Read>, method);
+        const calls = countCalls(
+          (upstream as unknown as Record<string, Record<string, Read>>)[role] as Record<string, Read>,
+          method,
+        );
         const loaded = await readOf(cached, role, method)(...args);
         const stored = await readOf(cached, role, method)(...args);
         expect(calls.count, `${role}.${method}`).toBe(1);
@@ -132,7 +137,9 @@ describe("the cached providers", () => {
     const asked: string[] = [];
     upstream.swap_bridge.token = async (_chain, symbolOrAddress) => {
       asked.push(symbolOrAddress);
-      return symbolOrAddress === BONK ? { chain: "solana", address: BONK, symbol: "Bonk", decimals: 5, priceUsd: 0.00002 } : undefined;
+      return symbolOrAddress === BONK
+        ? { chain: "solana", address: BONK, symbol: "Bonk", decimals: 5, priceUsd: 0.00002 }
+        : undefined;
     };
     // another caller's lowercased spelling, unknown upstream, must not answer for the real mint
     expect(await cached.swap_bridge.token("solana", BONK.toLowerCase())).toBeUndefined();

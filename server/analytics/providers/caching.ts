@@ -16,7 +16,13 @@ type Method = (...args: unknown[]) => Promise<unknown>;
  * may read a role from different upstreams (a rolling change of a `*_PROVIDER`): one must never
  * answer, under its own source's name, what another upstream gave.
  */
-export function cachedRole<T extends object>(name: string, source: string, upstream: T, policy: RolePolicy<T>, cache: Cache): T {
+export function cachedRole<T extends object>(
+  name: string,
+  source: string,
+  upstream: T,
+  policy: RolePolicy<T>,
+  cache: Cache,
+): T {
   const target = upstream as unknown as Record<string, Method>;
   const methods = Object.entries(policy as Record<string, MethodPolicy<unknown[], unknown>>).map(([method, p]) => {
     const read = (...args: unknown[]) => {
@@ -36,7 +42,8 @@ export function cachedRole<T extends object>(name: string, source: string, upstr
 /** Every role of `upstream` behind `cache`, under the policy of each read. */
 export function cachedProviders(upstream: Providers, cache: Cache, clock: Clock): Providers {
   const policy: ProvidersPolicy = providerCachePolicy(clock);
-  const role = <R extends keyof Providers>(name: R) => cachedRole(name, upstream[name].source, upstream[name], policy[name], cache);
+  const role = <R extends keyof Providers>(name: R) =>
+    cachedRole(name, upstream[name].source, upstream[name], policy[name], cache);
   return {
     tvl: role("tvl"),
     pools: role("pools"),

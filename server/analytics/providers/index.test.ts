@@ -38,7 +38,10 @@ describe("createProviders", () => {
   });
 
   it("builds every live adapter, keeps keys out of upstream errors, and closes the feeds", async () => {
-    const [feed, rpc] = await Promise.all([startWsServer(), startServer((_req, res) => reply(res, 500, { error: "down" }))]);
+    const [feed, rpc] = await Promise.all([
+      startWsServer(),
+      startServer((_req, res) => reply(res, 500, { error: "down" })),
+    ]);
     const env = {
       TVL_PROVIDER: "live",
       POOLS_PROVIDER: "live",
@@ -66,7 +69,9 @@ describe("createProviders", () => {
       await feed.waitForConnections(2);
       // PumpPortal's two subscriptions and the LaunchLab logs subscription.
       await eventually(() => expect(feed.received).toHaveLength(3));
-      const error = await created.providers.chain_rpc.solBalance("4Be9CvxqHW6BYiRAxW9Q3xu1ycTMWaL5z8NX4HR3ha7t").catch((e: unknown) => e);
+      const error = await created.providers.chain_rpc
+        .solBalance("4Be9CvxqHW6BYiRAxW9Q3xu1ycTMWaL5z8NX4HR3ha7t")
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ApiError);
       expect((error as ApiError).message).toBe("solana-rpc answered HTTP 500 (1 attempt).");
       expect(rpc.seen[0]?.url).toBe("/?api-key=0123456789abcdef");

@@ -21,7 +21,14 @@ import { createMeteoraPools } from "./live/meteora.js";
 import { createNansenLabels } from "./live/nansen.js";
 import { createSolanaRpc } from "./live/solana-rpc.js";
 import type { Providers } from "./roles.js";
-import { type ProviderModes, type ProviderSettings, parseProviderSettings, redactor, secretsOf, type Upstream } from "./settings.js";
+import {
+  type ProviderModes,
+  type ProviderSettings,
+  parseProviderSettings,
+  redactor,
+  secretsOf,
+  type Upstream,
+} from "./settings.js";
 
 export type { Providers } from "./roles.js";
 
@@ -36,7 +43,10 @@ interface Options {
 }
 
 /** Every role's adapter as the settings choose it, and what closes the live feeds. */
-function upstreamProviders(settings: ProviderSettings, { seed, clock, fetch, observer }: Options): { providers: Providers; close(): void } {
+function upstreamProviders(
+  settings: ProviderSettings,
+  { seed, clock, fetch, observer }: Options,
+): { providers: Providers; close(): void } {
   const deps: HttpDeps = { fetch, clock, redact: redactor(secretsOf(settings)), observer };
   const http = (source: string, upstream: Upstream) => createUpstreamHttp(source, upstream.policy, deps);
   const live = (role: keyof ProviderModes) => settings.modes[role] === "live";
@@ -57,10 +67,21 @@ function upstreamProviders(settings: ProviderSettings, { seed, clock, fetch, obs
   const { defillama, meteora, nansen, lifi, jupiter } = settings;
   const providers: Providers = {
     tvl: live("tvl")
-      ? createDefiLlamaTvl({ http: http("defillama", defillama), clock, apiUrl: defillama.url, yieldsUrl: defillama.yieldsUrl })
+      ? createDefiLlamaTvl({
+          http: http("defillama", defillama),
+          clock,
+          apiUrl: defillama.url,
+          yieldsUrl: defillama.yieldsUrl,
+        })
       : createEmbeddedTvl(embedded),
     pools: live("pools")
-      ? createMeteoraPools({ http: http("meteora", meteora), rpc, clock, datapiUrl: meteora.url, legacyUrl: meteora.legacyUrl })
+      ? createMeteoraPools({
+          http: http("meteora", meteora),
+          rpc,
+          clock,
+          datapiUrl: meteora.url,
+          legacyUrl: meteora.legacyUrl,
+        })
       : createEmbeddedPools(embedded),
     launches: launches ?? createEmbeddedLaunches(embedded),
     chain_rpc: live("chain_rpc") ? createSolanaRpc({ rpc }) : createEmbeddedChainRpc(embedded),
@@ -93,7 +114,11 @@ export interface CreatedProviders {
 /** The providers of every role, embedded or live as the settings say, behind `cache`. */
 export function createProviders(settings: ProviderSettings, options: Options & { cache: Cache }): CreatedProviders {
   const upstream = upstreamProviders(settings, options);
-  return { providers: cachedProviders(upstream.providers, options.cache, options.clock), modes: settings.modes, close: upstream.close };
+  return {
+    providers: cachedProviders(upstream.providers, options.cache, options.clock),
+    modes: settings.modes,
+    close: upstream.close,
+  };
 }
 
 /** The offline dataset: every role embedded, reproducible from the seed and the clock, uncached. */

@@ -9,8 +9,14 @@ describe("parseProviderSettings", () => {
     const config = parseProviderSettings({});
     expect(Object.values(config.modes)).toEqual(Array(6).fill("embedded"));
     expect(config.defillama).toMatchObject({ url: "https://api.llama.fi", yieldsUrl: "https://yields.llama.fi" });
-    expect(config.meteora).toMatchObject({ url: "https://dlmm.datapi.meteora.ag", legacyUrl: "https://dlmm-api.meteora.ag" });
-    expect(config.jupiter).toMatchObject({ url: "https://api.jup.ag", policy: { timeoutMs: 5_000, concurrency: 1, retries: 2 } });
+    expect(config.meteora).toMatchObject({
+      url: "https://dlmm.datapi.meteora.ag",
+      legacyUrl: "https://dlmm-api.meteora.ag",
+    });
+    expect(config.jupiter).toMatchObject({
+      url: "https://api.jup.ag",
+      policy: { timeoutMs: 5_000, concurrency: 1, retries: 2 },
+    });
     expect(config.pumpportal.url).toBe("wss://pumpportal.fun/api/data");
   });
 
@@ -46,13 +52,19 @@ describe("parseProviderSettings", () => {
     expect(() => parseProviderSettings({ PUMPPORTAL_WS_URL: "https://pumpportal.fun/api/data" })).toThrow(
       "PUMPPORTAL_WS_URL must be a wss: or ws: URL",
     );
-    expect(() => parseProviderSettings({ DEFILLAMA_TIMEOUT_MS: "soon" })).toThrow("DEFILLAMA_TIMEOUT_MS must be a positive integer");
+    expect(() => parseProviderSettings({ DEFILLAMA_TIMEOUT_MS: "soon" })).toThrow(
+      "DEFILLAMA_TIMEOUT_MS must be a positive integer",
+    );
   });
 });
 
 describe("secretsOf and redactor", () => {
   it("scrubs keys and the key-bearing RPC URLs", () => {
-    const config = parseProviderSettings({ SOLANA_RPC_URL: HELIUS, NANSEN_API_KEY: "nansen-key-42", JUPITER_API_KEY: "jup-key-42" });
+    const config = parseProviderSettings({
+      SOLANA_RPC_URL: HELIUS,
+      NANSEN_API_KEY: "nansen-key-42",
+      JUPITER_API_KEY: "jup-key-42",
+    });
     const redact = redactor(secretsOf(config));
     expect(redact(`failed at ${HELIUS} with nansen-key-42 and jup-key-42; key 0123456789abcdef`)).toBe(
       "failed at [redacted] with [redacted] and [redacted]; key [redacted]",

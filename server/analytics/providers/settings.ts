@@ -58,7 +58,9 @@ function mode(env: Env, role: Role): ProviderMode {
 
 /** Reads and checks the provider variables; a live role without its required variables is an error. Pure. */
 export function parseProviderSettings(env: Env): ProviderSettings {
-  const modes = Object.fromEntries((Object.keys(ROLE_VARIABLES) as Role[]).map((role) => [role, mode(env, role)])) as ProviderModes;
+  const modes = Object.fromEntries(
+    (Object.keys(ROLE_VARIABLES) as Role[]).map((role) => [role, mode(env, role)]),
+  ) as ProviderModes;
   const shared: Partial<HttpPolicy> = {
     retries: positiveInt(env, "UPSTREAM_ATTEMPTS", 3) - 1,
     breakerThreshold: positiveInt(env, "UPSTREAM_BREAKER_THRESHOLD", 5),
@@ -71,7 +73,8 @@ export function parseProviderSettings(env: Env): ProviderSettings {
   });
   const rpcUrl = url(env, "SOLANA_RPC_URL", undefined, HTTP);
   const needs = (role: Role, variable: string, value: string | undefined, why: string) => {
-    if (modes[role] === "live" && value === undefined) throw new ConfigError(`${ROLE_VARIABLES[role]}=live needs ${variable} (${why})`);
+    if (modes[role] === "live" && value === undefined)
+      throw new ConfigError(`${ROLE_VARIABLES[role]}=live needs ${variable} (${why})`);
   };
   needs("chain_rpc", "SOLANA_RPC_URL", rpcUrl, "the Solana JSON-RPC endpoint");
   needs("pools", "SOLANA_RPC_URL", rpcUrl, "open position counts and the legacy fallback's decimals");

@@ -21,6 +21,8 @@ describe("routeQuestion", () => {
 
   it("falls back to the general DeFi endpoints and never lists more than five", () => {
     expect(routeQuestion("gm")).toEqual(["/defi/yields", "/defi/tvl", "/lp/pools"]);
-    expect(routeQuestion("yield apr pools whales wallets bridge new tokens graduating price").length).toBe(MAX_ENDPOINTS);
+    expect(routeQuestion("yield apr pools whales wallets bridge new tokens graduating price").length).toBe(
+      MAX_ENDPOINTS,
+    );
   });
 });

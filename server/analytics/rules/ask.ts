@@ -14,7 +14,10 @@ const TOPICS: { words: RegExp; endpoints: string[] }[] = [
     words: /\b(apr|pools?|liquidity|lp|dlmm|meteora|bins?)\b/i,
     endpoints: ["/lp/pools", "/lp/pools-recommend", "/lp/pool-detail", "/lp/pools-strategy"],
   },
-  { words: /\b(rebalanc\w*|out of range|in range|my positions?|range)\b/i, endpoints: ["/lp/position-rebalance", "/lp/wallet-positions"] },
+  {
+    words: /\b(rebalanc\w*|out of range|in range|my positions?|range)\b/i,
+    endpoints: ["/lp/position-rebalance", "/lp/wallet-positions"],
+  },
   {
     words: /\b(new tokens?|launch\w*|pump\.?fun|memecoins?|memes?|snip\w*|fresh)\b/i,
     endpoints: ["/trenches/new-tokens", "/trenches/token-verdict", "/trenches/alt-launchpad/new-tokens"],
@@ -32,8 +35,14 @@ const TOPICS: { words: RegExp; endpoints: string[] }[] = [
     words: /\b(whales?|smart money|flows?|accumulat\w*|distribut\w*|kols?|influencers?)\b/i,
     endpoints: ["/smartmoney/flow-intel", "/smartmoney/token-screener", "/traders/token-whales"],
   },
-  { words: /\b(leaderboard|best traders?|top traders?)\b/i, endpoints: ["/smartmoney/pnl-leaderboard", "/traders/top-wallets"] },
-  { words: /\b(bridge|bridging|cross[- ]chain|move (my )?funds|transfer|swap)\b/i, endpoints: ["/bridge/quote", "/bridge/yield-migrate"] },
+  {
+    words: /\b(leaderboard|best traders?|top traders?)\b/i,
+    endpoints: ["/smartmoney/pnl-leaderboard", "/traders/top-wallets"],
+  },
+  {
+    words: /\b(bridge|bridging|cross[- ]chain|move (my )?funds|transfer|swap)\b/i,
+    endpoints: ["/bridge/quote", "/bridge/yield-migrate"],
+  },
   { words: /\b(price|chart|candles?|ohlcv|pump(ing)?|dump(ing)?)\b/i, endpoints: ["/traders/token-ohlcv"] },
 ];
 
@@ -46,7 +55,8 @@ export function routeQuestion(query: string): string[] {
   for (const topic of TOPICS) {
     if (!topic.words.test(query)) continue;
     // earlier endpoints of a topic are its main answer
-    for (const [rank, endpoint] of topic.endpoints.entries()) scores.set(endpoint, (scores.get(endpoint) ?? 0) + 1 - rank * 0.1);
+    for (const [rank, endpoint] of topic.endpoints.entries())
+      scores.set(endpoint, (scores.get(endpoint) ?? 0) + 1 - rank * 0.1);
   }
   if (scores.size === 0) return [...GENERAL];
   return [...scores.entries()]

@@ -15,7 +15,13 @@ describe("route costs", () => {
 });
 
 describe("quoteSignal", () => {
-  const quote = (costUsd: number, durationS = 60) => ({ amountUsd: 1000, feesUsd: costUsd, gasUsd: 0, priceImpactPct: 0, durationS });
+  const quote = (costUsd: number, durationS = 60) => ({
+    amountUsd: 1000,
+    feesUsd: costUsd,
+    gasUsd: 0,
+    priceImpactPct: 0,
+    durationS,
+  });
 
   it("executes up to 1% all-in, waits above it, avoids above 3%", () => {
     expect(quoteSignal(quote(10)).signal).toBe("execute");

@@ -16,7 +16,12 @@ export function priceImpactPct(fromUsd: number, toUsd: number, includedFeesUsd: 
 }
 
 /** Everything a route costs in USD: fees, source gas, and the value lost to price impact. */
-export function routeCostUsd(q: { amountUsd: number; feesUsd: number; gasUsd: number; priceImpactPct: number }): number {
+export function routeCostUsd(q: {
+  amountUsd: number;
+  feesUsd: number;
+  gasUsd: number;
+  priceImpactPct: number;
+}): number {
   return q.feesUsd + q.gasUsd + (q.amountUsd * q.priceImpactPct) / 100;
 }
 
@@ -40,8 +45,10 @@ export function quoteSignal(q: {
   durationS: number;
 }): Baseline<"execute" | "wait" | "avoid"> {
   const costPct = q.amountUsd > 0 ? (routeCostUsd(q) / q.amountUsd) * 100 : Number.POSITIVE_INFINITY;
-  if (costPct > AVOID_COST_PCT) return { signal: "avoid", confidence: confidence(0.7 + Math.min(0.2, (costPct - AVOID_COST_PCT) / 20)) };
-  if (costPct > EXECUTE_MAX_COST_PCT || q.durationS > EXECUTE_MAX_DURATION_S) return { signal: "wait", confidence: 0.6 };
+  if (costPct > AVOID_COST_PCT)
+    return { signal: "avoid", confidence: confidence(0.7 + Math.min(0.2, (costPct - AVOID_COST_PCT) / 20)) };
+  if (costPct > EXECUTE_MAX_COST_PCT || q.durationS > EXECUTE_MAX_DURATION_S)
+    return { signal: "wait", confidence: 0.6 };
   return { signal: "execute", confidence: confidence(0.65 + 0.25 * (1 - costPct / EXECUTE_MAX_COST_PCT)) };
 }
 
@@ -68,7 +75,10 @@ export const STAY_MIN_BREAK_EVEN_DAYS = 365;
  * break-even at most `MIGRATE_MAX_BREAK_EVEN_DAYS`; otherwise the gain is real but slow or thin:
  * `wait` (for a larger position, a cheaper bridge or a wider gap).
  */
-export function migrateSignal(m: { apyGainPct: number; breakEvenDays: number | null }): Baseline<"migrate" | "stay" | "wait"> {
+export function migrateSignal(m: {
+  apyGainPct: number;
+  breakEvenDays: number | null;
+}): Baseline<"migrate" | "stay" | "wait"> {
   const days = m.breakEvenDays;
   if (m.apyGainPct <= 0 || days === null || days > STAY_MIN_BREAK_EVEN_DAYS) return { signal: "stay", confidence: 0.8 };
   if (m.apyGainPct >= MIGRATE_MIN_GAIN_PCT && days <= MIGRATE_MAX_BREAK_EVEN_DAYS)

@@ -7,7 +7,21 @@ import { confidence } from "./confidence.js";
 export type IlRisk = "none" | "low" | "medium" | "high";
 export type DefiSignal = "high_yield" | "medium_yield" | "low_yield" | "risky";
 
-const STABLES = new Set(["USDC", "USDT", "DAI", "USDE", "USDS", "FDUSD", "PYUSD", "HONEY", "USDB", "FRAX", "LUSD", "GHO", "CRVUSD"]);
+const STABLES = new Set([
+  "USDC",
+  "USDT",
+  "DAI",
+  "USDE",
+  "USDS",
+  "FDUSD",
+  "PYUSD",
+  "HONEY",
+  "USDB",
+  "FRAX",
+  "LUSD",
+  "GHO",
+  "CRVUSD",
+]);
 
 /** Assets that track one underlying: a pair of two of the same family barely diverges. */
 const FAMILIES: Record<string, string> = {
@@ -54,12 +68,16 @@ export const EMISSIONS_APY_PCT = 100;
  * `medium_yield`, below `low_yield`. Confidence grows with the share of those pools holding at least
  * $10M of TVL (deep pools keep their rates).
  */
-export function yieldsSignal(pools: readonly { apy_pct: number; tvl_usd: number }[]): { signal: DefiSignal; confidence: number } {
+export function yieldsSignal(pools: readonly { apy_pct: number; tvl_usd: number }[]): {
+  signal: DefiSignal;
+  confidence: number;
+} {
   const top = pools.slice(0, 5);
   if (top.length === 0) return { signal: "low_yield", confidence: 0.5 };
   const deepShare = top.filter((p) => p.tvl_usd >= 10e6).length / top.length;
   const conf = confidence(0.55 + 0.3 * deepShare);
-  if (top.filter((p) => p.apy_pct > EMISSIONS_APY_PCT).length * 2 >= top.length) return { signal: "risky", confidence: conf };
+  if (top.filter((p) => p.apy_pct > EMISSIONS_APY_PCT).length * 2 >= top.length)
+    return { signal: "risky", confidence: conf };
   const apys = top.map((p) => p.apy_pct).sort((a, b) => a - b);
   const median =
     apys.length % 2

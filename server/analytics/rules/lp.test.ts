@@ -117,7 +117,13 @@ describe("poolScore", () => {
 });
 
 describe("strategies", () => {
-  const input = { grid: solUsdc, price: binPrice(solUsdc, -4731), apr_24h_pct: 75, apr_7d_pct: 70, pairIl: "medium" as const };
+  const input = {
+    grid: solUsdc,
+    price: binPrice(solUsdc, -4731),
+    apr_24h_pct: 75,
+    apr_7d_pct: 70,
+    pairIl: "medium" as const,
+  };
 
   it("recommends bidask to the cautious, spot to the middle, curve to the eager", () => {
     expect(["low", "mid", "high"].map((r) => recommendedDistribution(r as "low"))).toEqual(["bidask", "spot", "curve"]);
@@ -209,7 +215,12 @@ describe("positions", () => {
 });
 
 describe("walletSignal", () => {
-  const pos = (valueUsd: number, signal: "rebalance" | "hold" | "remove", inRange = signal === "hold", poolApr7dPct = 30) => ({
+  const pos = (
+    valueUsd: number,
+    signal: "rebalance" | "hold" | "remove",
+    inRange = signal === "hold",
+    poolApr7dPct = 30,
+  ) => ({
     valueUsd,
     inRange,
     poolApr7dPct,

@@ -34,7 +34,9 @@ export interface PoolMetrics {
  * Baseline of a pool list, judged on its first 5 pools: `add_liquidity` when one of them is worth
  * entering (`ENTRY_MIN_APR_PCT`, `ENTRY_MIN_TVL_USD`), else `hold`; confidence grows with their number.
  */
-export function poolListSignal(pools: readonly { apr_pct: number; tvl_usd: number }[]): Baseline<"add_liquidity" | "hold"> {
+export function poolListSignal(
+  pools: readonly { apr_pct: number; tvl_usd: number }[],
+): Baseline<"add_liquidity" | "hold"> {
   const good = pools.slice(0, 5).filter((p) => p.apr_pct >= ENTRY_MIN_APR_PCT && p.tvl_usd >= ENTRY_MIN_TVL_USD).length;
   if (good === 0) return { signal: "hold", confidence: pools.length ? 0.6 : 0.5 };
   return { signal: "add_liquidity", confidence: confidence(0.55 + 0.07 * good) };
@@ -233,7 +235,8 @@ export function rebalanceProposal(input: RebalanceInput, distribution: Distribut
     new_upper_price: range.upperPrice,
     distribution,
     expected_apr_pct: Math.round(((band.low + band.high) / 2) * 100) / 100,
-    estimated_cost_usd: Math.round((REBALANCE_TX_USD + (swapped * (input.baseFeePct + REBALANCE_SLIPPAGE_PCT)) / 100) * 100) / 100,
+    estimated_cost_usd:
+      Math.round((REBALANCE_TX_USD + (swapped * (input.baseFeePct + REBALANCE_SLIPPAGE_PCT)) / 100) * 100) / 100,
   };
 }
 
@@ -276,14 +279,23 @@ export const WALLET_REBALANCE_SHARE = 0.25;
  * least `ENTRY_MIN_APR_PCT` (value-weighted 7-day APR); else `hold`.
  */
 export function walletSignal(
-  positions: readonly { valueUsd: number; inRange: boolean; poolApr7dPct: number; signal: "rebalance" | "hold" | "remove" }[],
+  positions: readonly {
+    valueUsd: number;
+    inRange: boolean;
+    poolApr7dPct: number;
+    signal: "rebalance" | "hold" | "remove";
+  }[],
 ): Baseline<"add_liquidity" | "rebalance" | "hold" | "remove"> {
   const total = positions.reduce((a, p) => a + p.valueUsd, 0);
   if (positions.length === 0 || total <= 0) return { signal: "hold", confidence: 0.5 };
-  const share = (signal: string) => positions.filter((p) => p.signal === signal).reduce((a, p) => a + p.valueUsd, 0) / total;
-  if (share("remove") >= WALLET_REMOVE_SHARE) return { signal: "remove", confidence: confidence(0.55 + 0.3 * share("remove")) };
-  if (share("rebalance") >= WALLET_REBALANCE_SHARE) return { signal: "rebalance", confidence: confidence(0.55 + 0.3 * share("rebalance")) };
+  const share = (signal: string) =>
+    positions.filter((p) => p.signal === signal).reduce((a, p) => a + p.valueUsd, 0) / total;
+  if (share("remove") >= WALLET_REMOVE_SHARE)
+    return { signal: "remove", confidence: confidence(0.55 + 0.3 * share("remove")) };
+  if (share("rebalance") >= WALLET_REBALANCE_SHARE)
+    return { signal: "rebalance", confidence: confidence(0.55 + 0.3 * share("rebalance")) };
   const apr = positions.reduce((a, p) => a + p.poolApr7dPct * p.valueUsd, 0) / total;
-  if (positions.every((p) => p.inRange) && apr >= ENTRY_MIN_APR_PCT) return { signal: "add_liquidity", confidence: 0.7 };
+  if (positions.every((p) => p.inRange) && apr >= ENTRY_MIN_APR_PCT)
+    return { signal: "add_liquidity", confidence: 0.7 };
   return { signal: "hold", confidence: 0.75 };
 }

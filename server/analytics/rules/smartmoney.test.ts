@@ -23,7 +23,14 @@ describe("contractLabels", () => {
 
 describe("labeledArchetype", () => {
   const wallet = (labels: WalletLabel[], over: Partial<Parameters<typeof labeledArchetype>[0]> = {}) =>
-    labeledArchetype({ labels, win_rate_pct: 50, total_trades: 30, total_pnl_usd: 1000, portfolio_value_usd: 50_000, ...over });
+    labeledArchetype({
+      labels,
+      win_rate_pct: 50,
+      total_trades: 30,
+      total_pnl_usd: 1000,
+      portfolio_value_usd: 50_000,
+      ...over,
+    });
 
   it("ranks labels: fund, smart money, whale, DEX, NFT, early adopter", () => {
     expect(wallet(["Smart Money", "Whale", "Fund"])).toBe("fund");
@@ -91,7 +98,11 @@ describe("leaderboardSignal", () => {
 });
 
 describe("flowSignal", () => {
-  const bucket = (buy: number, sell: number) => ({ net_flow_usd: buy - sell, buy_volume_usd: buy, sell_volume_usd: sell });
+  const bucket = (buy: number, sell: number) => ({
+    net_flow_usd: buy - sell,
+    buy_volume_usd: buy,
+    sell_volume_usd: sell,
+  });
   const none = bucket(0, 0);
 
   it("reads ±10% of gross volume as the edge of the dead band", () => {
@@ -99,13 +110,22 @@ describe("flowSignal", () => {
     expect(flowSignal({ smart_traders: bucket(54.99, 45.01), whales: none, kols: none }).signal).toBe("ignore");
     expect(flowSignal({ smart_traders: bucket(45, 55), whales: none, kols: none }).signal).toBe("distribute");
     expect(flowSignal({ smart_traders: bucket(45.01, 54.99), whales: none, kols: none }).signal).toBe("ignore");
-    expect(flowSignal({ smart_traders: none, whales: none, kols: none })).toEqual({ signal: "ignore", confidence: 0.4 });
+    expect(flowSignal({ smart_traders: none, whales: none, kols: none })).toEqual({
+      signal: "ignore",
+      confidence: 0.4,
+    });
   });
 
   it("weighs smart traders above whales, and whales above KOLs", () => {
-    expect(flowSignal({ smart_traders: bucket(150, 50), whales: bucket(50, 150), kols: none }).signal).toBe("accumulate");
-    expect(flowSignal({ smart_traders: bucket(50, 150), whales: bucket(150, 50), kols: none }).signal).toBe("distribute");
-    expect(flowSignal({ smart_traders: none, whales: bucket(150, 50), kols: bucket(50, 150) }).signal).toBe("accumulate");
+    expect(flowSignal({ smart_traders: bucket(150, 50), whales: bucket(50, 150), kols: none }).signal).toBe(
+      "accumulate",
+    );
+    expect(flowSignal({ smart_traders: bucket(50, 150), whales: bucket(150, 50), kols: none }).signal).toBe(
+      "distribute",
+    );
+    expect(flowSignal({ smart_traders: none, whales: bucket(150, 50), kols: bucket(50, 150) }).signal).toBe(
+      "accumulate",
+    );
   });
 
   it("is surer the further the flow leaves the band", () => {

@@ -13,7 +13,14 @@ type HoldingsSignal = SignalOf<"smartmoneyFlowIntel">;
 type Baseline<S> = { signal: S; confidence: number };
 
 /** The contract's labels, in display order. */
-const WALLET_LABELS: readonly WalletLabel[] = ["Smart Money", "Whale", "Fund", "Early Adopter", "DEX Trader", "NFT Trader"];
+const WALLET_LABELS: readonly WalletLabel[] = [
+  "Smart Money",
+  "Whale",
+  "Fund",
+  "Early Adopter",
+  "DEX Trader",
+  "NFT Trader",
+];
 
 /** The provider's label names reduced to the contract's vocabulary: known ones only, once each, in display order. */
 export function contractLabels(names: readonly string[]): WalletLabel[] {
@@ -70,7 +77,10 @@ export function followWorthy(r: TrackRecord): boolean {
 export function walletSignal(w: TrackRecord & { labels: readonly WalletLabel[] }): Baseline<TraderSignal> {
   const follow = followWorthy(w);
   const backed = follow && w.labels.includes("Smart Money") ? 0.1 : 0;
-  return { signal: follow ? "follow" : "ignore", confidence: confidence(0.55 + 0.25 * Math.min(w.total_trades / 200, 1) + backed) };
+  return {
+    signal: follow ? "follow" : "ignore",
+    confidence: confidence(0.55 + 0.25 * Math.min(w.total_trades / 200, 1) + backed),
+  };
 }
 
 /**

@@ -29,8 +29,21 @@ describe("walletStats", () => {
       trade("buy", 1, 10, 100),
       trade("sell", 30, 20, 150),
     ];
-    const stats = walletStats({ trades, closed: ledger(trades).closed }, T0 - H, T0 + 2 * DAY, new Map([["MEME", T0 - 4 * 60_000]]));
-    expect(stats).toMatchObject({ trades: 2, wins: 1, losses: 1, winRatePct: 50, bestUsd: 80, worstUsd: -50, consistency: 0.5 });
+    const stats = walletStats(
+      { trades, closed: ledger(trades).closed },
+      T0 - H,
+      T0 + 2 * DAY,
+      new Map([["MEME", T0 - 4 * 60_000]]),
+    );
+    expect(stats).toMatchObject({
+      trades: 2,
+      wins: 1,
+      losses: 1,
+      winRatePct: 50,
+      bestUsd: 80,
+      worstUsd: -50,
+      consistency: 0.5,
+    });
     expect(stats.realizedUsd).toBeCloseTo(30, 9);
     expect(stats.launchBuyShare).toBeCloseTo(1 / 2, 9);
     expect(stats.buysPerPosition).toBe(2);

@@ -70,7 +70,9 @@ export function walletStats(
   // Launchpad buys of tokens not looked up count at the rate of those that were.
   const launchpadBuys = buys.filter(isLaunchpadBuy);
   const lookedUp = launchpadBuys.filter((b) => launchTimes.has(b.mint));
-  const atLaunch = lookedUp.filter((b) => b.blockTime - (launchTimes.get(b.mint) ?? Number.NEGATIVE_INFINITY) <= LAUNCH_BUY_MS);
+  const atLaunch = lookedUp.filter(
+    (b) => b.blockTime - (launchTimes.get(b.mint) ?? Number.NEGATIVE_INFINITY) <= LAUNCH_BUY_MS,
+  );
   const wins = closed.filter((c) => c.pnlUsd > 0).length;
   const volumeUsd = inWindow.reduce((sum, t) => sum + t.valueUsd, 0);
   const sum = (list: number[]) => list.reduce((a, b) => a + b, 0);
@@ -112,7 +114,9 @@ export function walletStats(
     avgHoldHours: closed.length ? sum(closed.map((c) => c.holdHours)) / closed.length : 0,
     volumeUsd,
     tradesPerDay: closed.length / days,
-    lpShare: inWindow.length ? inWindow.filter((t) => t.type === "deposit" || t.type === "withdraw").length / inWindow.length : 0,
+    lpShare: inWindow.length
+      ? inWindow.filter((t) => t.type === "deposit" || t.type === "withdraw").length / inWindow.length
+      : 0,
     avgExecutionUsd: inWindow.length ? volumeUsd / inWindow.length : 0,
     launchBuyShare: lookedUp.length ? (atLaunch.length * launchpadBuys.length) / lookedUp.length / buys.length : 0,
     buysPerPosition: positions ? buys.length / positions : 0,
@@ -213,11 +217,17 @@ export function specialty(trades: readonly WalletTrade[]): string {
  * `accumulate`, below minus that `distribute`, else `ignore`. Confidence grows with the multiple
  * of the threshold reached.
  */
-export function flowSignal(netUsd: number, baseUsd: number, thresholdPct: number): { signal: HoldingsSignal; confidence: number } {
+export function flowSignal(
+  netUsd: number,
+  baseUsd: number,
+  thresholdPct: number,
+): { signal: HoldingsSignal; confidence: number } {
   const ratio = baseUsd > 0 ? (netUsd / baseUsd) * 100 : 0;
   const strength = Math.abs(ratio) / thresholdPct;
-  if (ratio > thresholdPct) return { signal: "accumulate", confidence: confidence(0.55 + Math.min(0.3, (strength - 1) * 0.1)) };
-  if (ratio < -thresholdPct) return { signal: "distribute", confidence: confidence(0.55 + Math.min(0.3, (strength - 1) * 0.1)) };
+  if (ratio > thresholdPct)
+    return { signal: "accumulate", confidence: confidence(0.55 + Math.min(0.3, (strength - 1) * 0.1)) };
+  if (ratio < -thresholdPct)
+    return { signal: "distribute", confidence: confidence(0.55 + Math.min(0.3, (strength - 1) * 0.1)) };
   return { signal: "ignore", confidence: confidence(0.6 - strength * 0.1) };
 }
 
@@ -238,7 +248,8 @@ export function candleSignal(candles: readonly { open: number; close: number; vo
   if (!first || !last || candles.length < 2 || first.open <= 0) return { signal: "ignore", confidence: 0.5 };
   const move = ((last.close - first.open) / first.open) * 100;
   const half = Math.floor(candles.length / 2);
-  const meanVolume = (list: readonly { volume_usd: number }[]) => list.reduce((sum, c) => sum + c.volume_usd, 0) / list.length;
+  const meanVolume = (list: readonly { volume_usd: number }[]) =>
+    list.reduce((sum, c) => sum + c.volume_usd, 0) / list.length;
   const rising = meanVolume(candles.slice(half)) >= meanVolume(candles.slice(0, half));
   const conf = confidence(0.5 + Math.min(0.3, Math.abs(move) / 100));
   if (rising && move >= CANDLE_MOVE_PCT) return { signal: "accumulate", confidence: conf };

@@ -130,7 +130,9 @@ describe("token verdict", () => {
   });
 
   it("avoids a token with a live authority whatever else it shows", () => {
-    const frozen = tokenVerdict({ token: { ...clean, freeze_authority: "8J4JqXWkYkZq6dhYyYxBzkhJbRyg3QTXyQxK2eqPN3Fv" } });
+    const frozen = tokenVerdict({
+      token: { ...clean, freeze_authority: "8J4JqXWkYkZq6dhYyYxBzkhJbRyg3QTXyQxK2eqPN3Fv" },
+    });
     expect(frozen).toMatchObject({ signal: "avoid", confidence: 0.9 });
     const both = tokenVerdict({
       token: { ...clean, freeze_authority: "a", mint_authority: "b" },
@@ -180,8 +182,12 @@ describe("launchListSignal", () => {
 
   it("snipes when 30% of the list doubled the empty-curve cap and under 30% is dev-heavy", () => {
     const quiet = Array.from({ length: 7 }, () => token(0.5, 30));
-    expect(launchListSignal([token(0.5, traction), token(0.5, traction), token(0.5, traction), ...quiet]).signal).toBe("snipe");
-    expect(launchListSignal([token(0.5, traction), token(0.5, traction), token(0.5, traction - 0.01), ...quiet]).signal).toBe("watch");
+    expect(launchListSignal([token(0.5, traction), token(0.5, traction), token(0.5, traction), ...quiet]).signal).toBe(
+      "snipe",
+    );
+    expect(
+      launchListSignal([token(0.5, traction), token(0.5, traction), token(0.5, traction - 0.01), ...quiet]).signal,
+    ).toBe("watch");
     expect(launchListSignal([]).signal).toBe("watch");
   });
 });

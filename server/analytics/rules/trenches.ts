@@ -109,8 +109,14 @@ export function graduationSignal(curve: { progressPct: number; hours: number; co
 } {
   const soon = !curve.complete && isGraduating(curve.progressPct) && curve.hours <= SOON_HOURS;
   if (soon)
-    return { signal: "graduate_soon", confidence: confidence(0.6 + (curve.progressPct - 85) / 75 + (1 - curve.hours / SOON_HOURS) * 0.1) };
-  return { signal: "watch", confidence: confidence(curve.complete ? 0.8 : 0.55 + Math.max(0, 85 - curve.progressPct) / 400) };
+    return {
+      signal: "graduate_soon",
+      confidence: confidence(0.6 + (curve.progressPct - 85) / 75 + (1 - curve.hours / SOON_HOURS) * 0.1),
+    };
+  return {
+    signal: "watch",
+    confidence: confidence(curve.complete ? 0.8 : 0.55 + Math.max(0, 85 - curve.progressPct) / 400),
+  };
 }
 
 /** Sniper share of supply: none without snipers; below 5% low; 5 to 15 (both included) medium; above 15 high. */
@@ -177,7 +183,9 @@ export function tokenSignalFromRisk(risk: number, fullView: boolean): { signal: 
  * with both); otherwise the weighted risk of the parts present decides.
  */
 export function tokenVerdict(parts: VerdictParts): { signal: TokenSignal; confidence: number; risk: number } {
-  const live = parts.token ? [parts.token.freeze_authority, parts.token.mint_authority].filter((a) => a !== null).length : 0;
+  const live = parts.token
+    ? [parts.token.freeze_authority, parts.token.mint_authority].filter((a) => a !== null).length
+    : 0;
   if (live > 0) return { signal: "avoid", confidence: live === 2 ? 0.95 : 0.9, risk: 1 };
   const factors = riskFactors(parts);
   const weight = factors.reduce((sum, [, w]) => sum + w, 0);

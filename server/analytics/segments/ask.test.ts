@@ -22,7 +22,10 @@ describe("ask", () => {
   });
 
   it("names the endpoints, in the data and the brief, under the prefix it is served under", async () => {
-    const out = await askHandlers.ask({ query: "Which whales are accumulating right now?" }, { ...testContext(), prefix: "/skale" });
+    const out = await askHandlers.ask(
+      { query: "Which whales are accumulating right now?" },
+      { ...testContext(), prefix: "/skale" },
+    );
     expect(out.data.available_endpoints.length).toBeGreaterThan(0);
     for (const path of out.data.available_endpoints) expect(path).toMatch(/^\/skale\/[a-z]/);
     expect(out.brief).toContain("/skale/smartmoney/flow-intel");

@@ -15,14 +15,20 @@ describe("bridgeQuote", () => {
   it("quotes the best route with amounts in token units and costs in USD", async () => {
     const out = expectValidOutcome("bridgeQuote", await bridgeHandlers.bridgeQuote(quoteRequest, testContext()));
     const d = out.data;
-    expect(d.from_token).toEqual({ symbol: "USDC", address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", decimals: 6 });
+    expect(d.from_token).toEqual({
+      symbol: "USDC",
+      address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+      decimals: 6,
+    });
     expect(d.to_token.address).toBe("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v");
     expect(d.from_amount).toBe(250);
     expect(d.to_amount).toBeLessThan(250 - d.fees_usd + 0.01);
     expect(d.to_amount_min).toBeCloseTo(d.to_amount * 0.995, 5);
     expect(d.steps.some((s) => s.type === "bridge" && s.tool === d.tool)).toBe(true);
     expect(out.baseline.signal).toBe("execute");
-    expect(out.brief).toContain(`250 USDC on base arrives as ${d.to_amount.toPrecision(6)} USDC on solana via ${d.tool}`);
+    expect(out.brief).toContain(
+      `250 USDC on base arrives as ${d.to_amount.toPrecision(6)} USDC on solana via ${d.tool}`,
+    );
   });
 
   it("takes token addresses as well as symbols", async () => {
@@ -111,11 +117,17 @@ describe("bridgeYieldMigrate", () => {
   });
 
   it("waits when a gain repays the bridge in over a month, and stays when it takes over a year", async () => {
-    const slow = await bridgeHandlers.bridgeYieldMigrate({ ...migrate, amount_usd: 500, from_chain: "base" }, testContext());
+    const slow = await bridgeHandlers.bridgeYieldMigrate(
+      { ...migrate, amount_usd: 500, from_chain: "base" },
+      testContext(),
+    );
     expect(slow.data.break_even_days).toBeGreaterThan(30);
     expect(slow.data.break_even_days).toBeLessThan(365);
     expect(slow.baseline.signal).toBe("wait");
-    const never = await bridgeHandlers.bridgeYieldMigrate({ ...migrate, amount_usd: 20, current_apy_pct: 8 }, testContext());
+    const never = await bridgeHandlers.bridgeYieldMigrate(
+      { ...migrate, amount_usd: 20, current_apy_pct: 8 },
+      testContext(),
+    );
     expect(never.data.break_even_days).toBeGreaterThan(365);
     expect(never.data.annual_gain_usd).toBeLessThan(0);
     expect(never.baseline.signal).toBe("stay");
@@ -124,10 +136,21 @@ describe("bridgeYieldMigrate", () => {
   it("takes a stated APY on a chain without a listed pool, and needs one when it cannot assume it", async () => {
     const out = expectValidOutcome(
       "bridgeYieldMigrate",
-      await bridgeHandlers.bridgeYieldMigrate({ ...migrate, from_chain: "optimism", current_apy_pct: 3 }, testContext()),
+      await bridgeHandlers.bridgeYieldMigrate(
+        { ...migrate, from_chain: "optimism", current_apy_pct: 3 },
+        testContext(),
+      ),
     );
-    expect(out.data.current).toEqual({ chain: "Optimism", project: "unspecified", pool: "USDC", apy_pct: 3, tvl_usd: 0 });
-    await expect(bridgeHandlers.bridgeYieldMigrate({ ...migrate, from_chain: "optimism" }, testContext())).rejects.toMatchObject({
+    expect(out.data.current).toEqual({
+      chain: "Optimism",
+      project: "unspecified",
+      pool: "USDC",
+      apy_pct: 3,
+      tvl_usd: 0,
+    });
+    await expect(
+      bridgeHandlers.bridgeYieldMigrate({ ...migrate, from_chain: "optimism" }, testContext()),
+    ).rejects.toMatchObject({
       status: 400,
     });
   });
@@ -149,8 +172,8 @@ describe("bridgeYieldMigrate", () => {
   });
 
   it("404s a token with no yield pool on another chain the bridge reaches", async () => {
-    await expect(bridgeHandlers.bridgeYieldMigrate({ ...migrate, token: "WETH", current_apy_pct: 2 }, testContext())).rejects.toMatchObject(
-      { status: 404 },
-    );
+    await expect(
+      bridgeHandlers.bridgeYieldMigrate({ ...migrate, token: "WETH", current_apy_pct: 2 }, testContext()),
+    ).rejects.toMatchObject({ status: 404 });
   });
 });

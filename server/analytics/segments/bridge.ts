@@ -4,9 +4,22 @@
  */
 import { entityNotFound, invalidField } from "../../http/errors.js";
 import type { DataOf, RequestOf, Validated } from "../contract/operation-types.js";
-import { fromBaseUnits, type QuoteRecord, type SwapChain, type SwapTokenRecord, toBaseUnits } from "../providers/swap-bridge.js";
+import {
+  fromBaseUnits,
+  type QuoteRecord,
+  type SwapChain,
+  type SwapTokenRecord,
+  toBaseUnits,
+} from "../providers/swap-bridge.js";
 import type { YieldPoolRecord } from "../providers/tvl.js";
-import { annualGainUsd, breakEvenDays, migrateSignal, priceImpactPct, quoteSignal, routeCostUsd } from "../rules/bridge.js";
+import {
+  annualGainUsd,
+  breakEvenDays,
+  migrateSignal,
+  priceImpactPct,
+  quoteSignal,
+  routeCostUsd,
+} from "../rules/bridge.js";
 import { pct, usd } from "./format.js";
 import type { SegmentHandlers } from "./types.js";
 
@@ -27,7 +40,12 @@ function costsOf(q: QuoteRecord) {
   const feesUsd = sum(q.feeCosts);
   const gasUsd = sum(q.gasCosts);
   const impactPct = priceImpactPct(q.fromAmountUsd, q.toAmountUsd, feesUsd);
-  return { feesUsd, gasUsd, impactPct, totalUsd: routeCostUsd({ amountUsd: q.fromAmountUsd, feesUsd, gasUsd, priceImpactPct: impactPct }) };
+  return {
+    feesUsd,
+    gasUsd,
+    impactPct,
+    totalUsd: routeCostUsd({ amountUsd: q.fromAmountUsd, feesUsd, gasUsd, priceImpactPct: impactPct }),
+  };
 }
 
 const tokenData = (t: SwapTokenRecord) => ({ symbol: t.symbol, address: t.address, decimals: t.decimals });
@@ -56,7 +74,13 @@ function quoteData(q: QuoteRecord, from: SwapChain, to: SwapChain): DataOf<"brid
   };
 }
 
-const venueOf = (p: YieldPoolRecord) => ({ chain: p.chain, project: p.project, pool: p.symbol, apy_pct: p.apy, tvl_usd: p.tvlUsd });
+const venueOf = (p: YieldPoolRecord) => ({
+  chain: p.chain,
+  project: p.project,
+  pool: p.symbol,
+  apy_pct: p.apy,
+  tvl_usd: p.tvlUsd,
+});
 
 export const bridgeHandlers: SegmentHandlers<"bridgeQuote" | "bridgeYieldMigrate"> = {
   async bridgeQuote(request, ctx) {
@@ -71,7 +95,8 @@ export const bridgeHandlers: SegmentHandlers<"bridgeQuote" | "bridgeYieldMigrate
     if (from_chain === to_chain && from.address === to.address)
       throw invalidField("body", "to_token", "is the token sent, on the same chain");
     const fromAmount = toBaseUnits(amount, from.decimals);
-    if (fromAmount === 0n) throw invalidField("body", "amount", `is less than one unit of ${from.symbol}'s smallest denomination`);
+    if (fromAmount === 0n)
+      throw invalidField("body", "amount", `is less than one unit of ${from.symbol}'s smallest denomination`);
     const quote = await ctx.providers.swap_bridge.quote({
       fromChain: from_chain,
       toChain: to_chain,
@@ -102,7 +127,10 @@ export const bridgeHandlers: SegmentHandlers<"bridgeQuote" | "bridgeYieldMigrate
   },
 
   async bridgeYieldMigrate(request, ctx) {
-    const { token, amount_usd, from_chain, current_apy_pct } = request as Validated<RequestOf<"bridgeYieldMigrate">, "token">;
+    const { token, amount_usd, from_chain, current_apy_pct } = request as Validated<
+      RequestOf<"bridgeYieldMigrate">,
+      "token"
+    >;
     const all = await ctx.providers.tvl.yieldPools();
     const chainOf = (p: YieldPoolRecord) => CHAINS.find((c) => c === p.chain.toLowerCase());
     const pools = all
@@ -119,14 +147,22 @@ export const bridgeHandlers: SegmentHandlers<"bridgeQuote" | "bridgeYieldMigrate
       throw invalidField("body", "current_apy_pct", `is needed: no ${token} pool on ${from_chain} to assume`);
     const current = closest
       ? { ...venueOf(closest), apy_pct: current_apy_pct ?? closest.apy }
-      : { chain: displayChain(from_chain), project: "unspecified", pool: token, apy_pct: current_apy_pct as number, tvl_usd: 0 };
+      : {
+          chain: displayChain(from_chain),
+          project: "unspecified",
+          pool: token,
+          apy_pct: current_apy_pct as number,
+          tvl_usd: 0,
+        };
 
     const from = await ctx.providers.swap_bridge.token(from_chain, token);
     if (!from) throw invalidField("body", "token", `is not a token the aggregator lists on ${from_chain}`);
     // The aggregator lists some tokens without a price: amount_usd cannot be converted into them.
-    if (!(from.priceUsd > 0)) throw invalidField("body", "token", `has no USD price at the aggregator on ${from_chain}`);
+    if (!(from.priceUsd > 0))
+      throw invalidField("body", "token", `has no USD price at the aggregator on ${from_chain}`);
     const fromAmount = toBaseUnits(amount_usd / from.priceUsd, from.decimals);
-    if (fromAmount === 0n) throw invalidField("body", "amount_usd", `is less than one unit of ${from.symbol}'s smallest denomination`);
+    if (fromAmount === 0n)
+      throw invalidField("body", "amount_usd", `is less than one unit of ${from.symbol}'s smallest denomination`);
     let target: { pool: YieldPoolRecord; chain: SwapChain; token: SwapTokenRecord } | undefined;
     for (const pool of pools.filter((p) => chainOf(p) !== from_chain)) {
       const chain = chainOf(pool) as SwapChain;

@@ -18,21 +18,31 @@ describe("defiTvl", () => {
   it("filters one chain case-insensitively and rejects a chain the aggregator does not list", async () => {
     const out = await defiHandlers.defiTvl({ chain: "SOLANA", limit: 20 }, testContext());
     expect(out.data.chains.map((c) => c.name)).toEqual(["Solana"]);
-    await expect(defiHandlers.defiTvl({ chain: "atlantis", limit: 20 }, testContext())).rejects.toMatchObject({ status: 400 });
+    await expect(defiHandlers.defiTvl({ chain: "atlantis", limit: 20 }, testContext())).rejects.toMatchObject({
+      status: 400,
+    });
   });
 
   it("splits one protocol by chain, and 404s an unknown protocol", async () => {
-    const out = expectValidOutcome("defiTvl", await defiHandlers.defiTvl({ chain: "all", limit: 20, protocol: "Aave-V3" }, testContext()));
+    const out = expectValidOutcome(
+      "defiTvl",
+      await defiHandlers.defiTvl({ chain: "all", limit: 20, protocol: "Aave-V3" }, testContext()),
+    );
     expect(out.data.chains[0]?.name).toBe("Ethereum");
     expect(out.data.chains.every((c) => c.token_symbol.length > 0)).toBe(true);
     expect(out.data.filter.protocol).toBe("Aave-V3");
-    await expect(defiHandlers.defiTvl({ chain: "all", limit: 20, protocol: "nope" }, testContext())).rejects.toMatchObject({ status: 404 });
+    await expect(
+      defiHandlers.defiTvl({ chain: "all", limit: 20, protocol: "nope" }, testContext()),
+    ).rejects.toMatchObject({ status: 404 });
   });
 
   it("serves the same answer from cache for 15 minutes, then refreshes", async () => {
     const ctx = testContext();
     const calls = countCalls(ctx.upstream.tvl, "chains");
-    await Promise.all([defiHandlers.defiTvl({ chain: "all", limit: 3 }, ctx), defiHandlers.defiTvl({ chain: "all", limit: 3 }, ctx)]);
+    await Promise.all([
+      defiHandlers.defiTvl({ chain: "all", limit: 3 }, ctx),
+      defiHandlers.defiTvl({ chain: "all", limit: 3 }, ctx),
+    ]);
     expect(calls.count).toBe(1);
     ctx.clock.advance(15 * 60_000 - 1);
     await defiHandlers.defiTvl({ chain: "all", limit: 3 }, ctx);
@@ -45,7 +55,10 @@ describe("defiTvl", () => {
 
 describe("defiYields", () => {
   it("sorts by APY, highest first, and warns about emissions above 100%", async () => {
-    const out = expectValidOutcome("defiYields", await defiHandlers.defiYields({ chain: "all", limit: 50 }, testContext()));
+    const out = expectValidOutcome(
+      "defiYields",
+      await defiHandlers.defiYields({ chain: "all", limit: 50 }, testContext()),
+    );
     const apys = out.data.pools.map((p) => p.apy_pct);
     expect(apys).toEqual([...apys].sort((a, b) => b - a));
     expect(apys[0]).toBeGreaterThan(100);
@@ -73,7 +86,10 @@ describe("defiYields", () => {
     const pooled = new Set((await ctx.providers.tvl.yieldPools()).map((p) => p.chain.toLowerCase()));
     const poolless = (await ctx.providers.tvl.chains()).find((c) => !pooled.has(c.name.toLowerCase()));
     expect(poolless).toBeDefined();
-    const out = expectValidOutcome("defiYields", await defiHandlers.defiYields({ chain: poolless?.name as string, limit: 20 }, ctx));
+    const out = expectValidOutcome(
+      "defiYields",
+      await defiHandlers.defiYields({ chain: poolless?.name as string, limit: 20 }, ctx),
+    );
     expect(out.data.pools).toEqual([]);
   });
 

@@ -22,7 +22,11 @@ export const defiHandlers: SegmentHandlers<"defiTvl" | "defiYields"> = {
     if (protocol !== undefined) {
       const found = await ctx.providers.tvl.protocol(protocol.trim().toLowerCase());
       if (!found) throw entityNotFound("protocol", protocol);
-      rows = found.chains.map((c) => ({ name: c.name, tvl_usd: c.tvlUsd, token_symbol: known(c.name)?.tokenSymbol ?? "" }));
+      rows = found.chains.map((c) => ({
+        name: c.name,
+        tvl_usd: c.tvlUsd,
+        token_symbol: known(c.name)?.tokenSymbol ?? "",
+      }));
     }
     const chains = rows
       .filter((row) => isAll(chain) || sameChain(row.name, chain))
@@ -35,7 +39,11 @@ export const defiHandlers: SegmentHandlers<"defiTvl" | "defiYields"> = {
       ? `${subject} ${usd(total)} across ${chains.length} chain${chains.length === 1 ? "" : "s"}; ${lead.name} leads with ${usd(lead.tvl_usd)} (${pct((lead.tvl_usd / (total || 1)) * 100)}).`
       : "No TVL matches this filter.";
     return {
-      data: { chains, total_tvl_usd: total, filter: { chain: chain.trim().toLowerCase(), protocol: protocol?.trim() ?? null } },
+      data: {
+        chains,
+        total_tvl_usd: total,
+        filter: { chain: chain.trim().toLowerCase(), protocol: protocol?.trim() ?? null },
+      },
       sources: [ctx.providers.tvl.source],
       baseline: tvlSignal(total, chains.length),
       brief,

@@ -17,7 +17,15 @@ const POLICY: RolePolicy<DerivedReads> = {
 };
 
 /** The context handlers run in: the cached providers, the derived reads over them in the same cache, the clock. */
-export function createSegmentContext({ providers, clock, cache }: { providers: Providers; clock: Clock; cache: Cache }): SegmentContext {
+export function createSegmentContext({
+  providers,
+  clock,
+  cache,
+}: {
+  providers: Providers;
+  clock: Clock;
+  cache: Cache;
+}): SegmentContext {
   const reads = { providers, clock };
   const derived: DerivedReads = { traderRows: (period) => traderRows(reads, period) };
   // Derived from every role: kept apart for each combination of upstreams.

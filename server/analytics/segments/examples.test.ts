@@ -59,10 +59,22 @@ describe("the entities the examples name, as members of the market", () => {
 
   it.each(LATER)("the flagship pool and the example wallet's held position, %s", async (_, offset) => {
     const ctx = () => testContext("test-seed", TEST_NOW + offset);
-    expect((await LP.lpPoolDetail({ address: pool }, ctx())).data.pool).toMatchObject({ name: "SOL-USDC", bin_step: 4 });
-    const held = { position_address: position.address, pool_address: pool, created_at: new Date(position.openedAt).toISOString() };
-    expect((await LP.lpWalletPositions({ wallet }, ctx())).data.positions).toContainEqual(expect.objectContaining(held));
-    const rebalance = await LP.lpPositionRebalance({ position: position.address, strategy: "spot", range_pct: 5 }, ctx());
+    expect((await LP.lpPoolDetail({ address: pool }, ctx())).data.pool).toMatchObject({
+      name: "SOL-USDC",
+      bin_step: 4,
+    });
+    const held = {
+      position_address: position.address,
+      pool_address: pool,
+      created_at: new Date(position.openedAt).toISOString(),
+    };
+    expect((await LP.lpWalletPositions({ wallet }, ctx())).data.positions).toContainEqual(
+      expect.objectContaining(held),
+    );
+    const rebalance = await LP.lpPositionRebalance(
+      { position: position.address, strategy: "spot", range_pct: 5 },
+      ctx(),
+    );
     expect(rebalance.data.position).toMatchObject(held);
   });
 
@@ -83,9 +95,14 @@ describe("the entities the examples name, as members of the market", () => {
     expect(curve).toMatchObject({ curve_key: launch.curve, complete: false });
     expect(curve.curve.progress_pct).toBeGreaterThan(90);
     expect(curve.curve.progress_pct).toBeLessThan(96);
-    expect((await T.trenchesTokenSnipers({ mint: launch.mint }, ctx())).data.snipers).toMatchObject({ count: 3, risk_level: "low" });
+    expect((await T.trenchesTokenSnipers({ mint: launch.mint }, ctx())).data.snipers).toMatchObject({
+      count: 3,
+      risk_level: "low",
+    });
     const { graduating } = (await T.trenchesGraduating({ limit: 100 }, ctx())).data;
-    expect(graduating).toContainEqual(expect.objectContaining({ mint: launch.mint, symbol: launch.symbol, urgency: "high" }));
+    expect(graduating).toContainEqual(
+      expect.objectContaining({ mint: launch.mint, symbol: launch.symbol, urgency: "high" }),
+    );
     expect((await TR.tradersTokenWhales({ mint: launch.mint, limit: 5 }, ctx())).data.symbol).toBe(launch.symbol);
   });
 });

@@ -32,7 +32,8 @@ describe("input rules", () => {
 
   it("refuse a Solana address field that is not 32 bytes, where the request carries it", () => {
     const { paid } = loadAnalyticsContract();
-    const route = (method: string, path: string) => paid.find((r) => r.method === method && r.path === path) as PaidRoute;
+    const route = (method: string, path: string) =>
+      paid.find((r) => r.method === method && r.path === path) as PaidRoute;
     const post = route("post", "/lp/wallet-positions");
     expect(post.solanaAddresses).toEqual([
       { location: "body", field: "wallet" },
@@ -43,15 +44,26 @@ describe("input rules", () => {
       { location: "body", field: "pool", message: "must be a Solana address: base58 of 32 bytes" },
     ]);
     // every field that is not, as the schema's errors are
-    expect(fieldOf(solanaAddressErrors(post, { wallet: "2".repeat(32), pool: "z".repeat(44) }))).toEqual(["wallet", "pool"]);
+    expect(fieldOf(solanaAddressErrors(post, { wallet: "2".repeat(32), pool: "z".repeat(44) }))).toEqual([
+      "wallet",
+      "pool",
+    ]);
     const legacy = route("get", "/base/trenches/token/{mint}/verdict");
     expect(solanaAddressErrors(legacy, { mint: "2".repeat(32) })[0]).toMatchObject({ location: "path", field: "mint" });
-    expect(fieldOf(solanaAddressErrors(route("get", "/trenches/curve"), { mint: JUP, curve_key: "z".repeat(44) }))).toEqual(["curve_key"]);
+    expect(
+      fieldOf(solanaAddressErrors(route("get", "/trenches/curve"), { mint: JUP, curve_key: "z".repeat(44) })),
+    ).toEqual(["curve_key"]);
   });
 
   it("refuse a bridge sender of the other chain family", () => {
     const rule = inputRules.bridgeQuote as NonNullable<typeof inputRules.bridgeQuote>;
-    const quote = { from_chain: "base", to_chain: "solana", from_token: "USDC", to_token: "USDC", amount: 100 } as const;
+    const quote = {
+      from_chain: "base",
+      to_chain: "solana",
+      from_token: "USDC",
+      to_token: "USDC",
+      amount: 100,
+    } as const;
     expect(fieldOf(rule({ ...quote, from_address: JUP }))).toEqual(["from_address"]);
     expect(fieldOf(rule({ ...quote, from_chain: "solana", from_address: FAMOUS }))).toEqual(["from_address"]);
     expect(rule({ ...quote, from_address: FAMOUS })).toBeUndefined();

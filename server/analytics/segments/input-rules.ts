@@ -36,7 +36,9 @@ export function solanaAddressErrors(route: PaidRoute, input: Record<string, unkn
 
 export const inputRules: { [N in OperationName]?: InputRule<N> } = {
   smartmoneyTokenScreener: ({ market_cap_min: min, market_cap_max: max }) =>
-    min !== undefined && max !== undefined && max < min ? bodyField("market_cap_max", "must not be below market_cap_min") : undefined,
+    min !== undefined && max !== undefined && max < min
+      ? bodyField("market_cap_max", "must not be below market_cap_min")
+      : undefined,
   smartmoneyFlowIntel: ({ chain, token_address }) => addressOf(chain, token_address, "token_address"),
   smartmoneyWalletIntel: ({ chain, address }) => addressOf(chain, address, "address"),
   bridgeQuote: ({ from_chain, from_address }) =>

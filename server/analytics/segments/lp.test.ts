@@ -19,7 +19,10 @@ async function positions(ctx = testContext()) {
   return all.flat();
 }
 
-async function findPosition(ctx: ReturnType<typeof testContext>, wanted: (p: PositionRecord, activeBinId: number) => boolean) {
+async function findPosition(
+  ctx: ReturnType<typeof testContext>,
+  wanted: (p: PositionRecord, activeBinId: number) => boolean,
+) {
   for (const p of await positions(ctx)) {
     const pool = await ctx.providers.pools.pool(p.pool);
     if (pool && wanted(p, pool.activeBinId)) return p;
@@ -34,7 +37,10 @@ describe("lpPools", () => {
       ["volume", "volume_24h_usd"],
       ["tvl", "tvl_usd"],
     ] as const) {
-      const out = expectValidOutcome("lpPools", await lpHandlers.lpPools({ sort, limit: 7, min_tvl: 0 }, testContext()));
+      const out = expectValidOutcome(
+        "lpPools",
+        await lpHandlers.lpPools({ sort, limit: 7, min_tvl: 0 }, testContext()),
+      );
       const values = out.data.pools.map((p) => p[key]);
       expect(values).toHaveLength(7);
       expect(values).toEqual([...values].sort((a, b) => b - a));
@@ -51,7 +57,10 @@ describe("lpPools", () => {
   it("filters by mint, base and quote symbols (any case) and minimum TVL, and echoes the filters", async () => {
     const out = expectValidOutcome(
       "lpPools",
-      await lpHandlers.lpPools({ sort: "apr", limit: 50, min_tvl: 1e6, token: SOL, base: "sol", quote: "usdc" }, testContext()),
+      await lpHandlers.lpPools(
+        { sort: "apr", limit: 50, min_tvl: 1e6, token: SOL, base: "sol", quote: "usdc" },
+        testContext(),
+      ),
     );
     expect(out.data.pools.length).toBeGreaterThan(1);
     expect(out.data.pools.every((p) => p.name === "SOL-USDC" && p.tvl_usd >= 1e6)).toBe(true);
@@ -69,7 +78,10 @@ describe("lpPools", () => {
   });
 
   it("answers an empty list with hold when nothing matches", async () => {
-    const out = expectValidOutcome("lpPools", await lpHandlers.lpPools({ sort: "apr", limit: 50, min_tvl: 1e12 }, testContext()));
+    const out = expectValidOutcome(
+      "lpPools",
+      await lpHandlers.lpPools({ sort: "apr", limit: 50, min_tvl: 1e12 }, testContext()),
+    );
     expect(out.data).toMatchObject({ pools: [], total_pools: 0 });
     expect(out.baseline.signal).toBe("hold");
   });
@@ -140,7 +152,12 @@ describe("lpPoolsRecommend", () => {
     );
     const { recommended_pool: best, strategy, alternatives } = out.data;
     expect(best.name).toBe("SOL-USDC");
-    expect(strategy).toMatchObject({ distribution: "spot", suggested_range_pct: 10, risk_level: "mid", il_risk: "medium" });
+    expect(strategy).toMatchObject({
+      distribution: "spot",
+      suggested_range_pct: 10,
+      risk_level: "mid",
+      il_risk: "medium",
+    });
     expect(strategy.expected_apr_low).toBeLessThan(strategy.expected_apr_high);
     expect(alternatives.length).toBeGreaterThan(0);
     expect(alternatives.length).toBeLessThanOrEqual(3);
@@ -149,14 +166,17 @@ describe("lpPoolsRecommend", () => {
 
   it("widens the range for the cautious and tightens it for the eager", async () => {
     const range = async (risk: "low" | "mid" | "high") =>
-      (await lpHandlers.lpPoolsRecommend({ base: "SOL", quote: "USDC", strategy: "curve", risk }, testContext())).data.strategy
-        .suggested_range_pct;
+      (await lpHandlers.lpPoolsRecommend({ base: "SOL", quote: "USDC", strategy: "curve", risk }, testContext())).data
+        .strategy.suggested_range_pct;
     expect(await range("low")).toBeGreaterThan(await range("mid"));
     expect(await range("mid")).toBeGreaterThan(await range("high"));
   });
 
   it("accepts the pair in either order, and 404s a pair the venue has no pool for", async () => {
-    const out = await lpHandlers.lpPoolsRecommend({ base: "sol", quote: "jitosol", strategy: "spot", risk: "low" }, testContext());
+    const out = await lpHandlers.lpPoolsRecommend(
+      { base: "sol", quote: "jitosol", strategy: "spot", risk: "low" },
+      testContext(),
+    );
     expect(out.data.recommended_pool.name).toBe("JitoSOL-SOL");
     expect(out.data.strategy.il_risk).toBe("low");
     await expect(
@@ -179,7 +199,8 @@ describe("lpWalletPositions", () => {
         1,
       );
       expect(out.data.in_range_count).toBe(list.filter((p) => p.in_range).length);
-      for (const p of list) expect(p.in_range).toBe(p.active_bin_id >= p.lower_bin_id && p.active_bin_id <= p.upper_bin_id);
+      for (const p of list)
+        expect(p.in_range).toBe(p.active_bin_id >= p.lower_bin_id && p.active_bin_id <= p.upper_bin_id);
     }
   });
 
@@ -192,7 +213,13 @@ describe("lpWalletPositions", () => {
     expect(out.data.positions.every((p) => p.pool_address === first?.pool)).toBe(true);
     await expect(lpHandlers.lpWalletPositions({ wallet, pool: UNKNOWN }, ctx)).rejects.toMatchObject({ status: 404 });
     const empty = expectValidOutcome("lpWalletPositions", await lpHandlers.lpWalletPositions({ wallet: UNKNOWN }, ctx));
-    expect(empty.data).toEqual({ wallet: UNKNOWN, positions: [], total_value_usd: 0, total_unclaimed_fees_usd: 0, in_range_count: 0 });
+    expect(empty.data).toEqual({
+      wallet: UNKNOWN,
+      positions: [],
+      total_value_usd: 0,
+      total_unclaimed_fees_usd: 0,
+      in_range_count: 0,
+    });
     expect(empty.baseline.signal).toBe("hold");
   });
 });
@@ -245,7 +272,10 @@ describe("lpPoolsStrategy", () => {
       ["mid", "spot"],
       ["high", "curve"],
     ] as const) {
-      const out = expectValidOutcome("lpPoolsStrategy", await lpHandlers.lpPoolsStrategy({ address, capital_usd: 5000, risk }, ctx));
+      const out = expectValidOutcome(
+        "lpPoolsStrategy",
+        await lpHandlers.lpPoolsStrategy({ address, capital_usd: 5000, risk }, ctx),
+      );
       expect(out.data.strategies.map((s) => s.distribution)).toEqual(["spot", "curve", "bidask"]);
       expect(out.data.recommended).toBe(recommended);
       expect(out.data.strategies.find((s) => s.distribution === recommended)?.risk_level).toBe(risk);
@@ -255,7 +285,9 @@ describe("lpPoolsStrategy", () => {
   });
 
   it("404s an unknown pool", async () => {
-    await expect(lpHandlers.lpPoolsStrategy({ address: UNKNOWN, capital_usd: 1000, risk: "mid" }, testContext())).rejects.toMatchObject({
+    await expect(
+      lpHandlers.lpPoolsStrategy({ address: UNKNOWN, capital_usd: 1000, risk: "mid" }, testContext()),
+    ).rejects.toMatchObject({
       status: 404,
     });
   });

@@ -95,7 +95,11 @@ const recommendedPoolOf = (p: PoolDetail) => ({
  */
 async function assess(ctx: SegmentContext, record: PositionRecord, distribution: Distribution, rangePct?: number) {
   const pool = await ctx.providers.pools.pool(record.pool);
-  if (!pool) throw upstreamError(ctx.providers.pools.source, `The pool ${record.pool} of position ${record.address} is missing upstream.`);
+  if (!pool)
+    throw upstreamError(
+      ctx.providers.pools.source,
+      `The pool ${record.pool} of position ${record.address} is missing upstream.`,
+    );
   const { pool: detail } = await detailOf(ctx, pool);
   const xUsd = record.amountX * pool.tokenX.priceUsd;
   const valueUsd = xUsd + record.amountY * pool.tokenY.priceUsd;
@@ -134,13 +138,22 @@ export const lpHandlers: SegmentHandlers<
 > = {
   async lpPools(request, ctx) {
     // The legacy GET carries sort and limit only: min_tvl keeps its contract default here.
-    const { sort, limit, min_tvl = 0, token, base, quote } = request as Validated<RequestOf<"lpPools">, "sort" | "limit">;
+    const {
+      sort,
+      limit,
+      min_tvl = 0,
+      token,
+      base,
+      quote,
+    } = request as Validated<RequestOf<"lpPools">, "sort" | "limit">;
     const { pools: page } = await listPools(ctx, token ?? (base && quote ? `${base}-${quote}` : (base ?? quote)), sort);
     const key = { apr: "apr_pct", volume: "volume_24h_usd", tvl: "tvl_usd" } as const;
     const matching = page
       .filter((p) => token === undefined || p.tokenX.mint === token || p.tokenY.mint === token)
       .filter(
-        (p) => (base === undefined || sameSymbol(p.tokenX.symbol, base)) && (quote === undefined || sameSymbol(p.tokenY.symbol, quote)),
+        (p) =>
+          (base === undefined || sameSymbol(p.tokenX.symbol, base)) &&
+          (quote === undefined || sameSymbol(p.tokenY.symbol, quote)),
       )
       .filter((p) => p.tvlUsd >= min_tvl)
       .map((p) => ({
@@ -189,15 +202,23 @@ export const lpHandlers: SegmentHandlers<
   },
 
   async lpPoolsRecommend(request, ctx) {
-    const { base, quote, strategy, risk } = request as Validated<RequestOf<"lpPoolsRecommend">, "base" | "quote" | "strategy" | "risk">;
-    const isPair = (p: PoolRecord, x: string, y: string) => sameSymbol(p.tokenX.symbol, x) && sameSymbol(p.tokenY.symbol, y);
+    const { base, quote, strategy, risk } = request as Validated<
+      RequestOf<"lpPoolsRecommend">,
+      "base" | "quote" | "strategy" | "risk"
+    >;
+    const isPair = (p: PoolRecord, x: string, y: string) =>
+      sameSymbol(p.tokenX.symbol, x) && sameSymbol(p.tokenY.symbol, y);
     const { pools: page } = await listPools(ctx, base, "tvl");
     const pair = page.filter((p) => isPair(p, base, quote) || isPair(p, quote, base)).slice(0, MAX_CANDIDATES);
     if (pair.length === 0) throw entityNotFound("pool pair", `${base}-${quote}`);
     const scored = await Promise.all(
       pair.map(async (record) => {
         const { pool, volume_history } = await detailOf(ctx, record);
-        return { record, pool, score: poolScore({ ...pool, daily_volumes: volume_history.map((v) => v.volume_usd) }, risk) };
+        return {
+          record,
+          pool,
+          score: poolScore({ ...pool, daily_volumes: volume_history.map((v) => v.volume_usd) }, risk),
+        };
       }),
     );
     scored.sort((a, b) => b.score - a.score);
@@ -214,9 +235,13 @@ export const lpHandlers: SegmentHandlers<
           expected_apr_high: option.expected_apr_high,
           il_risk: option.il_risk,
         },
-        alternatives: rest
-          .slice(0, 3)
-          .map(({ pool: p }) => ({ address: p.address, name: p.name, bin_step: p.bin_step, tvl_usd: p.tvl_usd, apr_pct: p.apr_24h_pct })),
+        alternatives: rest.slice(0, 3).map(({ pool: p }) => ({
+          address: p.address,
+          name: p.name,
+          bin_step: p.bin_step,
+          tvl_usd: p.tvl_usd,
+          apr_pct: p.apr_24h_pct,
+        })),
       },
       sources: [ctx.providers.pools.source],
       baseline: entrySignal(best.pool),
@@ -231,7 +256,9 @@ export const lpHandlers: SegmentHandlers<
     const { wallet, pool } = request;
     if (pool !== undefined) await requirePool(ctx, pool);
     const records = await ctx.providers.pools.positionsByOwner(wallet);
-    const assessed = await Promise.all(records.filter((r) => pool === undefined || r.pool === pool).map((r) => assess(ctx, r, "spot")));
+    const assessed = await Promise.all(
+      records.filter((r) => pool === undefined || r.pool === pool).map((r) => assess(ctx, r, "spot")),
+    );
     const positions = assessed.map((a) => a.position);
     const total = r2(positions.reduce((a, p) => a + p.value_usd, 0));
     const fees = r2(positions.reduce((a, p) => a + p.unclaimed_fees_usd, 0));
@@ -239,7 +266,9 @@ export const lpHandlers: SegmentHandlers<
     const farthest = [...assessed].sort((a, b) => b.distancePct - a.distancePct)[0];
     const brief = farthest
       ? `${positions.length} position${positions.length === 1 ? "" : "s"} worth ${usd(total)}, ${inRangeCount} in range, with ${usd(fees)} of fees to claim.` +
-        (farthest.distancePct > 0 ? ` The ${farthest.pool.name} position sits ${pct(farthest.distancePct)} outside its range.` : "")
+        (farthest.distancePct > 0
+          ? ` The ${farthest.pool.name} position sits ${pct(farthest.distancePct)} outside its range.`
+          : "")
       : "This wallet holds no open DLMM position.";
     return {
       data: { wallet, positions, total_value_usd: total, total_unclaimed_fees_usd: fees, in_range_count: inRangeCount },
@@ -257,7 +286,10 @@ export const lpHandlers: SegmentHandlers<
   },
 
   async lpPositionRebalance(request, ctx) {
-    const { position, strategy, range_pct } = request as Validated<RequestOf<"lpPositionRebalance">, "strategy" | "range_pct">;
+    const { position, strategy, range_pct } = request as Validated<
+      RequestOf<"lpPositionRebalance">,
+      "strategy" | "range_pct"
+    >;
     const record = await ctx.providers.pools.position(position);
     if (!record) throw entityNotFound("position", position);
     const a = await assess(ctx, record, strategy, range_pct);
@@ -265,7 +297,12 @@ export const lpHandlers: SegmentHandlers<
       ? `The ${a.pool.name} position is in range (active bin ${a.pool.activeBinId}, bins ${record.lowerBinId} to ${record.upperBinId})`
       : `The ${a.pool.name} position is out of range, ${pct(a.distancePct)} from the price`;
     return {
-      data: { position: a.position, current_price: a.pool.currentPrice, distance_from_range_pct: a.distancePct, proposal: a.proposal },
+      data: {
+        position: a.position,
+        current_price: a.pool.currentPrice,
+        distance_from_range_pct: a.distancePct,
+        proposal: a.proposal,
+      },
       sources: [ctx.providers.pools.source],
       baseline: a.signal,
       brief: `${where}; a ±${range_pct}% ${strategy} range would earn about ${pct(a.proposal.expected_apr_pct)} APR and cost ${usd(a.proposal.estimated_cost_usd)} to set up.`,

@@ -70,7 +70,13 @@ describe("smartmoneyTokenScreener", () => {
     const all = await screen({ chains: ALL_CHAINS, only_smart_money: false, limit: 50 });
     const caps = all.data.tokens.map((t) => t.market_cap_usd).sort((a, b) => a - b);
     const [low, high] = [caps[3] as number, caps[10] as number];
-    const bounded = await screen({ chains: ALL_CHAINS, only_smart_money: false, limit: 50, market_cap_min: low, market_cap_max: high });
+    const bounded = await screen({
+      chains: ALL_CHAINS,
+      only_smart_money: false,
+      limit: 50,
+      market_cap_min: low,
+      market_cap_max: high,
+    });
     expect(bounded.data.total_matches).toBe(8);
     expect(bounded.data.filters).toMatchObject({ market_cap_min: low, market_cap_max: high });
     const young = await screen({ chains: ALL_CHAINS, only_smart_money: false, limit: 50, token_age_days: 1000 });
@@ -112,7 +118,10 @@ describe("smartmoneyFlowIntel", () => {
       );
       const { smart_traders, whales, kols } = out.data.flows;
       expect(out.data).toMatchObject({ token: JUP, chain: "solana", timeframe });
-      expect(out.data.total_net_flow_usd).toBeCloseTo(smart_traders.net_flow_usd + whales.net_flow_usd + kols.net_flow_usd, 2);
+      expect(out.data.total_net_flow_usd).toBeCloseTo(
+        smart_traders.net_flow_usd + whales.net_flow_usd + kols.net_flow_usd,
+        2,
+      );
       expect(out.baseline).toEqual(flowSignal(out.data.flows));
       expect(out.brief).toContain(`${smart_traders.unique_wallets} smart trader`);
     }
@@ -120,7 +129,10 @@ describe("smartmoneyFlowIntel", () => {
 
   it("takes EVM token addresses in any case and echoes them as given", async () => {
     const aave = "0x7Fc66500c84A76Ad7e9c93437bFc5Ac33E2DDaE9";
-    const mixed = await handlers.smartmoneyFlowIntel({ chain: "ethereum", token_address: aave, timeframe: "1d" }, testContext());
+    const mixed = await handlers.smartmoneyFlowIntel(
+      { chain: "ethereum", token_address: aave, timeframe: "1d" },
+      testContext(),
+    );
     const lower = await handlers.smartmoneyFlowIntel(
       { chain: "ethereum", token_address: aave.toLowerCase(), timeframe: "1d" },
       testContext(),
@@ -132,14 +144,18 @@ describe("smartmoneyFlowIntel", () => {
   it("404s a token the provider does not know", async () => {
     const ctx = testContext();
     await expect(
-      handlers.smartmoneyFlowIntel({ chain: "base", token_address: "0x0000000000000000000000000000000000000001", timeframe: "7d" }, ctx),
+      handlers.smartmoneyFlowIntel(
+        { chain: "base", token_address: "0x0000000000000000000000000000000000000001", timeframe: "7d" },
+        ctx,
+      ),
     ).rejects.toMatchObject({ status: 404 });
   });
 
   it("caches 5-minute flows for one minute and weekly flows for five", async () => {
     const ctx = testContext();
     const counter = countCalls(ctx, "flowIntelligence");
-    const ask = (timeframe: "5m" | "7d") => handlers.smartmoneyFlowIntel({ chain: "solana", token_address: JUP, timeframe }, ctx);
+    const ask = (timeframe: "5m" | "7d") =>
+      handlers.smartmoneyFlowIntel({ chain: "solana", token_address: JUP, timeframe }, ctx);
     await Promise.all([ask("5m"), ask("5m"), ask("7d")]);
     expect(counter.calls).toBe(2);
     ctx.clock.advance(MINUTE);
@@ -205,7 +221,10 @@ describe("smartmoneyWalletIntel", () => {
     expect(data.archetype).toBe("smart_trader");
     expect(data.portfolio_value_usd).toBeGreaterThan(1e6);
     expect(data.active_since).toBe("2019-03-14");
-    expect(data.pnl_summary.total_pnl_usd).toBeCloseTo(data.pnl_summary.realized_pnl_usd + data.pnl_summary.unrealized_pnl_usd, 2);
+    expect(data.pnl_summary.total_pnl_usd).toBeCloseTo(
+      data.pnl_summary.realized_pnl_usd + data.pnl_summary.unrealized_pnl_usd,
+      2,
+    );
     expect(data.recent_smart_trades).toHaveLength(10);
     const times = data.recent_smart_trades.map((t) => t.timestamp);
     expect(times).toEqual([...times].sort().reverse());
@@ -215,7 +234,10 @@ describe("smartmoneyWalletIntel", () => {
   it("profiles an unknown address as a quiet, unlabeled casual wallet", async () => {
     const out = expectValidOutcome(
       "smartmoneyWalletIntel",
-      await handlers.smartmoneyWalletIntel({ chain: "base", address: "0x000000000000000000000000000000000000dEaD" }, testContext()),
+      await handlers.smartmoneyWalletIntel(
+        { chain: "base", address: "0x000000000000000000000000000000000000dEaD" },
+        testContext(),
+      ),
     );
     expect(out.data.labels).toEqual([]);
     expect(out.data.archetype).toBe("casual");

@@ -22,7 +22,8 @@ import type { SegmentHandlers } from "./types.js";
 const RECENT_TRADES = 10;
 
 /** The address in the provider's form: EVM lowercase (its form was checked by the operation's input rule). */
-const providerAddress = (chain: LabeledChain, address: string) => (chain === "solana" ? address : address.toLowerCase());
+const providerAddress = (chain: LabeledChain, address: string) =>
+  chain === "solana" ? address : address.toLowerCase();
 
 const cents = (value: number) => Math.round(value * 100) / 100;
 const netVerb = (net: number) => (net >= 0 ? "bought" : "sold");
@@ -49,7 +50,12 @@ function smartTradeOf(t: TradeRecord): DataOf<"smartmoneyWalletIntel">["recent_s
 }
 
 function bucketOf(r: CategoryFlowRecord): DataOf<"smartmoneyFlowIntel">["flows"]["smart_traders"] {
-  return { net_flow_usd: r.netFlowUsd, buy_volume_usd: r.buyVolumeUsd, sell_volume_usd: r.sellVolumeUsd, unique_wallets: r.walletCount };
+  return {
+    net_flow_usd: r.netFlowUsd,
+    buy_volume_usd: r.buyVolumeUsd,
+    sell_volume_usd: r.sellVolumeUsd,
+    unique_wallets: r.walletCount,
+  };
 }
 
 function walletBrief(data: DataOf<"smartmoneyWalletIntel">): string {
@@ -59,7 +65,9 @@ function walletBrief(data: DataOf<"smartmoneyWalletIntel">): string {
   return (
     `${subject} (${archetype}) holds ${usd(data.portfolio_value_usd)} and has ${usd(pnl.total_pnl_usd)} of 30-day PnL ` +
     `at a ${pct(pnl.win_rate_pct)} win rate over ${plural(pnl.total_trades, "trade")}` +
-    (last ? `; last seen ${last.action === "buy" ? "buying" : "selling"} ${usd(last.amount_usd)} of ${last.token}.` : ".")
+    (last
+      ? `; last seen ${last.action === "buy" ? "buying" : "selling"} ${usd(last.amount_usd)} of ${last.token}.`
+      : ".")
   );
 }
 
@@ -121,7 +129,11 @@ export const smartmoneyHandlers: SegmentHandlers<
     const tokenAddress = providerAddress(chain, token_address);
     const record = await ctx.providers.wallet_labels.flowIntelligence({ chain, tokenAddress }, timeframe);
     if (!record) throw entityNotFound(`${chain} token`, token_address);
-    const flows = { smart_traders: bucketOf(record.smartTrader), whales: bucketOf(record.whale), kols: bucketOf(record.publicFigure) };
+    const flows = {
+      smart_traders: bucketOf(record.smartTrader),
+      whales: bucketOf(record.whale),
+      kols: bucketOf(record.publicFigure),
+    };
     const total = cents(flows.smart_traders.net_flow_usd + flows.whales.net_flow_usd + flows.kols.net_flow_usd);
     const part = (b: typeof flows.whales, who: string) =>
       `${plural(b.unique_wallets, who)} net ${netVerb(b.net_flow_usd)} ${usd(Math.abs(b.net_flow_usd))}`;
@@ -137,10 +149,18 @@ export const smartmoneyHandlers: SegmentHandlers<
   },
 
   async smartmoneyPnlLeaderboard(request, ctx) {
-    const { chain, timeframe, limit } = request as Validated<RequestOf<"smartmoneyPnlLeaderboard">, "chain" | "timeframe" | "limit">;
+    const { chain, timeframe, limit } = request as Validated<
+      RequestOf<"smartmoneyPnlLeaderboard">,
+      "chain" | "timeframe" | "limit"
+    >;
     const rows = await ctx.providers.wallet_labels.pnlLeaderboard(chain, timeframe);
     const traders = rows
-      .map((r) => ({ address: r.traderAddress, labels: contractLabels(r.labels), ...pnlSummaryOf(r), roi_pct: r.roiPct }))
+      .map((r) => ({
+        address: r.traderAddress,
+        labels: contractLabels(r.labels),
+        ...pnlSummaryOf(r),
+        roi_pct: r.roiPct,
+      }))
       .sort((a, b) => b.total_pnl_usd - a.total_pnl_usd)
       .slice(0, limit)
       .map((t, i) => ({ rank: i + 1, ...t }));

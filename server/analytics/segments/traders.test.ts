@@ -26,7 +26,15 @@ describe("tradersWalletIntel", () => {
         expect(out.baseline.signal).toBe(out.data.copy_worthiness > 7 ? "follow" : "ignore");
         if (out.data.archetype === "inactive") expect(out.data.total_trades).toBeLessThan(5);
       }
-      expect([...archetypes].sort()).toEqual(["accumulator", "degen", "inactive", "lp_farmer", "sniper", "swing_trader", "whale"]);
+      expect([...archetypes].sort()).toEqual([
+        "accumulator",
+        "degen",
+        "inactive",
+        "lp_farmer",
+        "sniper",
+        "swing_trader",
+        "whale",
+      ]);
       expect([...signals].sort()).toEqual(["follow", "ignore"]);
     },
     SLOW.timeout,
@@ -35,7 +43,10 @@ describe("tradersWalletIntel", () => {
   it("answers a contract-valid profile for a population wallet and for a quiet wallet", async () => {
     const ctx = testContext();
     const [address] = await population();
-    const out = expectValidOutcome("tradersWalletIntel", await R.tradersWalletIntel({ address: address as string }, ctx));
+    const out = expectValidOutcome(
+      "tradersWalletIntel",
+      await R.tradersWalletIntel({ address: address as string }, ctx),
+    );
     expect(out.data).toMatchObject({ address, period: "30d" });
     expect(out.data.worst_trade_pnl_usd).toBeLessThanOrEqual(out.data.best_trade_pnl_usd);
     const quiet = expectValidOutcome("tradersWalletIntel", await R.tradersWalletIntel({ address: QUIET }, ctx));
@@ -98,7 +109,10 @@ describe("tradersWalletIntel", () => {
   it("reads a wallet's history once for concurrent requests and again after 5 minutes", async () => {
     const ctx = testContext();
     const calls = countCalls(ctx.upstream.chain_rpc, "walletTrades");
-    await Promise.all([R.tradersWalletIntel({ address: QUIET }, ctx), R.tradersWalletPnl({ address: QUIET, period: "7d" }, ctx)]);
+    await Promise.all([
+      R.tradersWalletIntel({ address: QUIET }, ctx),
+      R.tradersWalletPnl({ address: QUIET, period: "7d" }, ctx),
+    ]);
     expect(calls.count).toBe(1);
     ctx.clock.advance(5 * MINUTE - 1);
     await R.tradersWalletPositions({ address: QUIET }, ctx);
@@ -127,7 +141,9 @@ describe("tradersWalletPnl", () => {
     const ctx = testContext();
     const address = (await population())[20] as string;
     const [day, week, month] = await Promise.all(
-      (["1d", "7d", "30d"] as const).map(async (period) => (await R.tradersWalletPnl({ address, period }, ctx)).data.total_trades),
+      (["1d", "7d", "30d"] as const).map(
+        async (period) => (await R.tradersWalletPnl({ address, period }, ctx)).data.total_trades,
+      ),
     );
     expect(day).toBeLessThanOrEqual(week as number);
     expect(week).toBeLessThan(month as number);
@@ -163,7 +179,10 @@ describe("tradersTopWallets", () => {
         ["win_rate", "win_rate_pct"],
         ["volume", "volume_usd"],
       ] as const) {
-        const out = expectValidOutcome("tradersTopWallets", await R.tradersTopWallets({ period: "7d", sort, limit: 15 }, ctx));
+        const out = expectValidOutcome(
+          "tradersTopWallets",
+          await R.tradersTopWallets({ period: "7d", sort, limit: 15 }, ctx),
+        );
         const { wallets } = out.data;
         expect(wallets).toHaveLength(15);
         expect(wallets.map((w) => w.rank)).toEqual(Array.from({ length: 15 }, (_, i) => i + 1));
@@ -211,16 +230,24 @@ describe("tradersTokenWhales", () => {
   });
 
   it("knows established tokens and 404s unknown mints", async () => {
-    const out = expectValidOutcome("tradersTokenWhales", await R.tradersTokenWhales({ mint: JUP, limit: 3 }, testContext()));
+    const out = expectValidOutcome(
+      "tradersTokenWhales",
+      await R.tradersTokenWhales({ mint: JUP, limit: 3 }, testContext()),
+    );
     expect(out.data.symbol).toBe("JUP");
     expect(out.data.whales).toHaveLength(3);
-    await expect(R.tradersTokenWhales({ mint: UNKNOWN, limit: 3 }, testContext())).rejects.toMatchObject({ status: 404 });
+    await expect(R.tradersTokenWhales({ mint: UNKNOWN, limit: 3 }, testContext())).rejects.toMatchObject({
+      status: 404,
+    });
   });
 });
 
 describe("tradersTokenOhlcv", () => {
   it("returns candles oldest first, as many as asked", async () => {
-    const out = expectValidOutcome("tradersTokenOhlcv", await R.tradersTokenOhlcv({ mint: JUP, interval: "1h", limit: 48 }, testContext()));
+    const out = expectValidOutcome(
+      "tradersTokenOhlcv",
+      await R.tradersTokenOhlcv({ mint: JUP, interval: "1h", limit: 48 }, testContext()),
+    );
     const times = out.data.candles.map((c) => Date.parse(c.time));
     expect(out.data).toMatchObject({ mint: JUP, symbol: "JUP", interval: "1h" });
     expect(times).toHaveLength(48);
@@ -236,6 +263,8 @@ describe("tradersTokenOhlcv", () => {
       await R.tradersTokenOhlcv({ mint: token?.mint as string, interval: "1m", limit: 500 }, ctx),
     );
     expect(out.data.candles.length).toBeLessThan(10);
-    await expect(R.tradersTokenOhlcv({ mint: UNKNOWN, interval: "1h", limit: 5 }, ctx)).rejects.toMatchObject({ status: 404 });
+    await expect(R.tradersTokenOhlcv({ mint: UNKNOWN, interval: "1h", limit: 5 }, ctx)).rejects.toMatchObject({
+      status: 404,
+    });
   });
 });

@@ -122,7 +122,10 @@ async function holdings(ctx: SegmentContext, address: string, open: Map<string, 
 }
 
 async function mintOrThrow(ctx: SegmentContext, mint: string) {
-  const [account, meta] = await Promise.all([ctx.providers.chain_rpc.mintAccount(mint), ctx.providers.chain_rpc.tokenMetadata(mint)]);
+  const [account, meta] = await Promise.all([
+    ctx.providers.chain_rpc.mintAccount(mint),
+    ctx.providers.chain_rpc.tokenMetadata(mint),
+  ]);
   if (!account) throw entityNotFound("mint", mint);
   return { account, symbol: meta?.symbol ?? "?" };
 }
@@ -176,9 +179,14 @@ export const tradersHandlers: SegmentHandlers<TradersOps> = {
       const r = row(c.mint, c.symbol);
       tokens.set(c.mint, { ...r, realized_pnl_usd: r.realized_pnl_usd + c.pnlUsd, trades: r.trades + 1 });
     }
-    for (const p of positions) tokens.set(p.mint, { ...row(p.mint, p.symbol), unrealized_pnl_usd: p.unrealized_pnl_usd });
+    for (const p of positions)
+      tokens.set(p.mint, { ...row(p.mint, p.symbol), unrealized_pnl_usd: p.unrealized_pnl_usd });
     const breakdown = [...tokens.values()]
-      .map((t) => ({ ...t, realized_pnl_usd: round(t.realized_pnl_usd), unrealized_pnl_usd: round(t.unrealized_pnl_usd) }))
+      .map((t) => ({
+        ...t,
+        realized_pnl_usd: round(t.realized_pnl_usd),
+        unrealized_pnl_usd: round(t.unrealized_pnl_usd),
+      }))
       .sort(
         (a, b) =>
           Math.abs(b.realized_pnl_usd + b.unrealized_pnl_usd) - Math.abs(a.realized_pnl_usd + a.unrealized_pnl_usd) ||
@@ -204,7 +212,12 @@ export const tradersHandlers: SegmentHandlers<TradersOps> = {
     const brief = stats.trades
       ? `${usd(realized)} realized and ${usd(unrealized)} open over ${period} from ${stats.wins} winners against ${stats.losses} losers (${pct(data.win_rate_pct)} win rate).`
       : `No closed trade in the last ${period}; ${usd(unrealized)} of unrealized PnL sits in open positions.`;
-    return { data, sources: [ctx.providers.chain_rpc.source], baseline: copySignal(copyWorthiness(stats).score), brief };
+    return {
+      data,
+      sources: [ctx.providers.chain_rpc.source],
+      baseline: copySignal(copyWorthiness(stats).score),
+      brief,
+    };
   },
 
   async tradersWalletPositions(request, ctx) {
@@ -214,7 +227,9 @@ export const tradersHandlers: SegmentHandlers<TradersOps> = {
     const total = round(sum(positions.map((p) => p.value_usd)));
     const weekAgo = ctx.clock.now() - PERIOD_MS["7d"];
     const netFlow = sum(
-      h.trades.filter((t) => t.blockTime >= weekAgo).map((t) => (t.type === "buy" || t.type === "deposit" ? t.valueUsd : -t.valueUsd)),
+      h.trades
+        .filter((t) => t.blockTime >= weekAgo)
+        .map((t) => (t.type === "buy" || t.type === "deposit" ? t.valueUsd : -t.valueUsd)),
     );
     const top = positions[0];
     const brief = top
@@ -234,7 +249,9 @@ export const tradersHandlers: SegmentHandlers<TradersOps> = {
     const key = { pnl: "net_pnl_usd", win_rate: "win_rate_pct", volume: "volume_usd" } as const;
     const wallets = rows
       .filter((r) => r.total_trades > 0)
-      .sort((a, b) => b[key[sort]] - a[key[sort]] || b.total_trades - a.total_trades || a.address.localeCompare(b.address))
+      .sort(
+        (a, b) => b[key[sort]] - a[key[sort]] || b.total_trades - a.total_trades || a.address.localeCompare(b.address),
+      )
       .slice(0, limit)
       .map((r, i) => ({ rank: i + 1, ...r }));
     const lead = wallets[0];
@@ -260,7 +277,8 @@ export const tradersHandlers: SegmentHandlers<TradersOps> = {
     ]);
     const price = priced.get(mint) ?? 0;
     const change = new Map<string, number>();
-    for (const t of trades) change.set(t.wallet, (change.get(t.wallet) ?? 0) + (t.side === "buy" ? t.tokenAmount : -t.tokenAmount));
+    for (const t of trades)
+      change.set(t.wallet, (change.get(t.wallet) ?? 0) + (t.side === "buy" ? t.tokenAmount : -t.tokenAmount));
     const wallets = largest.filter((h) => h.ownerKind === "wallet").sort((a, b) => b.amount - a.amount);
     const whales = wallets.slice(0, limit).map((h) => ({
       address: h.owner,
@@ -301,7 +319,12 @@ export const tradersHandlers: SegmentHandlers<TradersOps> = {
       first && last
         ? `Over ${candles.length} ${interval} candles ${symbol} moved ${signed(((last.close - first.open) / first.open) * 100)} (${first.open} to ${last.close} USD), with ${usd(sum(candles.map((c) => c.volume_usd)))} traded.`
         : `${symbol} has no candle yet.`;
-    return { data: { mint, symbol, interval, candles }, sources: [ctx.providers.chain_rpc.source], baseline: candleSignal(candles), brief };
+    return {
+      data: { mint, symbol, interval, candles },
+      sources: [ctx.providers.chain_rpc.source],
+      baseline: candleSignal(candles),
+      brief,
+    };
   },
 
   async tradersWalletIntel(request, ctx) {

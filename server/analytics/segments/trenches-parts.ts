@@ -87,8 +87,14 @@ export async function tokenSnipers(ctx: SegmentContext, mint: string): Promise<S
     })),
   );
   wallets.sort((a, b) => b.bought_pct - a.bought_pct || a.wallet.localeCompare(b.wallet));
-  const totalPct = round(Math.min(100, ([...buyers.values()].reduce((sum, b) => sum + b.tokens, 0) / account.supply) * 100));
-  return { mint, snipers: { count: wallets.length, total_pct: totalPct, risk_level: sniperRisk(wallets.length, totalPct) }, wallets };
+  const totalPct = round(
+    Math.min(100, ([...buyers.values()].reduce((sum, b) => sum + b.tokens, 0) / account.supply) * 100),
+  );
+  return {
+    mint,
+    snipers: { count: wallets.length, total_pct: totalPct, risk_level: sniperRisk(wallets.length, totalPct) },
+    wallets,
+  };
 }
 
 /**

@@ -121,8 +121,15 @@ describe("trenchesCurve", () => {
 describe("trenchesToken and trenchesTokenSnipers", () => {
   it("reports holders, the creator's share and the authorities of a launch", async () => {
     const [token] = await recent(12).then((list) => list.slice(11));
-    const out = expectValidOutcome("trenchesToken", await T.trenchesToken({ mint: token?.mint as string }, testContext()));
-    expect(out.data.token).toMatchObject({ mint: token?.mint, symbol: token?.symbol, dev_wallet: token?.traderPublicKey });
+    const out = expectValidOutcome(
+      "trenchesToken",
+      await T.trenchesToken({ mint: token?.mint as string }, testContext()),
+    );
+    expect(out.data.token).toMatchObject({
+      mint: token?.mint,
+      symbol: token?.symbol,
+      dev_wallet: token?.traderPublicKey,
+    });
     expect(out.data.token.top_holders_pct).toBeGreaterThan(0);
     expect(["watch", "avoid"]).toContain(out.baseline.signal);
   });

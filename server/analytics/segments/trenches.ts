@@ -17,7 +17,14 @@ import {
   tokenVerdict,
   urgency,
 } from "../rules/trenches.js";
-import { curveBrief, graduatingBrief, launchListBrief, snipersBrief, tokenBrief, verdictBrief } from "./trenches-briefs.js";
+import {
+  curveBrief,
+  graduatingBrief,
+  launchListBrief,
+  snipersBrief,
+  tokenBrief,
+  verdictBrief,
+} from "./trenches-briefs.js";
 import { graduationHours, tokenCurve, tokenInfo, tokenSnipers } from "./trenches-parts.js";
 import type { SegmentHandlers } from "./types.js";
 
@@ -51,7 +58,12 @@ function launchAnswer<P extends "pumpfun" | "launchlab">(
     bonding_curve_key: l.bondingCurveKey,
     dev_wallet: l.traderPublicKey,
   }));
-  return { data: { tokens }, sources: [source], baseline: launchListSignal(tokens), brief: launchListBrief(tokens, launchpad, now) };
+  return {
+    data: { tokens },
+    sources: [source],
+    baseline: launchListSignal(tokens),
+    brief: launchListBrief(tokens, launchpad, now),
+  };
 }
 
 /** Every Trenches operation of the contract: a new one fails type-checking until it has a handler. */
@@ -98,13 +110,23 @@ export const trenchesHandlers: SegmentHandlers<TrenchesOps> = {
   async trenchesToken(request, ctx) {
     const token = await tokenInfo(ctx, request.mint);
     const { signal, confidence } = tokenVerdict({ token });
-    return { data: { token }, sources: [ctx.providers.chain_rpc.source], baseline: { signal, confidence }, brief: tokenBrief(token) };
+    return {
+      data: { token },
+      sources: [ctx.providers.chain_rpc.source],
+      baseline: { signal, confidence },
+      brief: tokenBrief(token),
+    };
   },
 
   async trenchesTokenSnipers(request, ctx) {
     const data = await tokenSnipers(ctx, request.mint);
     const { signal, confidence } = tokenVerdict({ snipers: data.snipers });
-    return { data, sources: [ctx.providers.chain_rpc.source], baseline: { signal, confidence }, brief: snipersBrief(data) };
+    return {
+      data,
+      sources: [ctx.providers.chain_rpc.source],
+      baseline: { signal, confidence },
+      brief: snipersBrief(data),
+    };
   },
 
   async trenchesGraduating(request, ctx) {
@@ -138,7 +160,11 @@ export const trenchesHandlers: SegmentHandlers<TrenchesOps> = {
     );
     const soonest = [...graduating].sort((a, b) => a.estimated_hours_remaining - b.estimated_hours_remaining)[0];
     const baseline = soonest
-      ? graduationSignal({ progressPct: soonest.progress_pct, hours: soonest.estimated_hours_remaining, complete: false })
+      ? graduationSignal({
+          progressPct: soonest.progress_pct,
+          hours: soonest.estimated_hours_remaining,
+          complete: false,
+        })
       : graduationSignal({ progressPct: 0, hours: MAX_ESTIMATE_HOURS, complete: false });
     return {
       data: { graduating, total_found: listed.length },
@@ -156,6 +182,11 @@ export const trenchesHandlers: SegmentHandlers<TrenchesOps> = {
     ]);
     const data = { token, snipers: snipers.snipers, curve: curve.curve };
     const { signal, confidence } = tokenVerdict(data);
-    return { data, sources: [ctx.providers.chain_rpc.source], baseline: { signal, confidence }, brief: verdictBrief(data) };
+    return {
+      data,
+      sources: [ctx.providers.chain_rpc.source],
+      baseline: { signal, confidence },
+      brief: verdictBrief(data),
+    };
   },
 };

@@ -25,13 +25,17 @@ let chains: LocalChains;
 let config: typeof baseConfig;
 let state: ReturnType<typeof rpcSettlementState>;
 
-const routeOf = (prefix: string) => contract.paid.find((r) => r.payment.network.prefix === prefix && r.name === "defiTvl" && !r.legacy);
+const routeOf = (prefix: string) =>
+  contract.paid.find((r) => r.payment.network.prefix === prefix && r.name === "defiTvl" && !r.legacy);
 beforeAll(async () => {
   chains = await startLocalChains({ config: baseConfig, rpc: true });
   config = { ...baseConfig, feePayer: chains.feePayer };
   const networks = ["", "/base"].map((prefix) => networkOf(routeOf(prefix) ?? (undefined as never), config));
   // the deployment's own endpoints, as SETTLEMENT_RPC_<NETWORK> names them
-  const rpc: Record<string, string> = { "base-sepolia": chains.evmRpcUrl as string, "solana-devnet": chains.rpcUrl as string };
+  const rpc: Record<string, string> = {
+    "base-sepolia": chains.evmRpcUrl as string,
+    "solana-devnet": chains.rpcUrl as string,
+  };
   state = rpcSettlementState(networks.map((target) => ({ ...target, rpc: rpc[target.network] as string })));
 });
 afterAll(() => chains?.close());
@@ -76,7 +80,11 @@ describe("EVM: USDC's authorizationState over JSON-RPC", () => {
 
 describe("EVM: a used authorization", () => {
   // USDC's cancelAuthorization also marks the nonce used; the local token has none, so the client is scripted.
-  const authorization = { from: "0x28C6c06298d514Db089934071355E5743bf21d60", nonce: `0x${"ab".repeat(32)}`, validBefore: "1" };
+  const authorization = {
+    from: "0x28C6c06298d514Db089934071355E5743bf21d60",
+    nonce: `0x${"ab".repeat(32)}`,
+    validBefore: "1",
+  };
   const payment = { network: "base-sepolia", payer: authorization.from, payload: { authorization }, expiresAt: 1_000 };
   const chainWith = (logs: { AuthorizationUsed?: string; AuthorizationCanceled?: string }, failLogs = false) =>
     ({
@@ -142,7 +150,11 @@ describe("Solana: a payer with many transactions since the payment", () => {
         body += chunk;
       });
       req.on("end", () => {
-        const { id, method, params } = JSON.parse(body) as { id: number; method: string; params: [string, Record<string, unknown>?] };
+        const { id, method, params } = JSON.parse(body) as {
+          id: number;
+          method: string;
+          params: [string, Record<string, unknown>?];
+        };
         const options = params[1] ?? {};
         const start = options.before ? history.findIndex((h) => h.signature === options.before) + 1 : 0;
         const result =
@@ -159,7 +171,14 @@ describe("Solana: a payer with many transactions since the payment", () => {
                 }))
               : (() => {
                   const h = history.find((entry) => entry.signature === params[0]);
-                  return h && { slot: 1, blockTime: h.blockTime, meta: { err: null, fee: 5000 }, transaction: [h.wire, "base64"] };
+                  return (
+                    h && {
+                      slot: 1,
+                      blockTime: h.blockTime,
+                      meta: { err: null, fee: 5000 },
+                      transaction: [h.wire, "base64"],
+                    }
+                  );
                 })();
         res.setHeader("content-type", "application/json").end(JSON.stringify({ jsonrpc: "2.0", id, result }));
       });
@@ -177,7 +196,11 @@ describe("Solana: a payer with many transactions since the payment", () => {
     const other = (interrupted(await sign("other")).payload as { transaction: string }).transaction;
     const paid = (payment.payload as { transaction: string }).transaction;
     const admittedAt = 1_800_000_000;
-    const later = (n: number, wire: string) => ({ signature: String(n).padStart(64, "1"), wire, blockTime: admittedAt + 10 });
+    const later = (n: number, wire: string) => ({
+      signature: String(n).padStart(64, "1"),
+      wire,
+      blockTime: admittedAt + 10,
+    });
 
     // the payment's transaction behind 150 later ones: found on the second page
     const deep = await endpoint([...Array.from({ length: 150 }, (_, i) => later(i + 2, other)), later(999, paid)]);
@@ -190,12 +213,16 @@ describe("Solana: a payer with many transactions since the payment", () => {
     // not among those since its admission (the next one is older): it never landed
     const older = { signature: "9".repeat(64), wire: paid, blockTime: admittedAt - 3_600 };
     const missed = await endpoint([...Array.from({ length: 150 }, (_, i) => later(i + 2, other)), older]);
-    expect(await solanaSettlementState(missed.url, { ...payment, createdAt: admittedAt * 1000 })).toMatchObject({ state: "unsettled" });
+    expect(await solanaSettlementState(missed.url, { ...payment, createdAt: admittedAt * 1000 })).toMatchObject({
+      state: "unsettled",
+    });
     missed.close();
 
     // more later transactions than the search reads: not known, so not released
     const busy = await endpoint(Array.from({ length: 1_050 }, (_, i) => later(i + 2, other)));
-    expect(await solanaSettlementState(busy.url, { ...payment, createdAt: admittedAt * 1000 })).toMatchObject({ state: "open" });
+    expect(await solanaSettlementState(busy.url, { ...payment, createdAt: admittedAt * 1000 })).toMatchObject({
+      state: "open",
+    });
     busy.close();
   });
 

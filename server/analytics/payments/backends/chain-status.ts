@@ -11,7 +11,13 @@
  *   the payment's; not found and its blockhash no longer valid: it can never land. A search that
  *   cannot reach back that far (more than `SIGNATURE_LIMIT` later transactions) leaves it open.
  */
-import { createSolanaRpc, getBase58Decoder, getBase64Encoder, type Signature, type Address as SolanaAddress } from "@solana/kit";
+import {
+  createSolanaRpc,
+  getBase58Decoder,
+  getBase64Encoder,
+  type Signature,
+  type Address as SolanaAddress,
+} from "@solana/kit";
 import { type Address, createPublicClient, type Hex, http, type PublicClient, parseAbi } from "viem";
 import { parseTransaction } from "../exact/svm/wire.js";
 import type { InterruptedPayment, SettlementState } from "../settlement.js";
@@ -31,7 +37,11 @@ type EvmPayload = { authorization: { from: Address; nonce: Hex; validBefore: str
  * no later block can accept the authorization (the token checks `block.timestamp < validBefore`),
  * so an authorization still unused at that block never will be.
  */
-export async function evmSettlementState(client: PublicClient, token: Address, payment: InterruptedPayment): Promise<SettlementState> {
+export async function evmSettlementState(
+  client: PublicClient,
+  token: Address,
+  payment: InterruptedPayment,
+): Promise<SettlementState> {
   const { from, nonce, validBefore } = (payment.payload as EvmPayload).authorization;
   const block = await client.getBlock({ blockTag: "latest" });
   const used = await client.readContract({
@@ -101,17 +111,27 @@ export async function solanaSettlementState(rpcUrl: string, payment: Interrupted
       if (since !== undefined && entry.blockTime != null && Number(entry.blockTime) < since) return notFound;
       if (entry.err) continue;
       const found = await rpc
-        .getTransaction(entry.signature, { encoding: "base64", maxSupportedTransactionVersion: 0, commitment: "confirmed" })
+        .getTransaction(entry.signature, {
+          encoding: "base64",
+          maxSupportedTransactionVersion: 0,
+          commitment: "confirmed",
+        })
         .send();
       const landed = found?.transaction?.[0];
-      if (landed && Buffer.from(parseTransaction(getBase64Encoder().encode(landed) as Uint8Array).messageBytes).equals(message))
+      if (
+        landed &&
+        Buffer.from(parseTransaction(getBase64Encoder().encode(landed) as Uint8Array).messageBytes).equals(message)
+      )
         return { state: "settled", transaction: entry.signature };
     }
     // A short page is the start of the payer's history: every transaction since the payment was read.
     if (page.length < SIGNATURE_PAGE) return notFound;
     before = page.at(-1)?.signature;
   }
-  return { state: "open", why: `the payer made more than ${SIGNATURE_LIMIT} transactions since, none of them the payment's` };
+  return {
+    state: "open",
+    why: `the payer made more than ${SIGNATURE_LIMIT} transactions since, none of them the payment's`,
+  };
 }
 
 /** One reader per network of the deployment, over its RPC endpoint (`SETTLEMENT_RPC_<NETWORK>`, else the contract's public one). */

@@ -137,7 +137,11 @@ describe("facilitator settlement", () => {
 
   const unknown: [string, Answer, RegExp][] = [
     ["a 500", { status: 500, body: '{"error":"boom"}' }, /answered 500$/],
-    ["a slow answer (timeout)", { body: '{"success":true,"transaction":"0x1"}', delayMs: 2000 }, /did not answer within 500 ms/],
+    [
+      "a slow answer (timeout)",
+      { body: '{"success":true,"transaction":"0x1"}', delayMs: 2000 },
+      /did not answer within 500 ms/,
+    ],
     ["malformed JSON", { body: "{not json" }, /without a JSON object/],
     ["a 200 that neither succeeds nor refuses", { body: '{"ok":1}' }, /neither success nor a transaction/],
     // refusals after the transaction was sent: it may still land
@@ -148,7 +152,11 @@ describe("facilitator settlement", () => {
     ],
     [
       "a refusal that names its transaction",
-      json({ success: false, errorReason: "insufficient_funds", transaction: "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnb" }),
+      json({
+        success: false,
+        errorReason: "insufficient_funds",
+        transaction: "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnb",
+      }),
       /could not confirm the settlement \(insufficient_funds\)/,
     ],
     // what the official facilitators answer, with no transaction, when the wait for the confirmation failed after sending
@@ -226,7 +234,10 @@ describe("facilitator settlement", () => {
     });
     // a reason outside the contract, or an RPC's text: the payment does not pay
     answer = () => json({ success: false, errorReason: "transaction_failed", transaction: "" });
-    expect(await chain({ state: "unsettled", why: "expired" }).settle(payment)).toMatchObject({ ok: false, reason: "invalid_payload" });
+    expect(await chain({ state: "unsettled", why: "expired" }).settle(payment)).toMatchObject({
+      ok: false,
+      reason: "invalid_payload",
+    });
     // a chain that cannot be read, or not within the settlement's time, decides nothing
     const unreadable = backend({ state: () => Promise.reject(new Error("rpc down")) }).settle(payment);
     await expect(unreadable).rejects.toThrow(
@@ -260,7 +271,9 @@ describe("the facilitator's readiness", () => {
   it("pings GET /supported with the auth header, and fails when it cannot be reached or the signal aborts", async () => {
     await backend({ authHeader: "X-Key: k" }).ping?.(new AbortController().signal);
     expect(received[0]).toMatchObject({ method: "GET", path: "/facilitator/supported", headers: { "x-key": "k" } });
-    await expect(backend({ url: "http://127.0.0.1:9" }).ping?.(new AbortController().signal)).rejects.toThrow(FacilitatorError);
+    await expect(backend({ url: "http://127.0.0.1:9" }).ping?.(new AbortController().signal)).rejects.toThrow(
+      FacilitatorError,
+    );
     await expect(backend().ping?.(AbortSignal.abort())).rejects.toThrow(FacilitatorError);
   });
 });
@@ -285,7 +298,8 @@ describe("the service with SETTLEMENT=facilitator", () => {
   });
 
   it("settles through POST /settle: 200, the facilitator's transaction in X-PAYMENT-RESPONSE, one settled row", async () => {
-    answer = () => json({ success: true, transaction: `0x${"ee".repeat(32)}`, network: "base-sepolia", payer: payer.address });
+    answer = () =>
+      json({ success: true, transaction: `0x${"ee".repeat(32)}`, network: "base-sepolia", payer: payer.address });
     const res = await pay(await signed());
     expect(res.status).toBe(200);
     expect(JSON.parse(Buffer.from(res.headers["x-payment-response"] as string, "base64").toString("utf8"))).toEqual({
@@ -324,7 +338,10 @@ describe("the service with SETTLEMENT=facilitator", () => {
 
   it("answers 502, never a 402, when the facilitator fails after sending: the payment stays settling for the chain to decide", async () => {
     // @x402/evm's and @x402/svm's facilitators when the wait for the confirmation fails: the money may have moved
-    for (const errorReason of ["transaction_failed", "Timed out while waiting for transaction with hash 0xabc to be confirmed."]) {
+    for (const errorReason of [
+      "transaction_failed",
+      "Timed out while waiting for transaction with hash 0xabc to be confirmed.",
+    ]) {
       answer = () => json({ success: false, errorReason, transaction: "" });
       const res = await pay(await signed());
       expect(res.status, errorReason).toBe(502);

@@ -82,7 +82,9 @@ const CONTRACT_NAME: Record<string, PaymentErrorReason> = {
 
 /** Whether `reason` (a code, not an RPC's text) says verification refused the payment before anything was sent. */
 const refusedBeforeSending = (reason: string): boolean =>
-  /^[a-z0-9_]+$/.test(reason) && !MAY_HAVE_MOVED.has(reason) && (reason.startsWith("invalid_") || REFUSED_BEFORE_SENDING.has(reason));
+  /^[a-z0-9_]+$/.test(reason) &&
+  !MAY_HAVE_MOVED.has(reason) &&
+  (reason.startsWith("invalid_") || REFUSED_BEFORE_SENDING.has(reason));
 
 /**
  * The contract's reason for a refusal before sending: the facilitator's own when the contract has it, else the
@@ -91,7 +93,8 @@ const refusedBeforeSending = (reason: string): boolean =>
  */
 function contractReason(raw: string, payment: VerifiedPayment, known: ReadonlySet<string>): PaymentErrorReason {
   if (known.has(raw)) return raw as PaymentErrorReason;
-  if (raw === "transaction_simulation_failed" && payment.family === "svm") return "invalid_exact_svm_payload_transaction_simulation_failed";
+  if (raw === "transaction_simulation_failed" && payment.family === "svm")
+    return "invalid_exact_svm_payload_transaction_simulation_failed";
   return CONTRACT_NAME[raw] ?? "invalid_payload";
 }
 
@@ -111,7 +114,12 @@ function headersOf(authHeader: string | undefined): Record<string, string> {
  * One facilitator call: the JSON object of a 2xx answer, or a FacilitatorError for anything else.
  * Errors name the call (`the facilitator's /settle`), never its URL: a key may sit in its path.
  */
-async function call(options: Endpoint, path: string, body?: unknown, signal?: AbortSignal): Promise<Record<string, unknown>> {
+async function call(
+  options: Endpoint,
+  path: string,
+  body?: unknown,
+  signal?: AbortSignal,
+): Promise<Record<string, unknown>> {
   const url = `${options.url.replace(/\/+$/, "")}${path}`;
   const where = `the facilitator's ${path}`;
   let response: Response;
@@ -124,7 +132,9 @@ async function call(options: Endpoint, path: string, body?: unknown, signal?: Ab
         ...headersOf(options.authHeader),
       },
       body: body === undefined ? undefined : JSON.stringify(body),
-      signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]) : AbortSignal.timeout(options.timeoutMs),
+      signal: signal
+        ? AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)])
+        : AbortSignal.timeout(options.timeoutMs),
     });
   } catch (error) {
     if (error instanceof Error && error.name === "TimeoutError")
@@ -152,7 +162,11 @@ export function facilitatorBackend(options: FacilitatorOptions): SettlementBacke
    * authorization expired) is refused at once, rather than left `settling` for recovery to release and then
    * admitted anew on every retry; anything else stays unknown (thrown), for recovery to ask again.
    */
-  async function chainDecides(payment: VerifiedPayment, raw: string | undefined, started: number): Promise<BackendResult> {
+  async function chainDecides(
+    payment: VerifiedPayment,
+    raw: string | undefined,
+    started: number,
+  ): Promise<BackendResult> {
     const said = raw ? excerpt(raw) : "no reason";
     // Within what is left of the settlement's own time: past it, recovery may already be looking at the payment.
     const budget = options.timeoutMs - (Date.now() - started);
@@ -190,7 +204,9 @@ export function facilitatorBackend(options: FacilitatorOptions): SettlementBacke
         message: `the facilitator could not settle the payment (${said}), and it can no longer move: ${chain.why}`,
       };
     const open = chain ? chain.why : unread;
-    throw new FacilitatorError(`the facilitator could not confirm the settlement (${said}); the chain decides (now: ${open})`);
+    throw new FacilitatorError(
+      `the facilitator could not confirm the settlement (${said}); the chain decides (now: ${open})`,
+    );
   }
 
   return {
@@ -200,19 +216,29 @@ export function facilitatorBackend(options: FacilitatorOptions): SettlementBacke
     /** Ready when `GET /supported` answers its list of kinds. */
     async ping(signal) {
       const answer = await call(options, "/supported", undefined, signal);
-      if (!Array.isArray(answer.kinds)) throw new FacilitatorError("the facilitator's /supported answer lists no kinds");
+      if (!Array.isArray(answer.kinds))
+        throw new FacilitatorError("the facilitator's /supported answer lists no kinds");
     },
     async settle(payment: VerifiedPayment): Promise<BackendResult> {
       const started = Date.now();
       const paymentPayload = { x402Version: 1, scheme: "exact", network: payment.network, payload: payment.payload };
-      const answer = await call(options, "/settle", { x402Version: 1, paymentPayload, paymentRequirements: payment.requirement });
+      const answer = await call(options, "/settle", {
+        x402Version: 1,
+        paymentPayload,
+        paymentRequirements: payment.requirement,
+      });
       if (answer.success === true && typeof answer.transaction === "string" && answer.transaction)
         return { ok: true, transaction: answer.transaction, simulated: false };
-      if (answer.success !== false) throw new FacilitatorError("the facilitator's settle answer has neither success nor a transaction");
+      if (answer.success !== false)
+        throw new FacilitatorError("the facilitator's settle answer has neither success nor a transaction");
       const raw = typeof answer.errorReason === "string" ? answer.errorReason : undefined;
       const sent = typeof answer.transaction === "string" && answer.transaction !== "";
       if (sent || raw === undefined || !refusedBeforeSending(raw)) return chainDecides(payment, raw, started);
-      return { ok: false, reason: contractReason(raw, payment, options.reasons), message: `the facilitator refused the payment: ${raw}` };
+      return {
+        ok: false,
+        reason: contractReason(raw, payment, options.reasons),
+        message: `the facilitator refused the payment: ${raw}`,
+      };
     },
   };
 }

@@ -13,7 +13,8 @@ const contract = loadAnalyticsContract();
 const config = loadAnalyticsConfig({}, contract.developmentDefaults);
 const unreachable = "http://127.0.0.1:9";
 
-const backendFor = (env: Record<string, string>) => createSettlementBackend({ contract, config: loadAnalyticsConfig(env) });
+const backendFor = (env: Record<string, string>) =>
+  createSettlementBackend({ contract, config: loadAnalyticsConfig(env) });
 
 describe("createSettlementBackend", () => {
   it("defaults to the embedded ledger, which keeps the configured fee payer", async () => {
@@ -24,19 +25,21 @@ describe("createSettlementBackend", () => {
 
   it("refuses an unknown mode and a bad facilitator timeout", () => {
     expect(() => loadAnalyticsConfig({ SETTLEMENT: "chain" })).toThrow(ConfigError);
-    expect(() => loadAnalyticsConfig({ SETTLEMENT: "facilitator", FACILITATOR_URL: unreachable, FACILITATOR_TIMEOUT_MS: "soon" })).toThrow(
-      /FACILITATOR_TIMEOUT_MS/,
-    );
+    expect(() =>
+      loadAnalyticsConfig({ SETTLEMENT: "facilitator", FACILITATOR_URL: unreachable, FACILITATOR_TIMEOUT_MS: "soon" }),
+    ).toThrow(/FACILITATOR_TIMEOUT_MS/);
   });
 
   it("needs FACILITATOR_URL on the mainnet profile (the public facilitator settles testnets only)", () => {
-    expect(() => loadAnalyticsConfig({ X402_PROFILE: "mainnet", SETTLEMENT: "facilitator" })).toThrow(/FACILITATOR_URL/);
+    expect(() => loadAnalyticsConfig({ X402_PROFILE: "mainnet", SETTLEMENT: "facilitator" })).toThrow(
+      /FACILITATOR_URL/,
+    );
   });
 
   it("does not start when the facilitator cannot name its Solana fee payer", async () => {
-    await expect(backendFor({ SETTLEMENT: "facilitator", FACILITATOR_URL: unreachable, FACILITATOR_TIMEOUT_MS: "500" })).rejects.toThrow(
-      /supported failed/,
-    );
+    await expect(
+      backendFor({ SETTLEMENT: "facilitator", FACILITATOR_URL: unreachable, FACILITATOR_TIMEOUT_MS: "500" }),
+    ).rejects.toThrow(/supported failed/);
   });
 
   it("with SETTLEMENT=local-chain, makes the service announce the local chain's own fee payer, and closes the chains", async () => {

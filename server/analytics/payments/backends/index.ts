@@ -40,7 +40,10 @@ export async function createSettlementBackend({
         import("./chain-status.js"),
         import("./facilitator.js"),
       ]);
-      const networks = deployedNetworks(config).map((target) => ({ ...target, rpc: rpc[target.network] ?? target.rpc }));
+      const networks = deployedNetworks(config).map((target) => ({
+        ...target,
+        rpc: rpc[target.network] ?? target.rpc,
+      }));
       const options = {
         ...(facilitator as NonNullable<typeof facilitator>),
         reasons: contractReasons(contract),

@@ -66,9 +66,14 @@ beforeAll(async () => {
       raw += chunk;
     });
     req.on("end", async () => {
-      const reply = (body: unknown) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+      const reply = (body: unknown) =>
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
       if (req.url?.endsWith("/supported"))
-        return reply({ kinds: [{ x402Version: 1, scheme: "exact", network: chains.svm.network, extra: { feePayer: chains.feePayer } }] });
+        return reply({
+          kinds: [
+            { x402Version: 1, scheme: "exact", network: chains.svm.network, extra: { feePayer: chains.feePayer } },
+          ],
+        });
       const { paymentPayload, paymentRequirements } = JSON.parse(raw);
       // a throw outside the facilitator's own catch (its reads of the chain) is its 500, as a server's would be
       await facilitator.settle(paymentPayload, paymentRequirements).then(reply, () => res.writeHead(500).end());
@@ -83,7 +88,9 @@ beforeAll(async () => {
     // compiling the response schemas would only add seconds here
     VALIDATE_RESPONSES: "false",
   };
-  service = await createAnalyticsService(loadAnalyticsConfig(env, contract.developmentDefaults), { logger: createLogger("silent") });
+  service = await createAnalyticsService(loadAnalyticsConfig(env, contract.developmentDefaults), {
+    logger: createLogger("silent"),
+  });
 });
 afterAll(async () => {
   await service?.close();
@@ -105,7 +112,11 @@ describe("the official x402 facilitator (@x402/evm ExactEvmSchemeV1) on the loca
     const res = await pay(await signed());
     expect(res.status).toBe(200);
     const receipt = JSON.parse(Buffer.from(res.headers["x-payment-response"] as string, "base64").toString("utf8"));
-    expect(receipt).toMatchObject({ success: true, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/), payer: payer.address });
+    expect(receipt).toMatchObject({
+      success: true,
+      transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      payer: payer.address,
+    });
     expect(await received()).toBe(before + 1000n);
     expect(await lastRow()).toMatchObject({ status: "settled", transaction: receipt.transaction });
   });
@@ -119,7 +130,11 @@ describe("the official x402 facilitator (@x402/evm ExactEvmSchemeV1) on the loca
     const first = await pay(header);
     expect(first.status).toBe(200);
     const receipt = JSON.parse(Buffer.from(first.headers["x-payment-response"] as string, "base64").toString("utf8"));
-    expect(receipt).toMatchObject({ success: true, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/), payer: payer.address });
+    expect(receipt).toMatchObject({
+      success: true,
+      transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      payer: payer.address,
+    });
     expect(await received()).toBe(before + 1000n);
     expect(await lastRow()).toMatchObject({ status: "settled", transaction: receipt.transaction, hasAnswer: true });
 

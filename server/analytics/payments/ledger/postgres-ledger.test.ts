@@ -61,16 +61,18 @@ describe.skipIf(!hasPostgres())("PostgreSQL", () => {
       const setting = async () => (await database.query("SHOW synchronous_commit"))[0]?.synchronous_commit;
       const before = await setting();
       const alone = await attemptOf(ledger, reservation("base-sepolia:0xp:alone"));
-      const batch = await Promise.all([1, 2, 3].map((i) => attemptOf(ledger, reservation(`base-sepolia:0xp:batch${i}`))));
+      const batch = await Promise.all(
+        [1, 2, 3].map((i) => attemptOf(ledger, reservation(`base-sepolia:0xp:batch${i}`))),
+      );
       expect(await setting()).toBe(before);
       expect(before).toBe("on");
       const settled = { transaction: "0xtx", simulated: false, split: split(1000n) };
       expect(await ledger.settleWithAnswer(alone, settled, { status: 200, body: "{}" })).toBe(true);
-      expect(await Promise.all(batch.map((attempt) => ledger.settleWithAnswer(attempt, settled, { status: 200, body: "{}" })))).toEqual([
-        true,
-        true,
-        true,
-      ]);
+      expect(
+        await Promise.all(
+          batch.map((attempt) => ledger.settleWithAnswer(attempt, settled, { status: 200, body: "{}" })),
+        ),
+      ).toEqual([true, true, true]);
     } finally {
       await database.close();
     }
@@ -89,11 +91,11 @@ describe.skipIf(!hasPostgres())("PostgreSQL", () => {
         for (let round = 0; round < 8; round++) {
           const keys = [0, 1, 2].map((i) => `base-sepolia:0xp:${name}${round}-${i}`);
           const entries = await Promise.all(keys.map((key) => attemptOf(ledger, reservation(key))));
-          expect(await Promise.all(entries.map((entry) => ledger.settleWithAnswer(entry, settled, { status: 200, body: "{}" })))).toEqual([
-            true,
-            true,
-            true,
-          ]);
+          expect(
+            await Promise.all(
+              entries.map((entry) => ledger.settleWithAnswer(entry, settled, { status: 200, body: "{}" })),
+            ),
+          ).toEqual([true, true, true]);
         }
       };
       await batches("early");
@@ -143,12 +145,15 @@ describe.skipIf(!hasPostgres())("PostgreSQL", () => {
       const proxy = await partitionableProxy(databaseSettings(schema).url, 5432);
       const database = openDatabase(databaseSettings(schema, { url: proxy.url }));
       const direct = openDatabase(databaseSettings(schema));
-      const statusOf = async (entry: number) => (await direct.query("SELECT status FROM payments WHERE id = $1", [entry]))[0]?.status;
+      const statusOf = async (entry: number) =>
+        (await direct.query("SELECT status FROM payments WHERE id = $1", [entry]))[0]?.status;
       try {
         const ledger = await openPostgresLedger(database, { databaseClock: true });
         const deadline = Date.now() + 1_000;
         const late = await Promise.all(
-          [1, 2, 3, 4].map((i) => attemptOf(ledger, { ...reservation(`base-sepolia:0xp:late${i}`, {}, Date.now()), deadlineAt: deadline })),
+          [1, 2, 3, 4].map((i) =>
+            attemptOf(ledger, { ...reservation(`base-sepolia:0xp:late${i}`, {}, Date.now()), deadlineAt: deadline }),
+          ),
         );
         const onTime = await attemptOf(ledger, reservation("base-sepolia:0xp:on-time", {}, Date.now()));
         proxy.partition();

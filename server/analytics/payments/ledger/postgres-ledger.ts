@@ -102,7 +102,8 @@ function statements(databaseClock: boolean) {
                 identifier, answer_until),
            ${UNFLUSHED}
       ON CONFLICT DO NOTHING RETURNING id, reservation_key`),
-    recordUncharged: named(`INSERT INTO payments (payment_key, network, payer, amount, endpoint, request_id, status, fingerprint, payload,
+    recordUncharged:
+      named(`INSERT INTO payments (payment_key, network, payer, amount, endpoint, request_id, status, fingerprint, payload,
                                                   deadline_at, expires_at, transport, payment_identifier, reason, created_at, updated_at)
       VALUES (:key, :network, :payer, :amount, :endpoint, :requestId, 'not_charged', :fingerprint, :payload, 0, :expiresAt,
               :transport, :identifier, :reason, :now, :now)`),
@@ -112,7 +113,9 @@ function statements(databaseClock: boolean) {
     beginSettling: named(
       `WITH moved AS (${update("beginSettling", "settling", ", deadline_at = :settleBy")}), ${ANSWER} SELECT id FROM moved`,
     ),
-    settleWithAnswer: named(`WITH moved AS (${update("settleWithAnswer", "settled", settling)}), ${SPLIT}, ${ANSWER} SELECT id FROM moved`),
+    settleWithAnswer: named(
+      `WITH moved AS (${update("settleWithAnswer", "settled", settling)}), ${SPLIT}, ${ANSWER} SELECT id FROM moved`,
+    ),
     settleMany: named(settleManyText(databaseClock)),
     confirmSettlement: settle("confirmSettlement"),
     confirmOnChain: settle("confirmOnChain", ", recovery = :recovery"),
@@ -122,7 +125,8 @@ function statements(databaseClock: boolean) {
     expire: free("expire", "not_charged", ", recovery = :recovery"),
     voidOnChain: free("voidOnChain", "not_charged", ", recovery = :recovery"),
     postpone: named(update("postpone", "settling", ", deadline_at = :retryAt, recovery = :recovery")),
-    pending: named(`SELECT id, payment_key, status, network, payer, amount, payload, expires_at, created_at FROM payments
+    pending:
+      named(`SELECT id, payment_key, status, network, payer, amount, payload, expires_at, created_at FROM payments
                     WHERE status IN ('verified', 'settling') AND deadline_at <= :now ORDER BY deadline_at LIMIT :limit`),
     dropExpired: named(`WITH dropped AS (DELETE FROM answers WHERE expires_at < :now RETURNING payment_id),
       unbound AS (UPDATE payments SET identifier_key = NULL WHERE id IN (SELECT payment_id FROM dropped) AND identifier_key IS NOT NULL)
@@ -186,10 +190,35 @@ const settledParams = (s: SettledPayment) => ({
 });
 
 const reservationParams = (r: ReservationRequest) => {
-  const { key, network, payer, amount, endpoint, requestId, fingerprint, payload, deadlineAt, expiresAt, holder, transport } = r;
+  const {
+    key,
+    network,
+    payer,
+    amount,
+    endpoint,
+    requestId,
+    fingerprint,
+    payload,
+    deadlineAt,
+    expiresAt,
+    holder,
+    transport,
+  } = r;
   return {
-    ...{ key, network, payer, amount, endpoint, requestId, fingerprint, payload, deadlineAt, expiresAt, holder, transport },
-    ...{ identifier: r.identifier ?? null, keepAnswerUntil: r.keepAnswerUntil ?? 0 },
+    key,
+    network,
+    payer,
+    amount,
+    endpoint,
+    requestId,
+    fingerprint,
+    payload,
+    deadlineAt,
+    expiresAt,
+    holder,
+    transport,
+    identifier: r.identifier ?? null,
+    keepAnswerUntil: r.keepAnswerUntil ?? 0,
   };
 };
 
@@ -231,10 +260,13 @@ export async function openPostgresLedger(
     refuse: ({ entry, holder }, reason) => move("refuse", { entry, holder, reason: short(reason) }),
     abandon: (key, holder, reason) => move("abandon", { key, holder, reason: short(reason) }),
     expire: (entry) => move("expire", { entry, reason: RECOVERY_RECORDS.expire, recovery: RECOVERY_RECORDS.expire }),
-    confirmOnChain: (entry, s) => move("confirmOnChain", { entry, ...settledParams(s), recovery: RECOVERY_RECORDS.confirmOnChain }),
-    voidOnChain: (entry, reason) => move("voidOnChain", { entry, reason: short(reason), recovery: RECOVERY_RECORDS.voidOnChain }),
+    confirmOnChain: (entry, s) =>
+      move("confirmOnChain", { entry, ...settledParams(s), recovery: RECOVERY_RECORDS.confirmOnChain }),
+    voidOnChain: (entry, reason) =>
+      move("voidOnChain", { entry, reason: short(reason), recovery: RECOVERY_RECORDS.voidOnChain }),
     postpone: (entry, retryAt, why) => move("postpone", { entry, retryAt, recovery: why }),
-    pending: async (at, limit) => (await query(SQL.pending.text, SQL.pending.values({ now: at, limit }))).map(pendingPayment),
+    pending: async (at, limit) =>
+      (await query(SQL.pending.text, SQL.pending.values({ now: at, limit }))).map(pendingPayment),
     async dropExpiredAnswers(at) {
       const [row] = await query(SQL.dropExpired.text, SQL.dropExpired.values({ now: at }));
       return Number(row?.n ?? 0);
@@ -292,9 +324,17 @@ function pathBatches(
     const inserted = await query(
       SQL.reserveMany.text,
       SQL.reserveMany.values({
-        ...{ keys: column("key"), networks: column("network"), payers: column("payer"), amounts: column("amount") },
-        ...{ endpoints: column("endpoint"), requestIds: column("requestId"), fingerprints: column("fingerprint") },
-        ...{ payloads: column("payload"), deadlines: column("deadlineAt"), expiries: column("expiresAt"), holders: column("holder") },
+        keys: column("key"),
+        networks: column("network"),
+        payers: column("payer"),
+        amounts: column("amount"),
+        endpoints: column("endpoint"),
+        requestIds: column("requestId"),
+        fingerprints: column("fingerprint"),
+        payloads: column("payload"),
+        deadlines: column("deadlineAt"),
+        expiries: column("expiresAt"),
+        holders: column("holder"),
         transports: column("transport"),
         identifiers: rows.map((r) => r.identifier ?? null),
         answerUntils: rows.map((r) => r.keepAnswerUntil ?? 0),
@@ -313,25 +353,35 @@ function pathBatches(
     const sorted = [...items].sort((a, b) => a.attempt.entry - b.attempt.entry);
     const column = (pick: (item: Settlement) => unknown) => sorted.map(pick);
     const params = {
-      ...{ entries: column((i) => i.attempt.entry), attempts: column((i) => i.attempt.holder) },
-      ...{ transactions: column((i) => i.settlement.transaction), simulated: column((i) => i.settlement.simulated) },
-      ...{ services: column((i) => i.settlement.split.service.address), serviceAmounts: column((i) => i.settlement.split.service.amount) },
-      ...{
-        treasuries: column((i) => i.settlement.split.treasury.address),
-        treasuryAmounts: column((i) => i.settlement.split.treasury.amount),
-      },
-      ...{ bodies: column((i) => i.answer.body), answerStatuses: column((i) => i.answer.status) },
-      ...{ fromStages: TRANSITIONS.settleWithAnswer.from, now: now() },
+      entries: column((i) => i.attempt.entry),
+      attempts: column((i) => i.attempt.holder),
+      transactions: column((i) => i.settlement.transaction),
+      simulated: column((i) => i.settlement.simulated),
+      services: column((i) => i.settlement.split.service.address),
+      serviceAmounts: column((i) => i.settlement.split.service.amount),
+      treasuries: column((i) => i.settlement.split.treasury.address),
+      treasuryAmounts: column((i) => i.settlement.split.treasury.amount),
+      bodies: column((i) => i.answer.body),
+      answerStatuses: column((i) => i.answer.status),
+      fromStages: TRANSITIONS.settleWithAnswer.from,
+      now: now(),
     };
-    const rows = await query(plannedFor(SQL.settleMany.text, sorted.at(-1)?.attempt.entry ?? 1), SQL.settleMany.values(params));
+    const rows = await query(
+      plannedFor(SQL.settleMany.text, sorted.at(-1)?.attempt.entry ?? 1),
+      SQL.settleMany.values(params),
+    );
     const settled = new Set(rows.map((row) => Number(row.id)));
     return items.map((i) => settled.has(i.attempt.entry));
   }
 
   const settleOne = ({ attempt, settlement, answer }: Settlement) =>
     run("settleWithAnswer", {
-      ...{ entry: attempt.entry, holder: attempt.holder, fromStages: TRANSITIONS.settleWithAnswer.from },
-      ...{ ...settledParams(settlement), answerStatus: answer.status, answerBody: answer.body },
+      entry: attempt.entry,
+      holder: attempt.holder,
+      fromStages: TRANSITIONS.settleWithAnswer.from,
+      ...settledParams(settlement),
+      answerStatus: answer.status,
+      answerBody: answer.body,
     }).then((rows) => rows.length === 1);
 
   const maxInFlight = 2;

@@ -22,8 +22,13 @@ export function existingPayment(row: Row): ExistingPayment {
     amount: BigInt(row.amount as bigint),
     ...(row.answer_body == null
       ? {}
-      : { answer: { status: Number(row.answer_status), body: row.answer_body as string }, answerUntil: Number(row.answer_until) }),
-    ...(row.settlement_tx == null ? {} : { settlement: { transaction: row.settlement_tx as string, simulated: truthy(row.simulated) } }),
+      : {
+          answer: { status: Number(row.answer_status), body: row.answer_body as string },
+          answerUntil: Number(row.answer_until),
+        }),
+    ...(row.settlement_tx == null
+      ? {}
+      : { settlement: { transaction: row.settlement_tx as string, simulated: truthy(row.simulated) } }),
   };
 }
 
@@ -76,7 +81,10 @@ export function totalsQueries(order: string) {
 }
 
 /** The totals from the rows of `totalsQueries`, run by `all`. */
-export async function ledgerTotals(queries: ReturnType<typeof totalsQueries>, all: (sql: string) => Promise<Row[]>): Promise<LedgerTotals> {
+export async function ledgerTotals(
+  queries: ReturnType<typeof totalsQueries>,
+  all: (sql: string) => Promise<Row[]>,
+): Promise<LedgerTotals> {
   const [byNetwork, byEndpoint, byAccount, byStatus, byRecovery] = await Promise.all([
     all(queries.byNetwork),
     all(queries.byEndpoint),
@@ -85,8 +93,16 @@ export async function ledgerTotals(queries: ReturnType<typeof totalsQueries>, al
     all(queries.byRecovery),
   ]);
   return {
-    byNetwork: byNetwork.map((r) => ({ network: r.network as string, payments: Number(r.n), amount: BigInt(r.total as bigint) })),
-    byEndpoint: byEndpoint.map((r) => ({ endpoint: r.endpoint as string, payments: Number(r.n), amount: BigInt(r.total as bigint) })),
+    byNetwork: byNetwork.map((r) => ({
+      network: r.network as string,
+      payments: Number(r.n),
+      amount: BigInt(r.total as bigint),
+    })),
+    byEndpoint: byEndpoint.map((r) => ({
+      endpoint: r.endpoint as string,
+      payments: Number(r.n),
+      amount: BigInt(r.total as bigint),
+    })),
     byAccount: byAccount.map((r) => ({
       account: r.account as "service" | "treasury",
       network: r.network as string,
@@ -94,6 +110,10 @@ export async function ledgerTotals(queries: ReturnType<typeof totalsQueries>, al
       amount: BigInt(r.total as bigint),
     })),
     byStatus: byStatus.map((r) => ({ status: r.status as PaymentStatus, payments: Number(r.n) })),
-    byRecovery: byRecovery.map((r) => ({ recovery: r.recovery as string, status: r.status as PaymentStatus, payments: Number(r.n) })),
+    byRecovery: byRecovery.map((r) => ({
+      recovery: r.recovery as string,
+      status: r.status as PaymentStatus,
+      payments: Number(r.n),
+    })),
   };
 }

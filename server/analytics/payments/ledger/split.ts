@@ -5,7 +5,8 @@
  */
 export function splitPayment(amount: bigint, treasuryBps: number): { service: bigint; treasury: bigint } {
   if (amount < 0n) throw new RangeError("amount must not be negative");
-  if (!Number.isInteger(treasuryBps) || treasuryBps < 0 || treasuryBps > 10_000) throw new RangeError("treasuryBps must be 0..10000");
+  if (!Number.isInteger(treasuryBps) || treasuryBps < 0 || treasuryBps > 10_000)
+    throw new RangeError("treasuryBps must be 0..10000");
   const treasury = (amount * BigInt(treasuryBps)) / 10_000n;
   return { service: amount - treasury, treasury };
 }

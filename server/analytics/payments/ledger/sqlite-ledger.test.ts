@@ -147,9 +147,15 @@ describe("SQLite ledger file", () => {
     await openSqliteLedger(file).close();
     // every index a write pays for is one a query uses: payment_key's (a random nonce) is gone
     const migrated = new Database(file);
-    const indexes = migrated.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name").all();
+    const indexes = migrated
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
+      .all();
     migrated.close();
     // payments_identifier is partial: only payments with an identifier pay for it, and `bound` reads it
-    expect(indexes.map((row) => (row as { name: string }).name)).toEqual(["answers_expiry", "payments_identifier", "payments_pending"]);
+    expect(indexes.map((row) => (row as { name: string }).name)).toEqual([
+      "answers_expiry",
+      "payments_identifier",
+      "payments_pending",
+    ]);
   });
 });

@@ -19,7 +19,15 @@ import { conditionOf, type Dialect } from "./conditions.js";
 import { existingPayment, ledgerRow, ledgerTotals, pendingPayment, type Row, totalsQueries } from "./rows.js";
 import { migrate } from "./sqlite-schema.js";
 import { type MoveName, RECOVERY_RECORDS, type TransitionName } from "./stages.js";
-import type { Attempt, LedgerStore, Reservation, ReservationRequest, SettledPayment, StoredAnswer, UnchargedPayment } from "./store.js";
+import type {
+  Attempt,
+  LedgerStore,
+  Reservation,
+  ReservationRequest,
+  SettledPayment,
+  StoredAnswer,
+  UnchargedPayment,
+} from "./store.js";
 
 const SQLITE: Dialect = {
   stages: (from) => `status IN (${from.map((stage) => `'${stage}'`).join(", ")})`,
@@ -87,7 +95,9 @@ function statementsOf(db: Database.Database) {
     voidOnChain: moveTo("not_charged", "voidOnChain", `${freeing}, recovery = :recovery`),
     postpone: moveTo("settling", "postpone", ", deadline_at = :retryAt, recovery = :recovery"),
     storeAnswer: db.prepare("INSERT INTO answers (payment_id, status, body, expires_at) VALUES (?, ?, ?, ?)"),
-    split: db.prepare("INSERT INTO splits (payment_id, account, address, amount) VALUES (?, 'service', ?, ?), (?, 'treasury', ?, ?)"),
+    split: db.prepare(
+      "INSERT INTO splits (payment_id, account, address, amount) VALUES (?, 'service', ?, ?), (?, 'treasury', ?, ?)",
+    ),
     dropAnswer: db.prepare("DELETE FROM answers WHERE payment_id = ?"),
     unbindExpired: db.prepare(
       "UPDATE payments SET identifier_key = NULL WHERE id IN (SELECT payment_id FROM answers WHERE expires_at < ?) AND identifier_key IS NOT NULL",
@@ -102,12 +112,20 @@ type Moved = { id: number; expires_at: number } | undefined;
 
 /** Each transition as one synchronous write (its row moved, and what it stores or drops with it), for one group commit. */
 function transitionsOf(sql: Statements, now: () => number) {
-  const move = (transition: MoveName, params: Record<string, unknown>) => sql[transition].get({ ...params, now: now() }) as Moved;
+  const move = (transition: MoveName, params: Record<string, unknown>) =>
+    sql[transition].get({ ...params, now: now() }) as Moved;
   const short = (reason: string) => reason.slice(0, 500);
   const settledParams = (s: SettledPayment) => ({ transaction: s.transaction, simulated: s.simulated ? 1 : 0 });
   const withSplit = (row: Moved, s: SettledPayment) => {
     if (row)
-      sql.split.run(row.id, s.split.service.address, s.split.service.amount, row.id, s.split.treasury.address, s.split.treasury.amount);
+      sql.split.run(
+        row.id,
+        s.split.service.address,
+        s.split.service.amount,
+        row.id,
+        s.split.treasury.address,
+        s.split.treasury.amount,
+      );
     return row !== undefined;
   };
   const freed = (row: Moved) => {
@@ -143,15 +161,20 @@ function transitionsOf(sql: Statements, now: () => number) {
     },
     confirmSettlement: ({ entry, holder }: Attempt, s: SettledPayment) =>
       withSplit(move("confirmSettlement", { entry, holder, ...settledParams(s) }), s),
-    release: ({ entry, holder }: Attempt, reason: string) => freed(move("release", { entry, holder, reason: short(reason) })),
-    refuse: ({ entry, holder }: Attempt, reason: string) => freed(move("refuse", { entry, holder, reason: short(reason) })),
-    abandon: (key: string, holder: string, reason: string) => freed(move("abandon", { key, holder, reason: short(reason) })),
-    expire: (entry: number) => freed(move("expire", { entry, reason: RECOVERY_RECORDS.expire, recovery: RECOVERY_RECORDS.expire })),
+    release: ({ entry, holder }: Attempt, reason: string) =>
+      freed(move("release", { entry, holder, reason: short(reason) })),
+    refuse: ({ entry, holder }: Attempt, reason: string) =>
+      freed(move("refuse", { entry, holder, reason: short(reason) })),
+    abandon: (key: string, holder: string, reason: string) =>
+      freed(move("abandon", { key, holder, reason: short(reason) })),
+    expire: (entry: number) =>
+      freed(move("expire", { entry, reason: RECOVERY_RECORDS.expire, recovery: RECOVERY_RECORDS.expire })),
     confirmOnChain: (entry: number, s: SettledPayment) =>
       withSplit(move("confirmOnChain", { entry, ...settledParams(s), recovery: RECOVERY_RECORDS.confirmOnChain }), s),
     voidOnChain: (entry: number, reason: string) =>
       freed(move("voidOnChain", { entry, reason: short(reason), recovery: RECOVERY_RECORDS.voidOnChain })),
-    postpone: (entry: number, retryAt: number, why: string) => move("postpone", { entry, retryAt, recovery: why }) !== undefined,
+    postpone: (entry: number, retryAt: number, why: string) =>
+      move("postpone", { entry, retryAt, recovery: why }) !== undefined,
   };
 }
 
@@ -185,7 +208,9 @@ export function openSqliteLedger(
   // A file another process keeps locked is the ledger out of reach (503, the payment released once it answers again).
   const committed = <T>(work: () => T): Promise<T> =>
     inGroup(work).catch((error: unknown) => {
-      throw isSqliteBusy(error) ? new StoreUnavailable("ledger (its file is locked by another process)", { cause: error }) : error;
+      throw isSqliteBusy(error)
+        ? new StoreUnavailable("ledger (its file is locked by another process)", { cause: error })
+        : error;
     });
   const read = (text: string, ...params: unknown[]) =>
     db
@@ -205,7 +230,8 @@ export function openSqliteLedger(
     },
     recordUncharged: (payment) => committed(() => tx.recordUncharged(payment)),
     beginSettling: (attempt, answer, settleBy) => committed(() => tx.beginSettling(attempt, answer, settleBy)),
-    settleWithAnswer: (attempt, settlement, answer) => committed(() => tx.settleWithAnswer(attempt, settlement, answer)),
+    settleWithAnswer: (attempt, settlement, answer) =>
+      committed(() => tx.settleWithAnswer(attempt, settlement, answer)),
     confirmSettlement: (attempt, settlement) => committed(() => tx.confirmSettlement(attempt, settlement)),
     release: (attempt, reason) => committed(() => tx.release(attempt, reason)),
     refuse: (attempt, reason) => committed(() => tx.refuse(attempt, reason)),

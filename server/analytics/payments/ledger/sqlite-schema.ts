@@ -90,9 +90,13 @@ export function migrate(db: Database.Database): void {
   // Foreign keys cannot be switched inside a transaction; a table rebuild needs them off.
   db.pragma("foreign_keys = OFF");
   const run = db.transaction(() => {
-    const current = Number((db.prepare("SELECT MAX(version) AS v FROM schema_version").get() as { v?: number } | undefined)?.v ?? 0);
+    const current = Number(
+      (db.prepare("SELECT MAX(version) AS v FROM schema_version").get() as { v?: number } | undefined)?.v ?? 0,
+    );
     if (current > MIGRATIONS.length)
-      throw new Error(`the ledger's schema is at version ${current}, newer than this code supports (${MIGRATIONS.length})`);
+      throw new Error(
+        `the ledger's schema is at version ${current}, newer than this code supports (${MIGRATIONS.length})`,
+      );
     MIGRATIONS.slice(current).forEach((sql, i) => {
       db.exec(sql);
       db.prepare("INSERT INTO schema_version (version) VALUES (?)").run(current + i + 1);

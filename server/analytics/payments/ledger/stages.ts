@@ -31,7 +31,14 @@ export type Actor = "request" | "retry" | "recovery";
  * - `entry`: the row recovery picked from the pending ones;
  * - `before deadline` / `past deadline`: the payment's deadline, against the writer's clock.
  */
-export type Guard = "free key" | "free identifier" | "attempt" | "holder" | "entry" | "before deadline" | "past deadline";
+export type Guard =
+  | "free key"
+  | "free identifier"
+  | "attempt"
+  | "holder"
+  | "entry"
+  | "before deadline"
+  | "past deadline";
 
 export interface Transition {
   /** The stages the move leaves; empty for the reservation, which makes the payment. */

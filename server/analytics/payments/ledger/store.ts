@@ -60,7 +60,8 @@ export interface ReservationRequest {
 }
 
 /** A payment that arrived under an identifier whose answer was already bought: recorded, never reserved nor settled. */
-export interface UnchargedPayment extends Omit<ReservationRequest, "deadlineAt" | "holder" | "keepAnswerUntil" | "identifier"> {
+export interface UnchargedPayment
+  extends Omit<ReservationRequest, "deadlineAt" | "holder" | "keepAnswerUntil" | "identifier"> {
   identifier: string;
   /** Why it was not charged, for the record. */
   reason: string;
@@ -98,7 +99,9 @@ export interface ExistingPayment {
 
 /** `entry`: the ledger's own id of the reservation, which every later write names. */
 /** `by`: what made the reservation conflict, the payment's key or its identifier (bound to another payment). */
-export type Reservation = { reserved: true; entry: number } | { reserved: false; existing: ExistingPayment; by: "key" | "identifier" };
+export type Reservation =
+  | { reserved: true; entry: number }
+  | { reserved: false; existing: ExistingPayment; by: "key" | "identifier" };
 
 /** A reservation as the request that made it names it: its entry and the attempt's `holder` token. */
 export interface Attempt {

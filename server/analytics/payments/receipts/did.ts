@@ -30,7 +30,12 @@ export const keyIdOf = (origin: string, key: ReceiptKey): string => `${didWebOf(
 export interface DidDocument {
   "@context": string[];
   id: string;
-  verificationMethod: { id: string; type: "JsonWebKey2020"; controller: string; publicKeyJwk: ReceiptKey["publicJwk"] }[];
+  verificationMethod: {
+    id: string;
+    type: "JsonWebKey2020";
+    controller: string;
+    publicKeyJwk: ReceiptKey["publicJwk"];
+  }[];
   assertionMethod: string[];
 }
 

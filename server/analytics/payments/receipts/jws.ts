@@ -21,7 +21,8 @@ export function canonicalJson(value: unknown): string {
     entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([key, field]) => `${JSON.stringify(key)}:${canonicalJson(field)}`).join(",")}}`;
   }
-  if (typeof value === "number" && !Number.isFinite(value)) throw new TypeError("JCS has no form for a non-finite number");
+  if (typeof value === "number" && !Number.isFinite(value))
+    throw new TypeError("JCS has no form for a non-finite number");
   return JSON.stringify(value);
 }
 
@@ -41,7 +42,9 @@ export function decodeCompact(jws: string): DecodedJws | undefined {
   const parts = jws.split(".");
   if (parts.length !== 3) return undefined;
   try {
-    const [header, payload] = parts.slice(0, 2).map((part) => JSON.parse(Buffer.from(part, "base64url").toString("utf8")));
+    const [header, payload] = parts
+      .slice(0, 2)
+      .map((part) => JSON.parse(Buffer.from(part, "base64url").toString("utf8")));
     if (!isObject(header) || !isObject(payload)) return undefined;
     return { header, payload };
   } catch {
@@ -49,7 +52,8 @@ export function decodeCompact(jws: string): DecodedJws | undefined {
   }
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The decoded JWS when its EdDSA signature verifies under `publicJwk` (an Ed25519 OKP key); undefined otherwise. */
 export function verifyCompact(jws: string, publicJwk: JsonWebKey): DecodedJws | undefined {

@@ -16,14 +16,19 @@ const jwk = JSON.stringify(privateKey.export({ format: "jwk" }));
 describe("receiptKeyOf", () => {
   it("reads one key from a PEM, a PEM with \\n written out, or a JWK", () => {
     const keys = [pem, pem.replaceAll("\n", "\\n"), jwk].map((raw) => receiptKeyOf({ [NAME]: raw }, NAME, "mainnet"));
-    for (const key of keys) expect(key).toMatchObject({ publicJwk: keys[0]?.publicJwk, fragment: keys[0]?.fragment, development: false });
+    for (const key of keys)
+      expect(key).toMatchObject({ publicJwk: keys[0]?.publicJwk, fragment: keys[0]?.fragment, development: false });
     expect(keys[0]?.fragment).toMatch(/^receipts-[A-Za-z0-9_-]{12}$/);
   });
 
   it("refuses text that is no key, and a key of another type, naming the variable", () => {
-    const rsa = generateKeyPairSync("rsa", { modulusLength: 1024 }).privateKey.export({ format: "pem", type: "pkcs8" }).toString();
+    const rsa = generateKeyPairSync("rsa", { modulusLength: 1024 })
+      .privateKey.export({ format: "pem", type: "pkcs8" })
+      .toString();
     expect(() => receiptKeyOf({ [NAME]: "not a key" }, NAME, "testnet")).toThrow(ConfigError);
-    expect(() => receiptKeyOf({ [NAME]: '{"kty":"OKP"}' }, NAME, "testnet")).toThrow(/^RECEIPT_SIGNING_KEY must be an Ed25519 private key/);
+    expect(() => receiptKeyOf({ [NAME]: '{"kty":"OKP"}' }, NAME, "testnet")).toThrow(
+      /^RECEIPT_SIGNING_KEY must be an Ed25519 private key/,
+    );
     expect(() => receiptKeyOf({ [NAME]: rsa }, NAME, "testnet")).toThrow("RECEIPT_SIGNING_KEY must be an Ed25519 key");
   });
 
@@ -40,7 +45,9 @@ describe("did:web", () => {
     expect(didWebOf("https://api.example.com")).toBe("did:web:api.example.com");
     expect(didWebOf("http://localhost:4021")).toBe("did:web:localhost%3A4021");
     expect(didWebOf("https://example.com/api/v1")).toBe("did:web:example.com:api:v1");
-    expect(didWebDocumentUrl("did:web:api.example.com#receipts-1")).toBe("https://api.example.com/.well-known/did.json");
+    expect(didWebDocumentUrl("did:web:api.example.com#receipts-1")).toBe(
+      "https://api.example.com/.well-known/did.json",
+    );
     expect(didWebDocumentUrl("did:web:localhost%3A4021#receipts-1")).toBe("http://localhost:4021/.well-known/did.json");
     expect(didWebDocumentUrl("did:web:example.com:api:v1")).toBe("https://example.com/api/v1/did.json");
     expect(didWebDocumentUrl("did:key:z6Mk")).toBeUndefined();
@@ -52,7 +59,10 @@ describe("did:web", () => {
     const kid = keyIdOf("https://api.example.com", key);
     expect(document.verificationMethod[0]?.id).toBe(kid);
     const jws = signCompact({ b: 1, a: "x" }, { privateKey: key.privateKey, kid });
-    expect(verifyCompact(jws, document.verificationMethod[0]?.publicKeyJwk as JsonWebKey)?.payload).toEqual({ a: "x", b: 1 });
+    expect(verifyCompact(jws, document.verificationMethod[0]?.publicKeyJwk as JsonWebKey)?.payload).toEqual({
+      a: "x",
+      b: 1,
+    });
     // the payload is JCS: keys sorted, no white space
     expect(Buffer.from(jws.split(".")[1] as string, "base64url").toString()).toBe('{"a":"x","b":1}');
     // deterministic: the same payload and key, the same bytes

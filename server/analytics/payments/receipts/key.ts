@@ -39,7 +39,9 @@ function parseKey(name: string, raw: string): KeyObject {
     throw new ConfigError(`${name} must be an Ed25519 private key as a PKCS#8 PEM or a JWK with "d"`);
   }
   if (key.asymmetricKeyType !== "ed25519")
-    throw new ConfigError(`${name} must be an Ed25519 key (openssl genpkey -algorithm ed25519), got a ${key.asymmetricKeyType} key`);
+    throw new ConfigError(
+      `${name} must be an Ed25519 key (openssl genpkey -algorithm ed25519), got a ${key.asymmetricKeyType} key`,
+    );
   return key;
 }
 

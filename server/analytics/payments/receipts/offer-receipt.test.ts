@@ -32,10 +32,13 @@ let app: Running;
 let paid: { header: string; payer: string } | undefined;
 type Did = { id: string; verificationMethod: { id: string; publicKeyJwk: { kty: string; crv: string; x: string } }[] };
 let did: Did;
-const publicKey = () => did.verificationMethod[0]?.publicKeyJwk as NonNullable<Parameters<typeof verifyOfferSignatureJWS>[1]>;
+const publicKey = () =>
+  did.verificationMethod[0]?.publicKeyJwk as NonNullable<Parameters<typeof verifyOfferSignatureJWS>[1]>;
 
 beforeAll(async () => {
-  const service = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:" }), { logger: createLogger("silent") });
+  const service = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:" }), {
+    logger: createLogger("silent"),
+  });
   app = await listen(service.app, service.ledger, service.close);
   did = (await (await fetch(`${app.origin}/.well-known/did.json`)).json()) as Did;
 });
@@ -47,7 +50,9 @@ const post = (pay: typeof fetch, url: string, headers: Record<string, string> = 
 /** The signature with one character of its payload part changed. */
 const tampered = (jws: string) => {
   const [header, payload, signature] = jws.split(".") as [string, string, string];
-  const edited = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload, "base64url").toString()), amount: "1" }));
+  const edited = Buffer.from(
+    JSON.stringify({ ...JSON.parse(Buffer.from(payload, "base64url").toString()), amount: "1" }),
+  );
   return `${header}.${edited.toString("base64url")}.${signature}`;
 };
 
@@ -77,7 +82,9 @@ describe("the offers of a 402", () => {
       expect(payload).toMatchObject({ version: 1, resourceUrl: `${app.origin}/base/defi/tvl`, scheme: "exact" });
       expect(payload.validUntil).toBeGreaterThan(Date.now() / 1000);
       expect(findAcceptsObjectFromSignedOffer(offer, required.accepts)).toEqual(required.accepts[index]);
-      await expect(verifyOfferSignatureJWS({ ...offer, signature: tampered(offer.signature) }, publicKey())).rejects.toThrow();
+      await expect(
+        verifyOfferSignatureJWS({ ...offer, signature: tampered(offer.signature) }, publicKey()),
+      ).rejects.toThrow();
     }
     // The v1 body beside it is as it was.
     expect(await res.json()).not.toHaveProperty("extensions");
@@ -110,7 +117,9 @@ describe("the receipt of a v2 paid answer", () => {
     });
     expect(extractReceiptPayload(receipt)).toEqual(payload);
     expect(offered && verifyReceiptMatchesOffer(receipt, offered, [account.address])).toBe(true);
-    await expect(verifyReceiptSignatureJWS({ ...receipt, signature: tampered(receipt.signature) }, publicKey())).rejects.toThrow();
+    await expect(
+      verifyReceiptSignatureJWS({ ...receipt, signature: tampered(receipt.signature) }, publicKey()),
+    ).rejects.toThrow();
 
     const retry = await post(fetch, url, { "PAYMENT-SIGNATURE": sent[0] as string });
     expect(retry.status).toBe(200);
@@ -126,10 +135,15 @@ describe("the receipt of a v2 paid answer", () => {
 });
 
 /** `npm run receipts -- verify …` as a child process (asynchronously: the app it asks for its key runs in this one). */
-function verifyCommand(args: string[], input?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function verifyCommand(
+  args: string[],
+  input?: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, ["--import", "tsx", "scripts/receipts.ts", "verify", ...args], (error, stdout, stderr) =>
-      resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
+    const child = execFile(
+      process.execPath,
+      ["--import", "tsx", "scripts/receipts.ts", "verify", ...args],
+      (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
     );
     child.stdin?.end(input ?? "");
   });
@@ -141,7 +155,8 @@ describe("npm run receipts -- verify", () => {
     const { code, stdout, stderr } = await verifyCommand(["-"], header);
     expect(code, stdout + stderr).toBe(0);
     expect(stdout).toContain(`VERIFIED: signed by ${did.verificationMethod[0]?.id}`);
-    for (const line of [payer, "eip155:84532", `${app.origin}/base/defi/tvl`, "ledger:base-sepolia:"]) expect(stdout).toContain(line);
+    for (const line of [payer, "eip155:84532", `${app.origin}/base/defi/tvl`, "ledger:base-sepolia:"])
+      expect(stdout).toContain(line);
   });
 
   it("verifies the decoded JSON or the receipt alone from a file, with --url; refuses an edited receipt with exit 1", async () => {
@@ -154,7 +169,11 @@ describe("npm run receipts -- verify", () => {
     };
     for (const file of [write("response.json", settlement), write("receipt.json", receipt)])
       expect((await verifyCommand([file, "--url", app.origin])).code).toBe(0);
-    const edited = await verifyCommand([write("edited.json", { ...receipt, signature: tampered(receipt.signature) }), "--url", app.origin]);
+    const edited = await verifyCommand([
+      write("edited.json", { ...receipt, signature: tampered(receipt.signature) }),
+      "--url",
+      app.origin,
+    ]);
     expect(edited.code).toBe(1);
     expect(edited.stderr).toContain("NOT VERIFIED: the signature does not verify");
   });

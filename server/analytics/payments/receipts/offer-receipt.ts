@@ -102,9 +102,13 @@ export function answerIssuedAt(body: string): number | undefined {
  * (a request's own, when none is configured); an MCP tool's resource (`mcp://tool/…`) has none, and is
  * signed for `http://localhost:<port>` then.
  */
-export function receiptSigner(key: ReceiptKey, { publicBaseUrl, port }: { publicBaseUrl?: string; port: number }): ReceiptSigner {
+export function receiptSigner(
+  key: ReceiptKey,
+  { publicBaseUrl, port }: { publicBaseUrl?: string; port: number },
+): ReceiptSigner {
   const signer = (resourceUrl: string) => {
-    const origin = publicBaseUrl ?? (/^https?:\/\//.test(resourceUrl) ? new URL(resourceUrl).origin : `http://localhost:${port}`);
+    const origin =
+      publicBaseUrl ?? (/^https?:\/\//.test(resourceUrl) ? new URL(resourceUrl).origin : `http://localhost:${port}`);
     return { privateKey: key.privateKey, kid: keyIdOf(origin, key) };
   };
   return {
@@ -146,7 +150,10 @@ export function receiptSigner(key: ReceiptKey, { publicBaseUrl, port }: { public
         ...(transaction && { transaction }),
       };
       const receipt: SignedReceipt = { format: "jws", signature: signCompact(payload, signer(resourceUrl)) };
-      const extensions = { ...((response as { extensions?: object }).extensions ?? {}), [OFFER_RECEIPT]: receiptExtension(receipt) };
+      const extensions = {
+        ...((response as { extensions?: object }).extensions ?? {}),
+        [OFFER_RECEIPT]: receiptExtension(receipt),
+      };
       return { ...response, extensions };
     },
   };

@@ -75,7 +75,8 @@ export function blueChips(seed: string, solUsd: (t: number) => number): BlueChip
       kind === "native" || kind === "lst"
         ? (t: number) => solUsd(t) * price
         : kind === "lp"
-          ? (t: number) => price * Math.exp((0.35 * t) / YEAR - 0.35 * (Date.UTC(2026, 0, 1) / YEAR) + waveSum(waves, t))
+          ? (t: number) =>
+              price * Math.exp((0.35 * t) / YEAR - 0.35 * (Date.UTC(2026, 0, 1) / YEAR) + waveSum(waves, t))
           : (t: number) => price * Math.exp(waveSum(waves, t));
     const issuer = kind === "stable" ? solanaAddress("issuer", symbol) : null;
     return {

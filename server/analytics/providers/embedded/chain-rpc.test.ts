@@ -70,7 +70,11 @@ describe("embedded chain: launch tokens", () => {
       const created = await chain.mintCreation(c.mint);
       if (!created) throw new Error("a feed token has a creation record");
       const early = await chain.tokenTrades(c.mint, { fromSlot: created.slot, toSlot: created.slot + 2 });
-      expect(early.find((t) => t.wallet === c.traderPublicKey)).toMatchObject({ side: "buy", slot: created.slot, solAmount: c.solAmount });
+      expect(early.find((t) => t.wallet === c.traderPublicKey)).toMatchObject({
+        side: "buy",
+        slot: created.slot,
+        solAmount: c.solAmount,
+      });
       const holders = await chain.largestHolders(c.mint);
       for (const buy of early.filter((t) => t.wallet !== c.traderPublicKey)) {
         expect(buy.slot - created.slot).toBeLessThanOrEqual(2);
@@ -93,7 +97,8 @@ describe("embedded chain: launch tokens", () => {
     const after = await chain.curveAccount(key);
     const trades = await chain.tokenTrades(mint, { since: NOW });
     const net = trades.reduce((sum, t) => sum + (t.side === "buy" ? t.solAmount : -t.solAmount), 0);
-    const moved = (after?.kind === "pump" ? after.realSolReserves : 0) - (before?.kind === "pump" ? before.realSolReserves : 0);
+    const moved =
+      (after?.kind === "pump" ? after.realSolReserves : 0) - (before?.kind === "pump" ? before.realSolReserves : 0);
     expect(trades.length).toBeGreaterThan(10);
     expect(trades.map((t) => t.blockTime)).toEqual(trades.map((t) => t.blockTime).sort((a, b) => a - b));
     expect(net).toBeCloseTo(moved, 0);

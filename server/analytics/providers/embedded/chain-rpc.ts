@@ -121,7 +121,9 @@ export function createEmbeddedChainRpc({ seed, clock }: { seed: string; clock: C
       const now = clock.now();
       if ("since" in window) return activity.trades(a, window.since, now);
       const to = Math.min(now, slotTime(window.toSlot + 1) - 1);
-      return activity.trades(a, slotTime(window.fromSlot), to).filter((t) => t.slot >= window.fromSlot && t.slot <= window.toSlot);
+      return activity
+        .trades(a, slotTime(window.fromSlot), to)
+        .filter((t) => t.slot >= window.fromSlot && t.slot <= window.toSlot);
     },
     walletTrades: async (address, since) => wallets.trades(address, since, clock.now()),
     solBalance: async (address) => round(wallets.solBalance(address), 9),

@@ -115,7 +115,11 @@ export function curvePath(r: Rng, open: number, complete: number): { path: Curve
 }
 
 /** A long-lived curve's path: it climbs from the opening buys to `settleSol` over a few days, then wanders within `wanderSol` of it. */
-export function settlingPath(r: Rng, open: number, { settleSol, wanderSol: w }: { settleSol: number; wanderSol: number }): CurvePath {
+export function settlingPath(
+  r: Rng,
+  open: number,
+  { settleSol, wanderSol: w }: { settleSol: number; wanderSol: number },
+): CurvePath {
   return {
     rise: settleSol - open,
     riseTau: r.range(1, 3) * DAY,

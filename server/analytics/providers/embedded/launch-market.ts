@@ -12,7 +12,15 @@ import { DAY, HOUR, MINUTE } from "../../clock.js";
 import { PUMP_CURVE, virtualTokensAtSol } from "../../markets/pump-curve.js";
 import { CONTRACT_EXAMPLES } from "./contract-examples.js";
 import { curvePath, priceSol, settlingPath, waveSum } from "./launch-curves.js";
-import { COMPLETE_SOL, LAUNCH_EVERY, type LaunchToken, type Platform, SNIPER_TRADERS, type Snipe, type Waves } from "./launch-token.js";
+import {
+  COMPLETE_SOL,
+  LAUNCH_EVERY,
+  type LaunchToken,
+  type Platform,
+  SNIPER_TRADERS,
+  type Snipe,
+  type Waves,
+} from "./launch-token.js";
 import { base58Chars, indexedAddress, indexFromAddress, keyOf, remember, unit } from "./market-ids.js";
 import { rng, solanaAddress } from "./random.js";
 import { slotAt } from "./slots.js";
@@ -137,7 +145,10 @@ function launchSchedule(seed: string) {
       const index = Math.floor(launch.createdAt / LAUNCH_EVERY[launch.platform]);
       const draw = rng(`${seed}:long-lived:${launch.mint}`);
       const pool = Array.from({ length: SNIPER_TRADERS }, (_, n) => n);
-      const chosen = Array.from({ length: launch.snipers }, () => pool.splice(draw.int(0, pool.length - 1), 1)[0] as number);
+      const chosen = Array.from(
+        { length: launch.snipers },
+        () => pool.splice(draw.int(0, pool.length - 1), 1)[0] as number,
+      );
       return [`${launch.platform}:${index}`, { launch, index, snipers: new Set(chosen) }];
     }),
   );
@@ -223,7 +234,9 @@ function buildToken(
     const boughtAt = at + b.blockOffset * 400;
     const skill = snipers[b.n]?.skill ?? 0.5;
     const holds = [r.range(0.5, 90), r.range(0.5, 90), r.range(0.5, 90)].map((m) => m * MINUTE);
-    const bestHold = holds.reduce((best, h) => (priceSol(token, boughtAt + h) > priceSol(token, boughtAt + best) ? h : best));
+    const bestHold = holds.reduce((best, h) =>
+      priceSol(token, boughtAt + h) > priceSol(token, boughtAt + best) ? h : best,
+    );
     const hold = r.chance(0.12) ? r.range(2, 20) * DAY : r.chance(skill) ? bestHold : (holds[0] as number);
     return {
       trader: b.n,
@@ -257,7 +270,8 @@ export function createLaunchMarket(seed: string): LaunchMarket {
 
   /** The token whose mint or curve an address is: a long-lived token's fixed address, or an address carrying its index. */
   function find(address: string, field: "mint" | "curve"): LaunchToken | undefined {
-    for (const { launch, index } of pinned.values()) if (launch[field] === address) return token(launch.platform, index);
+    for (const { launch, index } of pinned.values())
+      if (launch[field] === address) return token(launch.platform, index);
     for (const platform of ["pump", "launchlab"] as const) {
       const kind = KINDS[platform];
       const index = indexFromAddress(seed, kind[field], address, field === "mint" ? kind.suffix : "");

@@ -58,7 +58,9 @@ describe("embedded launch feed", () => {
     for (const c of migrated) expect(c.vTokensInBondingCurve).toBeCloseTo(279_900_000, -3);
     clock.advance(60 * MINUTE);
     const later = new Map((await launches.trackedCurves()).map((c) => [c.mint, c]));
-    const moved = now.filter((c) => later.get(c.mint) && later.get(c.mint)?.vSolInBondingCurve !== c.vSolInBondingCurve);
+    const moved = now.filter(
+      (c) => later.get(c.mint) && later.get(c.mint)?.vSolInBondingCurve !== c.vSolInBondingCurve,
+    );
     expect(moved.length).toBeGreaterThan(100);
   });
 
@@ -80,10 +82,18 @@ describe("embedded launch feed", () => {
     const tracked = (await launches.trackedCurves()).find((c) => c.mint === create?.mint);
     const account = await chain.curveAccount(create?.bondingCurveKey ?? "");
     expect(chain.curveAddresses(create?.mint ?? "").pump).toBe(create?.bondingCurveKey);
-    expect(account).toMatchObject({ kind: "pump", creator: create?.traderPublicKey, virtualSolReserves: tracked?.vSolInBondingCurve });
+    expect(account).toMatchObject({
+      kind: "pump",
+      creator: create?.traderPublicKey,
+      virtualSolReserves: tracked?.vSolInBondingCurve,
+    });
     expect((await chain.mintCreation(create?.mint ?? ""))?.signature).toBe(create?.signature);
     const [pool] = await launches.recentLaunchLabLaunches(1);
     expect(chain.curveAddresses(pool?.mint ?? "").launchLab).toBe(pool?.address);
-    expect(await chain.curveAccount(pool?.address ?? "")).toMatchObject({ kind: "launchlab", realB: pool?.realB, mint: pool?.mint });
+    expect(await chain.curveAccount(pool?.address ?? "")).toMatchObject({
+      kind: "launchlab",
+      realB: pool?.realB,
+      mint: pool?.mint,
+    });
   });
 });

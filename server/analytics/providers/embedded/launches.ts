@@ -53,7 +53,8 @@ export function createEmbeddedLaunches({ seed, clock }: { seed: string; clock: C
       const older = launches.longLived("pump", now).filter((t) => t.createdAt < now - TRACKED_MS);
       return [...launches.createdBetween("pump", now - TRACKED_MS, now), ...older].map((t) => {
         const curve = pumpCurveAccount(t, now);
-        const migratedAt = t.completeAt !== null && t.completeAt + MIGRATE_DELAY_MS <= now ? t.completeAt + MIGRATE_DELAY_MS : null;
+        const migratedAt =
+          t.completeAt !== null && t.completeAt + MIGRATE_DELAY_MS <= now ? t.completeAt + MIGRATE_DELAY_MS : null;
         return {
           mint: t.mint,
           name: t.name,

@@ -26,7 +26,9 @@ export function marketFor(seed: string): EmbeddedMarket {
   if (found) return found;
   const launches = createLaunchMarket(seed);
   // The contract's example launch has Popcat's mainnet mint: Popcat trades under the market's own mint here.
-  const chips = blueChips(seed, launches.solUsd).map((c) => (c.symbol === "POPCAT" ? { ...c, mint: EMBEDDED_POPCAT_MINT } : c));
+  const chips = blueChips(seed, launches.solUsd).map((c) =>
+    c.symbol === "POPCAT" ? { ...c, mint: EMBEDDED_POPCAT_MINT } : c,
+  );
   const activity = createTokenActivity(launches);
   const market: EmbeddedMarket = {
     launches,

@@ -34,7 +34,9 @@ describe("embedded pools", () => {
     const solUsdc = list.filter((p) => p.name === "SOL-USDC");
     expect(new Set(solUsdc.map((p) => p.binStep)).size).toBeGreaterThanOrEqual(3);
     expect(solUsdc.every((p) => p.tokenX.mint === SOL && p.tokenY.mint === USDC)).toBe(true);
-    expect(list.map((p) => p.name)).toEqual(expect.arrayContaining(["JUP-SOL", "BONK-SOL", "JitoSOL-SOL", "USDC-USDT"]));
+    expect(list.map((p) => p.name)).toEqual(
+      expect.arrayContaining(["JUP-SOL", "BONK-SOL", "JitoSOL-SOL", "USDC-USDT"]),
+    );
     expect(new Set(list.map((p) => p.address)).size).toBe(list.length);
     expect(list.every((p) => /^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(p.address))).toBe(true);
   });
@@ -53,8 +55,14 @@ describe("embedded pools", () => {
     const { pools } = venue();
     for (const p of await allPools(pools)) {
       const history = await pools.volumeHistory(p.address, 7);
-      expect(history.map((b) => b.timestamp)).toEqual(Array.from({ length: 7 }, (_, i) => (Math.floor(TEST_NOW / DAY) - 6 + i) * 86_400));
-      expect(history.at(-1)).toEqual({ timestamp: expect.any(Number), volumeUsd: p.volume24hUsd, feesUsd: p.fees24hUsd });
+      expect(history.map((b) => b.timestamp)).toEqual(
+        Array.from({ length: 7 }, (_, i) => (Math.floor(TEST_NOW / DAY) - 6 + i) * 86_400),
+      );
+      expect(history.at(-1)).toEqual({
+        timestamp: expect.any(Number),
+        volumeUsd: p.volume24hUsd,
+        feesUsd: p.fees24hUsd,
+      });
       for (const b of history) toTheCent(b.feesUsd, (b.volumeUsd * p.baseFeePct) / 100);
     }
     expect(await pools.volumeHistory("11111111111111111111111111111111", 7)).toEqual([]);
@@ -144,7 +152,11 @@ describe("embedded positions", () => {
     for (const later of [0, DAY, 30 * DAY, 200 * DAY]) {
       clock.set(TEST_NOW + later);
       const held = await pools.position(address);
-      expect(held).toMatchObject({ pool: CONTRACT_EXAMPLES.pool, owner: CONTRACT_EXAMPLES.wallet, createdAt: openedAt / 1000 });
+      expect(held).toMatchObject({
+        pool: CONTRACT_EXAMPLES.pool,
+        owner: CONTRACT_EXAMPLES.wallet,
+        createdAt: openedAt / 1000,
+      });
       expect(await pools.positionsByOwner(CONTRACT_EXAMPLES.wallet)).toContainEqual(held);
     }
     clock.set(openedAt - 1);

@@ -206,7 +206,8 @@ function positionAt(
   if (opened > now || Math.floor(opened / DAY_MS) < pool.createdDay) return undefined;
   const r = rng(`${seed}:position:${label}`);
   const width = r.int(10, 69);
-  const lowerBinId = poolOn(seed, pool, Math.floor(opened / DAY_MS)).activeBinId - Math.floor(width * r.range(0.3, 0.7));
+  const lowerBinId =
+    poolOn(seed, pool, Math.floor(opened / DAY_MS)).activeBinId - Math.floor(width * r.range(0.3, 0.7));
   const upperBinId = lowerBinId + width;
   const valueUsd = Math.exp(r.range(Math.log(200), Math.log(60_000)));
   const today = poolOn(seed, pool, Math.floor(now / DAY_MS));
@@ -215,7 +216,11 @@ function positionAt(
   // Bins above the active one hold X, bins below hold Y: a range the price left is all one token.
   const xShare = active < lowerBinId ? 1 : active > upperBinId ? 0 : (upperBinId - active + 0.5) / (width + 1);
   const ageDays = (now - opened) / DAY_MS;
-  const feesUsd = ((valueUsd * aprPct(today.fees24hUsd, today.tvlUsd)) / 100) * (ageDays / 365) * (earning ? 0.8 : 0.35) * r.range(0.3, 1);
+  const feesUsd =
+    ((valueUsd * aprPct(today.fees24hUsd, today.tvlUsd)) / 100) *
+    (ageDays / 365) *
+    (earning ? 0.8 : 0.35) *
+    r.range(0.3, 1);
   const units = (usd: number, t: PoolRecord["tokenX"]) => round(usd / t.priceUsd, Math.min(t.decimals, 6));
   return {
     address,
@@ -232,7 +237,13 @@ function positionAt(
 }
 
 /** The position a wallet's slot holds at `now`: opened at the start of the slot's current cycle. */
-function slotPosition(seed: string, pools: PoolSpec[], wallet: string, slot: number, now: number): PositionRecord | undefined {
+function slotPosition(
+  seed: string,
+  pools: PoolSpec[],
+  wallet: string,
+  slot: number,
+  now: number,
+): PositionRecord | undefined {
   const plan = rng(`${seed}:slot:${wallet}:${slot}`);
   const pool = plan.pick(pools);
   const cycleDays = plan.int(7, 28);
@@ -253,7 +264,12 @@ function slotPosition(seed: string, pools: PoolSpec[], wallet: string, slot: num
 function walletPositions(seed: string, pools: PoolSpec[], wallet: string, now: number): PositionRecord[] {
   const slots = rng(`${seed}:slots:${wallet}`).int(1, 4);
   const held = HELD.filter((h) => h.owner === wallet).map((h) =>
-    positionAt(seed, pools.find((p) => p.address === h.pool) as PoolSpec, { ...h, label: `${wallet}:held:${h.address}` }, now),
+    positionAt(
+      seed,
+      pools.find((p) => p.address === h.pool) as PoolSpec,
+      { ...h, label: `${wallet}:held:${h.address}` },
+      now,
+    ),
   );
   return [...Array.from({ length: slots }, (_, slot) => slotPosition(seed, pools, wallet, slot, now)), ...held].filter(
     (p) => p !== undefined,
@@ -268,7 +284,9 @@ const SORT: Record<PoolSortKey, (p: PoolRecord) => number> = {
 
 function matches(pool: PoolRecord, query: string): boolean {
   const q = query.trim().toLowerCase();
-  const exact = [pool.address, pool.tokenX.mint, pool.tokenY.mint, pool.tokenX.symbol, pool.tokenY.symbol].map((s) => s.toLowerCase());
+  const exact = [pool.address, pool.tokenX.mint, pool.tokenY.mint, pool.tokenX.symbol, pool.tokenY.symbol].map((s) =>
+    s.toLowerCase(),
+  );
   return exact.includes(q) || pool.name.toLowerCase().includes(q);
 }
 

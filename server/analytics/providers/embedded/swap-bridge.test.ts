@@ -18,7 +18,14 @@ async function quote(
 ) {
   const fromToken = (await swap.token(fromChain, fromSymbol)) as SwapTokenRecord;
   const toToken = (await swap.token(toChain, toSymbol)) as SwapTokenRecord;
-  return swap.quote({ fromChain, toChain, fromToken, toToken, fromAmount: toBaseUnits(amount, fromToken.decimals), slippage });
+  return swap.quote({
+    fromChain,
+    toChain,
+    fromToken,
+    toToken,
+    fromAmount: toBaseUnits(amount, fromToken.decimals),
+    slippage,
+  });
 }
 
 describe("base units", () => {
@@ -44,7 +51,10 @@ describe("embedded swap-bridge tokens", () => {
       priceUsd: 1,
     });
     expect(await swap.token("base", "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913")).toEqual(usdc);
-    expect(await swap.token("solana", "So11111111111111111111111111111111111111112")).toMatchObject({ symbol: "SOL", decimals: 9 });
+    expect(await swap.token("solana", "So11111111111111111111111111111111111111112")).toMatchObject({
+      symbol: "SOL",
+      decimals: 9,
+    });
     expect(await swap.token("polygon", "ETH")).toBeUndefined();
     expect(await swap.token("ethereum", "BONK")).toBeUndefined();
   });
@@ -66,7 +76,9 @@ describe("embedded swap-bridge quotes", () => {
   it("routes by chain pair: fast Solana bridges for small amounts, EVM bridges between EVM chains, Jupiter within Solana", async () => {
     const { swap } = aggregator();
     expect((await quote(swap, ["base", "USDC"], ["solana", "USDC"], 250))?.tool).toBe("mayan");
-    expect(["across", "stargate", "cctp"]).toContain((await quote(swap, ["arbitrum", "USDC"], ["base", "USDC"], 1000))?.tool);
+    expect(["across", "stargate", "cctp"]).toContain(
+      (await quote(swap, ["arbitrum", "USDC"], ["base", "USDC"], 1000))?.tool,
+    );
     const within = (await quote(swap, ["solana", "SOL"], ["solana", "JUP"], 10)) as QuoteRecord;
     expect(within.tool).toBe("jupiter");
     expect(within.steps).toEqual([{ type: "swap", tool: "jupiter", fromChain: "solana", toChain: "solana" }]);
@@ -77,7 +89,8 @@ describe("embedded swap-bridge quotes", () => {
   it("lets size favour cheap burn-and-mint routes and costs large trades more impact", async () => {
     const { swap } = aggregator();
     expect((await quote(swap, ["arbitrum", "USDC"], ["solana", "USDC"], 5e6))?.tool).toBe("cctp");
-    const impact = (q: QuoteRecord) => 1 - q.toAmountUsd / (q.fromAmountUsd - q.feeCosts.reduce((a, f) => a + f.amountUsd, 0));
+    const impact = (q: QuoteRecord) =>
+      1 - q.toAmountUsd / (q.fromAmountUsd - q.feeCosts.reduce((a, f) => a + f.amountUsd, 0));
     const small = (await quote(swap, ["solana", "SOL"], ["solana", "WIF"], 1)) as QuoteRecord;
     const large = (await quote(swap, ["solana", "SOL"], ["solana", "WIF"], 5_000)) as QuoteRecord;
     expect(impact(large)).toBeGreaterThan(impact(small) * 100);

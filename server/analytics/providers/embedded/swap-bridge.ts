@@ -83,7 +83,14 @@ const MARKET: Record<string, { price: number; swing: number; depth: number; dexF
 };
 
 /** Typical gas of one source-chain transaction, USD; it drifts by the hour. */
-const GAS_USD: Record<SwapChain, number> = { ethereum: 2.8, arbitrum: 0.04, base: 0.02, optimism: 0.02, polygon: 0.01, solana: 0.002 };
+const GAS_USD: Record<SwapChain, number> = {
+  ethereum: 2.8,
+  arbitrum: 0.04,
+  base: 0.02,
+  optimism: 0.02,
+  polygon: 0.01,
+  solana: 0.002,
+};
 
 interface Bridge {
   tool: string;
@@ -173,13 +180,19 @@ interface Leg {
 export function createEmbeddedSwapBridge({ seed, clock }: { seed: string; clock: Clock }): SwapBridgeProvider {
   const priceOf = (symbol: string) => {
     const m = MARKET[symbol] as (typeof MARKET)[string];
-    return m.price * (1 + m.swing * (rng(`${seed}:swap-price:${symbol}:${Math.floor(clock.now() / 86_400_000)}`).next() * 2 - 1));
+    return (
+      m.price *
+      (1 + m.swing * (rng(`${seed}:swap-price:${symbol}:${Math.floor(clock.now() / 86_400_000)}`).next() * 2 - 1))
+    );
   };
   const gasOf = (chain: SwapChain) =>
-    GAS_USD[chain] * Math.exp(0.35 * (rng(`${seed}:gas:${chain}:${Math.floor(clock.now() / 3_600_000)}`).next() * 2 - 1));
+    GAS_USD[chain] *
+    Math.exp(0.35 * (rng(`${seed}:gas:${chain}:${Math.floor(clock.now() / 3_600_000)}`).next() * 2 - 1));
   const tokenOf = (chain: SwapChain, wanted: string): SwapTokenRecord | undefined => {
     const key = wanted.trim().toLowerCase();
-    const row = TOKENS[chain].find(([symbol, address]) => symbol.toLowerCase() === key || address.toLowerCase() === key);
+    const row = TOKENS[chain].find(
+      ([symbol, address]) => symbol.toLowerCase() === key || address.toLowerCase() === key,
+    );
     return row && { chain, symbol: row[0], address: row[1], decimals: row[2], priceUsd: priceOf(row[0]) };
   };
 
@@ -206,7 +219,9 @@ export function createEmbeddedSwapBridge({ seed, clock }: { seed: string; clock:
     if (carried !== from.symbol) swapLeg(leg, from.chain, from.symbol, carried, usd, true);
     leg.steps.push({ type: "cross", tool: bridge.tool, fromChain: from.chain, toChain: to.chain });
     leg.fees.push({ name: `${bridge.tool} bridge fee`, amountUsd: r4((usd * bridge.feePct) / 100 + bridge.feeUsd) });
-    const depth = any ? Math.min(bridge.depth, (MARKET[from.symbol]?.depth ?? 0) / 10, (MARKET[to.symbol]?.depth ?? 0) / 10) : bridge.depth;
+    const depth = any
+      ? Math.min(bridge.depth, (MARKET[from.symbol]?.depth ?? 0) / 10, (MARKET[to.symbol]?.depth ?? 0) / 10)
+      : bridge.depth;
     leg.keep *= 1 - impactOf(usd, depth);
     leg.seconds += bridge.duration(from.chain);
     if (!any && carried !== to.symbol) swapLeg(leg, to.chain, carried, to.symbol, usd, false);

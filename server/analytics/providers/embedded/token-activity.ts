@@ -72,7 +72,8 @@ function vault(token: LaunchToken, t: number): number {
 function pool(asset: MarketAsset, t: number): number {
   if (asset.kind === "chip") return 0.3 * asset.chip.supply;
   const token = asset.token;
-  const circulating = (token.completeAt !== null && t >= token.completeAt ? TOKEN_SUPPLY : TOKENS_FOR_SALE) - vault(token, t);
+  const circulating =
+    (token.completeAt !== null && t >= token.completeAt ? TOKEN_SUPPLY : TOKENS_FOR_SALE) - vault(token, t);
   const opening = token.devTokens + token.snipes.reduce((sum, s) => sum + s.tokens, 0);
   return 0.6 * Math.max(0, circulating - opening);
 }
@@ -86,7 +87,8 @@ const holderSpecs = ({ seed, specs }: ActivityContext, asset: MarketAsset): Hold
     const total = raw.reduce((a, b) => a + b, 0);
     return raw.map((w, j) => {
       const period = asset.kind === "launch" ? r.range(2, 10) * HOUR : r.range(4, 30) * HOUR;
-      const start = asset.kind === "launch" ? asset.token.createdAt + r.range(2, 360) * MINUTE : CHIP_ANCHOR + r.range(0, period);
+      const start =
+        asset.kind === "launch" ? asset.token.createdAt + r.range(2, 360) * MINUTE : CHIP_ANCHOR + r.range(0, period);
       return {
         owner: solanaAddress(seed, `${mint}:holder:${j}`),
         weight: w / total,
@@ -119,10 +121,16 @@ function holders(ctx: ActivityContext, asset: MarketAsset, t: number): HolderEnt
       ownerKind: "program",
       amount: vault(token, t),
     });
-    out.push({ owner: token.dev, ownerKind: "wallet", amount: t < token.devSellAt ? token.devTokens : token.devTokens * token.devKeep });
-    for (const s of token.snipes) if (s.boughtAt <= t && t < s.soldAt) out.push({ owner: s.wallet, ownerKind: "wallet", amount: s.tokens });
+    out.push({
+      owner: token.dev,
+      ownerKind: "wallet",
+      amount: t < token.devSellAt ? token.devTokens : token.devTokens * token.devKeep,
+    });
+    for (const s of token.snipes)
+      if (s.boughtAt <= t && t < s.soldAt) out.push({ owner: s.wallet, ownerKind: "wallet", amount: s.tokens });
   }
-  for (const h of holderSpecs(ctx, asset)) out.push({ owner: h.owner, ownerKind: "wallet", amount: stepBalance(asset, h, stepAt(h, t)) });
+  for (const h of holderSpecs(ctx, asset))
+    out.push({ owner: h.owner, ownerKind: "wallet", amount: stepBalance(asset, h, stepAt(h, t)) });
   return out.filter((e) => e.amount > 0);
 }
 
@@ -166,13 +174,34 @@ function launchTrades(seed: string, token: LaunchToken, from: number, to: number
     out.push(trade(seed, `${mint}:create`, token.createdAt, token.dev, "buy", token.devTokens, token.devSol, false));
   const dumped = token.devTokens * (1 - token.devKeep);
   if (dumped > 0 && within(token.devSellAt)) {
-    out.push(trade(seed, `${mint}:dev-sell`, token.devSellAt, token.dev, "sell", dumped, dumped * priceSol(token, token.devSellAt), true));
+    out.push(
+      trade(
+        seed,
+        `${mint}:dev-sell`,
+        token.devSellAt,
+        token.dev,
+        "sell",
+        dumped,
+        dumped * priceSol(token, token.devSellAt),
+        true,
+      ),
+    );
   }
   for (const s of token.snipes) {
-    if (within(s.boughtAt)) out.push(trade(seed, `${mint}:snipe:${s.trader}`, s.boughtAt, s.wallet, "buy", s.tokens, s.sol, false));
+    if (within(s.boughtAt))
+      out.push(trade(seed, `${mint}:snipe:${s.trader}`, s.boughtAt, s.wallet, "buy", s.tokens, s.sol, false));
     if (within(s.soldAt))
       out.push(
-        trade(seed, `${mint}:snipe-sell:${s.trader}`, s.soldAt, s.wallet, "sell", s.tokens, s.tokens * priceSol(token, s.soldAt), true),
+        trade(
+          seed,
+          `${mint}:snipe-sell:${s.trader}`,
+          s.soldAt,
+          s.wallet,
+          "sell",
+          s.tokens,
+          s.tokens * priceSol(token, s.soldAt),
+          true,
+        ),
       );
   }
   const early = rng(`${seed}:early:${mint}`);
@@ -180,7 +209,18 @@ function launchTrades(seed: string, token: LaunchToken, from: number, to: number
     const t = token.createdAt + early.int(3, 15) * 400;
     const sol = early.range(0.1, 1);
     if (within(t))
-      out.push(trade(seed, `${mint}:early:${k}`, t, solanaAddress(seed, `${mint}:early:${k}`), "buy", sol / priceSol(token, t), sol, true));
+      out.push(
+        trade(
+          seed,
+          `${mint}:early:${k}`,
+          t,
+          solanaAddress(seed, `${mint}:early:${k}`),
+          "buy",
+          sol / priceSol(token, t),
+          sol,
+          true,
+        ),
+      );
   }
   return out;
 }

@@ -15,6 +15,7 @@ export function tokenName(r: Rng): { name: string; symbol: string } {
   const adjective = r.pick(ADJECTIVES);
   const noun = r.pick(NOUNS);
   const style = r.int(0, 2);
-  const symbol = style === 0 ? adjective.slice(0, 2) + noun : style === 1 ? noun : `${adjective.slice(0, 1)}${noun}${r.int(1, 9)}`;
+  const symbol =
+    style === 0 ? adjective.slice(0, 2) + noun : style === 1 ? noun : `${adjective.slice(0, 1)}${noun}${r.int(1, 9)}`;
   return { name: `${adjective} ${noun}`, symbol: symbol.toUpperCase().slice(0, 10) };
 }

@@ -58,8 +58,28 @@ const HABITS: Record<Style, HabitRow> = {
   sniper: [[0, 0], [0, 0], [20, 120], [0, 0], [0, 0], [1, 1], [], 0, [0, 0]],
   degen: [[0.05, 0.45], [6, 14], [5, 40], [80, 1500], [0.1, 5], [1, 1], [], 1, [0.1, 12]],
   swing: [[0.05, 0.9], [1, 4], [40, 400], [800, 15_000], [4, 96], [1, 1], ["defi", "meme"], 0.3, [12, 120]],
-  accumulator: [[0.1, 0.8], [0.25, 0.6], [200, 1500], [5000, 50_000], [168, 480], [3, 6], ["lst", "defi", "meme"], 0, [0, 0]],
-  whale: [[0.1, 0.8], [0.5, 2], [6000, 40_000], [80_000, 600_000], [12, 240], [1, 1], ["lst", "defi", "meme"], 0, [0, 0]],
+  accumulator: [
+    [0.1, 0.8],
+    [0.25, 0.6],
+    [200, 1500],
+    [5000, 50_000],
+    [168, 480],
+    [3, 6],
+    ["lst", "defi", "meme"],
+    0,
+    [0, 0],
+  ],
+  whale: [
+    [0.1, 0.8],
+    [0.5, 2],
+    [6000, 40_000],
+    [80_000, 600_000],
+    [12, 240],
+    [1, 1],
+    ["lst", "defi", "meme"],
+    0,
+    [0, 0],
+  ],
   lp: [[0.2, 0.8], [0.6, 2], [100, 900], [5000, 80_000], [24, 192], [1, 1], ["lp"], 0, [0, 0]],
   quiet: [[0.05, 0.45], [0, 0.12], [0.01, 3], [50, 2000], [24, 480], [1, 1], ["lst", "defi", "meme"], 0, [0, 0]],
 };
@@ -107,7 +127,8 @@ export function createTraderWallets(market: LaunchMarket, chips: BlueChip[], act
   const seed = market.seed;
   const population = new Map<string, { n: number; style: Style }>();
   let n = 0;
-  for (const [style, count] of ROSTER) for (let k = 0; k < count; k++, n++) population.set(market.traderAddress(n), { n, style });
+  for (const [style, count] of ROSTER)
+    for (let k = 0; k < count; k++, n++) population.set(market.traderAddress(n), { n, style });
   const memo = new Map<string, Habits>();
 
   const habitsOf = (address: string) =>
@@ -193,7 +214,14 @@ export function createTraderWallets(market: LaunchMarket, chips: BlueChip[], act
         for (const [k, b] of p.buys.entries()) {
           if (b.time < since || b.time > now) continue;
           const signature = signatureOf(seed, `${p.label}:buy:${k}`);
-          out.push({ ...base, signature, blockTime: b.time, type: p.lp ? "deposit" : "buy", amount: b.amount, valueUsd: b.valueUsd });
+          out.push({
+            ...base,
+            signature,
+            blockTime: b.time,
+            type: p.lp ? "deposit" : "buy",
+            amount: b.amount,
+            valueUsd: b.valueUsd,
+          });
         }
         if (p.sellAt >= since && p.sellAt <= now) {
           const valueUsd = amount * usd(p.asset, p.sellAt) * (1 - (FEE[p.venue] ?? 0));

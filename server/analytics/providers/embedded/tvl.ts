@@ -147,7 +147,11 @@ export function createEmbeddedTvl({ seed, clock }: { seed: string; clock: Clock 
     source: "embedded-tvl",
     async chains(): Promise<ChainTvlRecord[]> {
       const d = day();
-      return CHAINS.map(([name, tvl, tokenSymbol]) => ({ name, tvlUsd: round(tvl * drift(seed, name, d)), tokenSymbol }));
+      return CHAINS.map(([name, tvl, tokenSymbol]) => ({
+        name,
+        tvlUsd: round(tvl * drift(seed, name, d)),
+        tokenSymbol,
+      }));
     },
     async protocol(slugOrName): Promise<ProtocolTvlRecord | undefined> {
       const wanted = slugOrName.trim().toLowerCase();
@@ -157,7 +161,10 @@ export function createEmbeddedTvl({ seed, clock }: { seed: string; clock: Clock 
       return {
         slug: found.slug,
         name: found.name,
-        chains: found.chains.map(([name, tvl]) => ({ name, tvlUsd: round(tvl * drift(seed, `${found.slug}:${name}`, d)) })),
+        chains: found.chains.map(([name, tvl]) => ({
+          name,
+          tvlUsd: round(tvl * drift(seed, `${found.slug}:${name}`, d)),
+        })),
       };
     },
     async yieldPools(): Promise<YieldPoolRecord[]> {

@@ -124,7 +124,12 @@ function flowDay(seed: string, token: Token, category: Category, day: number) {
 }
 
 /** A category's flow of a token over the window ending now: the hours it overlaps, partly overlapped ones pro rata. */
-function categoryFlow({ seed, clock }: LabelsContext, token: Token, category: Category, window: FlowWindow): CategoryFlowRecord {
+function categoryFlow(
+  { seed, clock }: LabelsContext,
+  token: Token,
+  category: Category,
+  window: FlowWindow,
+): CategoryFlowRecord {
   const to = clock.now();
   const from = to - WINDOW_MS[window];
   let buy = 0;
@@ -157,7 +162,11 @@ const tokenOf = (chain: LabeledChain, address: string) =>
   TOKEN_LIST.find((t) => t.chain === chain && keyOf(chain, t.address) === keyOf(chain, address));
 
 /** A listed token's flows by wallet category over the window; undefined for a token not listed. */
-export function flowIntelligence(ctx: LabelsContext, { chain, tokenAddress }: TokenRef, window: FlowWindow): FlowIntelRecord | undefined {
+export function flowIntelligence(
+  ctx: LabelsContext,
+  { chain, tokenAddress }: TokenRef,
+  window: FlowWindow,
+): FlowIntelRecord | undefined {
   const token = tokenOf(chain, tokenAddress);
   if (!token) return undefined;
   return {

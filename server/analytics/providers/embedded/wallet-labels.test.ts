@@ -86,7 +86,9 @@ describe("embedded wallet labels: tokens and flows", () => {
       await labels.flowIntelligence({ chain: "ethereum", tokenAddress: aave }, "1d"),
     );
     expect(await labels.flowIntelligence({ chain: "base", tokenAddress: aave }, "1d")).toBeUndefined();
-    expect(await labels.flowIntelligence({ chain: "solana", tokenAddress: JUP.tokenAddress.toLowerCase() }, "1d")).toBeUndefined();
+    expect(
+      await labels.flowIntelligence({ chain: "solana", tokenAddress: JUP.tokenAddress.toLowerCase() }, "1d"),
+    ).toBeUndefined();
   });
 
   it("moves with the clock and is reproducible from the seed", async () => {
@@ -146,7 +148,10 @@ describe("embedded wallet labels: wallets", () => {
       expect(summary.tradedTimes).toBe(trades.length);
       expect(summary.realizedPnlUsd).toBeCloseTo(sum("sell"), 2);
       expect(summary.unrealizedPnlUsd).toBeCloseTo(sum("buy"), 2);
-      expect(summary.winRate).toBeCloseTo(trades.length ? trades.filter((t) => t.pnlUsd > 0).length / trades.length : 0, 10);
+      expect(summary.winRate).toBeCloseTo(
+        trades.length ? trades.filter((t) => t.pnlUsd > 0).length / trades.length : 0,
+        10,
+      );
       expect(row).toEqual({ traderAddress: row.traderAddress, labels: row.labels, ...summary });
       const day = await labels.pnlSummary(wallet, "1d");
       const month = await labels.pnlSummary(wallet, "30d");
@@ -169,7 +174,9 @@ describe("embedded wallet labels: wallets", () => {
     const { labels } = setup();
     const checksummed = { chain: "ethereum" as const, address: FAMOUS };
     const lower = { chain: "ethereum" as const, address: FAMOUS.toLowerCase() };
-    expect((await labels.labels(checksummed)).map((l) => l.label)).toEqual(expect.arrayContaining(["Smart Money", "Whale"]));
+    expect((await labels.labels(checksummed)).map((l) => l.label)).toEqual(
+      expect.arrayContaining(["Smart Money", "Whale"]),
+    );
     expect(await labels.labels(lower)).toEqual(await labels.labels(checksummed));
     expect(await labels.pnlSummary(lower, "30d")).toEqual(await labels.pnlSummary(checksummed, "30d"));
     expect(await labels.firstTransactionAt(checksummed)).toBe(Date.UTC(2019, 2, 14));

@@ -86,8 +86,20 @@ const POPULATION_SIZE = 30;
 
 /** Well-known wallets (the contract's examples) with a fixed persona, size and first transaction. */
 const FAMOUS: { chain: LabeledChain; address: string; persona: Persona; size: number; since: string }[] = [
-  { chain: "ethereum", address: "0x28C6c06298d514Db089934071355E5743bf21d60", persona: "smart", size: 14.8e6, since: "2019-03-14" },
-  { chain: "solana", address: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM", persona: "smart", size: 640e3, since: "2021-02-08" },
+  {
+    chain: "ethereum",
+    address: "0x28C6c06298d514Db089934071355E5743bf21d60",
+    persona: "smart",
+    size: 14.8e6,
+    since: "2019-03-14",
+  },
+  {
+    chain: "solana",
+    address: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM",
+    persona: "smart",
+    size: 640e3,
+    since: "2021-02-08",
+  },
 ];
 
 interface Wallet {
@@ -118,7 +130,9 @@ function makeWallet(seed: string, chain: LabeledChain, address: string, persona:
   const perDay = r.range(...p.perDay);
   const ticket = r.range(...p.ticket);
   const since =
-    persona === "early" ? GENESIS[chain] + r.range(0, 120) * DAY : GENESIS[chain] + r.range(0.05, 1) * (LATEST_START - GENESIS[chain]);
+    persona === "early"
+      ? GENESIS[chain] + r.range(0, 120) * DAY
+      : GENESIS[chain] + r.range(0.05, 1) * (LATEST_START - GENESIS[chain]);
   const tokens = TOKEN_LIST.filter((t) => t.chain === chain);
   const held = tokens.filter(() => r.chance(0.6));
   const picked = held.length ? held : [r.pick(tokens)];
@@ -147,7 +161,8 @@ function population({ seed, populations }: WalletsContext, chain: LabeledChain):
   let found = populations.get(chain);
   if (!found) {
     const wallets = Array.from({ length: POPULATION_SIZE }, (_, i) => {
-      const address = chain === "solana" ? solanaAddress(seed, `wallet:${i}`) : evmAddress(seed, `${chain}:wallet:${i}`);
+      const address =
+        chain === "solana" ? solanaAddress(seed, `wallet:${i}`) : evmAddress(seed, `${chain}:wallet:${i}`);
       return makeWallet(seed, chain, address, CYCLE[i % CYCLE.length] as Persona);
     });
     for (const f of FAMOUS.filter((w) => w.chain === chain)) {
@@ -169,7 +184,12 @@ function balances({ seed, clock }: LabelsContext, wallet: Wallet): HoldingRecord
   const r = rng(`${seed}:balances:${wallet.chain}:${keyOf(wallet.chain, wallet.address)}:${day}`);
   return wallet.holdings.map(({ token, weight }) => {
     const valueUsd = round(wallet.size * weight * r.range(0.92, 1.08));
-    return { tokenSymbol: token.symbol, tokenAddress: token.address, amount: sig(valueUsd / priceOn(seed, token, day)), valueUsd };
+    return {
+      tokenSymbol: token.symbol,
+      tokenAddress: token.address,
+      amount: sig(valueUsd / priceOn(seed, token, day)),
+      valueUsd,
+    };
   });
 }
 
@@ -202,7 +222,11 @@ function tradesSince({ seed, clock }: LabelsContext, wallet: Wallet, from: numbe
   const now = clock.now();
   const out: TradeRecord[] = [];
   for (let day = Math.max(utcDay(from), utcDay(wallet.since)); day <= utcDay(now); day++) {
-    out.push(...tradesOn(seed, wallet, day).filter((t) => t.timestamp > from && t.timestamp <= now && t.timestamp >= wallet.since));
+    out.push(
+      ...tradesOn(seed, wallet, day).filter(
+        (t) => t.timestamp > from && t.timestamp <= now && t.timestamp >= wallet.since,
+      ),
+    );
   }
   return out;
 }

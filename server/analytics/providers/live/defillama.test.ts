@@ -1,7 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeUpstreamFailures, fixture, type LocalServer, reply, startServer, testHttp } from "../../../../test/support/upstreams.js";
+import {
+  describeUpstreamFailures,
+  fixture,
+  type LocalServer,
+  reply,
+  startServer,
+  testHttp,
+} from "../../../../test/support/upstreams.js";
 import { manualClock } from "../../clock.js";
-import { chainsSchema, createDefiLlamaTvl, mapChains, mapProtocol, mapYieldPools, protocolsSchema, yieldsSchema } from "./defillama.js";
+import {
+  chainsSchema,
+  createDefiLlamaTvl,
+  mapChains,
+  mapProtocol,
+  mapYieldPools,
+  protocolsSchema,
+  yieldsSchema,
+} from "./defillama.js";
 
 const chains = chainsSchema.parse(fixture("defillama-chains.json"));
 const protocols = protocolsSchema.parse(fixture("defillama-protocols.json"));
@@ -88,7 +103,12 @@ describe("createDefiLlamaTvl against a local server", () => {
 
   it("serves every method from its host, downloading the protocol list once per ten minutes", async () => {
     const clock = manualClock(0);
-    const tvl = createDefiLlamaTvl({ http: testHttp("defillama"), clock, apiUrl: `${server.url}/api`, yieldsUrl: `${server.url}/yields` });
+    const tvl = createDefiLlamaTvl({
+      http: testHttp("defillama"),
+      clock,
+      apiUrl: `${server.url}/api`,
+      yieldsUrl: `${server.url}/yields`,
+    });
     expect(tvl.source).toBe("defillama");
     expect(await tvl.chains()).toHaveLength(4);
     expect((await tvl.protocol("lido"))?.chains).toEqual([{ name: "Ethereum", tvlUsd: 19800000000 }]);

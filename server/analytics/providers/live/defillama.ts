@@ -80,16 +80,24 @@ const ETH_GAS = new Set([
 ]);
 
 export function mapChains(rows: z.infer<typeof chainsSchema>): ChainTvlRecord[] {
-  return rows.map((row) => ({ name: row.name, tvlUsd: row.tvl, tokenSymbol: ETH_GAS.has(row.name) ? "ETH" : (row.tokenSymbol ?? null) }));
+  return rows.map((row) => ({
+    name: row.name,
+    tvlUsd: row.tvl,
+    tokenSymbol: ETH_GAS.has(row.name) ? "ETH" : (row.tokenSymbol ?? null),
+  }));
 }
 
 /** The protocol whose slug or name matches (case-insensitive), with its plain per-chain TVL. */
 export function mapProtocol(rows: z.infer<typeof protocolsSchema>, slugOrName: string): ProtocolTvlRecord | undefined {
   const wanted = slugOrName.trim().toLowerCase();
-  const found = rows.find((row) => row.slug.toLowerCase() === wanted) ?? rows.find((row) => row.name.toLowerCase() === wanted);
+  const found =
+    rows.find((row) => row.slug.toLowerCase() === wanted) ?? rows.find((row) => row.name.toLowerCase() === wanted);
   if (!found) return undefined;
   const chains = Object.entries(found.chainTvls ?? {})
-    .filter((entry): entry is [string, number] => entry[1] !== null && !entry[0].includes("-") && !SYNTHETIC.has(entry[0].toLowerCase()))
+    .filter(
+      (entry): entry is [string, number] =>
+        entry[1] !== null && !entry[0].includes("-") && !SYNTHETIC.has(entry[0].toLowerCase()),
+    )
     .map(([name, tvlUsd]) => ({ name, tvlUsd }));
   return { slug: found.slug, name: found.name, chains };
 }
@@ -101,7 +109,8 @@ export function mapProtocol(rows: z.infer<typeof protocolsSchema>, slugOrName: s
  */
 export function mapYieldPools(body: z.infer<typeof yieldsSchema>): YieldPoolRecord[] {
   return body.data.flatMap((row) => {
-    const apy = row.apy ?? (row.apyBase == null && row.apyReward == null ? undefined : (row.apyBase ?? 0) + (row.apyReward ?? 0));
+    const apy =
+      row.apy ?? (row.apyBase == null && row.apyReward == null ? undefined : (row.apyBase ?? 0) + (row.apyReward ?? 0));
     if (apy === undefined) return [];
     const stablecoin = row.stablecoin ?? false;
     const exposure = row.exposure ?? (row.symbol.includes("-") ? "multi" : "single");
@@ -153,7 +162,9 @@ export function createDefiLlamaTvl({
   yieldsUrl = DEFILLAMA_YIELDS_URL,
 }: DefiLlamaOptions): TvlProvider {
   const protocols = memoize(LIST_TTL_MS, clock, () => http.json({ url: `${apiUrl}/protocols` }, protocolsSchema));
-  const pools = memoize(LIST_TTL_MS, clock, async () => mapYieldPools(await http.json({ url: `${yieldsUrl}/pools` }, yieldsSchema)));
+  const pools = memoize(LIST_TTL_MS, clock, async () =>
+    mapYieldPools(await http.json({ url: `${yieldsUrl}/pools` }, yieldsSchema)),
+  );
   return {
     source: "defillama",
     chains: async () => mapChains(await http.json({ url: `${apiUrl}/v2/chains` }, chainsSchema)),

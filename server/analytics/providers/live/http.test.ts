@@ -1,8 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { describeUpstreamFailures, expectUpstreamError, reply, startServer } from "../../../../test/support/upstreams.js";
+import {
+  describeUpstreamFailures,
+  expectUpstreamError,
+  reply,
+  startServer,
+} from "../../../../test/support/upstreams.js";
 import { manualClock } from "../../clock.js";
-import { createUpstreamHttp, type HttpPolicy, numeric, rawAmount, retryAfterMs, type UpstreamObserver } from "./http.js";
+import {
+  createUpstreamHttp,
+  type HttpPolicy,
+  numeric,
+  rawAmount,
+  retryAfterMs,
+  type UpstreamObserver,
+} from "./http.js";
 
 const ok = z.object({ ok: z.literal(true) });
 
@@ -21,7 +33,8 @@ function client(fetch: typeof globalThis.fetch, policy: Partial<HttpPolicy> = {}
   const sleeps: number[] = [];
   const reported: string[] = [];
   const observer: UpstreamObserver = {
-    attempt: (source, outcome, seconds) => reported.push(`${source} attempt ${outcome}${seconds >= 0 ? "" : " (negative time)"}`),
+    attempt: (source, outcome, seconds) =>
+      reported.push(`${source} attempt ${outcome}${seconds >= 0 ? "" : " (negative time)"}`),
     failure: (source, kind) => reported.push(`${source} failure ${kind}`),
     breaker: (source, open) => reported.push(`${source} breaker ${open ? "open" : "closed"}`),
   };
@@ -88,7 +101,8 @@ describe("createUpstreamHttp", () => {
   it("opens the breaker after consecutive failures, fails fast, then lets one probe through", async () => {
     const { fetch, calls } = scriptedFetch([500, 500, 500, 200]);
     const { http, clock } = client(fetch, { retries: 0 });
-    for (let i = 0; i < 3; i++) await expectUpstreamError(http.json({ url: "https://a.example/x" }, ok), "acme", /HTTP 500/);
+    for (let i = 0; i < 3; i++)
+      await expectUpstreamError(http.json({ url: "https://a.example/x" }, ok), "acme", /HTTP 500/);
     await expectUpstreamError(http.json({ url: "https://a.example/x" }, ok), "acme", /pause for 10 s/);
     expect(calls).toHaveLength(3);
     // Another host has its own breaker.
@@ -198,6 +212,7 @@ describe("createUpstreamHttp", () => {
 
 describeUpstreamFailures("createUpstreamHttp", {
   provider: "acme",
-  call: (baseUrl, http) => http.json({ url: `${baseUrl}/thing` }, z.object({ data: z.array(z.object({ id: z.string() })) })),
+  call: (baseUrl, http) =>
+    http.json({ url: `${baseUrl}/thing` }, z.object({ data: z.array(z.object({ id: z.string() })) })),
   valid: (_req, res) => reply(res, 200, { data: [{ id: "a" }] }),
 });

@@ -45,7 +45,13 @@ export type AttemptOutcome = "ok" | "client_error" | "rate_limited" | "server_er
  * upstream asked to wait longer than the policy allows, or its answer was an error status,
  * malformed JSON or an unexpected shape.
  */
-export type FailureKind = "breaker_open" | "retries_exhausted" | "retry_after" | "http_status" | "malformed" | "unexpected_shape";
+export type FailureKind =
+  | "breaker_open"
+  | "retries_exhausted"
+  | "retry_after"
+  | "http_status"
+  | "malformed"
+  | "unexpected_shape";
 
 /** Told of every attempt, every failed request and every breaker change, by provider. */
 export interface UpstreamObserver {
@@ -90,10 +96,16 @@ const NUMERIC = /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/;
 export const numeric = z.union([z.number(), z.string().trim().regex(NUMERIC).transform(Number)]).pipe(z.number());
 
 /** A raw integer amount (smallest unit), sent as a string or a safe JSON integer. */
-export const rawAmount = z.union([z.string().regex(/^\d+$/), z.number().int().nonnegative()]).transform((v) => BigInt(v));
+export const rawAmount = z
+  .union([z.string().regex(/^\d+$/), z.number().int().nonnegative()])
+  .transform((v) => BigInt(v));
 
 /** `base` + `path` with the defined query parameters. */
-export function urlOf(base: string, path: string, query: Record<string, string | number | boolean | undefined> = {}): string {
+export function urlOf(
+  base: string,
+  path: string,
+  query: Record<string, string | number | boolean | undefined> = {},
+): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
   const search = params.toString();
@@ -188,7 +200,11 @@ function outcomeOf(status: number): AttemptOutcome {
   return status >= 400 ? "client_error" : "ok";
 }
 
-export function createUpstreamHttp(source: string, policy: Partial<HttpPolicy> = {}, deps: HttpDeps = {}): UpstreamHttp {
+export function createUpstreamHttp(
+  source: string,
+  policy: Partial<HttpPolicy> = {},
+  deps: HttpDeps = {},
+): UpstreamHttp {
   const p: HttpPolicy = { ...DEFAULT_POLICY, ...policy };
   const doFetch = deps.fetch ?? fetch;
   const clock = deps.clock ?? systemClock;
@@ -205,7 +221,10 @@ export function createUpstreamHttp(source: string, policy: Partial<HttpPolicy> =
   function hostState(host: string) {
     let state = hosts.get(host);
     if (!state) {
-      state = { breaker: new Breaker(p, (open) => observer.breaker(source, open)), slots: new Semaphore(p.concurrency) };
+      state = {
+        breaker: new Breaker(p, (open) => observer.breaker(source, open)),
+        slots: new Semaphore(p.concurrency),
+      };
       hosts.set(host, state);
     }
     return state;
@@ -213,12 +232,14 @@ export function createUpstreamHttp(source: string, policy: Partial<HttpPolicy> =
 
   async function attempt(url: URL, request: UpstreamRequest): Promise<Outcome> {
     const { breaker, slots } = hostState(url.host);
-    if (!breaker.allow(clock.now())) throw fail("breaker_open", `is failing; requests pause for ${breaker.retryInS(clock.now())} s`);
+    if (!breaker.allow(clock.now()))
+      throw fail("breaker_open", `is failing; requests pause for ${breaker.retryInS(clock.now())} s`);
     await slots.acquire();
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), p.timeoutMs);
     const started = performance.now();
-    const observe = (outcome: AttemptOutcome) => observer.attempt(source, outcome, (performance.now() - started) / 1000);
+    const observe = (outcome: AttemptOutcome) =>
+      observer.attempt(source, outcome, (performance.now() - started) / 1000);
     try {
       const headers: Record<string, string> = { accept: "application/json", ...request.headers };
       if (request.body !== undefined) headers["content-type"] = "application/json";

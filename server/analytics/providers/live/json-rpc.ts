@@ -23,7 +23,8 @@ export function createJsonRpc(http: UpstreamHttp, url: string): JsonRpc {
         { url, method: "POST", body: { jsonrpc: "2.0", id: ++id, method, params } },
         z.union([rpcError, z.object({ result })]),
       );
-      if ("error" in body) throw upstreamError(http.source, `${http.source} answered error ${body.error.code} to ${method}.`);
+      if ("error" in body)
+        throw upstreamError(http.source, `${http.source} answered error ${body.error.code} to ${method}.`);
       return body.result;
     },
   };

@@ -27,14 +27,24 @@ const HOUR = 3_600_000;
 describe("parseFrame", () => {
   it("reads create, trade and migrate frames, with integer and string amounts", () => {
     const frames = FRAMES.map(parseFrame);
-    expect(frames[2]).toMatchObject({ txType: "create", mint: UNICORN, solAmount: 2.962962961, marketCapSol: 33.75448670917235 });
+    expect(frames[2]).toMatchObject({
+      txType: "create",
+      mint: UNICORN,
+      solAmount: 2.962962961,
+      marketCapSol: 33.75448670917235,
+    });
     expect(frames[3]).toMatchObject({ txType: "create", mint: HELP, solAmount: 2, uri: null });
     expect(frames[4]).toMatchObject({ txType: "buy", vSolInBondingCurve: 33.65 });
     expect(frames[5]).toEqual({ txType: "migrate", mint: UNICORN });
   });
 
   it("ignores control messages, incomplete frames and text that is not JSON", () => {
-    expect([0, 1, 7, 8].map((i) => parseFrame(FRAMES[i] as string))).toEqual([undefined, undefined, undefined, undefined]);
+    expect([0, 1, 7, 8].map((i) => parseFrame(FRAMES[i] as string))).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });
 
@@ -72,7 +82,12 @@ describe("LaunchWindow", () => {
 
 describe("LaunchLab logs and creations", () => {
   it("keeps successful Initialize notifications only", () => {
-    expect(fixtureLines("rpc-launchlab-logs.jsonl").map(launchLabSignature)).toEqual([undefined, "llCreate", undefined, undefined]);
+    expect(fixtureLines("rpc-launchlab-logs.jsonl").map(launchLabSignature)).toEqual([
+      undefined,
+      "llCreate",
+      undefined,
+      undefined,
+    ]);
     expect(launchLabSignature("{")).toBeUndefined();
   });
 
@@ -116,7 +131,9 @@ describe("openFeedSocket against a server that drops the connection", () => {
       server.dropAll();
       await eventually(() => expect(feed.downFor()).toBe(0));
       await server.waitForConnections(2);
-      await eventually(() => expect(server.received).toEqual([{ method: "subscribeNewToken" }, { method: "subscribeNewToken" }]));
+      await eventually(() =>
+        expect(server.received).toEqual([{ method: "subscribeNewToken" }, { method: "subscribeNewToken" }]),
+      );
       expect(feed.downFor()).toBeUndefined();
     } finally {
       feed.close();
@@ -151,14 +168,21 @@ describe("createLiveLaunches against local feeds and RPC", () => {
     rpcHttp = await startServer((req, res) => {
       const { method, params } = req.body as { method: string; params: [string | string[]] };
       if (method === "getTransaction")
-        return reply(res, 200, { jsonrpc: "2.0", id: 1, result: params[0] === "llCreate" ? fixture("rpc-launchlab-create.json") : null });
+        return reply(res, 200, {
+          jsonrpc: "2.0",
+          id: 1,
+          result: params[0] === "llCreate" ? fixture("rpc-launchlab-create.json") : null,
+        });
       const keys = params[0] as string[];
       const pool = fixture<{ result: { value: unknown } }>("rpc-launchlab-pool.json").result.value;
       const metadata = fixture<{ result: { value: unknown[] } }>("rpc-metadata.json").result.value[0];
       reply(res, 200, {
         jsonrpc: "2.0",
         id: 1,
-        result: { context: { slot: 1 }, value: keys.map((k) => (k === "9Sm7bGBZ3qEwxGgnZ4tpnoD4jm3V3QHe1fPjXXNzYNPv" ? pool : metadata)) },
+        result: {
+          context: { slot: 1 },
+          value: keys.map((k) => (k === "9Sm7bGBZ3qEwxGgnZ4tpnoD4jm3V3QHe1fPjXXNzYNPv" ? pool : metadata)),
+        },
       });
     });
   });
@@ -178,7 +202,9 @@ describe("createLiveLaunches against local feeds and RPC", () => {
 
   it("subscribes once per connection and serves the window", async () => {
     const feed = start();
-    await eventually(() => expect(pumpPortal.received).toEqual([{ method: "subscribeNewToken" }, { method: "subscribeMigration" }]));
+    await eventually(() =>
+      expect(pumpPortal.received).toEqual([{ method: "subscribeNewToken" }, { method: "subscribeMigration" }]),
+    );
     for (const frame of FRAMES) pumpPortal.broadcast(frame);
     await eventually(async () => expect(await feed.recentCreates(10)).toHaveLength(2));
     expect((await feed.trackedCurves()).map((c) => [c.mint, c.migratedAt])).toEqual([
@@ -192,10 +218,17 @@ describe("createLiveLaunches against local feeds and RPC", () => {
     const feed = start(manualClock(1_000), "pp-key");
     await eventually(() => expect(pumpPortal.received).toHaveLength(2));
     pumpPortal.broadcast(FRAMES[2] as string);
-    await eventually(() => expect(pumpPortal.received.at(-1)).toEqual({ method: "subscribeTokenTrade", keys: [UNICORN] }));
+    await eventually(() =>
+      expect(pumpPortal.received.at(-1)).toEqual({ method: "subscribeTokenTrade", keys: [UNICORN] }),
+    );
     pumpPortal.dropAll();
-    await eventually(() => expect(pumpPortal.received.at(-1)).toEqual({ method: "subscribeTokenTrade", keys: [UNICORN] }));
-    expect(pumpPortal.received.slice(-3, -1)).toEqual([{ method: "subscribeNewToken" }, { method: "subscribeMigration" }]);
+    await eventually(() =>
+      expect(pumpPortal.received.at(-1)).toEqual({ method: "subscribeTokenTrade", keys: [UNICORN] }),
+    );
+    expect(pumpPortal.received.slice(-3, -1)).toEqual([
+      { method: "subscribeNewToken" },
+      { method: "subscribeMigration" },
+    ]);
     expect(await feed.recentCreates(1)).toHaveLength(1);
   });
 
@@ -235,6 +268,9 @@ describe("createLiveLaunches against local feeds and RPC", () => {
     expect(await feed.recentCreates(5)).toEqual([]);
     clock.advance(60_001);
     await expect(feed.recentCreates(5)).rejects.toMatchObject({ status: 502, details: { provider: "pumpportal" } });
-    await expect(feed.recentLaunchLabLaunches(5)).rejects.toMatchObject({ status: 502, details: { provider: "launchlab" } });
+    await expect(feed.recentLaunchLabLaunches(5)).rejects.toMatchObject({
+      status: 502,
+      details: { provider: "launchlab" },
+    });
   });
 });

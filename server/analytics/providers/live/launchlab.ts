@@ -12,7 +12,9 @@ import { base64Account, type Transaction, transactionSchema } from "./solana-sch
 const logsNotification = z.object({
   method: z.literal("logsNotification"),
   params: z.object({
-    result: z.object({ value: z.object({ signature: z.string(), err: z.unknown().nullable(), logs: z.array(z.string()) }) }),
+    result: z.object({
+      value: z.object({ signature: z.string(), err: z.unknown().nullable(), logs: z.array(z.string()) }),
+    }),
   }),
 });
 
@@ -83,7 +85,12 @@ export function openLaunchLab({ clock, rpc, wsUrl, maxLaunches, socket }: Launch
     url: wsUrl,
     clock,
     subscribe: () => [
-      { jsonrpc: "2.0", id: 1, method: "logsSubscribe", params: [{ mentions: [LAUNCHLAB_PROGRAM] }, { commitment: "confirmed" }] },
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "logsSubscribe",
+        params: [{ mentions: [LAUNCHLAB_PROGRAM] }, { commitment: "confirmed" }],
+      },
     ],
     onMessage(text) {
       const signature = launchLabSignature(text);
@@ -100,7 +107,10 @@ export function openLaunchLab({ clock, rpc, wsUrl, maxLaunches, socket }: Launch
       entries
         .filter((e) => !e.creation)
         .map(async (entry) => {
-          const params = [entry.signature, { encoding: "jsonParsed", maxSupportedTransactionVersion: 0, commitment: "confirmed" }];
+          const params = [
+            entry.signature,
+            { encoding: "jsonParsed", maxSupportedTransactionVersion: 0, commitment: "confirmed" },
+          ];
           const tx = await rpc.call("getTransaction", params, transactionSchema);
           const creation = tx && mapLaunchLabCreation(tx, authority);
           if (creation) entry.creation = creation;
@@ -130,7 +140,13 @@ export function openLaunchLab({ clock, rpc, wsUrl, maxLaunches, socket }: Launch
       if (!pool) return [];
       const meta = metadata.get(c.mint);
       return [
-        { ...pool, name: meta?.name ?? "Unknown", symbol: meta?.symbol ?? "?", createdAt: c.createdAt, initialBuySol: c.initialBuySol },
+        {
+          ...pool,
+          name: meta?.name ?? "Unknown",
+          symbol: meta?.symbol ?? "?",
+          createdAt: c.createdAt,
+          initialBuySol: c.initialBuySol,
+        },
       ];
     });
   }

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeUpstreamFailures, fixture, type LocalServer, reply, startServer, testHttp } from "../../../../test/support/upstreams.js";
+import {
+  describeUpstreamFailures,
+  fixture,
+  type LocalServer,
+  reply,
+  startServer,
+  testHttp,
+} from "../../../../test/support/upstreams.js";
 import type { QuoteRequest, SwapTokenRecord } from "../swap-bridge.js";
 import {
   createLifiJupiter,
@@ -37,7 +44,13 @@ const request = (over: Partial<QuoteRequest> = {}): QuoteRequest => ({
   ...over,
 });
 /** 0.1 SOL to USDC on Solana: a Jupiter quote. */
-const solanaSwap = request({ fromChain: "solana", fromToken: SOL, toToken: USDC_SOL, fromAmount: 100000000n, slippage: 0.01 });
+const solanaSwap = request({
+  fromChain: "solana",
+  fromToken: SOL,
+  toToken: USDC_SOL,
+  fromAmount: 100000000n,
+  slippage: 0.01,
+});
 
 describe("mapLifiToken", () => {
   it("maps the chain id and the string price", () => {
@@ -60,7 +73,13 @@ describe("mapLifiQuote", () => {
     expect(mapLifiQuote(lifiQuoteSchema.parse(fixture("lifi-quote.json")))).toEqual({
       tool: "mayan",
       fromToken: USDC_ETH,
-      toToken: { chain: "solana", address: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", symbol: "USDC", decimals: 6, priceUsd: 1 },
+      toToken: {
+        chain: "solana",
+        address: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+        symbol: "USDC",
+        decimals: 6,
+        priceUsd: 1,
+      },
       fromAmount: 250000000n,
       toAmount: 249412000n,
       toAmountMin: 248164940n,
@@ -102,7 +121,12 @@ describe("mapJupiterQuote", () => {
       gasCosts: [],
       executionDurationS: 13,
     });
-    expect([quote.fromAmount, quote.toAmount, quote.fromAmountUsd, quote.toAmountUsd]).toEqual([100000000n, 17057460n, 17, 17.05746]);
+    expect([quote.fromAmount, quote.toAmount, quote.fromAmountUsd, quote.toAmountUsd]).toEqual([
+      100000000n,
+      17057460n,
+      17,
+      17.05746,
+    ]);
     // The third venue charged its fee in a token without a known price.
     expect(quote.feeCosts.map((f) => [f.name, Math.round(f.amountUsd * 1e6) / 1e6])).toEqual([
       ["Meteora DLMM swap fee", 0.001285],
@@ -118,9 +142,13 @@ describe("createLifiJupiter against a local server", () => {
     server = await startServer((req, res) => {
       const path = req.url.split("?")[0];
       if (path === "/lifi/token")
-        return req.url.includes("token=NOPE") ? reply(res, 404, { code: 1003 }) : reply(res, 200, fixture("lifi-token.json"));
+        return req.url.includes("token=NOPE")
+          ? reply(res, 404, { code: 1003 })
+          : reply(res, 200, fixture("lifi-token.json"));
       if (path === "/lifi/quote")
-        return req.url.includes("fromAmount=1&") ? reply(res, 404, { code: 1002 }) : reply(res, 200, fixture("lifi-quote.json"));
+        return req.url.includes("fromAmount=1&")
+          ? reply(res, 404, { code: 1002 })
+          : reply(res, 200, fixture("lifi-quote.json"));
       if (path === "/jup/swap/v1/quote") return reply(res, 200, fixture("jupiter-quote.json"));
       reply(res, 404, {});
     });

@@ -37,7 +37,10 @@ const CHAIN_OF = new Map(Object.entries(LIFI_CHAIN).map(([chain, id]) => [id, ch
  * the route is priced for an example wallet: LI.FI's documentation wallet on EVM, the contract's
  * example wallet on Solana. The route does not depend on who sends.
  */
-const EXAMPLE_WALLET = { evm: "0x552008c0f6870c2f77e5cC1d2eb9bdff03e30Ea0", solana: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM" };
+const EXAMPLE_WALLET = {
+  evm: "0x552008c0f6870c2f77e5cC1d2eb9bdff03e30Ea0",
+  solana: "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM",
+};
 const walletFamily = (chain: SwapChain) => (chain === "solana" ? "solana" : "evm");
 
 /** Jupiter estimates no duration: a swap is final after 32 slots of about 400 ms. */
@@ -61,7 +64,11 @@ export const lifiTokenSchema = z.object({
 });
 
 const cost = z.object({ amount: rawAmount, amountUSD: numeric.nullish(), token: lifiTokenSchema });
-const step = z.object({ type: z.string(), tool: z.string(), action: z.object({ fromChainId: lifiChain, toChainId: lifiChain }) });
+const step = z.object({
+  type: z.string(),
+  tool: z.string(),
+  action: z.object({ fromChainId: lifiChain, toChainId: lifiChain }),
+});
 
 export const lifiQuoteSchema = step.extend({
   action: step.shape.action.extend({ fromToken: lifiTokenSchema, toToken: lifiTokenSchema }),
@@ -85,13 +92,25 @@ export const jupiterQuoteSchema = z.object({
   outAmount: rawAmount,
   otherAmountThreshold: rawAmount,
   routePlan: z.array(
-    z.object({ swapInfo: z.object({ label: z.string().nullish(), feeAmount: rawAmount.nullish(), feeMint: z.string().nullish() }) }),
+    z.object({
+      swapInfo: z.object({
+        label: z.string().nullish(),
+        feeAmount: rawAmount.nullish(),
+        feeMint: z.string().nullish(),
+      }),
+    }),
   ),
 });
 
 export function mapLifiToken(token: z.infer<typeof lifiTokenSchema>): SwapTokenRecord {
   // LI.FI lists some tokens without a price; they are valued at 0.
-  return { chain: token.chainId, address: token.address, symbol: token.symbol, decimals: token.decimals, priceUsd: token.priceUSD ?? 0 };
+  return {
+    chain: token.chainId,
+    address: token.address,
+    symbol: token.symbol,
+    decimals: token.decimals,
+    priceUsd: token.priceUSD ?? 0,
+  };
 }
 
 const usdOf = (amount: bigint, token: SwapTokenRecord) => fromBaseUnits(amount, token.decimals) * token.priceUsd;
@@ -223,6 +242,7 @@ export function createLifiJupiter({
       const token = await lifi.jsonOrMissing({ url, headers: lifiHeaders }, lifiTokenSchema, [400, 404]);
       return token && mapLifiToken(token);
     },
-    quote: (request) => (request.fromChain === "solana" && request.toChain === "solana" ? jupiterQuote(request) : lifiQuote(request)),
+    quote: (request) =>
+      request.fromChain === "solana" && request.toChain === "solana" ? jupiterQuote(request) : lifiQuote(request),
   };
 }

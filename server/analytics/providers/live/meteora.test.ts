@@ -157,7 +157,8 @@ describe("createMeteoraPools against a local server", () => {
       if (req.url === "/rpc") return reply(res, 200, rpcAnswer(req));
       const path = req.url.split("?")[0] as string;
       if (datapiDown && path.startsWith("/datapi")) return reply(res, 503, {});
-      if (path.startsWith("/datapi/pools/")) return reply(res, path in routes ? 200 : 400, routes[path] ?? { error: "invalid pool" });
+      if (path.startsWith("/datapi/pools/"))
+        return reply(res, path in routes ? 200 : 400, routes[path] ?? { error: "invalid pool" });
       reply(res, path in routes ? 200 : 404, routes[path] ?? {});
     });
   });
@@ -186,10 +187,14 @@ describe("createMeteoraPools against a local server", () => {
     expect(count?.body).toMatchObject({
       params: [
         "LBUZKhRxPF3XUpBCjp4YzTKgLccjZhTSDM9YuVaPwxo",
-        { dataSlice: { offset: 0, length: 0 }, filters: [{ memcmp: { offset: 0 } }, { memcmp: { offset: 8, bytes: SOL_USDC } }] },
+        {
+          dataSlice: { offset: 0, length: 0 },
+          filters: [{ memcmp: { offset: 0 } }, { memcmp: { offset: 8, bytes: SOL_USDC } }],
+        },
       ],
     });
-    const scans = () => server.seen.filter((r) => (r.body as { method?: string })?.method === "getProgramAccounts").length;
+    const scans = () =>
+      server.seen.filter((r) => (r.body as { method?: string })?.method === "getProgramAccounts").length;
     const before = scans();
     expect(await pools().pool("Unknown1111111111111111111111111111111111111")).toBeUndefined();
     // an unknown pool (a free 404) costs no scan of the program's accounts
@@ -205,7 +210,9 @@ describe("createMeteoraPools against a local server", () => {
       const list = await pools().listPools({ sortBy: "apr", pageSize: 2 });
       // The pair whose mint the RPC does not know is left out.
       expect(list.pools.map((p) => p.name)).toEqual(["SOL-USDC"]);
-      expect(server.seen.at(-2)?.url).toBe("/legacy/pair/all_with_pagination?page=0&limit=2&sort_key=feetvlratio&order_by=desc");
+      expect(server.seen.at(-2)?.url).toBe(
+        "/legacy/pair/all_with_pagination?page=0&limit=2&sort_key=feetvlratio&order_by=desc",
+      );
     } finally {
       datapiDown = false;
     }
@@ -214,7 +221,9 @@ describe("createMeteoraPools against a local server", () => {
   it("reads daily volume history for the requested days", async () => {
     const buckets = await pools().volumeHistory(SOL_USDC, 3);
     expect(buckets.map((b) => b.volumeUsd)).toEqual([41200000.5, 38900000, 12000000]);
-    expect(server.seen.at(-1)?.url).toBe(`/datapi/pools/${SOL_USDC}/volume/history?timeframe=24h&start_time=1763510400&end_time=${NOW_S}`);
+    expect(server.seen.at(-1)?.url).toBe(
+      `/datapi/pools/${SOL_USDC}/volume/history?timeframe=24h&start_time=1763510400&end_time=${NOW_S}`,
+    );
   });
 
   it("reads a wallet's open positions, and one position by address", async () => {
@@ -232,9 +241,11 @@ describe("createMeteoraPools against a local server", () => {
 describeUpstreamFailures("createMeteoraPools.volumeHistory", {
   provider: "meteora",
   call: (url, http) =>
-    createMeteoraPools({ http, rpc: createJsonRpc(http, url), clock: manualClock(NOW_S * 1000), datapiUrl: url }).volumeHistory(
-      SOL_USDC,
-      3,
-    ),
+    createMeteoraPools({
+      http,
+      rpc: createJsonRpc(http, url),
+      clock: manualClock(NOW_S * 1000),
+      datapiUrl: url,
+    }).volumeHistory(SOL_USDC, 3),
   valid: (_req, res) => reply(res, 200, fixture("meteora-volume-history.json")),
 });

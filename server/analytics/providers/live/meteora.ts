@@ -68,7 +68,9 @@ export const datapiPoolSchema = z.object({
 });
 export const datapiPageSchema = z.object({ total: z.number().int().nonnegative(), data: z.array(datapiPoolSchema) });
 
-export const volumeHistorySchema = z.object({ data: z.array(z.object({ timestamp: unixSeconds, volume: numeric, fees: numeric })) });
+export const volumeHistorySchema = z.object({
+  data: z.array(z.object({ timestamp: unixSeconds, volume: numeric, fees: numeric })),
+});
 
 export const legacyPairSchema = z.object({
   address: z.string(),
@@ -107,10 +109,19 @@ export const positionsPnlSchema = z.object({
   ),
 });
 
-export const legacyPositionSchema = z.object({ address: z.string(), owner: z.string(), pair_address: z.string(), created_at: unixSeconds });
+export const legacyPositionSchema = z.object({
+  address: z.string(),
+  owner: z.string(),
+  pair_address: z.string(),
+  created_at: unixSeconds,
+});
 
 /** USD prices of both sides; a missing one follows from the other through the pool price (X in Y). */
-function pricesOf(x: number | null | undefined, y: number | null | undefined, price: number): [number, number] | undefined {
+function pricesOf(
+  x: number | null | undefined,
+  y: number | null | undefined,
+  price: number,
+): [number, number] | undefined {
   if (y != null) return [x ?? price * y, y];
   if (x != null && price > 0) return [x, x / price];
   return undefined;
@@ -180,7 +191,11 @@ export function mapLegacyPair(pair: z.infer<typeof legacyPairSchema>, decimals: 
  * The last `days` UTC-day buckets ending with today's, oldest first; days the API has no bucket for
  * (before the pool existed, or without trades) are zero. Today's bucket runs from midnight to now.
  */
-export function mapVolumeHistory(body: z.infer<typeof volumeHistorySchema>, days: number, nowS: number): VolumeBucket[] {
+export function mapVolumeHistory(
+  body: z.infer<typeof volumeHistorySchema>,
+  days: number,
+  nowS: number,
+): VolumeBucket[] {
   const today = Math.floor(nowS / DAY_S);
   const byDay = new Map(body.data.map((b) => [Math.floor(b.timestamp / DAY_S), b]));
   return Array.from({ length: days }, (_, i) => {
@@ -262,10 +277,14 @@ export function createMeteoraPools({
     });
   }
 
-  const legacyPosition = (address: string) => http.jsonOrMissing({ url: `${legacyUrl}/position_v2/${address}` }, legacyPositionSchema);
+  const legacyPosition = (address: string) =>
+    http.jsonOrMissing({ url: `${legacyUrl}/position_v2/${address}` }, legacyPositionSchema);
 
   async function openPositions(pool: string, owner: string) {
-    const body = await http.json({ url: urlOf(datapiUrl, `/positions/${pool}/pnl`, { user: owner, status: "open" }) }, positionsPnlSchema);
+    const body = await http.json(
+      { url: urlOf(datapiUrl, `/positions/${pool}/pnl`, { user: owner, status: "open" }) },
+      positionsPnlSchema,
+    );
     return mapPositions(body, pool, owner);
   }
 
@@ -279,8 +298,17 @@ export function createMeteoraPools({
           return { total: body.total, pools: body.data.flatMap((p) => mapDatapiPool(p) ?? []) };
         },
         async () => {
-          const params = { page: 0, limit: pageSize, sort_key: LEGACY_SORT[sortBy], order_by: "desc", search_term: query };
-          const body = await http.json({ url: urlOf(legacyUrl, "/pair/all_with_pagination", params) }, legacyPageSchema);
+          const params = {
+            page: 0,
+            limit: pageSize,
+            sort_key: LEGACY_SORT[sortBy],
+            order_by: "desc",
+            search_term: query,
+          };
+          const body = await http.json(
+            { url: urlOf(legacyUrl, "/pair/all_with_pagination", params) },
+            legacyPageSchema,
+          );
           return { total: body.total, pools: await legacyRecords(body.pairs) };
         },
       ),
@@ -293,7 +321,8 @@ export function createMeteoraPools({
           const body = await http.jsonOrMissing({ url: `${datapiUrl}/pools/${address}` }, datapiPoolSchema, [400, 404]);
           if (!body) return undefined;
           const mapped = mapDatapiPool(body);
-          if (!mapped) throw upstreamError(http.source, `${http.source} has no USD price for either token of ${address}.`);
+          if (!mapped)
+            throw upstreamError(http.source, `${http.source} has no USD price for either token of ${address}.`);
           return mapped;
         },
         async () => {
@@ -306,7 +335,11 @@ export function createMeteoraPools({
     async volumeHistory(address, days) {
       const nowS = Math.floor(clock.now() / 1000);
       const start = (Math.floor(nowS / DAY_S) - days + 1) * DAY_S;
-      const url = urlOf(datapiUrl, `/pools/${address}/volume/history`, { timeframe: "24h", start_time: start, end_time: nowS });
+      const url = urlOf(datapiUrl, `/pools/${address}/volume/history`, {
+        timeframe: "24h",
+        start_time: start,
+        end_time: nowS,
+      });
       const body = await http.jsonOrMissing({ url }, volumeHistorySchema, [400, 404]);
       return body ? mapVolumeHistory(body, days, nowS) : [];
     },
@@ -318,7 +351,8 @@ export function createMeteoraPools({
         perPool.flat().map(async (p) => {
           if (p.createdAt !== undefined) return { ...p, createdAt: p.createdAt };
           const known = await legacyPosition(p.address);
-          if (!known) throw upstreamError(http.source, `${http.source} has no creation time for position ${p.address}.`);
+          if (!known)
+            throw upstreamError(http.source, `${http.source} has no creation time for position ${p.address}.`);
           return { ...p, createdAt: known.created_at };
         }),
       );

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeUpstreamFailures, fixture, type LocalServer, reply, startServer, testHttp } from "../../../../test/support/upstreams.js";
+import {
+  describeUpstreamFailures,
+  fixture,
+  type LocalServer,
+  reply,
+  startServer,
+  testHttp,
+} from "../../../../test/support/upstreams.js";
 import { manualClock } from "../../clock.js";
 import {
   balancesSchema,
@@ -64,9 +71,23 @@ describe("mapPnlSummary", () => {
 describe("mapTrades", () => {
   it("reads swaps as buys or sells of their non-quote side and prices their PnL; transfers are left out", () => {
     expect(mapTrades(transactionsSchema.parse(fixture("nansen-transactions.json")), pnlRows)).toEqual([
-      { tokenSymbol: "JUP", tokenAddress: JUP, side: "buy", valueUsd: 6200, timestamp: Date.parse("2025-11-21T12:00:00Z"), pnlUsd: 0 },
+      {
+        tokenSymbol: "JUP",
+        tokenAddress: JUP,
+        side: "buy",
+        valueUsd: 6200,
+        timestamp: Date.parse("2025-11-21T12:00:00Z"),
+        pnlUsd: 0,
+      },
       // Sold 5000 JUP for 3500 USD against an average buy price of 0.5.
-      { tokenSymbol: "JUP", tokenAddress: JUP, side: "sell", valueUsd: 3500, timestamp: Date.parse("2025-11-20T08:30:00Z"), pnlUsd: 1000 },
+      {
+        tokenSymbol: "JUP",
+        tokenAddress: JUP,
+        side: "sell",
+        valueUsd: 3500,
+        timestamp: Date.parse("2025-11-20T08:30:00Z"),
+        pnlUsd: 1000,
+      },
       {
         tokenSymbol: "WIF",
         tokenAddress: "EKpQGSJtjMFqKZ9KQanSqYXRcF8fBopzLHYxdM65zcjm",
@@ -136,7 +157,14 @@ describe("mapLeaderboard", () => {
   it("sums each trader's per-token rows", () => {
     const board = leaderboardSchema.parse(fixture("nansen-leaderboard.json"));
     const second = leaderboardSchema.parse({
-      data: [{ trader_address: "4Be9CvxqHW6BYiRAxW9Q3xu1ycTMWaL5z8NX4HR3ha7t", pnl_usd_realised: -2000, bought_usd: 10000, nof_buys: 5 }],
+      data: [
+        {
+          trader_address: "4Be9CvxqHW6BYiRAxW9Q3xu1ycTMWaL5z8NX4HR3ha7t",
+          pnl_usd_realised: -2000,
+          bought_usd: 10000,
+          nof_buys: 5,
+        },
+      ],
     });
     const [smart, plain] = mapLeaderboard([board, second]);
     expect(smart).toEqual({
@@ -168,13 +196,19 @@ describe("createNansenLabels against a local server", () => {
   beforeAll(async () => {
     server = await startServer((req, res) => {
       const name = routes[req.url];
-      if ((req.body as { token_address?: string })?.token_address === "unknown") return reply(res, 404, { message: "Token not found" });
+      if ((req.body as { token_address?: string })?.token_address === "unknown")
+        return reply(res, 404, { message: "Token not found" });
       reply(res, name ? 200 : 404, name ? fixture(name) : {});
     });
   });
   afterAll(() => server.close());
   const nansen = () =>
-    createNansenLabels({ http: testHttp("nansen"), clock: manualClock(NOW), apiKey: "nansen-secret", baseUrl: server.url });
+    createNansenLabels({
+      http: testHttp("nansen"),
+      clock: manualClock(NOW),
+      apiKey: "nansen-secret",
+      baseUrl: server.url,
+    });
   const last = () => server.seen.at(-1);
 
   it("posts the wallet with the apiKey header and maps every profiler call", async () => {
@@ -190,7 +224,10 @@ describe("createNansenLabels against a local server", () => {
     expect(await p.trades(WALLET, 2)).toHaveLength(2);
     expect(await p.balances(WALLET)).toHaveLength(2);
     expect(await p.firstTransactionAt(WALLET)).toBe(Date.parse("2025-11-21T12:00:00Z"));
-    expect(last()?.body).toMatchObject({ order_by: [{ field: "block_timestamp", direction: "ASC" }], pagination: { per_page: 1 } });
+    expect(last()?.body).toMatchObject({
+      order_by: [{ field: "block_timestamp", direction: "ASC" }],
+      pagination: { per_page: 1 },
+    });
   });
 
   it("reads flows, the screener and the leaderboard; an unknown token has no flows", async () => {
@@ -210,20 +247,32 @@ describe("createNansenLabels against a local server", () => {
       reply(res, 200, { data: [{ block_timestamp: "yesterday", tokens_sent: [], tokens_received: [] }] }),
     );
     try {
-      const p = createNansenLabels({ http: testHttp("nansen"), clock: manualClock(NOW), apiKey: "k", baseUrl: odd.url });
-      await expect(p.firstTransactionAt(WALLET)).rejects.toMatchObject({ status: 502, details: { provider: "nansen" } });
+      const p = createNansenLabels({
+        http: testHttp("nansen"),
+        clock: manualClock(NOW),
+        apiKey: "k",
+        baseUrl: odd.url,
+      });
+      await expect(p.firstTransactionAt(WALLET)).rejects.toMatchObject({
+        status: 502,
+        details: { provider: "nansen" },
+      });
     } finally {
       await odd.close();
     }
   });
 
   it("refuses windows Nansen's netflow does not serve", async () => {
-    await expect(nansen().tokenScreener(["solana"], "12h")).rejects.toMatchObject({ status: 502, details: { provider: "nansen" } });
+    await expect(nansen().tokenScreener(["solana"], "12h")).rejects.toMatchObject({
+      status: 502,
+      details: { provider: "nansen" },
+    });
   });
 });
 
 describeUpstreamFailures("createNansenLabels.balances", {
   provider: "nansen",
-  call: (url, http) => createNansenLabels({ http, clock: manualClock(NOW), apiKey: "k", baseUrl: url }).balances(WALLET),
+  call: (url, http) =>
+    createNansenLabels({ http, clock: manualClock(NOW), apiKey: "k", baseUrl: url }).balances(WALLET),
   valid: (_req, res) => reply(res, 200, fixture("nansen-balances.json")),
 });

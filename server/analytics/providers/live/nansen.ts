@@ -24,7 +24,8 @@ export const NANSEN_URL = "https://api.nansen.ai";
 const HOUR = 3_600_000;
 const UNIT_MS: Record<string, number> = { m: 60_000, h: HOUR, d: 24 * HOUR };
 /** `5m`, `12h`, `30d`... in milliseconds. */
-const windowMs = (window: Role.FlowWindow | Role.PnlWindow) => Number.parseInt(window, 10) * (UNIT_MS[window.slice(-1)] as number);
+const windowMs = (window: Role.FlowWindow | Role.PnlWindow) =>
+  Number.parseInt(window, 10) * (UNIT_MS[window.slice(-1)] as number);
 /** How far back recent trades are looked for, and where a wallet's history is searched from. */
 const TRADES_LOOKBACK_MS = 90 * 24 * HOUR;
 const HISTORY_START = "2015-07-30";
@@ -40,7 +41,11 @@ const list = <T extends z.ZodType>(row: T) => z.object({ data: z.array(row) });
 const labelRow = z.object({ label: z.string(), category: z.string().nullish() });
 export const labelsSchema = z.union([z.array(labelRow), list(labelRow)]);
 
-export const pnlSummarySchema = z.object({ realized_pnl_usd: numeric, win_rate: numeric.nullish(), traded_times: numeric.nullish() });
+export const pnlSummarySchema = z.object({
+  realized_pnl_usd: numeric,
+  win_rate: numeric.nullish(),
+  traded_times: numeric.nullish(),
+});
 export const pnlRowsSchema = list(
   z.object({
     token_address: z.string(),
@@ -59,7 +64,12 @@ const timestamp = z.string().transform((text, ctx) => {
   return ms;
 });
 
-const leg = z.object({ token_address: z.string(), token_symbol: z.string(), token_amount: numeric, value_usd: numeric.nullish() });
+const leg = z.object({
+  token_address: z.string(),
+  token_symbol: z.string(),
+  token_amount: numeric,
+  value_usd: numeric.nullish(),
+});
 export const transactionsSchema = list(
   z.object({
     block_timestamp: timestamp,
@@ -70,7 +80,12 @@ export const transactionsSchema = list(
 );
 
 export const balancesSchema = list(
-  z.object({ token_address: z.string(), token_symbol: z.string(), token_amount: numeric, value_usd: numeric.nullish() }),
+  z.object({
+    token_address: z.string(),
+    token_symbol: z.string(),
+    token_amount: numeric,
+    value_usd: numeric.nullish(),
+  }),
 );
 
 export const flowIntelSchema = list(
@@ -112,12 +127,21 @@ export const leaderboardSchema = list(
   }),
 );
 
-const CATEGORIES = new Set<Role.WalletLabelRecord["category"]>(["smart_money", "fund", "social", "behavioral", "others"]);
+const CATEGORIES = new Set<Role.WalletLabelRecord["category"]>([
+  "smart_money",
+  "fund",
+  "social",
+  "behavioral",
+  "others",
+]);
 const LABELED_CHAINS = new Set<Role.LabeledChain>(["ethereum", "solana", "base", "arbitrum"]);
 
 /** The netflow field of a window; Nansen's netflow has 1h, 24h, 7d and 30d. */
 const NETFLOW_FIELD: Partial<
-  Record<Role.FlowWindow | Role.PnlWindow, "net_flow_1h_usd" | "net_flow_24h_usd" | "net_flow_7d_usd" | "net_flow_30d_usd">
+  Record<
+    Role.FlowWindow | Role.PnlWindow,
+    "net_flow_1h_usd" | "net_flow_24h_usd" | "net_flow_7d_usd" | "net_flow_30d_usd"
+  >
 > = {
   "1h": "net_flow_1h_usd",
   "1d": "net_flow_24h_usd",
@@ -143,7 +167,8 @@ export function mapLabels(body: z.infer<typeof labelsSchema>): Role.WalletLabelR
   }));
 }
 
-const sum = <T>(rows: readonly T[], of: (row: T) => number | null | undefined) => rows.reduce((total, row) => total + (of(row) ?? 0), 0);
+const sum = <T>(rows: readonly T[], of: (row: T) => number | null | undefined) =>
+  rows.reduce((total, row) => total + (of(row) ?? 0), 0);
 
 /** The summary's realized PnL, trades and win rate; unrealized PnL and the capital traded from the per-token rows. */
 export function mapPnlSummary(summary: z.infer<typeof pnlSummarySchema>, rows: z.infer<typeof pnlRowsSchema>) {
@@ -163,20 +188,26 @@ export function mapPnlSummary(summary: z.infer<typeof pnlSummarySchema>, rows: z
  * PnL: a buy against the token's current price, a sell against its average buy price; 0 when the
  * per-token rows do not know the token.
  */
-export function mapTrades(body: z.infer<typeof transactionsSchema>, pnl: z.infer<typeof pnlRowsSchema>): Role.TradeRecord[] {
+export function mapTrades(
+  body: z.infer<typeof transactionsSchema>,
+  pnl: z.infer<typeof pnlRowsSchema>,
+): Role.TradeRecord[] {
   const byToken = new Map(pnl.data.map((r) => [r.token_address.toLowerCase(), r]));
   return body.data.flatMap((tx) => {
     const sent = tx.tokens_sent?.[0];
     const received = tx.tokens_received?.[0];
     if (!sent || !received) return [];
     const side =
-      QUOTE_SYMBOLS.has(received.token_symbol.toUpperCase()) && !QUOTE_SYMBOLS.has(sent.token_symbol.toUpperCase()) ? "sell" : "buy";
+      QUOTE_SYMBOLS.has(received.token_symbol.toUpperCase()) && !QUOTE_SYMBOLS.has(sent.token_symbol.toUpperCase())
+        ? "sell"
+        : "buy";
     const token = side === "buy" ? received : sent;
     const valueUsd = tx.volume_usd ?? token.value_usd ?? 0;
     const row = byToken.get(token.token_address.toLowerCase());
     let pnlUsd = 0;
     if (side === "buy" && row?.token_price != null) pnlUsd = token.token_amount * row.token_price - valueUsd;
-    if (side === "sell" && row?.bought_amount) pnlUsd = valueUsd - (token.token_amount * (row.bought_usd ?? 0)) / row.bought_amount;
+    if (side === "sell" && row?.bought_amount)
+      pnlUsd = valueUsd - (token.token_amount * (row.bought_usd ?? 0)) / row.bought_amount;
     return [
       {
         tokenSymbol: token.token_symbol,
@@ -244,7 +275,10 @@ export function mapScreener(
 
 /** Per-token leaderboards summed per trader. The win rate is the share of the trader's tokens in profit. */
 export function mapLeaderboard(boards: z.infer<typeof leaderboardSchema>[]): Role.LeaderboardRecord[] {
-  const traders = new Map<string, { rows: z.infer<typeof leaderboardSchema>["data"]; label: string | null | undefined }>();
+  const traders = new Map<
+    string,
+    { rows: z.infer<typeof leaderboardSchema>["data"]; label: string | null | undefined }
+  >();
   for (const row of boards.flatMap((b) => b.data)) {
     const entry = traders.get(row.trader_address) ?? { rows: [], label: row.trader_address_label };
     entry.rows.push(row);
@@ -273,12 +307,24 @@ export interface NansenOptions {
   baseUrl?: string;
 }
 
-export function createNansenLabels({ http, clock, apiKey, baseUrl = NANSEN_URL }: NansenOptions): Role.WalletLabelsProvider {
+export function createNansenLabels({
+  http,
+  clock,
+  apiKey,
+  baseUrl = NANSEN_URL,
+}: NansenOptions): Role.WalletLabelsProvider {
   const post = <T>(path: string, body: object, schema: z.ZodType<T>) =>
     http.json({ url: `${baseUrl}${path}`, method: "POST", headers: { apiKey }, body }, schema);
-  const since = (ms: number) => ({ from: new Date(clock.now() - ms).toISOString(), to: new Date(clock.now()).toISOString() });
+  const since = (ms: number) => ({
+    from: new Date(clock.now() - ms).toISOString(),
+    to: new Date(clock.now()).toISOString(),
+  });
   const pnlRows = ({ chain, address }: Role.WalletRef, ms: number) =>
-    post("/api/v1/profiler/address/pnl", { address, chain, date: since(ms), pagination: { page: 1, per_page: PAGE } }, pnlRowsSchema);
+    post(
+      "/api/v1/profiler/address/pnl",
+      { address, chain, date: since(ms), pagination: { page: 1, per_page: PAGE } },
+      pnlRowsSchema,
+    );
   const netflow = (chains: Role.LabeledChain[], window: Role.FlowWindow | Role.PnlWindow) => {
     const field = NETFLOW_FIELD[window];
     if (!field) throw upstreamError(http.source, `${http.source} serves no smart-money netflow over ${window}.`);
@@ -301,7 +347,12 @@ export function createNansenLabels({ http, clock, apiKey, baseUrl = NANSEN_URL }
     },
     async trades(wallet, limit) {
       const order = [{ field: "block_timestamp", direction: "DESC" }];
-      const body = { ...wallet, date: since(TRADES_LOOKBACK_MS), order_by: order, pagination: { page: 1, per_page: limit } };
+      const body = {
+        ...wallet,
+        date: since(TRADES_LOOKBACK_MS),
+        order_by: order,
+        pagination: { page: 1, per_page: limit },
+      };
       const [txs, rows] = await Promise.all([
         post("/api/v1/profiler/address/transactions", body, transactionsSchema),
         pnlRows(wallet, TRADES_LOOKBACK_MS),
@@ -309,7 +360,9 @@ export function createNansenLabels({ http, clock, apiKey, baseUrl = NANSEN_URL }
       return mapTrades(txs, rows).slice(0, limit);
     },
     async balances(wallet) {
-      return mapBalances(await post("/api/v1/profiler/address/current-balance", { ...wallet, hide_spam_token: true }, balancesSchema));
+      return mapBalances(
+        await post("/api/v1/profiler/address/current-balance", { ...wallet, hide_spam_token: true }, balancesSchema),
+      );
     },
     async firstTransactionAt(wallet) {
       const body = {
@@ -333,7 +386,11 @@ export function createNansenLabels({ http, clock, apiKey, baseUrl = NANSEN_URL }
       const screenerWindow = window === "1d" ? "24h" : window;
       const [flows, screener] = await Promise.all([
         netflow(chains, window),
-        post("/api/v1/token-screener", { chains, timeframe: screenerWindow, pagination: { page: 1, per_page: PAGE } }, screenerSchema),
+        post(
+          "/api/v1/token-screener",
+          { chains, timeframe: screenerWindow, pagination: { page: 1, per_page: PAGE } },
+          screenerSchema,
+        ),
       ]);
       return mapScreener(flows, screener, window);
     },
@@ -343,7 +400,12 @@ export function createNansenLabels({ http, clock, apiKey, baseUrl = NANSEN_URL }
         top.map((t) =>
           post(
             "/api/v1/tgm/pnl-leaderboard",
-            { token_address: t.token_address, chain, date: since(windowMs(window)), pagination: { page: 1, per_page: PAGE } },
+            {
+              token_address: t.token_address,
+              chain,
+              date: since(windowMs(window)),
+              pagination: { page: 1, per_page: PAGE },
+            },
             leaderboardSchema,
           ),
         ),

@@ -85,7 +85,10 @@ export class LaunchWindow {
     this.creates.unshift({ ...create, uri: uri ?? "", receivedAt: at });
     this.creates.length = Math.min(this.creates.length, this.limits.maxCreates);
     const { mint, name, symbol, bondingCurveKey } = frame;
-    this.tracked.set(mint, { createdAt: at, curve: { mint, name, symbol, bondingCurveKey, ...stateOf(frame, at), migratedAt: null } });
+    this.tracked.set(mint, {
+      createdAt: at,
+      curve: { mint, name, symbol, bondingCurveKey, ...stateOf(frame, at), migratedAt: null },
+    });
     return this.evict(at);
   }
 

@@ -46,7 +46,9 @@ describe("program addresses", () => {
   it("tells keys on the curve (wallets) from program-derived addresses", () => {
     for (let i = 0; i < 20; i++) {
       const { publicKey } = generateKeyPairSync("ed25519");
-      expect(isOnCurveAddress(getBase58Decoder().decode(publicKey.export({ format: "der", type: "spki" }).subarray(12)))).toBe(true);
+      expect(
+        isOnCurveAddress(getBase58Decoder().decode(publicKey.export({ format: "der", type: "spki" }).subarray(12))),
+      ).toBe(true);
     }
     expect(isOnCurveAddress(curveAddresses(MINT).pump)).toBe(false);
   });

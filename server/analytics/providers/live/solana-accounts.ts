@@ -79,7 +79,8 @@ export function curveAddresses(mint: string): { pump: string; launchLab: string 
   };
 }
 
-export const metadataAddress = (mint: string) => programAddress(["metadata", key(METADATA_PROGRAM), key(mint)], METADATA_PROGRAM);
+export const metadataAddress = (mint: string) =>
+  programAddress(["metadata", key(METADATA_PROGRAM), key(mint)], METADATA_PROGRAM);
 
 /** The LaunchLab authority that owns every pool's vaults. */
 export const launchLabVaultAuthority = () => programAddress(["vault_auth_seed"], LAUNCHLAB_PROGRAM);
@@ -87,7 +88,8 @@ export const launchLabVaultAuthority = () => programAddress(["vault_auth_seed"],
 const BONDING_CURVE = discriminator("BondingCurve");
 const POOL_STATE = discriminator("PoolState");
 
-const startsWith = (data: Uint8Array, prefix: Uint8Array) => data.length >= prefix.length && prefix.every((b, i) => data[i] === b);
+const startsWith = (data: Uint8Array, prefix: Uint8Array) =>
+  data.length >= prefix.length && prefix.every((b, i) => data[i] === b);
 
 /** pump.fun tokens have 6 decimals; the quote is SOL, or USDC for `quote_mint` = USDC (2026 curves). */
 const PUMP_TOKEN_DECIMALS = 6;

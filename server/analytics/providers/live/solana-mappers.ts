@@ -17,7 +17,10 @@ const VENUES: Record<string, string> = {
   JUP6LkbZbjS1jKKwapdHNy74zcZ3tLUZoi5QNyVTaV4: "jupiter",
   LBUZKhRxPF3XUpBCjp4YzTKgLccjZhTSDM9YuVaPwxo: "meteora",
 };
-const STABLES = new Set(["EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v", "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB"]);
+const STABLES = new Set([
+  "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+  "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB",
+]);
 
 /** The mint as `getAccountInfo(jsonParsed)` reads it; undefined when the account is absent or not a mint. */
 export function mapMintAccount(mint: string, account: z.infer<typeof parsedAccount> | null): MintAccount | undefined {
@@ -39,7 +42,8 @@ export function tokenDeltas(tx: Transaction, owner: string): Map<string, number>
   const deltas = new Map<string, number>();
   const add = (rows: z.infer<typeof uiTokenBalance>[] | null | undefined, sign: number) => {
     for (const row of rows ?? []) {
-      if (row.owner === owner) deltas.set(row.mint, (deltas.get(row.mint) ?? 0) + sign * row.uiTokenAmount.uiAmountString);
+      if (row.owner === owner)
+        deltas.set(row.mint, (deltas.get(row.mint) ?? 0) + sign * row.uiTokenAmount.uiAmountString);
     }
   };
   add(tx.meta.preTokenBalances, -1);
@@ -48,7 +52,8 @@ export function tokenDeltas(tx: Transaction, owner: string): Map<string, number>
 }
 
 /** The fee payer's SOL change before the network fee: what a trade moved, in SOL. */
-const solMoved = (tx: Transaction) => ((tx.meta.postBalances[0] ?? 0) - (tx.meta.preBalances[0] ?? 0) + tx.meta.fee) / LAMPORTS;
+const solMoved = (tx: Transaction) =>
+  ((tx.meta.postBalances[0] ?? 0) - (tx.meta.preBalances[0] ?? 0) + tx.meta.fee) / LAMPORTS;
 
 /** A trade of `mint` by the fee payer; undefined for a failed transaction or one that moved none of it. */
 export function mapTokenTrade(tx: Transaction, mint: string): TokenTrade | undefined {
@@ -71,8 +76,14 @@ export function mapTokenTrade(tx: Transaction, mint: string): TokenTrade | undef
  * A wallet's swap: the token whose balance moved most (SOL, wrapped SOL and stablecoins price it),
  * valued by the stablecoin leg or by the SOL leg at `solUsd`. Liquidity moves are not told apart.
  */
-export function mapWalletTrade(tx: Transaction, wallet: string, solUsd: number, symbols: Map<string, string>): WalletTrade | undefined {
-  if (tx.meta.err != null || tx.blockTime === null || tx.transaction.message.accountKeys[0]?.pubkey !== wallet) return undefined;
+export function mapWalletTrade(
+  tx: Transaction,
+  wallet: string,
+  solUsd: number,
+  symbols: Map<string, string>,
+): WalletTrade | undefined {
+  if (tx.meta.err != null || tx.blockTime === null || tx.transaction.message.accountKeys[0]?.pubkey !== wallet)
+    return undefined;
   const deltas = tokenDeltas(tx, wallet);
   const traded = [...deltas]
     .filter(([mint, d]) => mint !== WSOL_MINT && !STABLES.has(mint) && d !== 0)

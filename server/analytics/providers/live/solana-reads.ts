@@ -16,9 +16,13 @@ export async function readAccounts<T>(
   encoding: "jsonParsed" | "base64",
   schema: z.ZodType<T>,
 ): Promise<(T | null)[]> {
-  const chunks = Array.from({ length: Math.ceil(keys.length / MAX_KEYS) }, (_, i) => keys.slice(i * MAX_KEYS, (i + 1) * MAX_KEYS));
+  const chunks = Array.from({ length: Math.ceil(keys.length / MAX_KEYS) }, (_, i) =>
+    keys.slice(i * MAX_KEYS, (i + 1) * MAX_KEYS),
+  );
   const pages = await Promise.all(
-    chunks.map((chunk) => rpc.call("getMultipleAccounts", [chunk, { encoding }], z.object({ value: z.array(schema.nullable()) }))),
+    chunks.map((chunk) =>
+      rpc.call("getMultipleAccounts", [chunk, { encoding }], z.object({ value: z.array(schema.nullable()) })),
+    ),
   );
   return pages.flatMap((p) => p.value);
 }

@@ -1,5 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeUpstreamFailures, fixture, type LocalServer, reply, startServer, testHttp } from "../../../../test/support/upstreams.js";
+import {
+  describeUpstreamFailures,
+  fixture,
+  type LocalServer,
+  reply,
+  startServer,
+  testHttp,
+} from "../../../../test/support/upstreams.js";
 import { createJsonRpc } from "./json-rpc.js";
 import { curveAddresses, metadataAddress, SYSTEM_PROGRAM } from "./solana-accounts.js";
 import { mapMintAccount, mapTokenTrade, mapWalletTrade } from "./solana-mappers.js";
@@ -11,7 +18,8 @@ const CREATOR = "7dGbd2QZcCKcTndnHcTL8q7SMVXAkp688NTQYwrRCrar";
 const SNIPER = "4Be9CvxqHW6BYiRAxW9Q3xu1ycTMWaL5z8NX4HR3ha7t";
 const CURVE = curveAddresses(MINT).pump;
 const txs = fixture<Record<string, unknown>>("rpc-transactions.json");
-const tx = (name: string) => transactionSchema.parse(txs[name]) as NonNullable<ReturnType<typeof transactionSchema.parse>>;
+const tx = (name: string) =>
+  transactionSchema.parse(txs[name]) as NonNullable<ReturnType<typeof transactionSchema.parse>>;
 const mints = fixture<{ result: { value: unknown[] } }>("rpc-mints.json").result.value;
 
 describe("mapMintAccount", () => {
@@ -33,7 +41,10 @@ describe("mapMintAccount", () => {
   it("is undefined for an absent account or one that is not a mint", () => {
     expect(mapMintAccount("x", null)).toBeUndefined();
     expect(
-      mapMintAccount("x", parsedAccount.parse(fixture<{ result: { value: unknown[] } }>("rpc-token-accounts.json").result.value[0])),
+      mapMintAccount(
+        "x",
+        parsedAccount.parse(fixture<{ result: { value: unknown[] } }>("rpc-token-accounts.json").result.value[0]),
+      ),
     ).toBeUndefined();
   });
 });
@@ -105,30 +116,50 @@ describe("createSolanaRpc against a local JSON-RPC server", () => {
             { pubkey: "a", account: { data: ["AAAAAAAAAAA=", "base64"] } },
             { pubkey: "b", account: { data: ["ZAAAAAAAAAA=", "base64"] } },
           ]),
-        getSignaturesForAddress: () => (first === CURVE || first === SNIPER ? fixture("rpc-signatures.json") : result([])),
+        getSignaturesForAddress: () =>
+          first === CURVE || first === SNIPER ? fixture("rpc-signatures.json") : result([]),
         getTransaction: () => result(txs[first as string] ?? null),
         getBalance: () => result({ context: { slot: 1 }, value: 1_500_000_000 }),
         getTokenAccountsByOwner: () =>
           result({
             context: { slot: 1 },
-            value: [{ pubkey: "ata", account: fixture<{ result: { value: unknown[] } }>("rpc-token-accounts.json").result.value[1] }],
+            value: [
+              {
+                pubkey: "ata",
+                account: fixture<{ result: { value: unknown[] } }>("rpc-token-accounts.json").result.value[1],
+              },
+            ],
           }),
         getAssetBatch: () =>
           result([
-            { id: "So11111111111111111111111111111111111111112", token_info: { price_info: { price_per_token: 150, currency: "USDC" } } },
+            {
+              id: "So11111111111111111111111111111111111111112",
+              token_info: { price_info: { price_per_token: 150, currency: "USDC" } },
+            },
             null,
           ]),
       };
       const answer = answers[method];
-      reply(res, 200, answer ? answer() : { jsonrpc: "2.0", id: 1, error: { code: -32601, message: "Method not found" } });
+      reply(
+        res,
+        200,
+        answer ? answer() : { jsonrpc: "2.0", id: 1, error: { code: -32601, message: "Method not found" } },
+      );
     });
   });
   afterAll(() => server.close());
   const chain = () => createSolanaRpc({ rpc: createJsonRpc(testHttp("solana-rpc"), server.url) });
 
   it("decodes curve accounts by owner, and misses other addresses", async () => {
-    expect(await chain().curveAccount(CURVE)).toMatchObject({ kind: "pump", realSolReserves: 2.962962961, creator: CREATOR });
-    expect(await chain().curveAccount(curveAddresses(MINT).launchLab)).toMatchObject({ kind: "launchlab", realB: 42.5 });
+    expect(await chain().curveAccount(CURVE)).toMatchObject({
+      kind: "pump",
+      realSolReserves: 2.962962961,
+      creator: CREATOR,
+    });
+    expect(await chain().curveAccount(curveAddresses(MINT).launchLab)).toMatchObject({
+      kind: "launchlab",
+      realB: 42.5,
+    });
     expect(await chain().curveAccount("Nothing11111111111111111111111111111111111")).toBeUndefined();
   });
 
@@ -136,10 +167,25 @@ describe("createSolanaRpc against a local JSON-RPC server", () => {
     expect((await chain().mintAccount(MINT))?.decimals).toBe(6);
     expect((await chain().tokenMetadata(MINT))?.symbol).toBe("FARTCOIN");
     expect(await chain().largestHolders(MINT)).toEqual([
-      { tokenAccount: "FYjHNoFtSQ5uijKrZFyYAxvEr87hsKXkXcxkcmkBAf4r", owner: CURVE, ownerKind: "program", amount: 696650561.855907 },
-      { tokenAccount: "BnsywxTcaYeNUtzrPxQUvzAWxfzZe3ZLUJ4wMMuLESnu", owner: CREATOR, ownerKind: "wallet", amount: 96449438.144093 },
+      {
+        tokenAccount: "FYjHNoFtSQ5uijKrZFyYAxvEr87hsKXkXcxkcmkBAf4r",
+        owner: CURVE,
+        ownerKind: "program",
+        amount: 696650561.855907,
+      },
+      {
+        tokenAccount: "BnsywxTcaYeNUtzrPxQUvzAWxfzZe3ZLUJ4wMMuLESnu",
+        owner: CREATOR,
+        ownerKind: "wallet",
+        amount: 96449438.144093,
+      },
       // No account for this owner: its key is on the curve, so a wallet.
-      { tokenAccount: "CoaxzEh8p5YyGLcj36Eo3cUThVJxeKCs7qvLAGDYwBcz", owner: SNIPER, ownerKind: "wallet", amount: 30000000 },
+      {
+        tokenAccount: "CoaxzEh8p5YyGLcj36Eo3cUThVJxeKCs7qvLAGDYwBcz",
+        owner: SNIPER,
+        ownerKind: "wallet",
+        amount: 30000000,
+      },
     ]);
     expect(await chain().holderCount(MINT)).toBe(1);
     const count = server.seen.findLast((r) => (r.body as { method: string }).method === "getProgramAccounts");
@@ -171,19 +217,25 @@ describe("createSolanaRpc against a local JSON-RPC server", () => {
       ["sigSnipe", "buy", 150.59925],
     ]);
     expect(await chain().solBalance(SNIPER)).toBe(1.5);
-    expect(await chain().tokenAccounts(CREATOR, MINT)).toEqual([{ mint: MINT, symbol: "FARTCOIN", amount: 96449438.144093 }]);
+    expect(await chain().tokenAccounts(CREATOR, MINT)).toEqual([
+      { mint: MINT, symbol: "FARTCOIN", amount: 96449438.144093 },
+    ]);
     expect(await chain().prices(["So11111111111111111111111111111111111111112", MINT])).toEqual(
       new Map([["So11111111111111111111111111111111111111112", 150]]),
     );
-    await expect(chain().activeTraders(0, 10)).rejects.toMatchObject({ status: 502, details: { provider: "solana-rpc" } });
+    await expect(chain().activeTraders(0, 10)).rejects.toMatchObject({
+      status: 502,
+      details: { provider: "solana-rpc" },
+    });
     await expect(chain().candles(MINT, "1h", 10)).rejects.toMatchObject({ status: 502 });
   });
 });
 
 describe("createSolanaRpc on an answer naming a mint that is not an address", () => {
   it("fails the answer's schema (502) rather than a derivation from it (500)", async () => {
-    const account = fixture<{ result: { value: { data: { parsed: { info: { mint: string } } } }[] } }>("rpc-token-accounts.json").result
-      .value[1];
+    const account = fixture<{ result: { value: { data: { parsed: { info: { mint: string } } } }[] } }>(
+      "rpc-token-accounts.json",
+    ).result.value[1];
     if (!account) throw new Error("the fixture has no second token account");
     account.data.parsed.info.mint = "z".repeat(44);
     const server = await startServer((_req, res) =>
@@ -191,7 +243,10 @@ describe("createSolanaRpc on an answer naming a mint that is not an address", ()
     );
     try {
       const chain = createSolanaRpc({ rpc: createJsonRpc(testHttp("solana-rpc"), server.url) });
-      await expect(chain.tokenAccounts(CREATOR)).rejects.toMatchObject({ status: 502, details: { provider: "solana-rpc" } });
+      await expect(chain.tokenAccounts(CREATOR)).rejects.toMatchObject({
+        status: 502,
+        details: { provider: "solana-rpc" },
+      });
     } finally {
       await server.close();
     }
@@ -200,7 +255,9 @@ describe("createSolanaRpc on an answer naming a mint that is not an address", ()
 
 describe("createJsonRpc", () => {
   it("turns a JSON-RPC error into an upstream error", async () => {
-    const server = await startServer((_req, res) => reply(res, 200, { jsonrpc: "2.0", id: 1, error: { code: -32005, message: "busy" } }));
+    const server = await startServer((_req, res) =>
+      reply(res, 200, { jsonrpc: "2.0", id: 1, error: { code: -32005, message: "busy" } }),
+    );
     try {
       const rpc = createJsonRpc(testHttp("solana-rpc"), server.url);
       await expect(rpc.call("getSlot", [], (await import("zod")).z.number())).rejects.toMatchObject({

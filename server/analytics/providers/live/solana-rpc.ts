@@ -58,11 +58,16 @@ export interface SolanaRpcOptions {
 type TradeWindow = Parameters<ChainRpcProvider["tokenTrades"]>[1];
 
 /** The upstream error for a read no RPC serves. */
-const notServed = (source: string, what: string) => upstreamError(source, `${source} does not serve ${what}; it needs an indexer.`);
+const notServed = (source: string, what: string) =>
+  upstreamError(source, `${source} does not serve ${what}; it needs an indexer.`);
 
 /** A mint's account, parsed; undefined when absent or not a mint. */
 async function mintAccount(rpc: JsonRpc, mint: string): Promise<MintAccount | undefined> {
-  const { value } = await rpc.call("getAccountInfo", [mint, { encoding: "jsonParsed" }], z.object({ value: parsedAccount.nullable() }));
+  const { value } = await rpc.call(
+    "getAccountInfo",
+    [mint, { encoding: "jsonParsed" }],
+    z.object({ value: parsedAccount.nullable() }),
+  );
   return mapMintAccount(mint, value);
 }
 
@@ -75,7 +80,11 @@ async function signatures(
   const list: Signature[] = [];
   for (let page = 0; page < MAX_SIGNATURE_PAGES; page++) {
     const before = list.at(-1)?.signature;
-    const batch = await rpc.call("getSignaturesForAddress", [address, { limit: SIGNATURE_PAGE, before }], signaturesSchema);
+    const batch = await rpc.call(
+      "getSignaturesForAddress",
+      [address, { limit: SIGNATURE_PAGE, before }],
+      signaturesSchema,
+    );
     list.push(...batch);
     if (batch.length < SIGNATURE_PAGE) return { list, complete: true };
     if (enough(batch)) return { list, complete: false };
@@ -85,7 +94,11 @@ async function signatures(
 
 /** One transaction, parsed; null when the RPC has none under that signature. */
 const transaction = (rpc: JsonRpc, signature: string) =>
-  rpc.call("getTransaction", [signature, { encoding: "jsonParsed", maxSupportedTransactionVersion: 0 }], transactionSchema);
+  rpc.call(
+    "getTransaction",
+    [signature, { encoding: "jsonParsed", maxSupportedTransactionVersion: 0 }],
+    transactionSchema,
+  );
 
 /** The transactions of the successful signatures of `list`, in its order; those the RPC lacks are left out. */
 async function transactions(rpc: JsonRpc, list: Signature[]): Promise<Transaction[]> {
@@ -100,7 +113,10 @@ async function prices(rpc: JsonRpc, mints: readonly string[]): Promise<Map<strin
     { ids: [...new Set(mints)] },
     z.array(
       z
-        .object({ id: z.string(), token_info: z.object({ price_info: z.object({ price_per_token: numeric }).nullish() }).nullish() })
+        .object({
+          id: z.string(),
+          token_info: z.object({ price_info: z.object({ price_per_token: numeric }).nullish() }).nullish(),
+        })
         .nullable(),
     ),
   );
@@ -114,7 +130,11 @@ async function prices(rpc: JsonRpc, mints: readonly string[]): Promise<Map<strin
 
 /** A pump.fun curve or LaunchLab pool account, decoded by its owner's layout; undefined for anything else. */
 async function curveAccount(rpc: JsonRpc, address: string): Promise<CurveAccount | undefined> {
-  const { value } = await rpc.call("getAccountInfo", [address, { encoding: "base64" }], z.object({ value: base64Account.nullable() }));
+  const { value } = await rpc.call(
+    "getAccountInfo",
+    [address, { encoding: "base64" }],
+    z.object({ value: base64Account.nullable() }),
+  );
   if (value?.owner === PUMP_PROGRAM) return decodePumpCurve(address, value.data);
   if (value?.owner === LAUNCHLAB_PROGRAM) return decodeLaunchLabPool(address, value.data);
   return undefined;
@@ -188,7 +208,10 @@ async function tokenTrades(rpc: JsonRpc, mint: string, window: TradeWindow): Pro
   const { list, complete } = history;
   // Without the oldest signatures, "no trade in the first blocks" would be a wrong answer.
   if ("fromSlot" in window && !complete && (list.at(-1)?.slot ?? 0) > window.fromSlot)
-    throw upstreamError(source, `${source} history of ${mint} is longer than ${MAX_SIGNATURE_PAGES * SIGNATURE_PAGE} signatures.`);
+    throw upstreamError(
+      source,
+      `${source} history of ${mint} is longer than ${MAX_SIGNATURE_PAGES * SIGNATURE_PAGE} signatures.`,
+    );
   const inWindow =
     "since" in window
       ? list.filter((s) => (s.blockTime ?? 0) * 1000 >= window.since).slice(0, MAX_TRANSACTIONS)
@@ -222,13 +245,19 @@ async function tokenAccounts(rpc: JsonRpc, owner: string, mint?: string): Promis
       ),
     ),
   );
-  const held = pages.flatMap((p) => p.value.map((v) => v.account.data.parsed.info)).filter((info) => info.tokenAmount.uiAmountString > 0);
+  const held = pages
+    .flatMap((p) => p.value.map((v) => v.account.data.parsed.info))
+    .filter((info) => info.tokenAmount.uiAmountString > 0);
   const symbols = await readMetadata(
     rpc,
     held.map((h) => h.mint),
   );
   return held.map(
-    (h): TokenBalance => ({ mint: h.mint, symbol: symbols.get(h.mint)?.symbol ?? "?", amount: h.tokenAmount.uiAmountString }),
+    (h): TokenBalance => ({
+      mint: h.mint,
+      symbol: symbols.get(h.mint)?.symbol ?? "?",
+      amount: h.tokenAmount.uiAmountString,
+    }),
   );
 }
 

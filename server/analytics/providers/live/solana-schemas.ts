@@ -10,7 +10,9 @@ import { numeric } from "./http.js";
 /** An account address, as the derivations that take it require (base58 of 32 bytes). */
 const address = z.string().refine(isAddress, "not a Solana address");
 
-export const base64Data = z.tuple([z.string(), z.literal("base64")]).transform(([b64]) => new Uint8Array(Buffer.from(b64, "base64")));
+export const base64Data = z
+  .tuple([z.string(), z.literal("base64")])
+  .transform(([b64]) => new Uint8Array(Buffer.from(b64, "base64")));
 
 /** A `jsonParsed` account: `data` is parsed for known programs, `[base64, "base64"]` otherwise. */
 export const parsedAccount = z.object({ owner: z.string(), lamports: z.number(), data: z.unknown() });
@@ -29,7 +31,9 @@ export const mintData = z.object({
   }),
 });
 export const tokenAccountData = z.object({
-  parsed: z.object({ info: z.object({ mint: address, owner: z.string(), tokenAmount: z.object({ uiAmountString: numeric }) }) }),
+  parsed: z.object({
+    info: z.object({ mint: address, owner: z.string(), tokenAmount: z.object({ uiAmountString: numeric }) }),
+  }),
 });
 
 export const uiTokenBalance = z.object({

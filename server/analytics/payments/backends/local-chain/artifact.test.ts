@@ -8,7 +8,9 @@ describe("the MiniUSDC artifact", () => {
   it("equals a fresh compilation of contracts/*.sol", () => {
     const root = new URL("../../../../../", import.meta.url);
     const artifacts = compileContracts();
-    expect(artifacts.map((a: { file: string }) => a.file)).toContain("server/analytics/payments/backends/local-chain/MiniUSDC.json");
+    expect(artifacts.map((a: { file: string }) => a.file)).toContain(
+      "server/analytics/payments/backends/local-chain/MiniUSDC.json",
+    );
     for (const { file, json } of artifacts) expect(readFileSync(new URL(file, root), "utf8"), file).toBe(json);
   });
 });

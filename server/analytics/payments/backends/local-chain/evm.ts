@@ -11,13 +11,26 @@
  */
 import { readFileSync } from "node:fs";
 import { createHardhatNetworkProvider } from "hardhat/internal/hardhat-network/provider/provider.js";
-import { type Abi, type Address, createPublicClient, createWalletClient, custom, defineChain, type Hex, parseSignature, toHex } from "viem";
+import {
+  type Abi,
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  custom,
+  defineChain,
+  type Hex,
+  parseSignature,
+  toHex,
+} from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { BackendResult, InterruptedPayment, SettlementState } from "../../settlement.js";
 import type { PaymentErrorReason, VerifiedPayment } from "../../types.js";
 import { evmSettlementState } from "../chain-status.js";
 
-const artifact = JSON.parse(readFileSync(new URL("./MiniUSDC.json", import.meta.url), "utf8")) as { abi: Abi; deployedBytecode: Hex };
+const artifact = JSON.parse(readFileSync(new URL("./MiniUSDC.json", import.meta.url), "utf8")) as {
+  abi: Abi;
+  deployedBytecode: Hex;
+};
 const abi = artifact.abi;
 
 export interface EvmToken {
@@ -63,7 +76,8 @@ const REVERTS: [string, PaymentErrorReason][] = [
 /** A revert refuses the payment; any other error leaves the outcome unknown and is thrown again. */
 function refused(error: unknown): Extract<BackendResult, { ok: false }> {
   const text = error instanceof Error ? error.message : String(error);
-  const revert = /reverted with reason string '([^']*)'/.exec(text)?.[1] ?? (/reverted/.test(text) ? "no reason" : undefined);
+  const revert =
+    /reverted with reason string '([^']*)'/.exec(text)?.[1] ?? (/reverted/.test(text) ? "no reason" : undefined);
   if (revert === undefined) throw error;
   const reason = REVERTS.find(([needle]) => revert.includes(needle))?.[1] ?? "invalid_transaction_state";
   return { ok: false, reason, message: `the token reverted: ${revert}` };
@@ -139,7 +153,11 @@ async function transferWithAuthorization(
     await clients.reader.simulateContract({ account: relayer, ...call });
     const receipt = await clients.send(call);
     if (receipt.status !== "success")
-      return { ok: false, reason: "invalid_transaction_state", message: `transaction ${receipt.transactionHash} reverted` };
+      return {
+        ok: false,
+        reason: "invalid_transaction_state",
+        message: `transaction ${receipt.transactionHash} reverted`,
+      };
     return { ok: true, transaction: receipt.transactionHash, simulated: false };
   } catch (error) {
     return refused(error);
@@ -156,7 +174,12 @@ export async function startEvmChain({ tokens }: { tokens: EvmToken[] }): Promise
   for (const token of tokens) {
     await provider.request({ method: "hardhat_setCode", params: [token.asset, artifact.deployedBytecode] });
     const { name, version } = token.eip712;
-    await send({ address: token.asset as Address, abi, functionName: "initialize", args: [name, version, BigInt(token.chainId)] });
+    await send({
+      address: token.asset as Address,
+      abi,
+      functionName: "initialize",
+      args: [name, version, BigInt(token.chainId)],
+    });
     addresses.set(token.network, token.asset);
   }
   const tokenOf = (network: string) => {
@@ -165,7 +188,9 @@ export async function startEvmChain({ tokens }: { tokens: EvmToken[] }): Promise
     return address as Address;
   };
   return {
-    ...{ relayer, tokens: addresses, provider },
+    relayer,
+    tokens: addresses,
+    provider,
     async fund(network, owner, amount) {
       await send({ address: tokenOf(network), abi, functionName: "mint", args: [owner, amount] });
     },
@@ -174,7 +199,12 @@ export async function startEvmChain({ tokens }: { tokens: EvmToken[] }): Promise
     },
     state: (payment) => evmSettlementState(reader, tokenOf(payment.network), payment),
     async balanceOf(network, owner) {
-      return (await reader.readContract({ address: tokenOf(network), abi, functionName: "balanceOf", args: [owner] })) as bigint;
+      return (await reader.readContract({
+        address: tokenOf(network),
+        abi,
+        functionName: "balanceOf",
+        args: [owner],
+      })) as bigint;
     },
     async settle(payment) {
       if (!addresses.has(payment.network))

@@ -58,11 +58,18 @@ describe("local-chain settlement on EVM (hardhat, MiniUSDC at the real USDC addr
       const payment = await verified(await signEvmPayment(payer, requirement), requirement);
 
       const settled = await chains.backend.settle(payment);
-      expect(settled).toMatchObject({ ok: true, simulated: false, transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+      expect(settled).toMatchObject({
+        ok: true,
+        simulated: false,
+        transaction: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      });
       expect(await chains.balanceOf(requirement.network, payer.address)).toBe(4n * amount);
       expect(await chains.balanceOf(requirement.network, requirement.payTo)).toBe(payToBefore + amount);
 
-      expect(await chains.backend.settle(payment)).toMatchObject({ ok: false, reason: "invalid_exact_evm_nonce_already_used" });
+      expect(await chains.backend.settle(payment)).toMatchObject({
+        ok: false,
+        reason: "invalid_exact_evm_nonce_already_used",
+      });
       expect(await chains.balanceOf(requirement.network, payer.address)).toBe(4n * amount);
     });
   }
@@ -70,8 +77,12 @@ describe("local-chain settlement on EVM (hardhat, MiniUSDC at the real USDC addr
   it("settles concurrent payments: the node assigns the relayer's nonces", async () => {
     const requirement = requirementFor("/base");
     const payers = Array.from({ length: 5 }, () => privateKeyToAccount(generatePrivateKey()));
-    await Promise.all(payers.map((payer) => chains.fund(requirement.network, payer.address, BigInt(requirement.maxAmountRequired))));
-    const payments = await Promise.all(payers.map(async (payer) => verified(await signEvmPayment(payer, requirement), requirement)));
+    await Promise.all(
+      payers.map((payer) => chains.fund(requirement.network, payer.address, BigInt(requirement.maxAmountRequired))),
+    );
+    const payments = await Promise.all(
+      payers.map(async (payer) => verified(await signEvmPayment(payer, requirement), requirement)),
+    );
     const results = await Promise.all(payments.map((payment) => chains.backend.settle(payment)));
     expect(results.filter((r) => r.ok)).toHaveLength(5);
     for (const payer of payers) expect(await chains.balanceOf(requirement.network, payer.address)).toBe(0n);
@@ -79,7 +90,10 @@ describe("local-chain settlement on EVM (hardhat, MiniUSDC at the real USDC addr
 
   it("refuses an authorization the payer cannot cover with insufficient_funds", async () => {
     const requirement = requirementFor("/base");
-    const payment = await verified(await signEvmPayment(privateKeyToAccount(generatePrivateKey()), requirement), requirement);
+    const payment = await verified(
+      await signEvmPayment(privateKeyToAccount(generatePrivateKey()), requirement),
+      requirement,
+    );
     expect(await chains.backend.settle(payment)).toMatchObject({ ok: false, reason: "insufficient_funds" });
   });
 
@@ -89,7 +103,10 @@ describe("local-chain settlement on EVM (hardhat, MiniUSDC at the real USDC addr
     await chains.fund(requirement.network, payer.address, 10n ** 6n);
     const payment = await verified(await signEvmPayment(payer, requirement), requirement);
     const { authorization } = payment.payload as { authorization: Record<string, string> };
-    const expired = { ...payment, payload: { ...(payment.payload as object), authorization: { ...authorization, validBefore: "1" } } };
+    const expired = {
+      ...payment,
+      payload: { ...(payment.payload as object), authorization: { ...authorization, validBefore: "1" } },
+    };
     expect(await chains.backend.settle(expired)).toMatchObject({ ok: false, reason: "payment_expired" });
   });
 
@@ -99,7 +116,9 @@ describe("local-chain settlement on EVM (hardhat, MiniUSDC at the real USDC addr
     expect(await chains.balanceOf("base-sepolia", owner)).toBe(7n);
     expect(await chains.balanceOf("skale-base-sepolia", owner)).toBe(0n);
     await chains.evm.fundEth(owner, 10n ** 18n);
-    expect(await chains.evm.provider.request({ method: "eth_getBalance", params: [owner, "latest"] })).toBe("0xde0b6b3a7640000");
+    expect(await chains.evm.provider.request({ method: "eth_getBalance", params: [owner, "latest"] })).toBe(
+      "0xde0b6b3a7640000",
+    );
   });
 });
 
@@ -111,7 +130,10 @@ describe("local-chain settlement on Solana (litesvm, the USDC mint at the devnet
     const amount = BigInt(requirement().maxAmountRequired);
     await chains.fund("solana-devnet", payer.address, 3n * amount);
     const payToBefore = await chains.balanceOf("solana-devnet", config.payTo.svm);
-    const payment = await verified(await signSvmPayment(payer, requirement(), { blockhash: chains.latestBlockhash() }), requirement());
+    const payment = await verified(
+      await signSvmPayment(payer, requirement(), { blockhash: chains.latestBlockhash() }),
+      requirement(),
+    );
 
     expect(await chains.backend.settle(payment)).toMatchObject({ ok: true, simulated: false });
     expect(await chains.balanceOf("solana-devnet", payer.address)).toBe(2n * amount);
@@ -144,7 +166,10 @@ describe("local-chain settlement on Solana (litesvm, the USDC mint at the devnet
   it("still checks signatures after the stand-in simulated an unsigned transaction for a client", async () => {
     const payer = await generateKeyPairSigner();
     await chains.fund("solana-devnet", payer.address, 10n ** 6n);
-    const payment = await verified(await signSvmPayment(payer, requirement(), { blockhash: chains.latestBlockhash() }), requirement());
+    const payment = await verified(
+      await signSvmPayment(payer, requirement(), { blockhash: chains.latestBlockhash() }),
+      requirement(),
+    );
     const { transaction } = payment.payload as { transaction: string };
     const simulate = {
       jsonrpc: "2.0",
@@ -152,7 +177,9 @@ describe("local-chain settlement on Solana (litesvm, the USDC mint at the devnet
       method: "simulateTransaction",
       params: [transaction, { encoding: "base64", sigVerify: false }],
     };
-    const estimate = (await (await fetch(chains.rpcUrl as string, { method: "POST", body: JSON.stringify(simulate) })).json()) as {
+    const estimate = (await (
+      await fetch(chains.rpcUrl as string, { method: "POST", body: JSON.stringify(simulate) })
+    ).json()) as {
       result: { value: unknown };
     };
     expect(estimate.result.value).toMatchObject({ err: null, unitsConsumed: expect.any(Number) });
@@ -160,7 +187,10 @@ describe("local-chain settlement on Solana (litesvm, the USDC mint at the devnet
     const tx = getTransactionDecoder().decode(getBase64Encoder().encode(transaction));
     const forged = Uint8Array.from(tx.signatures[payer.address] as Uint8Array);
     forged[0] = (forged[0] as number) ^ 0xff;
-    const wire = getBase64EncodedWireTransaction({ ...tx, signatures: { ...tx.signatures, [payer.address]: forged } } as typeof tx);
+    const wire = getBase64EncodedWireTransaction({
+      ...tx,
+      signatures: { ...tx.signatures, [payer.address]: forged },
+    } as typeof tx);
     expect(await chains.backend.settle({ ...payment, payload: { transaction: wire } })).toMatchObject({
       ok: false,
       reason: "invalid_exact_svm_payload_transaction_signature",

@@ -35,7 +35,13 @@ function methods(chain: SvmChain): Record<string, (params: Params) => unknown> {
     getTransaction: ([signature]) => {
       const tx = chain.landed.find((landed) => landed.signature === signature);
       return tx
-        ? { slot: context().slot, blockTime: null, version: 0, meta: { err: null, fee: 5000 }, transaction: [tx.wire, "base64"] }
+        ? {
+            slot: context().slot,
+            blockTime: null,
+            version: 0,
+            meta: { err: null, fee: 5000 },
+            transaction: [tx.wire, "base64"],
+          }
         : null;
     },
     getLatestBlockhash: () => ({
@@ -94,7 +100,11 @@ async function serveJsonRpc(
       let id: unknown = null;
       let answer: Record<string, unknown>;
       try {
-        const request = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: unknown; method: string; params?: unknown[] };
+        const request = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+          id: unknown;
+          method: string;
+          params?: unknown[];
+        };
         id = request.id;
         answer = { result: await call(request.method, request.params ?? []) };
       } catch (error) {

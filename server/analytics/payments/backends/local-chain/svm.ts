@@ -79,15 +79,29 @@ function failure(result: FailedTransactionMetadata): Extract<BackendResult, { ok
   const err = result.err();
   const detail = `${err.toString()}; ${result.meta().logs().slice(-3).join(" | ")}`;
   // TransactionErrorFieldless is a const enum in litesvm's typings (absent at run time): its numbers are spelled here.
-  if (err === 6) return { ok: false, reason: "duplicate_settlement", message: "the chain already processed this transaction" };
-  if (err === 7) return { ok: false, reason: "settle_exact_svm_block_height_exceeded", message: "the transaction's blockhash expired" };
+  if (err === 6)
+    return { ok: false, reason: "duplicate_settlement", message: "the chain already processed this transaction" };
+  if (err === 7)
+    return {
+      ok: false,
+      reason: "settle_exact_svm_block_height_exceeded",
+      message: "the transaction's blockhash expired",
+    };
   if (err === 9 || err === 11)
-    return { ok: false, reason: "invalid_exact_svm_payload_transaction_signature", message: "the chain refused a signature" };
+    return {
+      ok: false,
+      reason: "invalid_exact_svm_payload_transaction_signature",
+      message: "the chain refused a signature",
+    };
   // spl-token's custom error 1 is InsufficientFunds.
   if (typeof err === "object" && "err" in err) {
     const inner = err.err();
     if (typeof inner === "object" && "code" in inner && inner.code === 1)
-      return { ok: false, reason: "insufficient_funds", message: "the payer's token account holds less than the amount" };
+      return {
+        ok: false,
+        reason: "insufficient_funds",
+        message: "the payer's token account holds less than the amount",
+      };
   }
   return { ok: false, reason: "invalid_exact_svm_payload_transaction_simulation_failed", message: detail };
 }
@@ -126,7 +140,13 @@ type Signer = Awaited<ReturnType<typeof generateKeyPairSigner>>;
 /** The faucet's token accounts and mints: an owner's account of the mint, created (and funded) on request. */
 function faucetOf(svm: LiteSVM, mint: string, faucet: Signer) {
   const ataOf = async (owner: string) =>
-    (await findAssociatedTokenPda({ owner: owner as Address, mint: mint as Address, tokenProgram: TOKEN_PROGRAM_ADDRESS }))[0];
+    (
+      await findAssociatedTokenPda({
+        owner: owner as Address,
+        mint: mint as Address,
+        tokenProgram: TOKEN_PROGRAM_ADDRESS,
+      })
+    )[0];
   const sendAsFaucet = async (instructions: Instruction[]) => {
     const message = pipe(
       createTransactionMessage({ version: 0 }),
@@ -139,9 +159,16 @@ function faucetOf(svm: LiteSVM, mint: string, faucet: Signer) {
   };
   const fund = async (owner: string, amount: bigint) => {
     const ata = await ataOf(owner);
-    const create = getCreateAssociatedTokenIdempotentInstruction({ payer: faucet, ata, owner: owner as Address, mint: mint as Address });
+    const create = getCreateAssociatedTokenIdempotentInstruction({
+      payer: faucet,
+      ata,
+      owner: owner as Address,
+      mint: mint as Address,
+    });
     await sendAsFaucet(
-      amount > 0n ? [create, getMintToInstruction({ mint: mint as Address, token: ata, mintAuthority: faucet, amount })] : [create],
+      amount > 0n
+        ? [create, getMintToInstruction({ mint: mint as Address, token: ata, mintAuthority: faucet, amount })]
+        : [create],
     );
   };
   return { ataOf, fund };
@@ -156,19 +183,33 @@ async function settleOn(svm: LiteSVM, signed: Transaction, landed: LandedTransac
   try {
     assertIsFullySignedTransaction(signed);
   } catch {
-    return { ok: false, reason: "invalid_exact_svm_payload_transaction_signature", message: "the transaction lacks a signature" };
+    return {
+      ok: false,
+      reason: "invalid_exact_svm_payload_transaction_signature",
+      message: "the transaction lacks a signature",
+    };
   }
   const [source, destination] = transferAccounts(signed);
   if (!svm.getAccount(source).exists)
-    return { ok: false, reason: "invalid_exact_svm_payload_transaction_sender_ata_not_found", message: "the payer has no USDC account" };
+    return {
+      ok: false,
+      reason: "invalid_exact_svm_payload_transaction_sender_ata_not_found",
+      message: "the payer has no USDC account",
+    };
   if (!svm.getAccount(destination).exists)
-    return { ok: false, reason: "invalid_exact_svm_payload_transaction_receiver_ata_not_found", message: "payTo has no USDC account" };
+    return {
+      ok: false,
+      reason: "invalid_exact_svm_payload_transaction_receiver_ata_not_found",
+      message: "payTo has no USDC account",
+    };
   const simulated = svm.simulateTransaction(signed);
   if (simulated instanceof FailedTransactionMetadata) return failure(simulated);
   const sent = svm.sendTransaction(signed);
   if (sent instanceof FailedTransactionMetadata) return failure(sent);
   const signature = getSignatureFromTransaction(signed);
-  const message = getCompiledTransactionMessageDecoder().decode(signed.messageBytes) as unknown as { staticAccounts: string[] };
+  const message = getCompiledTransactionMessageDecoder().decode(signed.messageBytes) as unknown as {
+    staticAccounts: string[];
+  };
   landed.push({ signature, wire: getBase64EncodedWireTransaction(signed), accounts: message.staticAccounts });
   return { ok: true, transaction: signature, simulated: false };
 }
@@ -193,10 +234,18 @@ export async function startSvmChain({
   const landed: LandedTransaction[] = [];
   const signAsFeePayer = (payload: unknown) => {
     const wire = (payload as { transaction: string }).transaction;
-    return partiallySignTransaction([feePayer.keyPair], getTransactionDecoder().decode(getBase64Encoder().encode(wire)));
+    return partiallySignTransaction(
+      [feePayer.keyPair],
+      getTransactionDecoder().decode(getBase64Encoder().encode(wire)),
+    );
   };
   return {
-    ...{ network, mint, feePayer: feePayer.address, litesvm: svm, landed, fund },
+    network,
+    mint,
+    feePayer: feePayer.address,
+    litesvm: svm,
+    landed,
+    fund,
     fundSol(owner, amount) {
       svm.airdrop(owner as Address, lamports(amount));
     },
@@ -207,7 +256,8 @@ export async function startSvmChain({
     latestBlockhash: () => svm.latestBlockhash(),
     async state(payment) {
       const signature = getSignatureFromTransaction(await signAsFeePayer(payment.payload));
-      if (svm.getTransaction(signature) === null) return { state: "unsettled", why: "the local chain never received the transaction" };
+      if (svm.getTransaction(signature) === null)
+        return { state: "unsettled", why: "the local chain never received the transaction" };
       return { state: "settled", transaction: signature };
     },
     settle: async (payment) => settleOn(svm, await signAsFeePayer(payment.payload), landed),

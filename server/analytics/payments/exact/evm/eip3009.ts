@@ -6,9 +6,13 @@
 import { keccak256 } from "./keccak.js";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
-const DOMAIN_TYPEHASH = keccak256(utf8("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"));
+const DOMAIN_TYPEHASH = keccak256(
+  utf8("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)"),
+);
 const TRANSFER_TYPEHASH = keccak256(
-  utf8("TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)"),
+  utf8(
+    "TransferWithAuthorization(address from,address to,uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)",
+  ),
 );
 
 export interface Eip712Domain {

@@ -28,6 +28,8 @@ describe("keccak256", () => {
   });
 
   it("hashes the empty input to Keccak-256's known digest", () => {
-    expect(keccak256(new Uint8Array()).toString("hex")).toBe("c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470");
+    expect(keccak256(new Uint8Array()).toString("hex")).toBe(
+      "c5d2460186f7233c927e7db2dcc703c0e500b653ca82273b7bfad8045d85a470",
+    );
   });
 });

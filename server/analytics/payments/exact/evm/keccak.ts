@@ -25,14 +25,17 @@ interface Sponge {
 const isSponge = (state: unknown): state is Sponge =>
   typeof state === "object" &&
   state !== null &&
-  ["initialize", "absorb", "squeeze"].every((method) => typeof (state as Record<string, unknown>)[method] === "function");
+  ["initialize", "absorb", "squeeze"].every(
+    (method) => typeof (state as Record<string, unknown>)[method] === "function",
+  );
 
 /** Keccak-256 through the package's API: a hash object per call. */
 export function keccak256ViaStream(data: Uint8Array): Buffer {
   return createKeccakHash("keccak256").update(toBuffer(data)).digest();
 }
 
-const toBuffer = (data: Uint8Array) => (Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength));
+const toBuffer = (data: Uint8Array) =>
+  Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 
 const state: unknown = (createKeccakHash("keccak256") as unknown as { _state?: unknown })._state;
 const sponge = isSponge(state) ? state : undefined;

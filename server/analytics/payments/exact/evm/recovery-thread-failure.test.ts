@@ -31,7 +31,11 @@ vi.mock("node:worker_threads", () => ({
 function signedBy(key: Hex) {
   const digest = randomBytes(32);
   const { signature, recid } = secp256k1.ecdsaSign(digest, Buffer.from(key.slice(2), "hex"));
-  return { digest, signature: `${bytesToHex(signature)}${(27 + recid).toString(16)}`, signer: privateKeyToAddress(key).toLowerCase() };
+  return {
+    digest,
+    signature: `${bytesToHex(signature)}${(27 + recid).toString(16)}`,
+    signer: privateKeyToAddress(key).toLowerCase(),
+  };
 }
 
 describe("signer recovery when its thread fails", () => {
@@ -39,7 +43,9 @@ describe("signer recovery when its thread fails", () => {
     expect(await recoveryThread.ready()).toBe(true);
     const jobs = Array.from({ length: 6 }, () => signedBy(generatePrivateKey()));
     const forged = { ...(jobs[0] as (typeof jobs)[0]), digest: randomBytes(32) };
-    const answers = await Promise.all([...jobs, forged].map(({ digest, signature }) => recoverSignerOffLoop(digest, signature)));
+    const answers = await Promise.all(
+      [...jobs, forged].map(({ digest, signature }) => recoverSignerOffLoop(digest, signature)),
+    );
     expect(threads.sent).toBe(1);
     expect(answers.slice(0, 6)).toEqual(jobs.map(({ signer }) => signer));
     expect(answers[6]).toBe(recoverSigner(forged.digest, forged.signature));

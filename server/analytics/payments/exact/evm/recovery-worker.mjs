@@ -9,6 +9,9 @@ parentPort.on("message", (message) => {
   // asked to stop: the port closes between two batches, never inside a native call (recovery-thread.ts, `stop`)
   if (message === "stop") return parentPort.close();
   const { batch, jobs } = message;
-  parentPort.postMessage({ batch, signers: jobs.map(({ digest, signature }) => recoverSigner(digest, signature) ?? null) });
+  parentPort.postMessage({
+    batch,
+    signers: jobs.map(({ digest, signature }) => recoverSigner(digest, signature) ?? null),
+  });
 });
 parentPort.postMessage("ready");

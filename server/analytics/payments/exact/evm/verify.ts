@@ -27,7 +27,8 @@ const UINT_FIELDS = ["value", "validAfter", "validBefore"] as const;
 function parseAuthorization(raw: unknown): Authorization | string {
   const a = (raw ?? {}) as Record<string, unknown>;
   for (const field of ["from", "to"])
-    if (typeof a[field] !== "string" || !ADDRESS.test(a[field] as string)) return `authorization.${field} must be an address`;
+    if (typeof a[field] !== "string" || !ADDRESS.test(a[field] as string))
+      return `authorization.${field} must be an address`;
   const numbers: bigint[] = [];
   for (const field of UINT_FIELDS) {
     const text = a[field];
@@ -115,9 +116,16 @@ export function checkExactEvm(
 }
 
 /** The verdict on a checked payment once its signer is recovered (`recoverSigner`'s answer). */
-export function signedBy({ payer, nonce, authorization, signature }: EvmSigned, signer: string | undefined): EvmVerified | Rejection {
+export function signedBy(
+  { payer, nonce, authorization, signature }: EvmSigned,
+  signer: string | undefined,
+): EvmVerified | Rejection {
   if (signer !== payer.toLowerCase())
-    return reject("invalid_exact_evm_payload_signature", "signature does not recover the payer under this network's USDC domain", payer);
+    return reject(
+      "invalid_exact_evm_payload_signature",
+      "signature does not recover the payer under this network's USDC domain",
+      payer,
+    );
   return { ok: true, payer, nonce, authorization, signature };
 }
 

@@ -64,7 +64,8 @@ const signedBy = (message: Uint8Array, key: Uint8Array, signature: Uint8Array) =
 const bufferOf = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 
 const same = (a: Uint8Array | undefined, address: string) => a !== undefined && bytesOf(address).equals(a);
-const u64 = (data: Uint8Array, offset: number) => Buffer.from(data.buffer, data.byteOffset, data.byteLength).readBigUInt64LE(offset);
+const u64 = (data: Uint8Array, offset: number) =>
+  Buffer.from(data.buffer, data.byteOffset, data.byteLength).readBigUInt64LE(offset);
 
 type Instruction = WireTransaction["instructions"][number];
 
@@ -80,15 +81,20 @@ const programOf = (tx: WireTransaction, ix: Instruction) => tx.accountKeys[ix.pr
 /** The payload's transaction: base64 of a serialized version-0 transaction without address lookup tables. */
 function decodeTransaction(payload: Record<string, unknown>): WireTransaction | Rejection {
   const wire = payload.transaction;
-  if (typeof wire !== "string" || wire.length === 0) return reject("invalid_payload", "payload.transaction must be a base64 transaction");
+  if (typeof wire !== "string" || wire.length === 0)
+    return reject("invalid_payload", "payload.transaction must be a base64 transaction");
   let tx: WireTransaction;
   try {
     tx = parseTransaction(Buffer.from(wire, "base64"));
   } catch {
-    return reject("invalid_exact_svm_payload_transaction", "payload.transaction is not a serialized Solana transaction");
+    return reject(
+      "invalid_exact_svm_payload_transaction",
+      "payload.transaction is not a serialized Solana transaction",
+    );
   }
   if (tx.version !== 0) return reject("invalid_exact_svm_payload_transaction", "the transaction must be version 0");
-  if (tx.addressTableLookups) return reject("invalid_exact_svm_payload_transaction", "address lookup tables are not accepted");
+  if (tx.addressTableLookups)
+    return reject("invalid_exact_svm_payload_transaction", "address lookup tables are not accepted");
   return tx;
 }
 
@@ -98,7 +104,10 @@ function checkLayout(tx: WireTransaction, feePayer: string): Layout | Rejection 
     return reject("invalid_exact_svm_payload_transaction_fee_payer_mismatch", `the fee payer must be ${feePayer}`);
   const { instructions } = tx;
   if (instructions.length < 3 || instructions.length > 6)
-    return reject("invalid_exact_svm_payload_transaction_instructions_length", `expected 3 to 6 instructions, got ${instructions.length}`);
+    return reject(
+      "invalid_exact_svm_payload_transaction_instructions_length",
+      `expected 3 to 6 instructions, got ${instructions.length}`,
+    );
   const [limit, price, transfer, ...extras] = instructions as [Instruction, Instruction, Instruction, ...Instruction[]];
   if (!same(programOf(tx, limit), COMPUTE_BUDGET_PROGRAM) || limit.data[0] !== 2 || limit.data.length !== 5)
     return reject(
@@ -121,7 +130,11 @@ function checkLayout(tx: WireTransaction, feePayer: string): Layout | Rejection 
       "compute-unit price above 5 lamports per unit",
     );
   const program = programOf(tx, transfer);
-  const tokenProgram = same(program, TOKEN_PROGRAM) ? TOKEN_PROGRAM : same(program, TOKEN_2022_PROGRAM) ? TOKEN_2022_PROGRAM : undefined;
+  const tokenProgram = same(program, TOKEN_PROGRAM)
+    ? TOKEN_PROGRAM
+    : same(program, TOKEN_2022_PROGRAM)
+      ? TOKEN_2022_PROGRAM
+      : undefined;
   if (!tokenProgram || transfer.data[0] !== 12 || transfer.data.length !== 10)
     return reject(
       "invalid_exact_svm_payload_transaction_instruction_not_spl_token_transfer_checked",
@@ -132,12 +145,18 @@ function checkLayout(tx: WireTransaction, feePayer: string): Layout | Rejection 
       "invalid_exact_svm_payload_transaction_instructions_length",
       "only Memo or Lighthouse instructions may follow the transfer",
     );
-  if (transfer.accounts.length < 4) return reject("invalid_exact_svm_payload_transaction", "TransferChecked lacks accounts");
+  if (transfer.accounts.length < 4)
+    return reject("invalid_exact_svm_payload_transaction", "TransferChecked lacks accounts");
   return { transfer, tokenProgram };
 }
 
 /** The fee payer moves nothing: it is not the transfer's authority and appears in no instruction (compared by key, not index). */
-function checkFeePayerIsolated(tx: WireTransaction, authorityKey: Uint8Array, feePayer: string, authority: string): Rejection | undefined {
+function checkFeePayerIsolated(
+  tx: WireTransaction,
+  authorityKey: Uint8Array,
+  feePayer: string,
+  authority: string,
+): Rejection | undefined {
   if (same(authorityKey, feePayer))
     return reject(
       "invalid_exact_svm_payload_transaction_fee_payer_transferring_funds",
@@ -163,7 +182,11 @@ async function checkTerms(
 ): Promise<Rejection | undefined> {
   const [, mintIndex, destinationIndex] = transfer.accounts as [number, number, number, number];
   if (!same(tx.accountKeys[mintIndex], requirement.asset))
-    return reject("invalid_exact_svm_payload_transaction_mint_mismatch", `the mint must be ${requirement.asset}`, authority);
+    return reject(
+      "invalid_exact_svm_payload_transaction_mint_mismatch",
+      `the mint must be ${requirement.asset}`,
+      authority,
+    );
   if (transfer.data[9] !== USDC_DECIMALS)
     return reject("invalid_exact_svm_payload_transaction_amount_mismatch", "decimals must be 6", authority);
   if (u64(transfer.data, 1) !== BigInt(requirement.maxAmountRequired))
@@ -216,5 +239,10 @@ export async function verifyExactSvm(
     checkSignatures(tx, authorityIndex, authority);
   if (refused) return refused;
   const wire = (payment.payload as { transaction: string }).transaction;
-  return { ok: true, payer: authority, messageHash: createHash("sha256").update(tx.messageBytes).digest("hex"), transaction: wire };
+  return {
+    ok: true,
+    payer: authority,
+    messageHash: createHash("sha256").update(tx.messageBytes).digest("hex"),
+    transaction: wire,
+  };
 }

@@ -25,7 +25,10 @@ const requirement = {
 
 async function sampleWire(memo?: string) {
   const payer = await generateKeyPairSigner();
-  const header = await signSvmPayment(payer, requirement, { blockhash: getAddressDecoder().decode(randomBytes(32)), memo });
+  const header = await signSvmPayment(payer, requirement, {
+    blockhash: getAddressDecoder().decode(randomBytes(32)),
+    memo,
+  });
   return JSON.parse(Buffer.from(header, "base64").toString()).payload.transaction as string;
 }
 

@@ -76,7 +76,8 @@ export function parseTransaction(bytes: Uint8Array): WireTransaction {
     }
   }
   if (r.offset !== bytes.length) throw new RangeError("trailing bytes after the message");
-  if (signatures.length !== numRequiredSignatures) throw new RangeError("signature count does not match the message header");
+  if (signatures.length !== numRequiredSignatures)
+    throw new RangeError("signature count does not match the message header");
   const indexOk = (i: number) => i < accountKeys.length;
   if (!instructions.every((ix) => indexOk(ix.programIndex) && ix.accounts.every(indexOk)))
     throw new RangeError("account index out of range");
