@@ -9,7 +9,7 @@ import type { PaymentRequirements } from "../client/x402/types.js";
 import { domainSeparator } from "../server/analytics/payments/exact/evm/eip3009.js";
 import { verifyExactEvm } from "../server/analytics/payments/exact/evm/verify.js";
 import { verifyExactSvm } from "../server/analytics/payments/exact/svm/verify.js";
-import { decodePaymentHeader } from "../server/analytics/payments/header.js";
+import { decodePaymentHeader } from "../server/analytics/payments/x402/header.js";
 
 const decode = (header: string) => {
   const decoded = decodePaymentHeader(header);

@@ -2,8 +2,8 @@
 // built from the document's own examples, then broken the way a faulty server would break them.
 import { describe, expect, it } from "vitest";
 import { loadAnalyticsContract, type PaidRoute } from "../server/analytics/contract/analytics-contract.js";
-import { challengeV2, encodeHeader } from "../server/analytics/payments/protocols.js";
-import { offerAt, routeOffer } from "../server/analytics/payments/requirements.js";
+import { challengeV2, encodeHeader } from "../server/analytics/payments/x402/protocols.js";
+import { offerAt, routeOffer } from "../server/analytics/payments/x402/requirements.js";
 import { loadAnalyticsConfig } from "../server/config/analytics.js";
 import { DOCS, type PaidCase, paidCases } from "./cases.js";
 import {

@@ -27,8 +27,8 @@
  */
 import express, { type Request, type Response } from "express";
 import { NETWORKS } from "../lib/networks.js";
-import { didDocument } from "../server/analytics/payments/receipts/did.js";
-import { offerAt } from "../server/analytics/payments/requirements.js";
+import { didDocument } from "../server/analytics/payments/x402/receipts/did.js";
+import { offerAt } from "../server/analytics/payments/x402/requirements.js";
 import { solanaAddressErrors } from "../server/analytics/segments/input-rules.js";
 import { ANALYTICS_CORS, cors, REGISTRY_CORS } from "../server/http/cors.js";
 import { invalidField, invalidInput, toErrorResponse } from "../server/http/errors.js";

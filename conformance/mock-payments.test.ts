@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { offerAt } from "../server/analytics/payments/requirements.js";
+import { offerAt } from "../server/analytics/payments/x402/requirements.js";
 import { DOCS, type PaidCase, paidCases } from "./cases.js";
 import { checkChallenge, checkChallengeV2, decodeHeader, Findings } from "./checks.js";
 import * as mock from "./mock-payments.js";

@@ -28,9 +28,9 @@ import {
   type Submission,
   settlementResponseV2,
   type X402Version,
-} from "../server/analytics/payments/protocols.js";
-import type { ReceiptSigner } from "../server/analytics/payments/receipts/offer-receipt.js";
-import { type RouteOffer, routeOffer } from "../server/analytics/payments/requirements.js";
+} from "../server/analytics/payments/x402/protocols.js";
+import type { ReceiptSigner } from "../server/analytics/payments/x402/receipts/offer-receipt.js";
+import { type RouteOffer, routeOffer } from "../server/analytics/payments/x402/requirements.js";
 import { type AnalyticsConfig, loadAnalyticsConfig } from "../server/config/analytics.js";
 import { NOT_A_FIELD } from "../server/http/errors.js";
 

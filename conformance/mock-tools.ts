@@ -1,6 +1,6 @@
 /**
  * The mock's MCP tools (`npm run mock` serves them at `/mcp`): the service's own tools, offers and
- * tool results (paid-tools.ts, tool-offers.ts, mcp-answers.ts), charging as the service does with a
+ * tool results (server/mcp/paid/: catalogue.ts, offers.ts, answers.ts), charging as the service does with a
  * mock settlement. A call's arguments are checked as the service checks them; without a payment it
  * answers the tool's `PaymentRequired`; a payment is judged as the mock judges a header
  * (mock-payments.ts: its form, network and payload, no signature or chain), and a well-formed one gets
@@ -9,12 +9,12 @@
  */
 import { randomUUID } from "node:crypto";
 import { loadAnalyticsContract, type PaidRoute } from "../server/analytics/contract/analytics-contract.js";
-import { paidTools } from "../server/analytics/mcp/paid-tools.js";
-import { submissionOf, toolOffers } from "../server/analytics/mcp/tool-offers.js";
 import { type InputCheck, inputChecks } from "../server/analytics/paid/input-check.js";
-import { mcpAnswer, PAYMENT_META } from "../server/analytics/paid/mcp-answers.js";
 import type { PaidOutcome } from "../server/analytics/paid/outcomes.js";
 import { solanaAddressErrors } from "../server/analytics/segments/input-rules.js";
+import { mcpAnswer, PAYMENT_META } from "../server/mcp/paid/answers.js";
+import { paidTools } from "../server/mcp/paid/catalogue.js";
+import { submissionOf, toolOffers } from "../server/mcp/paid/offers.js";
 import type { ToolServer } from "../server/mcp/streamable-endpoint.js";
 import { judgeSubmission, mockConfig } from "./mock-payments.js";
 

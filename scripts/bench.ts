@@ -29,8 +29,8 @@ import { chainIdOf } from "../client/x402/evm.js";
 import type { PaymentRequirements } from "../client/x402/types.js";
 import { commandLine } from "../lib/command-line.mjs";
 import { findNetwork } from "../lib/networks.js";
+import { cachedAta } from "../server/analytics/payments/exact/verifier.js";
 import { openSqliteLedger } from "../server/analytics/payments/ledger/sqlite-ledger.js";
-import { cachedAta } from "../server/analytics/payments/verifier.js";
 
 const USAGE = `usage: npm run bench [-- --rounds N --seconds N --payment-rate N --quick --profile]
 

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import solc from "solc";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const OUTPUT = "server/analytics/payments/backends/local-chain";
+const OUTPUT = "server/analytics/payments/settlement/backends/local-chain";
 // The local chain runs hardhat with the same hardfork (see local-chain/evm.ts).
 const EVM_VERSION = "cancun";
 

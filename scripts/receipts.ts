@@ -8,9 +8,9 @@
 import type { JsonWebKey } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { commandLine } from "../lib/command-line.mjs";
-import { didWebDocumentUrl } from "../server/analytics/payments/receipts/did.js";
-import { decodeCompact, verifyCompact } from "../server/analytics/payments/receipts/jws.js";
-import { OFFER_RECEIPT } from "../server/analytics/payments/receipts/offer-receipt.js";
+import { didWebDocumentUrl } from "../server/analytics/payments/x402/receipts/did.js";
+import { decodeCompact, verifyCompact } from "../server/analytics/payments/x402/receipts/jws.js";
+import { OFFER_RECEIPT } from "../server/analytics/payments/x402/receipts/offer-receipt.js";
 
 const USAGE = `usage: npm run receipts -- verify FILE|- [--url URL]
 

@@ -6,7 +6,7 @@
  */
 import type { Server } from "node:http";
 import { createServer } from "node:net";
-import { logDevelopmentKey, pemOf } from "./analytics/payments/receipts/key.js";
+import { logDevelopmentKey, pemOf } from "./analytics/payments/x402/receipts/key.js";
 import { createAnalyticsService } from "./analytics/service.js";
 import { announceServing, isPrimaryOfCluster, runWorkers } from "./cluster.js";
 import { ConfigError, drainMs, type ServiceConfig } from "./config/index.js";

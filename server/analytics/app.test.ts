@@ -22,7 +22,7 @@ import { createCache } from "./cache/memory-cache.js";
 import { manualClock } from "./clock.js";
 import { loadAnalyticsContract } from "./contract/analytics-contract.js";
 import { embeddedInsightWriter } from "./insight/embedded.js";
-import type { SettlementBackend } from "./payments/settlement.js";
+import type { SettlementBackend } from "./payments/settlement/settlement.js";
 import { createEmbeddedProviders } from "./providers/index.js";
 import { askHandlers } from "./segments/ask.js";
 import { defiHandlers } from "./segments/defi.js";

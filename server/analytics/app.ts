@@ -22,6 +22,7 @@ import { requestContext } from "../http/request-context.js";
 import { type ServiceApp, serviceApp } from "../http/service-app.js";
 import { openApiValidation } from "../http/validator.js";
 import { asGet, withHead } from "../http/with-head.js";
+import { paidToolServer } from "../mcp/paid/tool-server.js";
 import { MCP_PATH, mcpEndpoint } from "../mcp/streamable-endpoint.js";
 import { requestMetrics, UNMATCHED } from "../ops/metrics.js";
 import { embeddedOperations, type OperationsOptions, operationsHandlers, operationsPaths } from "../ops/routes.js";
@@ -30,12 +31,11 @@ import type { Clock } from "./clock.js";
 import type { AnalyticsContract } from "./contract/analytics-contract.js";
 import { type FreeRouteDeps, freeRouteHandlers } from "./free/free-routes.js";
 import { type InsightObserver, type InsightWriter, unobservedInsight } from "./insight/types.js";
-import { paidToolServer } from "./mcp/paid-tool-server.js";
 import { paidEndpoint, paidRouteHandler } from "./paid/http-endpoint.js";
 import { inputChecks } from "./paid/input-check.js";
 import { type LaneRoute, MCP_OPERATION, withPaidLane } from "./paid/lane.js";
 import { responseChecker } from "./paid/response-check.js";
-import type { PaymentGate } from "./payments/gate.js";
+import type { PaymentGate } from "./payments/gate/gate.js";
 import type { HandlerMap, SegmentContext } from "./segments/types.js";
 
 export interface AnalyticsDeps {
@@ -165,7 +165,7 @@ function documentedRoutes(contract: AnalyticsContract, config: AnalyticsConfig, 
   return { exact, routes };
 }
 
-/** The paid operations as MCP tools, run by the same pipelines' steps (mcp/paid-tool-calls.ts), built on first use. */
+/** The paid operations as MCP tools, run by the same pipelines' steps (server/mcp/paid/calls.ts), built on first use. */
 function mcpTools(deps: AnalyticsDeps) {
   const { contract, config, logger } = deps;
   const tools = () =>

@@ -8,7 +8,7 @@ import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import { LATENCY_BUCKETS } from "../ops/metrics.js";
 import type { CacheObserver } from "./cache/memory-cache.js";
 import type { InsightObserver } from "./insight/types.js";
-import type { PaymentObserver } from "./payments/payment-events.js";
+import type { PaymentObserver } from "./payments/reporting/payment-events.js";
 import type { UpstreamObserver } from "./providers/live/http.js";
 
 export interface AnalyticsObservers {

@@ -7,7 +7,7 @@
  */
 import { NETWORKS } from "../../lib/networks.js";
 import { type DevelopmentDefaults, loadAnalyticsContract } from "../analytics/contract/analytics-contract.js";
-import { type ReceiptKey, receiptKeyOf } from "../analytics/payments/receipts/key.js";
+import { type ReceiptKey, receiptKeyOf } from "../analytics/payments/x402/receipts/key.js";
 import { type ProviderSettings, parseProviderSettings } from "../analytics/providers/settings.js";
 import {
   ConfigError,

@@ -14,6 +14,7 @@ import { refuseAmbiguousQuery, refuseMalformedNumbers } from "../http/input-guar
 import { requestContext } from "../http/request-context.js";
 import { openApiValidation } from "../http/validator.js";
 import { asGet, withHead } from "../http/with-head.js";
+import { registryToolServer } from "../mcp/registry-tools.js";
 import { MCP_PATH, mcpEndpoint } from "../mcp/streamable-endpoint.js";
 import { requestMetrics, UNMATCHED } from "../ops/metrics.js";
 import { embeddedOperations, type OperationsOptions, operationsHandlers, operationsPaths } from "../ops/routes.js";
@@ -21,7 +22,6 @@ import { DOCS_ASSETS_PATH, docsAssets } from "../reference-page/reference-page.j
 import type { RegistryDocument } from "./document.js";
 import { registryDocument } from "./document.js";
 import { type Handler, handlers, type Input, type OperationId } from "./handlers.js";
-import { registryToolServer } from "./mcp-tools.js";
 import { serviceDocumentHandlers } from "./service-documents.js";
 import type { RegistryStore } from "./store.js";
 

@@ -15,8 +15,11 @@ import { signEvmPayment } from "../../client/x402/evm.js";
 import { signSvmPayment } from "../../client/x402/svm.js";
 import type { PaymentRequirements } from "../../client/x402/types.js";
 import { loadAnalyticsContract } from "../../server/analytics/contract/analytics-contract.js";
-import { type LocalChains, startLocalChains } from "../../server/analytics/payments/backends/local-chain/index.js";
 import { openSqliteLedger } from "../../server/analytics/payments/ledger/sqlite-ledger.js";
+import {
+  type LocalChains,
+  startLocalChains,
+} from "../../server/analytics/payments/settlement/backends/local-chain/index.js";
 import { loadAnalyticsConfig } from "../../server/config/analytics.js";
 import { type Answer, challenge, delivered, type PaidCall, send, sendAll } from "../support/paid-load.js";
 import { type ServiceProcess, startService, until } from "../support/processes.js";

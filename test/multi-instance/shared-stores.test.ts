@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PaymentRequirements } from "../../client/x402/types.js";
 import { createPayer, type Pay, paymentHeader } from "../../conformance/payer.js";
 import { decodeHeader } from "../../lib/x402-headers.js";
-import type { PaymentRequiredV2 } from "../../server/analytics/payments/types.js";
+import type { PaymentRequiredV2 } from "../../server/analytics/payments/x402/types.js";
 import { startSlowModel } from "../support/fake-model.js";
 import { ledgerRows, nothingLocked, sharedStoresEnv, spread, startInstances } from "../support/instances.js";
 import { type Answer, challenge, delivered, type PaidCall, send } from "../support/paid-load.js";

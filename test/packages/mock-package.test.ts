@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPayer, paymentHeader } from "../../conformance/payer.js";
 import { decodeHeader } from "../../lib/x402-headers.js";
-import type { PaymentRequiredV2, PaymentRequirements } from "../../server/analytics/payments/types.js";
+import type { PaymentRequiredV2, PaymentRequirements } from "../../server/analytics/payments/x402/types.js";
 import { freePort, until } from "../support/processes.js";
 import { type StrangerProject, strangerProject } from "../support/stranger-project.js";
 

@@ -8,13 +8,18 @@ import { familyOf, findNetwork } from "../../lib/networks.js";
 import type { Clock } from "../../server/analytics/clock.js";
 import type { AnalyticsContract } from "../../server/analytics/contract/analytics-contract.js";
 import type { InsightWriter } from "../../server/analytics/insight/types.js";
-import { createPaymentGate, type GateOptions, type PaymentGate } from "../../server/analytics/payments/gate.js";
+import { createPaymentGate, type GateOptions, type PaymentGate } from "../../server/analytics/payments/gate/gate.js";
 import { splitPayment } from "../../server/analytics/payments/ledger/split.js";
 import { openSqliteLedger } from "../../server/analytics/payments/ledger/sqlite-ledger.js";
 import type { LedgerStore } from "../../server/analytics/payments/ledger/store.js";
-import { encodeHeader, type Offer, openSubmission, v2Requirement } from "../../server/analytics/payments/protocols.js";
-import { ledgerBackend, type SettlementBackend } from "../../server/analytics/payments/settlement.js";
-import type { PaymentRequirements, PaymentVerifier, Verification } from "../../server/analytics/payments/types.js";
+import { ledgerBackend, type SettlementBackend } from "../../server/analytics/payments/settlement/settlement.js";
+import {
+  encodeHeader,
+  type Offer,
+  openSubmission,
+  v2Requirement,
+} from "../../server/analytics/payments/x402/protocols.js";
+import type { PaymentRequirements, PaymentVerifier, Verification } from "../../server/analytics/payments/x402/types.js";
 import type { HandlerMap, OperationHandler } from "../../server/analytics/segments/types.js";
 
 /** The scheme payload of a test payment: what the accepting verifier takes in place of a signature. */

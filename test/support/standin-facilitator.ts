@@ -7,8 +7,8 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { LocalChains } from "../../server/analytics/payments/backends/local-chain/index.js";
-import type { PaymentRequirements, VerifiedPayment } from "../../server/analytics/payments/types.js";
+import type { LocalChains } from "../../server/analytics/payments/settlement/backends/local-chain/index.js";
+import type { PaymentRequirements, VerifiedPayment } from "../../server/analytics/payments/x402/types.js";
 
 export interface StandinFacilitator {
   url: string;

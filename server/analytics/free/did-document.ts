@@ -1,12 +1,12 @@
 /**
  * `GET /.well-known/did.json`: the did:web document of the service's public origin, publishing the key
- * that signs offers and receipts (payments/receipts/). A 404 where the deployment signs none.
+ * that signs offers and receipts (payments/x402/receipts/). A 404 where the deployment signs none.
  */
 import type { RequestHandler } from "express";
 import type { AnalyticsConfig } from "../../config/analytics.js";
 import { ApiError } from "../../http/errors.js";
 import { requestOrigin } from "../../http/origin.js";
-import { didDocument } from "../payments/receipts/did.js";
+import { didDocument } from "../payments/x402/receipts/did.js";
 
 export function didDocumentHandler({
   receipts,

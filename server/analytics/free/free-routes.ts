@@ -12,7 +12,7 @@ import { requestOrigin } from "../../http/origin.js";
 import { MCP_PATH } from "../../mcp/streamable-endpoint.js";
 import { referencePage } from "../../reference-page/reference-page.js";
 import type { AnalyticsContract, OpenApiDocument, PaidRoute } from "../contract/analytics-contract.js";
-import { challengeV2 } from "../payments/protocols.js";
+import { challengeV2 } from "../payments/x402/protocols.js";
 import {
   concretePath,
   deployedNetworks,
@@ -21,7 +21,7 @@ import {
   offerAt,
   type RouteOffer,
   routeOffer,
-} from "../payments/requirements.js";
+} from "../payments/x402/requirements.js";
 import { didDocumentHandler } from "./did-document.js";
 
 type ServiceInfo = components["schemas"]["ServiceInfo"];

@@ -6,8 +6,8 @@
 import { RECEIPT_HEADERS } from "../../../lib/x402-headers.js";
 import { toErrorResponse } from "../../http/errors.js";
 import type { PaidRoute } from "../contract/analytics-contract.js";
-import { atPath } from "../payments/bazaar.js";
-import { IDENTIFIER_FIELD } from "../payments/payment-identifier.js";
+import { atPath } from "../payments/x402/bazaar.js";
+import { IDENTIFIER_FIELD } from "../payments/x402/payment-identifier.js";
 import {
   CHALLENGE_HEADER,
   challengeV2,
@@ -18,9 +18,9 @@ import {
   receiptHeader,
   settlementResponseV2,
   type X402Version,
-} from "../payments/protocols.js";
-import type { RouteOffer } from "../payments/requirements.js";
-import type { PaymentErrorReason, PaymentRequiredBody, PaymentRequirements } from "../payments/types.js";
+} from "../payments/x402/protocols.js";
+import type { RouteOffer } from "../payments/x402/requirements.js";
+import type { PaymentErrorReason, PaymentRequiredBody, PaymentRequirements } from "../payments/x402/types.js";
 import type { PaidOutcome } from "./outcomes.js";
 import type { ResponseCheck } from "./response-check.js";
 

@@ -6,8 +6,8 @@
 import type { FieldError } from "../../http/errors.js";
 import type { OpenStage } from "../payments/ledger/stages.js";
 import type { StoredAnswer } from "../payments/ledger/store.js";
-import type { Receipt } from "../payments/protocols.js";
-import type { PaymentErrorReason } from "../payments/types.js";
+import type { Receipt } from "../payments/x402/protocols.js";
+import type { PaymentErrorReason } from "../payments/x402/types.js";
 
 export type PaidOutcome =
   /** The input breaks its schema or its operation's rules: each field named; no payment was looked at. */

@@ -18,8 +18,8 @@ import { createLogger } from "../../http/logger.js";
 import { manualClock } from "../clock.js";
 import { embeddedInsightWriter } from "../insight/embedded.js";
 import type { InsightWriter } from "../insight/types.js";
-import { createRecovery } from "../payments/recovery.js";
-import type { SettlementBackend, SettlementState } from "../payments/settlement.js";
+import { createRecovery } from "../payments/settlement/recovery.js";
+import type { SettlementBackend, SettlementState } from "../payments/settlement/settlement.js";
 import { defiHandlers } from "../segments/defi.js";
 
 const build = buildPaidApp;
@@ -552,7 +552,7 @@ describe("x402 v2 beside v1, on the same URLs", () => {
       payer: expect.any(String),
       amount: v2.accepts[0].amount,
       simulated: true,
-      // the signed receipt (payments/receipts/offer-receipt.test.ts verifies it)
+      // the signed receipt (payments/x402/receipts/offer-receipt.test.ts verifies it)
       extensions: {
         "offer-receipt": {
           info: { receipt: { format: "jws", signature: expect.any(String) } },

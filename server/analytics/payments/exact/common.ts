@@ -1,5 +1,5 @@
 /** Checks every x402 v1 `exact` payload shares, whatever the chain family. */
-import type { PaymentErrorReason, PaymentRequirements } from "../types.js";
+import type { PaymentErrorReason, PaymentRequirements } from "../x402/types.js";
 
 export type Rejection = { ok: false; reason: PaymentErrorReason; message: string; payer?: string };
 

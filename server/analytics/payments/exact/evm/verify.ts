@@ -5,7 +5,7 @@
  * own, and the signature a low-s EOA signature. Replays are the gate's to refuse, through the ledger's
  * unique key; this check keeps no state.
  */
-import type { PaymentRequirements } from "../../types.js";
+import type { PaymentRequirements } from "../../x402/types.js";
 import { checkEnvelope, type Rejection, reject } from "../common.js";
 import { type Authorization, authorizationDigest } from "./eip3009.js";
 import { recoverSigner } from "./recover.js";

@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { type Address, getAddressEncoder } from "@solana/addresses";
 import bs58 from "bs58";
 import sodium from "sodium-native";
-import type { PaymentRequirements } from "../../types.js";
+import type { PaymentRequirements } from "../../x402/types.js";
 import { checkEnvelope, type Rejection, reject } from "../common.js";
 import { parseTransaction, type WireTransaction } from "./wire.js";
 

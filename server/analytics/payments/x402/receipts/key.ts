@@ -1,0 +1,65 @@
+/**
+ * The key that signs offers and receipts (`RECEIPT_SIGNING_KEY`): an Ed25519 private key, as a PKCS#8
+ * PEM (`openssl genpkey -algorithm ed25519`) or as a JWK (`{"kty":"OKP","crv":"Ed25519","d":…,"x":…}`).
+ * It signs statements only and holds no money: it is never a payment key. Without one the testnet
+ * profile makes a development key at start-up; the mainnet profile signs nothing.
+ */
+import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
+import type { Logger } from "pino";
+import { ConfigError, type Env, present } from "../../../../config/env.js";
+
+export interface ReceiptKey {
+  privateKey: KeyObject;
+  /** The public half as a JWK, as `/.well-known/did.json` publishes it. */
+  publicJwk: { kty: "OKP"; crv: "Ed25519"; x: string };
+  /** The key's fragment in the DID document and in every JWS `kid`: `receipts-` and the start of its RFC 7638 thumbprint. */
+  fragment: string;
+  /** Made at start-up for lack of a configured key: signatures last as long as the process. */
+  development: boolean;
+}
+
+function receiptKey(privateKey: KeyObject, development: boolean): ReceiptKey {
+  const { x } = createPublicKey(privateKey).export({ format: "jwk" });
+  const publicJwk = { kty: "OKP" as const, crv: "Ed25519" as const, x: x as string };
+  // RFC 7638: SHA-256 of the required members in lexicographic order, no white space.
+  const thumbprint = createHash("sha256")
+    .update(JSON.stringify({ crv: "Ed25519", kty: "OKP", x }))
+    .digest("base64url");
+  return { privateKey, publicJwk, fragment: `receipts-${thumbprint.slice(0, 12)}`, development };
+}
+
+/** A PEM (real line breaks or `\n` written out, as env files often carry them) or a JWK, parsed as an Ed25519 private key. */
+function parseKey(name: string, raw: string): KeyObject {
+  let key: KeyObject;
+  try {
+    key = raw.startsWith("{")
+      ? createPrivateKey({ key: JSON.parse(raw), format: "jwk" })
+      : createPrivateKey({ key: raw.replaceAll("\\n", "\n"), format: "pem" });
+  } catch {
+    throw new ConfigError(`${name} must be an Ed25519 private key as a PKCS#8 PEM or a JWK with "d"`);
+  }
+  if (key.asymmetricKeyType !== "ed25519")
+    throw new ConfigError(
+      `${name} must be an Ed25519 key (openssl genpkey -algorithm ed25519), got a ${key.asymmetricKeyType} key`,
+    );
+  return key;
+}
+
+/** The configured key; else a development key on testnet; else (mainnet) none. */
+export function receiptKeyOf(env: Env, name: string, profile: "testnet" | "mainnet"): ReceiptKey | undefined {
+  const raw = present(env, name);
+  if (raw) return receiptKey(parseKey(name, raw), false);
+  if (profile === "mainnet") return undefined;
+  return receiptKey(generateKeyPairSync("ed25519").privateKey, true);
+}
+
+/** The key as a PKCS#8 PEM, for worker processes to sign with the key their primary made. */
+export const pemOf = (key: ReceiptKey): string => key.privateKey.export({ format: "pem", type: "pkcs8" }).toString();
+
+/** Said once at start-up (by the primary of a cluster, whose workers sign with its key): the public half only. */
+export function logDevelopmentKey(logger: Logger, key: ReceiptKey): void {
+  logger.info(
+    { publicKeyJwk: key.publicJwk, fragment: key.fragment },
+    "offers and receipts are signed with a development key made at start-up (published at /.well-known/did.json); set RECEIPT_SIGNING_KEY to keep one",
+  );
+}

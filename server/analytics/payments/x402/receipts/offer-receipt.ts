@@ -1,0 +1,160 @@
+/**
+ * The x402 `offer-receipt` extension (x402 `specs/extensions/extension-offer-and-receipt.md`), in its
+ * JWS form: every v2 challenge carries `extensions["offer-receipt"].info.offers`, one signed offer per
+ * `accepts` entry (`acceptIndex` naming it), and every settled v2 answer's settlement response carries
+ * `extensions["offer-receipt"].info.receipt`. The receipt's `issuedAt` is the answer envelope's own
+ * `timestamp`, so a receipt is a pure function of the stored answer, the settlement and the key: a
+ * retry served from the ledger gets the same bytes (decision 0011).
+ */
+import type { components } from "../../../../../generated/types/analytics.js";
+import type { PaymentRequirementsV2 } from "../types.js";
+import { keyIdOf } from "./did.js";
+import { signCompact } from "./jws.js";
+import type { ReceiptKey } from "./key.js";
+
+export const OFFER_RECEIPT = "offer-receipt";
+
+/** Offer and receipt payloads' schema version. */
+const VERSION = 1 as const;
+
+export type SignedOffer = components["schemas"]["X402.SignedOffer"];
+export type SignedReceipt = components["schemas"]["X402.SignedReceipt"];
+type OfferPayload = components["schemas"]["X402.OfferPayload"];
+type ReceiptPayload = components["schemas"]["X402.ReceiptPayload"];
+
+/** JSON Schema 2020-12 of each extension's `info`, as the spec's JWS examples give them. */
+const jwsArtifact = {
+  type: "object",
+  properties: {
+    format: { type: "string", const: "jws" },
+    signature: { type: "string", description: "JWS compact serialization containing the payload" },
+  },
+  required: ["format", "signature"],
+};
+const OFFERS_SCHEMA = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  type: "object",
+  properties: {
+    offers: {
+      type: "array",
+      items: { ...jwsArtifact, properties: { ...jwsArtifact.properties, acceptIndex: { type: "integer" } } },
+    },
+  },
+  required: ["offers"],
+};
+const RECEIPT_SCHEMA = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  type: "object",
+  properties: { receipt: jwsArtifact },
+  required: ["receipt"],
+};
+
+export const offersExtension = (offers: SignedOffer[]): components["schemas"]["X402.OfferReceiptChallenge"] => ({
+  info: { offers },
+  // The generated type reads a free-form object (`Record<unknown>`) as an empty one.
+  schema: OFFERS_SCHEMA as object as Record<string, never>,
+});
+export const receiptExtension = (receipt: SignedReceipt): components["schemas"]["X402.OfferReceiptSettlement"] => ({
+  info: { receipt },
+  schema: RECEIPT_SCHEMA as object as Record<string, never>,
+});
+
+interface Challenge {
+  resource: { url: string };
+  accepts: PaymentRequirementsV2[];
+  extensions?: unknown;
+}
+
+interface Settled {
+  success: boolean;
+  transaction: string;
+  network: string;
+  payer: string;
+}
+
+export interface ReceiptSigner {
+  /** The challenge with one signed offer per `accepts` entry, valid for each entry's `maxTimeoutSeconds` from `nowMs`. */
+  withOffers<T extends Challenge>(required: T, nowMs: number): T;
+  /**
+   * The settlement response with its signed receipt for `resourceUrl`, issued at the time of the
+   * answer's envelope (`answerBody`'s `timestamp`); as it was when the answer has no timestamp.
+   */
+  withReceipt<T extends Settled>(response: T, resourceUrl: string, answerBody: string): T;
+}
+
+const TIMESTAMP = '"timestamp":"';
+
+/**
+ * The envelope's `timestamp` in Unix seconds. The envelope writes it as its last field, so the last
+ * occurrence is the envelope's own (one inside `data` comes before it); read without parsing the
+ * whole body, which may be large.
+ */
+export function answerIssuedAt(body: string): number | undefined {
+  const at = body.lastIndexOf(TIMESTAMP);
+  if (at < 0) return undefined;
+  const start = at + TIMESTAMP.length;
+  const ms = Date.parse(body.slice(start, body.indexOf('"', start)));
+  return Number.isFinite(ms) ? Math.floor(ms / 1000) : undefined;
+}
+
+/**
+ * Signs for the service at its public origin: `publicBaseUrl`, or the origin of the resource paid for
+ * (a request's own, when none is configured); an MCP tool's resource (`mcp://tool/…`) has none, and is
+ * signed for `http://localhost:<port>` then.
+ */
+export function receiptSigner(
+  key: ReceiptKey,
+  { publicBaseUrl, port }: { publicBaseUrl?: string; port: number },
+): ReceiptSigner {
+  const signer = (resourceUrl: string) => {
+    const origin =
+      publicBaseUrl ?? (/^https?:\/\//.test(resourceUrl) ? new URL(resourceUrl).origin : `http://localhost:${port}`);
+    return { privateKey: key.privateKey, kid: keyIdOf(origin, key) };
+  };
+  return {
+    withOffers(required, nowMs) {
+      const resourceUrl = required.resource.url;
+      const by = signer(resourceUrl);
+      const offers = required.accepts.map(
+        (accept, acceptIndex): SignedOffer => ({
+          format: "jws",
+          acceptIndex,
+          signature: signCompact(
+            {
+              version: VERSION,
+              resourceUrl,
+              scheme: accept.scheme,
+              network: accept.network,
+              asset: accept.asset,
+              payTo: accept.payTo,
+              amount: accept.amount,
+              validUntil: Math.floor(nowMs / 1000) + accept.maxTimeoutSeconds,
+            } satisfies OfferPayload,
+            by,
+          ),
+        }),
+      );
+      const extensions = { ...(required.extensions as object), [OFFER_RECEIPT]: offersExtension(offers) };
+      return { ...required, extensions };
+    },
+    withReceipt(response, resourceUrl, answerBody) {
+      const issuedAt = answerIssuedAt(answerBody);
+      if (issuedAt === undefined) return response;
+      const { network, payer, transaction } = response;
+      const payload: ReceiptPayload = {
+        version: VERSION,
+        network: network as ReceiptPayload["network"],
+        resourceUrl,
+        payer,
+        issuedAt,
+        ...(transaction && { transaction }),
+      };
+      const receipt: SignedReceipt = { format: "jws", signature: signCompact(payload, signer(resourceUrl)) };
+      const extensions = {
+        ...((response as { extensions?: object }).extensions ?? {}),
+        [OFFER_RECEIPT]: receiptExtension(receipt),
+      };
+      return { ...response, extensions };
+    },
+  };
+}
