@@ -107,10 +107,10 @@ export function payingBridge(options: BridgeOptions): PayingBridge {
       _meta: { [PAYMENT_META]: payment },
     })) as CallToolResult;
     const receipt = result._meta?.[PAYMENT_RESPONSE_META] as { success?: boolean } | undefined;
-    // A settled answer, or one whose settlement is not known yet, counts against the cap.
+    // A settled answer, or a payment still in progress (its settlement may yet land), counts against the cap.
     if (
       receipt?.success ||
-      (result.isError && (result.structuredContent as { error?: string } | undefined)?.error === "upstream_error")
+      (result.isError && (result.structuredContent as { error?: string } | undefined)?.error === "payment_in_progress")
     )
       spent += amount;
     return result;

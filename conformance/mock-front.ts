@@ -196,7 +196,7 @@ export function mockFront(service: "analytics" | "registry", prismUrl: string): 
     app.all(
       MCP_PATH,
       express.json({ limit: "100kb" }),
-      mcpEndpoint(mockToolServer, { publicBaseUrl: undefined, logger: createLogger("silent") }),
+      mcpEndpoint(mockToolServer, { publicBaseUrl: undefined, trustProxy: false, logger: createLogger("silent") }),
     );
   app.use(express.raw({ type: () => true, limit: "1mb" }));
 

@@ -8,6 +8,7 @@
  * same payment twice is answered twice.
  */
 import { randomUUID } from "node:crypto";
+import { systemClock } from "../server/analytics/clock.js";
 import { loadAnalyticsContract, type PaidRoute } from "../server/analytics/contract/analytics-contract.js";
 import { type InputCheck, inputChecks } from "../server/analytics/paid/input-check.js";
 import type { PaidOutcome } from "../server/analytics/paid/outcomes.js";
@@ -31,7 +32,7 @@ export function mockToolServer(): ToolServer {
   const tools = new Map(
     [...paidTools(contract, config)].map(([name, tool]) => [
       name,
-      { tool, offers: toolOffers(tool, config, contract.document) },
+      { tool, offers: toolOffers(tool, config, contract.document, systemClock) },
     ]),
   );
 
@@ -43,7 +44,8 @@ export function mockToolServer(): ToolServer {
   ): [PaidOutcome, ReturnType<typeof toolOffers>, string] {
     const { offers } = tools.get(name) as { offers: ReturnType<typeof toolOffers> };
     const { route, offer, caip2 } = offers.routeFor(payment);
-    const errors = [...checkOf(route)(input), ...solanaAddressErrors(route, input)];
+    const checked = checkOf(route)({ body: input, query: {}, path: {} });
+    const errors = "errors" in checked ? checked.errors : solanaAddressErrors(route, checked.input);
     if (errors.length) return [{ kind: "invalid_input", errors }, offers, caip2];
     const submission = submissionOf(payment);
     if (submission.kind !== "payment") return [{ kind: "payment_required" }, offers, caip2];

@@ -3320,7 +3320,7 @@ export interface components {
             message: string;
             /** @description Every invalid input, present on `invalid_request`. */
             errors?: components["schemas"]["Common.FieldError"][];
-            /** @description Upstream provider that failed, present on `upstream_error` (e.g. `defillama`, `facilitator`). */
+            /** @description Upstream provider that failed, present on `upstream_error` (e.g. `defillama`, `nansen`). */
             provider?: string;
             /** @description Id of this request, also sent in the `X-Request-Id` response header. */
             request_id?: string;
@@ -7719,8 +7719,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -7740,9 +7740,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -8034,8 +8035,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -8055,9 +8056,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -8346,8 +8348,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -8367,9 +8369,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -8662,8 +8665,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -8683,9 +8686,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -9001,8 +9005,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -9022,9 +9026,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -9325,8 +9330,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -9346,9 +9351,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -9647,8 +9653,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -9668,9 +9674,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -9956,8 +9963,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -9977,9 +9984,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -10259,8 +10267,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -10280,9 +10288,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -10568,8 +10577,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -10589,9 +10598,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -10888,8 +10898,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -10909,9 +10919,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -11212,8 +11223,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -11233,9 +11244,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -11568,8 +11580,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -11589,9 +11601,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -11891,8 +11904,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -11912,9 +11925,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -12216,8 +12230,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -12237,9 +12251,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -12533,8 +12548,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -12554,9 +12569,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -12901,8 +12917,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -12922,9 +12938,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -13265,8 +13282,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -13286,9 +13303,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -13587,8 +13605,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -13608,9 +13626,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -13905,8 +13924,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -13926,9 +13945,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -14209,8 +14229,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -14230,9 +14250,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -14515,8 +14536,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -14536,9 +14557,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -14833,8 +14855,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -14854,9 +14876,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -15184,8 +15207,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -15205,9 +15228,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -15496,8 +15520,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -15517,9 +15541,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -15810,8 +15835,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -15831,9 +15856,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -16105,8 +16131,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -16126,9 +16152,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -16405,8 +16432,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -16426,9 +16453,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -16727,8 +16755,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -16748,9 +16776,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -17040,8 +17069,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -17061,9 +17090,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -17352,8 +17382,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -17373,9 +17403,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -17667,8 +17698,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -17688,9 +17719,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -17976,8 +18008,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -17997,9 +18029,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -18284,8 +18317,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -18305,9 +18338,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -18573,8 +18607,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -18594,9 +18628,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -18862,8 +18897,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -18883,9 +18918,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -19151,8 +19187,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -19172,9 +19208,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -19445,8 +19482,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -19466,9 +19503,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -19735,8 +19773,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -19756,9 +19794,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -20040,8 +20079,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -20061,9 +20100,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -20345,8 +20385,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -20366,9 +20406,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -20635,8 +20676,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -20656,9 +20697,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -20929,8 +20971,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -20950,9 +20992,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -21212,8 +21255,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -21233,9 +21276,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -21495,8 +21539,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -21516,9 +21560,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -21785,8 +21830,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -21806,9 +21851,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -22082,8 +22128,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -22103,9 +22149,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -22378,8 +22425,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -22399,9 +22446,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -22663,8 +22711,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -22684,9 +22732,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -22955,8 +23004,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -22976,9 +23025,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -23238,8 +23288,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -23259,9 +23309,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -23528,8 +23579,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -23549,9 +23600,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -23810,8 +23862,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -23831,9 +23883,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -24096,8 +24149,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -24117,9 +24170,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -24386,8 +24440,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -24407,9 +24461,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -24680,8 +24735,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -24701,9 +24756,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -24988,8 +25044,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -25009,9 +25065,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -25289,8 +25346,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -25310,9 +25367,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -25627,8 +25685,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -25648,9 +25706,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -25950,8 +26009,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -25971,9 +26030,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -26271,8 +26331,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -26292,9 +26352,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -26579,8 +26640,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -26600,9 +26661,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -26881,8 +26943,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -26902,9 +26964,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -27189,8 +27252,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -27210,9 +27273,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -27508,8 +27572,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -27529,9 +27593,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -27831,8 +27896,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -27852,9 +27917,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -28289,8 +28355,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -28310,9 +28376,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -28611,8 +28678,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -28632,9 +28699,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -28935,8 +29003,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -28956,9 +29024,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -29251,8 +29320,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -29272,9 +29341,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -29618,8 +29688,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -29639,9 +29709,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -29981,8 +30052,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -30002,9 +30073,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -30302,8 +30374,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -30323,9 +30395,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -30619,8 +30692,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -30640,9 +30713,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -30922,8 +30996,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -30943,9 +31017,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -31227,8 +31302,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -31248,9 +31323,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -31544,8 +31620,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -31565,9 +31641,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -31894,8 +31971,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -31915,9 +31992,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -32408,8 +32486,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -32429,9 +32507,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -32724,8 +32803,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -32745,9 +32824,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -33063,8 +33143,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -33084,9 +33164,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -33387,8 +33468,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -33408,9 +33489,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -33709,8 +33791,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -33730,9 +33812,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -34018,8 +34101,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -34039,9 +34122,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -34321,8 +34405,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -34342,9 +34426,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -34630,8 +34715,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -34651,9 +34736,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -34950,8 +35036,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -34971,9 +35057,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -35274,8 +35361,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -35295,9 +35382,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -35630,8 +35718,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -35651,9 +35739,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -35953,8 +36042,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -35974,9 +36063,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -36278,8 +36368,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -36299,9 +36389,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -36595,8 +36686,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -36616,9 +36707,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -36963,8 +37055,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -36984,9 +37076,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -37327,8 +37420,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -37348,9 +37441,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -37649,8 +37743,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -37670,9 +37764,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -37967,8 +38062,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -37988,9 +38083,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -38271,8 +38367,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -38292,9 +38388,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -38577,8 +38674,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -38598,9 +38695,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -38895,8 +38993,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -38916,9 +39014,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -39246,8 +39345,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -39267,9 +39366,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -39558,8 +39658,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -39579,9 +39679,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -39872,8 +39973,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -39893,9 +39994,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -40167,8 +40269,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -40188,9 +40290,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -40467,8 +40570,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -40488,9 +40591,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -40789,8 +40893,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -40810,9 +40914,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -41102,8 +41207,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -41123,9 +41228,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -41414,8 +41520,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -41435,9 +41541,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -41729,8 +41836,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -41750,9 +41857,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -42038,8 +42146,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -42059,9 +42167,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -42346,8 +42455,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -42367,9 +42476,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -42635,8 +42745,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -42656,9 +42766,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -42924,8 +43035,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -42945,9 +43056,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -43213,8 +43325,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -43234,9 +43346,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -43507,8 +43620,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -43528,9 +43641,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -43797,8 +43911,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -43818,9 +43932,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -44102,8 +44217,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -44123,9 +44238,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -44407,8 +44523,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -44428,9 +44544,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -44697,8 +44814,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -44718,9 +44835,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -44991,8 +45109,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -45012,9 +45130,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -45274,8 +45393,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -45295,9 +45414,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -45557,8 +45677,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -45578,9 +45698,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -45847,8 +45968,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -45868,9 +45989,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -46144,8 +46266,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -46165,9 +46287,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -46440,8 +46563,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -46461,9 +46584,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -46725,8 +46849,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -46746,9 +46870,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -47017,8 +47142,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -47038,9 +47163,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -47300,8 +47426,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -47321,9 +47447,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -47590,8 +47717,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -47611,9 +47738,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -47872,8 +48000,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -47893,9 +48021,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -48158,8 +48287,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -48179,9 +48308,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -48448,8 +48578,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -48469,9 +48599,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -48742,8 +48873,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -48763,9 +48894,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -49050,8 +49182,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -49071,9 +49203,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -49351,8 +49484,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -49372,9 +49505,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -49662,8 +49796,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -49683,9 +49817,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -49975,8 +50110,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -49996,9 +50131,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -50269,8 +50405,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -50290,9 +50426,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -50568,8 +50705,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -50589,9 +50726,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -50889,8 +51027,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -50910,9 +51048,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -51201,8 +51340,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -51222,9 +51361,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -51512,8 +51652,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -51533,9 +51673,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -51826,8 +51967,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -51847,9 +51988,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -52134,8 +52276,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -52155,9 +52297,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -52441,8 +52584,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -52462,9 +52605,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -52729,8 +52873,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -52750,9 +52894,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -53017,8 +53162,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -53038,9 +53183,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -53305,8 +53451,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -53326,9 +53472,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -53598,8 +53745,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -53619,9 +53766,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -53887,8 +54035,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -53908,9 +54056,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -54191,8 +54340,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -54212,9 +54361,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -54495,8 +54645,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -54516,9 +54666,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -54784,8 +54935,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -54805,9 +54956,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -55077,8 +55229,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -55098,9 +55250,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -55359,8 +55512,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -55380,9 +55533,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -55641,8 +55795,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -55662,9 +55816,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -55930,8 +56085,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -55951,9 +56106,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -56226,8 +56382,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -56247,9 +56403,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -56521,8 +56678,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -56542,9 +56699,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -56805,8 +56963,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -56826,9 +56984,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -57096,8 +57255,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -57117,9 +57276,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -57378,8 +57538,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -57399,9 +57559,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -57667,8 +57828,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -57688,9 +57849,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -57948,8 +58110,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -57969,9 +58131,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -58233,8 +58396,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -58254,9 +58417,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -58522,8 +58686,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -58543,9 +58707,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -58815,8 +58980,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -58836,9 +59001,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -59122,8 +59288,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -59143,9 +59309,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -59422,8 +59589,8 @@ export interface operations {
                 };
             };
             /**
-             * @description Upstream failure: a data provider (or the payment facilitator) timed out, failed or answered
-             *     a shape the service does not accept. Retry later. Never charged.
+             * @description Upstream failure: a data provider timed out, failed or answered a shape the service does not
+             *     accept. Retry later. Never charged.
              */
             502: {
                 headers: {
@@ -59443,9 +59610,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {

@@ -337,7 +337,7 @@ export interface components {
             message: string;
             /** @description Every invalid input, present on `invalid_request`. */
             errors?: components["schemas"]["Common.FieldError"][];
-            /** @description Upstream provider that failed, present on `upstream_error` (e.g. `defillama`, `facilitator`). */
+            /** @description Upstream provider that failed, present on `upstream_error` (e.g. `defillama`, `nansen`). */
             provider?: string;
             /** @description Id of this request, also sent in the `X-Request-Id` response header. */
             request_id?: string;
@@ -735,9 +735,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -857,9 +858,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -970,9 +972,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -1097,9 +1100,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -1189,9 +1193,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {
@@ -1434,9 +1439,10 @@ export interface operations {
             };
             /**
              * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
-             *     not ready before its payment's deadline (`service_unavailable`), or the payment sent is still in
-             *     progress for this request (`payment_in_progress`). Retry after `Retry-After` seconds, with the same
-             *     payment. Never charged.
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
              */
             503: {
                 headers: {

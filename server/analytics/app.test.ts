@@ -324,13 +324,13 @@ describe("bad input", () => {
     expect(text.body.errors[0]).toMatchObject({ field: "content-type" });
   });
 
-  it("answers a body nested deeper than the limit with a 400 naming its field, with or without a payment, on any path", async () => {
+  it("answers a body nested deeper than the limit with a 400 naming its field, with or without a payment", async () => {
     const deep = `{"limit":5,"junk":${"[".repeat(4000)}${"]".repeat(4000)}}`;
     const post = (path: string) => request(app).post(path).set("Content-Type", "application/json");
     for (const res of [
       await post("/base/defi/tvl").send(deep),
       await post("/base/defi/tvl").set("X-PAYMENT", testPayment()).send(deep),
-      await request(app).get("/").set("Content-Type", "application/json").send(deep),
+      await post("/mcp").send(deep),
     ]) {
       expect(res.status).toBe(400);
       expect(res.body.errors).toEqual([

@@ -1,12 +1,11 @@
 /**
- * The analytics service's request listener, built from the generated contract: the paid lane
- * (paid/lane.ts) for the paid POSTs, in front of an Express app for every request, its requests
- * (and, outside production, responses) validated by express-openapi-validator; one handler per
- * operation bound to all of its routes (root, /base, /skale, and the legacy GET) by operationId.
+ * The analytics service's request listener, built from the generated contract: the paid front
+ * (front/paid-front.ts), the one door of every paid route and of `/mcp`, before an Express app that
+ * serves the free routes, the documents and the operations endpoints, their requests (and, outside
+ * production, responses) validated by express-openapi-validator.
  */
 import express, { type RequestHandler } from "express";
 import type { Logger } from "pino";
-import { NETWORKS } from "../../lib/networks.js";
 import type { AnalyticsConfig } from "../config/analytics.js";
 import { ANALYTICS_CORS, cors } from "../http/cors.js";
 import { errorHandler, notFound } from "../http/errors.js";
@@ -22,7 +21,7 @@ import { requestContext } from "../http/request-context.js";
 import { type ServiceApp, serviceApp } from "../http/service-app.js";
 import { openApiValidation } from "../http/validator.js";
 import { asGet, withHead } from "../http/with-head.js";
-import { paidToolServer } from "../mcp/paid/tool-server.js";
+import { paidToolServer } from "../mcp/paid/calls.js";
 import { MCP_PATH, mcpEndpoint } from "../mcp/streamable-endpoint.js";
 import { requestMetrics, UNMATCHED } from "../ops/metrics.js";
 import { embeddedOperations, type OperationsOptions, operationsHandlers, operationsPaths } from "../ops/routes.js";
@@ -30,10 +29,10 @@ import { DOCS_ASSETS_PATH, docsAssets } from "../reference-page/reference-page.j
 import type { Clock } from "./clock.js";
 import type { AnalyticsContract } from "./contract/analytics-contract.js";
 import { type FreeRouteDeps, freeRouteHandlers } from "./free/free-routes.js";
+import { paidEndpoint } from "./front/http-call.js";
+import { type FrontMcp, type FrontRoute, paidFront } from "./front/paid-front.js";
 import { type InsightObserver, type InsightWriter, unobservedInsight } from "./insight/types.js";
-import { paidEndpoint, paidRouteHandler } from "./paid/http-endpoint.js";
 import { inputChecks } from "./paid/input-check.js";
-import { type LaneRoute, MCP_OPERATION, withPaidLane } from "./paid/lane.js";
 import { responseChecker } from "./paid/response-check.js";
 import type { PaymentGate } from "./payments/gate/gate.js";
 import type { HandlerMap, SegmentContext } from "./segments/types.js";
@@ -58,12 +57,15 @@ export interface AnalyticsDeps {
   insightObserver?: InsightObserver;
 }
 
+/** The operation id the metrics count `/mcp`'s requests under. */
+const MCP_OPERATION = "mcp";
+
 /** The metrics label of each operation id: a paid operation's name (`defiTvl`, on every prefix and its legacy GET), else the id. */
 function operationLabels(contract: AnalyticsContract): (operationId: string | undefined) => string {
   const labels = new Map<string, string>([
     ...contract.free.map((route) => [route.operationId, route.operationId] as const),
     ...contract.paid.map((route) => [route.operationId, route.name as string] as const),
-    [MCP_OPERATION.schema.operationId, "mcp"],
+    [MCP_OPERATION, MCP_OPERATION],
   ]);
   // HEAD is counted as its GET (see withHead).
   return (operationId) => {
@@ -75,9 +77,8 @@ function operationLabels(contract: AnalyticsContract): (operationId: string | un
 const served = new WeakMap<AnalyticsContract, AnalyticsContract["document"]>();
 
 /**
- * The document the validators read: the free GETs also answer HEAD; a paid route's never does (a HEAD
- * could not deliver the answer it would be charged for). One per contract, so that apps built from it
- * share their validators (validator.ts keys them by document).
+ * The document the free routes' validators read: their GETs also answer HEAD. One per contract, so that
+ * apps built from it share their validators (validator.ts keys them by document).
  */
 function servedDocument(contract: AnalyticsContract): AnalyticsContract["document"] {
   let document = served.get(contract);
@@ -88,15 +89,35 @@ function servedDocument(contract: AnalyticsContract): AnalyticsContract["documen
   return document;
 }
 
-type Handlers = Map<string, Map<string, RequestHandler>>;
+/** Each paid path's routes by method, each an endpoint running the route's pipeline. */
+function paidPaths(deps: AnalyticsDeps): Map<string, Map<string, FrontRoute>> {
+  const { contract, config } = deps;
+  const checks = responseChecker(contract);
+  const inputs = inputChecks(contract);
+  const paths = new Map<string, Map<string, FrontRoute>>();
+  for (const route of contract.paid) {
+    const serve = paidEndpoint(route, deps.handlers[route.name], {
+      config,
+      gate: deps.gate,
+      insight: deps.insight,
+      clock: deps.clock,
+      logger: deps.logger,
+      segment: deps.segment,
+      checkResponse: checks(route),
+      checkInput: inputs(route),
+      insightObserver: deps.insightObserver ?? unobservedInsight,
+      document: contract.document,
+    });
+    const methods = paths.get(route.path) ?? new Map<string, FrontRoute>();
+    paths.set(route.path, methods.set(route.method.toUpperCase(), { operationId: route.operationId, serve }));
+  }
+  return paths;
+}
 
-/** Every operation's handler by path and method (free, operations, paid), and the paid POSTs the lane serves. */
-function operationHandlers(
-  deps: AnalyticsDeps,
-  operations: OperationsOptions,
-): { handlers: Handlers; lane: LaneRoute[] } {
-  const { contract, config, logger } = deps;
-  const free = {
+/** The free operations' handlers by path (each a GET, which also answers HEAD). */
+function freeHandlers(deps: AnalyticsDeps, operations: OperationsOptions): Map<string, RequestHandler> {
+  const { contract, config } = deps;
+  const free: Record<string, RequestHandler | undefined> = {
     ...freeRouteHandlers({
       contract,
       config,
@@ -107,57 +128,27 @@ function operationHandlers(
     }),
     ...operationsHandlers(operations),
   };
-  const handlers: Handlers = new Map();
-  const bind = (path: string, method: string, handler: RequestHandler) => {
-    const methods = handlers.get(path) ?? new Map<string, RequestHandler>();
-    handlers.set(path, methods.set(method.toUpperCase(), handler));
-  };
+  const handlers = new Map<string, RequestHandler>();
   for (const route of contract.free) {
     const handler = free[route.operationId];
     if (!handler) throw new Error(`no handler for free operation ${route.operationId}`);
-    bind(route.path, "get", handler);
+    handlers.set(route.path, handler);
   }
-  const checks = responseChecker(contract);
-  const inputs = inputChecks(contract);
-  const lane: LaneRoute[] = [];
-  for (const route of contract.paid) {
-    const serve = paidEndpoint(route, deps.handlers[route.name], {
-      config,
-      gate: deps.gate,
-      insight: deps.insight,
-      clock: deps.clock,
-      logger,
-      segment: deps.segment,
-      checkResponse: checks(route),
-      ...(route.method === "post" && { checkInput: inputs(route) }),
-      insightObserver: deps.insightObserver ?? unobservedInsight,
-      document: contract.document,
-    });
-    bind(route.path, route.method, paidRouteHandler(route, serve, config.publicBaseUrl));
-    if (route.method === "post") lane.push({ path: route.path, operationId: route.operationId, serve });
-  }
-  return { handlers, lane };
+  return handlers;
 }
 
 /**
- * Each documented path's validator (see validator.ts), then its handler by method. A path without
- * parameters (most of them) is found by one lookup of the request's path (`exact`); the router, which
- * tries each layer's pattern in turn, still serves the others and any spelling of a path the lookup
- * misses (case, trailing slash), as before.
+ * Each free path's validator (see validator.ts), then its handler. A path without parameters (all of
+ * them, today) is found by one lookup of the request's path (`exact`); the router, which tries each
+ * layer's pattern in turn, still serves any spelling of a path the lookup misses (case, trailing slash).
  */
-function documentedRoutes(contract: AnalyticsContract, config: AnalyticsConfig, handlers: Handlers) {
-  const validatorFor = openApiValidation(servedDocument(contract), {
-    validateResponses: config.validateResponses,
-    prefixes: NETWORKS.map((network) => network.prefix),
-  });
+function freeRoutes(contract: AnalyticsContract, config: AnalyticsConfig, handlers: Map<string, RequestHandler>) {
+  const validatorFor = openApiValidation(servedDocument(contract), { validateResponses: config.validateResponses });
   const exact = new Map<string, RequestHandler>();
   const routes: [string, RequestHandler[]][] = [];
-  for (const path of Object.keys(contract.document.paths)) {
-    const methods = handlers.get(path) ?? new Map<string, RequestHandler>();
-    const byMethod: RequestHandler = (req, res, next) => {
-      const handler = methods.get(req.method === "HEAD" ? "GET" : req.method);
-      return handler ? handler(req, res, next) : next();
-    };
+  for (const [path, handler] of handlers) {
+    const byMethod: RequestHandler = (req, res, next) =>
+      req.method === "GET" || req.method === "HEAD" ? handler(req, res, next) : next();
     const stack = [validatorFor(path), refuseMalformedNumbers, byMethod];
     if (!path.includes("{")) exact.set(path, handlerChain(stack));
     routes.push([path.replace(/\{([^}]+)\}/g, ":$1"), stack]);
@@ -165,8 +156,8 @@ function documentedRoutes(contract: AnalyticsContract, config: AnalyticsConfig, 
   return { exact, routes };
 }
 
-/** The paid operations as MCP tools, run by the same pipelines' steps (server/mcp/paid/calls.ts), built on first use. */
-function mcpTools(deps: AnalyticsDeps) {
+/** The MCP endpoint of the paid tools, run by the same pipelines' steps (server/mcp/paid/calls.ts), built on first use. */
+function mcpTools(deps: AnalyticsDeps): FrontMcp {
   const { contract, config, logger } = deps;
   const tools = () =>
     paidToolServer({
@@ -182,43 +173,24 @@ function mcpTools(deps: AnalyticsDeps) {
       checkInput: inputChecks(contract),
       insightObserver: deps.insightObserver ?? unobservedInsight,
     });
-  return mcpEndpoint(tools, { publicBaseUrl: config.publicBaseUrl, logger });
+  const options = { publicBaseUrl: config.publicBaseUrl, trustProxy: config.trustProxy, logger };
+  return { path: MCP_PATH, operationId: MCP_OPERATION, serve: mcpEndpoint(tools, options) };
 }
 
-export function createAnalyticsApp(deps: AnalyticsDeps): ServiceApp {
+/** The Express app of the free routes: documents, operations endpoints, the /docs page's assets, a 404 for the rest. */
+function freeApp(deps: AnalyticsDeps, operations: OperationsOptions, start: NodeHandler): express.Express {
   const { contract, config, logger } = deps;
-  const operations = deps.operations ?? embeddedOperations();
   const app = express();
   app.disable("x-powered-by");
-  // No ETag: paid answers are never revalidated, and hashing every body (the documents are hundreds of KB) costs each request.
+  // No ETag: the documents are hundreds of KB, and hashing each one costs every request.
   app.set("etag", false);
   app.set("trust proxy", config.trustProxy);
-  // The middlewares every request passes run as one router layer on each side of the /docs assets'
-  // mount: the router matches each layer's path per request, which costs more than these middlewares do.
-  // A request the paid lane started and handed on has run them already.
-  const start: NodeHandler = handlerChain([
-    requestContext(logger, operationsPaths(contract.document)),
-    requestMetrics(operations.metrics.registry, operationLabels(contract)),
-    cors(ANALYTICS_CORS),
-  ]);
-  app.use(function startOnce(req, res, next) {
-    return req.requestId === undefined ? start(req, res, next) : next();
-  });
+  app.use(start);
   // The /docs page's script and styles: files of the installed package, outside the contract's operations.
   app.use(DOCS_ASSETS_PATH, docsAssets());
-  const { handlers, lane } = operationHandlers(deps, operations);
-  const { exact, routes } = documentedRoutes(contract, config, handlers);
-  // `/mcp` is found by the exact lookup too, after the body is parsed.
-  const mcp = mcpTools(deps);
-  exact.set(MCP_PATH, (req, res, next) => {
-    (req as { openapi?: unknown }).openapi = MCP_OPERATION;
-    mcp(req, res).catch(next);
-  });
-  // What a POST's body goes through before validation, on either side of the lane.
-  const body = handlerChain([refuseOtherCharsets, express.json({ limit: "100kb" }), bodyOrDefaults, refuseDeepBodies]);
+  const { exact, routes } = freeRoutes(contract, config, freeHandlers(deps, operations));
   app.use(
     handlerChain([
-      body,
       refuseAmbiguousQuery,
       function exactPath(req, res, next) {
         const handler = exact.get(req.path);
@@ -229,14 +201,29 @@ export function createAnalyticsApp(deps: AnalyticsDeps): ServiceApp {
   for (const [path, stack] of routes) app.all(path, ...stack);
   app.use(notFound);
   app.use(errorHandler(logger));
+  return app;
+}
+
+export function createAnalyticsApp(deps: AnalyticsDeps): ServiceApp {
+  const { contract, config, logger } = deps;
+  const operations = deps.operations ?? embeddedOperations();
+  // What every request of the service runs first, on either side of the front, as one step.
+  const start: NodeHandler = handlerChain([
+    requestContext(logger, operationsPaths(contract.document)),
+    requestMetrics(operations.metrics.registry, operationLabels(contract)),
+    cors(ANALYTICS_CORS),
+  ]);
+  // What a paid POST's body goes through before its input check.
+  const body = handlerChain([refuseOtherCharsets, express.json({ limit: "100kb" }), bodyOrDefaults, refuseDeepBodies]);
   return serviceApp(
-    withPaidLane(app, {
-      routes: lane,
+    paidFront(freeApp(deps, operations, start), {
+      paths: paidPaths(deps),
+      mcp: mcpTools(deps),
       start,
       body,
       publicBaseUrl: config.publicBaseUrl,
+      trustProxy: config.trustProxy,
       logger,
-      mcp: { path: MCP_PATH, serve: mcp },
     }),
   );
 }

@@ -18,21 +18,33 @@ import type { NodeHandler } from "./handler-chain.js";
 /** A request as the JSON parser leaves it: `body` is what it read, if anything. */
 export type ParsedRequest = IncomingMessage & { body?: unknown };
 
+/**
+ * The fields of a request target's query string, each a plain name given once with a value (percent-decoded, `+` a
+ * space), and every key that is not: a key with brackets (`limit[x]`, a validator's nested syntax), given twice, or
+ * without a value.
+ */
+export function queryFields(target: string): { fields: Record<string, string>; errors: FieldError[] } {
+  // No prototype: a key named `__proto__` is a field like any other (and an unknown one).
+  const fields: Record<string, string> = Object.create(null);
+  const errors: FieldError[] = [];
+  const search = target.indexOf("?");
+  if (search < 0 || search === target.length - 1) return { fields, errors };
+  const values = new Map<string, string[]>();
+  for (const [field, value] of new URLSearchParams(target.slice(search + 1)))
+    values.set(field, [...(values.get(field) ?? []), value]);
+  for (const [field, [value, ...more]] of values) {
+    if (/[[\]]/.test(field))
+      errors.push({ location: "query", field, message: "must be a plain name, without brackets" });
+    else if (more.length) errors.push({ location: "query", field, message: "must be given once" });
+    else if (!value) errors.push({ location: "query", field, message: "must have a value" });
+    else fields[field] = value;
+  }
+  return { fields, errors };
+}
+
 /** Before validation: every query key is a plain name carrying one value. */
 export const refuseAmbiguousQuery: RequestHandler = function refuseAmbiguousQuery(req, _res, next) {
-  const errors: FieldError[] = [];
-  const search = req.originalUrl.indexOf("?");
-  // The raw keys: the validator's bracket parsing drops some (`__proto__` inside brackets) from the query it checks.
-  if (search >= 0 && /[[\]]|%5[BbDd]/.test(req.originalUrl.slice(search)))
-    for (const field of new Set(new URLSearchParams(req.originalUrl.slice(search + 1)).keys()))
-      if (/[[\]]/.test(field))
-        errors.push({ location: "query", field, message: "must be a plain name, without brackets" });
-  if (errors.length) return next(refuse(errors));
-  for (const [field, value] of Object.entries(req.query)) {
-    if (Array.isArray(value)) errors.push({ location: "query", field, message: "must be given once" });
-    else if (value === "") errors.push({ location: "query", field, message: "must have a value" });
-    else if (typeof value !== "string") errors.push({ location: "query", field, message: "must be a plain value" });
-  }
+  const { errors } = queryFields(req.originalUrl);
   next(errors.length ? refuse(errors) : undefined);
 };
 
@@ -120,7 +132,7 @@ export function nonFiniteFields(value: unknown): string[] {
 }
 
 /** A number as a query string means one: decimal digits with an optional point (`5`, `0.5`, `.5`, `5.`) and exponent. */
-const DECIMAL = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+export const DECIMAL = /^-?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /**
  * After validation and its coercion of query strings to numbers: every number is finite, and every

@@ -2,7 +2,7 @@
  * Request id (echoed in `X-Request-Id`) and one structured log line per request, which carries what
  * a route adds with `logWith` (a paid answer's settlement: one line per paid request, not two); the
  * `quiet` paths (probes and scrapes, every few seconds) log at debug level. Written against Node's
- * own request and response, so that the paid lane (analytics/paid/lane.ts) runs it without Express.
+ * own request and response, so that the paid front (analytics/front/paid-front.ts) runs it without Express.
  */
 import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -24,8 +24,21 @@ export function logWith(res: ServerResponse, fields: Record<string, unknown>): v
   added.set(res, { ...added.get(res), ...fields });
 }
 
-/** Express's parsed path once Express has the request; a request the paid lane keeps has no query string, so its URL is its path. */
-const pathOf = (req: IncomingMessage) => (req as { path?: string }).path ?? req.url ?? "";
+/** The path of the request's target, without its query string (Express's parsed path once Express has the request). */
+const pathOf = (req: IncomingMessage) => (req as { path?: string }).path ?? (req.url ?? "").replace(/\?.*$/s, "");
+
+/** The operation each request was routed to by a router other than Express's validator (the paid front), for metrics. */
+const routed = new WeakMap<IncomingMessage, string>();
+
+/** Records the operation `req` was routed to. */
+export function routeTo(req: IncomingMessage, operationId: string): void {
+  routed.set(req, operationId);
+}
+
+/** The operation `req` was routed to: the paid front's, else the one express-openapi-validator matched, if any. */
+export function operationOf(req: IncomingMessage): string | undefined {
+  return routed.get(req) ?? (req as { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId;
+}
 
 const SAFE_ID = /^[A-Za-z0-9._-]{1,64}$/;
 

@@ -2,6 +2,7 @@
 import express, { type ErrorRequestHandler, type Request, type RequestHandler } from "express";
 import request from "supertest";
 import { describe, expect, it, vi } from "vitest";
+import { operationOf } from "./request-context.js";
 import { openApiValidation } from "./validator.js";
 
 const ok = { "200": { description: "ok", content: { "application/json": { schema: { type: "object" } } } } };
@@ -42,7 +43,7 @@ function app(validateResponses: boolean, spec = document) {
   const server = express();
   const answer: RequestHandler = (req, res) => {
     res.json({
-      operationId: (req as Request & { openapi?: { schema: { operationId: string } } }).openapi?.schema.operationId,
+      operationId: operationOf(req),
     });
   };
   for (const path of Object.keys(document.paths)) server.all(path, validatorFor(path), answer);

@@ -17,14 +17,14 @@
  *
  * A free GET with no parameters, no body and no security (probes, crawlers, discovery documents) skips
  * the validator, which has nothing to check there but would still run its route lookup and parameter
- * parser. It gets the route metadata (`req.openapi`, which the metrics read); with any other request
+ * parser. It is named for the metrics (request-context.ts's `routeTo`); with any other request
  * target, or when responses are validated, the validator runs as for any other request.
  */
 import type { Request, RequestHandler } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
-import type { OpenApiRequestMetadata } from "express-openapi-validator/dist/framework/types.js";
 import { parametersOf, reachedComponents } from "../../lib/openapi-refs.mjs";
 import { handlerChain } from "./handler-chain.js";
+import { routeTo } from "./request-context.js";
 
 interface Operation {
   operationId?: string;
@@ -154,22 +154,15 @@ function pathValidator(
   return unchecked ? skipWhenUnchecked(rest, unchecked, validator) : validator;
 }
 
-/** The validator, except for a GET of the bare path (see the header), which gets its metadata only. */
+/** The validator, except for a GET of the bare path (see the header), which is only named for the metrics. */
 function skipWhenUnchecked(path: string, operation: Operation, validator: RequestHandler): RequestHandler {
-  const metadata: OpenApiRequestMetadata = Object.freeze({
-    expressRoute: path,
-    openApiRoute: path,
-    pathParams: {},
-    schema: operation as never,
-    serial: -1,
-  });
-  return function validateUnlessUnchecked(req: Request & { openapi?: OpenApiRequestMetadata }, res, next) {
+  return function validateUnlessUnchecked(req: Request, res, next) {
     // The request target as sent must be the path, with or without a query string (which the operation ignores): the
     // validator matches the raw target, so a fragment or an absolute-form target (`GET http://host/livez`) keeps its answer.
     const target = req.originalUrl;
     const bare = target === req.path || (target.startsWith(req.path) && target[req.path.length] === "?");
     if (req.method !== "GET" || !bare) return validator(req, res, next);
-    req.openapi = metadata;
+    routeTo(req, operation.operationId ?? path);
     next();
   };
 }

@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
+import { forwardedHost, type TrustProxy, trustedPeer } from "../http/origin.js";
 import { allowedHosts } from "./allowed-host.js";
 import { type DirectToolCall, directToolCall } from "./direct-tool-call.js";
 
@@ -101,19 +102,21 @@ async function answerDirectly(
   sendJsonText(res, 200, `{"result":${result},"jsonrpc":"2.0","id":${JSON.stringify(id)}}`);
 }
 
-/** A request as the endpoint reads it: Node's, or Express's (whose `host` honours `trust proxy`), its JSON body parsed. */
-export type McpRequest = IncomingMessage & { body?: unknown; requestId?: string; host?: string };
+/** A request as the endpoint reads it: Node's, its JSON body parsed. */
+export type McpRequest = IncomingMessage & { body?: unknown; requestId?: string };
 
 /** The endpoint of the tools `build` makes, on the first request that needs them (with the SDK). */
 export function mcpEndpoint(
   build: () => ToolServer,
-  options: { publicBaseUrl: string | undefined; logger: Logger },
+  options: { publicBaseUrl: string | undefined; trustProxy: TrustProxy; logger: Logger },
 ): (req: McpRequest, res: ServerResponse) => Promise<void> {
   const check = allowedHosts(options.publicBaseUrl);
+  const trusted = trustedPeer(options.trustProxy);
   let tools: ToolServer | undefined;
   let names: Set<string> | undefined;
   return async function mcp(req, res) {
-    const host = req.host ?? req.headers.host;
+    // Behind a trusted proxy (`TRUST_PROXY`), the host the client named is the proxy's `X-Forwarded-Host`.
+    const host = forwardedHost(req, trusted);
     const origin = req.headers.origin;
     const refused = check(host, origin);
     if (refused === "host")

@@ -6,6 +6,7 @@
  */
 import { Counter, collectDefaultMetrics, Histogram, Registry } from "prom-client";
 import type { NodeHandler } from "../http/handler-chain.js";
+import { operationOf } from "../http/request-context.js";
 
 export interface ServiceMetrics {
   /** Where the service's own families are registered. */
@@ -43,13 +44,10 @@ export function createServiceMetrics(): ServiceMetrics {
 export const UNMATCHED = "unmatched";
 
 /**
- * Counts every answer by operation and status and times it. `operationOf` names the operation
- * from the operation id the validator matched (`req.openapi`), undefined when none matched.
+ * Counts every answer by operation and status and times it. `labelOf` names the operation from the
+ * operation id the request was routed to (request-context.ts's `operationOf`), undefined when none matched.
  */
-export function requestMetrics(
-  registry: Registry,
-  operationOf: (operationId: string | undefined) => string,
-): NodeHandler {
+export function requestMetrics(registry: Registry, labelOf: (operationId: string | undefined) => string): NodeHandler {
   const requests = new Counter({
     name: "http_requests_total",
     help: "Answers by operation and HTTP status.",
@@ -66,8 +64,7 @@ export function requestMetrics(
   return function requestMetrics(req, res, next) {
     const started = performance.now();
     res.on("finish", () => {
-      const matched = (req as { openapi?: { schema?: { operationId?: string } } }).openapi?.schema?.operationId;
-      const labels = { operation: operationOf(matched), status: String(res.statusCode) };
+      const labels = { operation: labelOf(operationOf(req)), status: String(res.statusCode) };
       requests.inc(labels);
       duration.observe(labels, (performance.now() - started) / 1000);
     });

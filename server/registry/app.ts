@@ -68,7 +68,7 @@ export function createRegistryApp({
     app.get(path.replace(/\{(\w+)\}/g, ":$1"), handler);
   }
   // The read operations as free MCP tools (mcp-tools.ts), built on the first MCP request.
-  const tools = mcpEndpoint(() => registryToolServer(registryDocument, store), { publicBaseUrl, logger });
+  const tools = mcpEndpoint(() => registryToolServer(registryDocument, store), { publicBaseUrl, trustProxy, logger });
   app.all(MCP_PATH, express.json({ limit: "100kb" }), tools);
   app.use(notFound);
   app.use(errorHandler(logger));

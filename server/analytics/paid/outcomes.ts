@@ -1,7 +1,7 @@
 /**
- * What a paid call comes to, whichever transport brought it (HTTP today, MCP next): the pipeline
- * returns one of these, and each transport says it its way, in one place (http-answers.ts for HTTP).
- * Nothing here knows a status code or a sentence for the caller.
+ * What a paid call comes to, whichever transport brought it: the pipeline returns one of these. What
+ * each means to the payer is stated once, in outcome-facts.ts; each transport adds its wire form
+ * (front/http-answers.ts, server/mcp/paid/answers.ts). Nothing here knows a status code or a sentence.
  */
 import type { FieldError } from "../../http/errors.js";
 import type { OpenStage } from "../payments/ledger/stages.js";
@@ -38,7 +38,7 @@ export type PaidOutcome =
    * gets its answer).
    */
   | { kind: "ledger_unreachable"; before: "admission" | "settlement"; cause: unknown }
-  /** The settlement's outcome is not known yet; recovery resolves it on the chain. */
-  | { kind: "settlement_unknown"; cause: unknown }
+  /** The settlement's outcome is not known yet; recovery resolves it on the chain by `until` (epoch ms). */
+  | { kind: "settlement_unknown"; until: number; cause: unknown }
   /** The operation failed to produce an answer (an upstream, an unknown entity, a fault); the payment is released. */
   | { kind: "answer_failed"; error: unknown };

@@ -395,7 +395,10 @@ describe("a settlement interrupted after the answer was ready", () => {
     const built = build({ backend: interrupted(state) });
     const header = testPayment();
     const res = await request(built.app).post("/base/defi/tvl").set("X-PAYMENT", header).send({ limit: 2 });
-    expect(res.status).toBe(502);
+    // in progress, not refused: recovery resolves it within the backend's timeout and one recovery pass
+    expect(res.status).toBe(503);
+    expect(res.body.error).toBe("payment_in_progress");
+    expect(res.headers["retry-after"]).toBe(String(Math.ceil((1_000 + 2_000 + 5_000) / 1000)));
     expect(res.headers["x-payment-response"]).toBeUndefined();
     expect((await built.ledger.rows())[0]).toMatchObject({ status: "settling", hasAnswer: true });
     const recovery = createRecovery({ ...built, backend: interrupted(state), logger: silent, split: () => SPLIT });

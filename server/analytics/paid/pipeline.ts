@@ -1,7 +1,7 @@
 /**
- * The paid pipeline: every paid call, whichever transport brought it (a POST on the paid lane or
- * through Express, a legacy GET, a tool call), runs the same named steps and comes to one outcome
- * (outcomes.ts), which its transport says its way:
+ * The paid pipeline: every paid call, whichever transport brought it (a POST or a legacy GET through
+ * the paid front, a tool call), runs the same named steps and comes to one outcome (outcomes.ts),
+ * which its transport says its way:
  *
  *   check input → offer → open and admit the payment → answer under the deadline → check and store
  *   → settle → delivered
@@ -25,16 +25,14 @@ import type { Offer, Submission, SubmissionRead } from "../payments/x402/protoco
 import { type InputRule, inputRules, solanaAddressErrors } from "../segments/input-rules.js";
 import type { OperationHandler, SegmentContext } from "../segments/types.js";
 import { assembleEnvelope } from "./envelope.js";
-import type { InputCheck } from "./input-check.js";
+import type { CallInput, InputCheck } from "./input-check.js";
 import type { PaidOutcome } from "./outcomes.js";
 import type { ResponseCheck } from "./response-check.js";
 
 /** A paid call as any transport hands it over. */
 export interface PaidCall {
-  /** The operation's input: a POST's body or a tool's arguments, a legacy GET's query and path fields (defaults in). */
-  input: Record<string, unknown>;
-  /** Whether the transport already checked `input` against the operation's schema (Express's validator did). */
-  schemaChecked: boolean;
+  /** What the call sent: a POST's body or a tool's arguments, a request's query string and path. */
+  input: CallInput;
   /** The offer at the URL paid for (the requirement's `resource`), asked once the input passed its checks. */
   offer(): Offer;
   /** The payment the call carries, read from the transport's own place for it. */
@@ -54,7 +52,7 @@ export interface PipelineDeps {
   segment: SegmentContext;
   /** The contract's check of the route's answers. */
   checkResponse: ResponseCheck;
-  /** The route's input check, for input no validator has seen yet. */
+  /** The route's input check (input-check.ts): the operation's input, or every field that breaks the contract. */
   checkInput: InputCheck;
   insightObserver: InsightObserver;
   /** Longest time from a payment's admission to its answer being ready. */
@@ -83,20 +81,25 @@ interface RouteRun {
   deps: PipelineDeps;
 }
 
-/** Check input: the schema (unless the transport's validator did), then the fields' rules beyond it. */
-function checkInput(run: RouteRun, call: PaidCall): FieldError[] {
-  const schema = call.schemaChecked ? [] : run.deps.checkInput(call.input);
-  if (schema.length) return schema;
-  const addresses = solanaAddressErrors(run.route, call.input);
-  if (addresses.length) return addresses;
-  const broken = run.inputRule?.(call.input as never);
-  return broken ? [broken] : [];
+/** Check input: the contract's schemas, then the fields' rules beyond them; the operation's input if it passes. */
+function checkInput(run: RouteRun, call: PaidCall): { input: Record<string, unknown> } | { errors: FieldError[] } {
+  const checked = run.deps.checkInput(call.input);
+  if ("errors" in checked) return checked;
+  const addresses = solanaAddressErrors(run.route, checked.input);
+  if (addresses.length) return { errors: addresses };
+  const broken = run.inputRule?.(checked.input as never);
+  return broken ? { errors: [broken] } : checked;
 }
 
 /** Open and admit the payment: the gate's verdict as an outcome, or the admitted payment to answer for. */
-async function admit(run: RouteRun, call: PaidCall, payment: Submission): Promise<PaidOutcome | AdmittedPayment> {
+async function admit(
+  run: RouteRun,
+  call: PaidCall,
+  input: Record<string, unknown>,
+  payment: Submission,
+): Promise<PaidOutcome | AdmittedPayment> {
   const { route, deps } = run;
-  const fingerprint = requestFingerprint(route.payment.network.prefix, route.name, call.input, payment.version);
+  const fingerprint = requestFingerprint(route.payment.network.prefix, route.name, input, payment.version);
   let admission: Admission;
   try {
     const request = { operation: route.name, requestId: call.requestId, fingerprint, transport: call.transport };
@@ -145,10 +148,11 @@ async function answerInTime(
   run: RouteRun,
   payment: AdmittedPayment,
   call: PaidCall,
+  input: Record<string, unknown>,
 ): Promise<StoredAnswer | PaidOutcome> {
   const { deps } = run;
   try {
-    return await withDeadline(answer(run, call.input, call.requestId), payment.deadlineAt - deps.clock.now());
+    return await withDeadline(answer(run, input, call.requestId), payment.deadlineAt - deps.clock.now());
   } catch (error) {
     const timedOut = error instanceof AnswerTimeout;
     const why = timedOut ? "the answer was not ready before its deadline" : String((error as Error)?.message ?? error);
@@ -179,16 +183,15 @@ async function settle(
       deps.logger.warn(logged, "answer ready after its payment's deadline; not charged");
       return { kind: "too_late", timeoutSeconds: run.timeoutSeconds };
     }
+    if (delivery.kind === "unknown") {
+      const fields = { ...logged, err: delivery.cause, payment: payment.key };
+      deps.logger.error(fields, "settlement outcome unknown; recovery will resolve it");
+      return { kind: "settlement_unknown", until: delivery.until, cause: delivery.cause };
+    }
     deps.logger.warn({ ...logged, reason: delivery.reason }, "settlement refused the payment");
     return { kind: "settlement_refused", reason: delivery.reason, detail: delivery.detail, payer: payment.payer };
   } catch (error) {
-    if (!(error instanceof StoreUnavailable)) {
-      deps.logger.error(
-        { ...logged, err: error, payment: payment.key },
-        "settlement outcome unknown; recovery will resolve it",
-      );
-      return { kind: "settlement_unknown", cause: error };
-    }
+    if (!(error instanceof StoreUnavailable)) throw error;
     // Nothing moved: released as soon as the ledger takes it, for the retry (a settlement whose reply was lost stays settled).
     await deps.gate
       .release(payment, "the ledger could not be reached to record the settlement")
@@ -209,13 +212,13 @@ export function paidPipeline(route: PaidRoute, handler: OperationHandler, deps: 
     deps,
   };
   return async function pay(call: PaidCall): Promise<PaidOutcome> {
-    const errors = checkInput(run, call);
-    if (errors.length) return { kind: "invalid_input", errors };
+    const checked = checkInput(run, call);
+    if ("errors" in checked) return { kind: "invalid_input", errors: checked.errors };
     if (call.payment.kind === "none") return { kind: "payment_required" };
     if (call.payment.kind === "both") return { kind: "two_payments" };
-    const admitted = await admit(run, call, call.payment);
+    const admitted = await admit(run, call, checked.input, call.payment);
     if ("kind" in admitted) return admitted;
-    const ready = await answerInTime(run, admitted, call);
+    const ready = await answerInTime(run, admitted, call, checked.input);
     return "kind" in ready ? ready : settle(run, admitted, ready, call);
   };
 }

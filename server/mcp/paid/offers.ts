@@ -6,6 +6,7 @@
  * calls (calls.ts) and the mock's read them alike.
  */
 
+import type { Clock } from "../../analytics/clock.js";
 import type { OpenApiDocument, PaidRoute } from "../../analytics/contract/analytics-contract.js";
 import { mcpBazaarExtension } from "../../analytics/payments/x402/bazaar.js";
 import { paymentIdentifierDeclaration } from "../../analytics/payments/x402/payment-identifier.js";
@@ -41,7 +42,12 @@ export const toolResource = (name: string) => `mcp://tool/${name}`;
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
-export function toolOffers(tool: PaidTool, config: AnalyticsConfig, document: OpenApiDocument): ToolOffers {
+export function toolOffers(
+  tool: PaidTool,
+  config: AnalyticsConfig,
+  document: OpenApiDocument,
+  clock: Clock,
+): ToolOffers {
   const { definition } = tool;
   const resource = toolResource(definition.name);
   const routes = new Map<string, OfferedRoute>();
@@ -61,7 +67,7 @@ export function toolOffers(tool: PaidTool, config: AnalyticsConfig, document: Op
   return {
     routes,
     fallback,
-    challenge: (error) => (signer ? signer.withOffers({ ...base, error }, Date.now()) : { ...base, error }),
+    challenge: (error) => (signer ? signer.withOffers({ ...base, error }, clock.now()) : { ...base, error }),
     ...(signer && { signReceipt: (response, answerBody) => signer.withReceipt(response, resource, answerBody) }),
     price: tool.price.amount,
     routeFor(payment) {

@@ -72,7 +72,12 @@ export type Delivery =
   /** Settlement refused the payment, with the x402 reason; nothing was charged. */
   | { kind: "refused"; reason: PaymentErrorReason; detail: string }
   /** The answer came after the payment's deadline: not charged, the caller may retry. */
-  | { kind: "late" };
+  | { kind: "late" }
+  /**
+   * The settlement's outcome is not known (the backend failed without an answer): the payment stays open, and by
+   * `until` (epoch ms) recovery will have settled it from the chain or released it.
+   */
+  | { kind: "unknown"; until: number; cause: unknown };
 
 export interface RequestContext {
   /** Operation name, e.g. `defiTvl`. */
@@ -88,7 +93,7 @@ export interface PaymentGate {
   admit(submission: Submission, offer: Offer, request: RequestContext): Promise<Admission>;
   /**
    * Settles with an answer ready to send. Throws `StoreUnavailable` when the ledger could not record it before any money
-   * moved, and anything else when the settlement's outcome is unknown (the payment stays `settling` for recovery).
+   * moved; a settlement whose outcome is unknown is the delivery `unknown` (the payment stays open for recovery).
    */
   settle(payment: AdmittedPayment, answer: StoredAnswer): Promise<Delivery>;
   /**
@@ -295,19 +300,30 @@ async function admitUnderBound(
 }
 
 /** Settles with the answer stored first (at `settling`), or in the settlement's own commit when it has no outside effect. */
-async function settle({ options, writes }: GateRun, payment: AdmittedPayment, answer: StoredAnswer): Promise<Delivery> {
+async function settle(run: GateRun, payment: AdmittedPayment, answer: StoredAnswer): Promise<Delivery> {
+  const { options, writes, recoveryIntervalMs } = run;
   const { backend, ledger, clock } = options;
   const split = options.split(payment.network, BigInt(payment.amount));
+  /** An open outcome, resolved by recovery's first pass after the payment's deadline `by` at the latest. */
+  const unknown = (by: number) => (cause: unknown) => {
+    if (cause instanceof StoreUnavailable) throw cause;
+    return { kind: "unknown", until: by + recoveryIntervalMs, cause } as const;
+  };
   if (!backend.status) {
-    const result = await backend.settle(payment);
-    if (!result.ok) return writes.refused(payment, result);
-    const settled = await ledger.settleWithAnswer(payment, { ...result, split }, answer);
-    return settled ? { kind: "settled", receipt: receiptOf(payment, result) } : { kind: "late" };
+    try {
+      const result = await backend.settle(payment);
+      if (!result.ok) return writes.refused(payment, result);
+      const settled = await ledger.settleWithAnswer(payment, { ...result, split }, answer);
+      return settled ? { kind: "settled", receipt: receiptOf(payment, result) } : { kind: "late" };
+    } catch (error) {
+      return unknown(payment.deadlineAt)(error);
+    }
   }
   const settleBy = clock.now() + backend.timeoutMs + SETTLEMENT_MARGIN_MS;
   if (!(await ledger.beginSettling(payment, answer, settleBy))) return { kind: "late" };
-  // A throw here leaves the payment `settling`: recovery asks the chain where its money went.
-  const result = await backend.settle(payment);
+  // A failure here leaves the payment `settling`: recovery asks the chain where its money went.
+  const result = await backend.settle(payment).catch(unknown(settleBy));
+  if ("kind" in result) return result;
   if (!result.ok) return writes.refused(payment, result);
   await writes.confirm(payment, { ...result, split });
   return { kind: "settled", receipt: receiptOf(payment, result) };

@@ -319,11 +319,14 @@ describe("the service with SETTLEMENT=facilitator", () => {
     expect(await statuses()).toEqual(["settled", "failed"]);
   });
 
-  it("answers 502 when the outcome is unknown and keeps the payment settling (its answer stored) until recovery resolves it", async () => {
+  it("answers an unknown outcome as a payment in progress, told when to come back, until recovery resolves it", async () => {
     answer = () => ({ status: 500, body: '{"echo":"Authorization: Bearer secret-token"}' });
     const header = await signed();
     const res = await pay(header);
-    expect(res.status).toBe(502);
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ error: "payment_in_progress" });
+    expect(Number(res.headers["retry-after"])).toBeGreaterThan(0);
+    expect(res.headers["payment-required"]).toBeUndefined();
     expect(JSON.stringify(res.body)).not.toMatch(/secret-token/);
     expect(await statuses()).toEqual(["settled", "failed", "settling"]);
     expect((await service.ledger.rows())[2]).toMatchObject({ hasAnswer: true, reason: null });
@@ -336,7 +339,7 @@ describe("the service with SETTLEMENT=facilitator", () => {
     expect(await statuses()).toEqual(["settled", "failed", "settling"]);
   });
 
-  it("answers 502, never a 402, when the facilitator fails after sending: the payment stays settling for the chain to decide", async () => {
+  it("answers 503 with Retry-After, never a 402, when the facilitator fails after sending: the chain decides", async () => {
     // @x402/evm's and @x402/svm's facilitators when the wait for the confirmation fails: the money may have moved
     for (const errorReason of [
       "transaction_failed",
@@ -344,7 +347,8 @@ describe("the service with SETTLEMENT=facilitator", () => {
     ]) {
       answer = () => json({ success: false, errorReason, transaction: "" });
       const res = await pay(await signed());
-      expect(res.status, errorReason).toBe(502);
+      expect(res.status, errorReason).toBe(503);
+      expect(res.headers["retry-after"], errorReason).toMatch(/^[1-9][0-9]*$/);
       expect(JSON.stringify(res.body)).not.toMatch(/0xabc/);
       const row = (await service.ledger.rows()).at(-1);
       expect(row, errorReason).toMatchObject({ status: "settling", hasAnswer: true, reason: null });

@@ -1,0 +1,174 @@
+/**
+ * The paid front: the one door of every paid request and of `/mcp`. A request whose path is a paid
+ * route's or `/mcp` (by paid-paths.ts's rule) is served here, on Node's own request and response;
+ * every other request goes on to the Express app unread (the free routes, the documents, the
+ * operations endpoints, a 404). What the front owns, for its paths:
+ *
+ *   - the start every request of the service gets: request id and log line, metrics, CORS (and a
+ *     preflight's answer);
+ *   - the method: a paid route's (POST, or a legacy GET; never HEAD, which could not deliver what it
+ *     would be charged for), else 405 with `Allow`;
+ *   - reading the request: a POST's body (charset, the JSON parser, defaults for an absent body,
+ *     depth), a GET's refusal of a body, the query string's fields, the path's parameters;
+ *   - the URL paid for: `PUBLIC_BASE_URL`, or the request's origin through a trusted proxy
+ *     (`TRUST_PROXY`), then the route's path and the query string;
+ *   - handing the call to the route's endpoint (http-call.ts: the pipeline, then its answer), or the
+ *     request to the MCP endpoint, and writing the reply or the contract's error body.
+ *
+ * Express is not in a paid request's way: it swaps the prototypes of Node's request and response and
+ * walks its router, which costs a paid request more than its payment's checks
+ * (docs/decisions/0014-one-paid-front.md).
+ */
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import type { Logger } from "pino";
+import { ApiError, invalidField, invalidInput, sendError } from "../../http/errors.js";
+import type { NodeHandler } from "../../http/handler-chain.js";
+import { type ParsedRequest, queryFields, sentBody } from "../../http/input-guard.js";
+import { originThrough, type TrustProxy, trustedPeer } from "../../http/origin.js";
+import { logWith, routeTo } from "../../http/request-context.js";
+import { sendJson } from "../../http/send-json.js";
+import type { PaidEndpoint, PaidReply } from "./http-call.js";
+import { type PathMatch, pathOf, pathTable } from "./paid-paths.js";
+
+/** One method of a paid path: its operation (as the metrics name it) and its endpoint. */
+export interface FrontRoute {
+  operationId: string;
+  serve: PaidEndpoint;
+}
+
+/** The MCP endpoint (server/mcp/), for every request to `/mcp`: its tool calls are paid requests too. */
+export interface FrontMcp {
+  path: string;
+  operationId: string;
+  serve(req: ParsedRequest, res: ServerResponse): Promise<void>;
+}
+
+export interface PaidFrontOptions {
+  /** Each paid path of the contract, by its documented form, and its routes by method (`GET`, `POST`). */
+  paths: ReadonlyMap<string, ReadonlyMap<string, FrontRoute>>;
+  mcp: FrontMcp;
+  /** What every request of the service runs first, as the Express app runs it for the rest. */
+  start: NodeHandler;
+  /** A POST body's handling: charset, JSON parser, defaults for an absent body, depth. */
+  body: NodeHandler<ParsedRequest>;
+  publicBaseUrl: string | undefined;
+  trustProxy: TrustProxy;
+  logger: Logger;
+}
+
+type Entry = { methods: ReadonlyMap<string, FrontRoute> } | { mcp: FrontMcp };
+
+/** The service's request listener: the paid front before `app`, which serves every request the front does not take. */
+export function paidFront(app: RequestListener, options: PaidFrontOptions): RequestListener {
+  const { start, logger } = options;
+  const entries: [string, Entry][] = [...options.paths].map(([path, methods]) => [path, { methods }]);
+  const table = pathTable<Entry>([...entries, [options.mcp.path, { mcp: options.mcp }]]);
+  const read = requestReader(options);
+
+  return function front(req: ParsedRequest, res: ServerResponse) {
+    const found = table(req.url ?? "/");
+    if (!found) return app(req, res);
+    const fail = (error: unknown) => sendError(res, error, { requestId: req.requestId, path: found.path }, logger);
+    start(req, res, (error) => {
+      if (error) return fail(error);
+      const { entry } = found;
+      if ("mcp" in entry) return serveMcp(req, res, entry.mcp, options.body, fail);
+      const route = entry.methods.get(req.method ?? "");
+      if (!route) return fail(methodNotAllowed(entry.methods));
+      routeTo(req, route.operationId);
+      const serve = (error?: unknown) => {
+        if (error) return fail(error);
+        route
+          .serve(read(req, found))
+          .then((reply) => sendReply(res, reply))
+          .catch(fail);
+      };
+      if (req.method === "POST") return options.body(req, res, serve);
+      // A GET's fields are in its query string: a body would be ignored, and its fields answered at their defaults.
+      if (sentBody(req))
+        return fail(
+          invalidField(
+            "body",
+            "body",
+            "a GET takes its fields in the query string; send a JSON body with POST instead",
+          ),
+        );
+      serve();
+    });
+  };
+}
+
+/** A POST to `/mcp` has its body read as any POST's; the endpoint answers every method (405 but for POST). */
+function serveMcp(
+  req: ParsedRequest,
+  res: ServerResponse,
+  mcp: FrontMcp,
+  body: NodeHandler<ParsedRequest>,
+  fail: (error: unknown) => void,
+): void {
+  routeTo(req, mcp.operationId);
+  if (req.method !== "POST") return void mcp.serve(req, res).catch(fail);
+  body(req, res, (error) => (error ? fail(error) : mcp.serve(req, res).catch(fail)));
+}
+
+/** The 405 of a paid path, naming the methods it takes. */
+function methodNotAllowed(methods: ReadonlyMap<string, FrontRoute>): ApiError {
+  const allow = [...methods.keys()].sort().join(", ");
+  return new ApiError(405, "method_not_allowed", "Method not allowed on this path.", {}, { Allow: allow });
+}
+
+/** How the front reads a paid request: its query string and path, the URL paid for, its headers. */
+function requestReader({ publicBaseUrl, trustProxy }: PaidFrontOptions) {
+  const trusted = trustedPeer(trustProxy);
+  return (req: ParsedRequest, found: PathMatch<Entry>) => {
+    const target = req.url ?? "/";
+    const query = queryFields(target);
+    if (query.errors.length) throw invalidInput(query.errors);
+    const path = decodedParams(found.params, pathOf(target));
+    return {
+      input: { ...(req.method === "POST" && { body: req.body }), query: query.fields, path },
+      resource: () => `${originThrough(req, trusted, publicBaseUrl)}${pathPaidFor(found)}${queryOf(target)}`,
+      header: (name: string) => headerOf(req, name),
+      requestId: req.requestId,
+    };
+  };
+}
+
+const headerOf = (req: IncomingMessage, name: string) => {
+  const value = req.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value.join(", ") : value;
+};
+
+/** The path parameters, percent-decoded; one that is not valid percent-encoding is a 400 naming the path. */
+function decodedParams(params: Record<string, string>, path: string): Record<string, string> {
+  const decoded: Record<string, string> = {};
+  try {
+    for (const name in params) decoded[name] = decodeURIComponent(params[name] as string);
+  } catch {
+    throw invalidField("path", path, "is not valid percent-encoding");
+  }
+  return decoded;
+}
+
+/** The route's path as the contract writes it, its parameters as sent: one URL for every spelling the front accepts. */
+const pathPaidFor = ({ path, params }: PathMatch<Entry>) =>
+  path.replace(/\{([^}]+)\}/g, (_, name) => params[name] ?? "");
+
+/**
+ * The query string of a request target, as the `resource` URL carries it (the full URL being paid
+ * for, as the interface defines it). Node accepts characters a URI may not hold (`|`, `{`, a lone
+ * `%`): they are percent-encoded, so that `resource` stays a URI.
+ */
+function queryOf(target: string): string {
+  const at = target.indexOf("?");
+  if (at < 0 || at === target.length - 1) return "";
+  return target
+    .slice(at)
+    .replace(/%(?![0-9A-Fa-f]{2})|[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]/g, (c) => encodeURIComponent(c));
+}
+
+/** Writes a paid reply, adding what it logs to the request's line. */
+function sendReply(res: ServerResponse, reply: PaidReply): void {
+  if (reply.log) logWith(res, reply.log);
+  sendJson(res, reply.status, reply.body, reply.headers);
+}
