@@ -25,7 +25,10 @@ describe("server/main.ts", () => {
       expect(agents.agents).toHaveLength(2);
       // the operators' endpoints on both services: probes open, metrics behind the token
       for (const url of [service.url, service.registryUrl]) {
-        expect((await fetch(`${url}/livez`)).status, url).toBe(200);
+        const live = await fetch(`${url}/livez`);
+        expect(live.status, url).toBe(200);
+        // idle connections outlive undici's and a load balancer's idle timeouts, so that the client closes them first
+        expect(live.headers.get("keep-alive"), url).toBe("timeout=65");
         expect(await (await fetch(`${url}/readyz`)).json(), url).toMatchObject({ status: "ready" });
         expect((await fetch(`${url}/metrics`)).status, url).toBe(401);
         const metrics = await fetch(`${url}/metrics`, { headers: { Authorization: "Bearer scrape-token" } });

@@ -25,9 +25,18 @@ function portError(error: NodeJS.ErrnoException, port: number, variable: string)
   return error;
 }
 
+/**
+ * How long an idle keep-alive connection stays open: longer than a client's or a proxy's own idle timeout (undici's,
+ * a load balancer's 60 s), so that the client closes it first. A server that closes first races the next request sent
+ * on the closing socket, which its client sees as a connection reset, never as an answer.
+ */
+const KEEP_ALIVE_MS = 65_000;
+
 function listen(app: { listen(port: number): Server }, port: number, variable: string): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port);
+    server.keepAliveTimeout = KEEP_ALIVE_MS;
+    server.headersTimeout = KEEP_ALIVE_MS + 1_000;
     server.once("listening", () => resolve(server));
     server.once("error", (error: NodeJS.ErrnoException) => reject(portError(error, port, variable)));
   });

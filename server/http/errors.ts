@@ -1,6 +1,6 @@
 /**
  * The one JSON error body of both services, and what sends it (the Express error handler, the paid
- * lane) from validator errors, body-parser errors and the services' own `ApiError`s. Internals never leak:
+ * front) from validator errors, body-parser errors and the services' own `ApiError`s. Internals never leak:
  * anything unexpected becomes a 500 `internal_error` and is logged with the request id.
  */
 import type { ServerResponse } from "node:http";

@@ -3,7 +3,7 @@
  * error passed to `next` or thrown, or a rejected promise returned (Express 5's async handlers),
  * ends the chain with that error. Written here because Express exposes no way to compose
  * middlewares outside its router, and the router is what a lookup by exact path avoids (and the
- * paid lane, which runs without Express, needs the same composition).
+ * paid front, which runs without Express, needs the same composition).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 

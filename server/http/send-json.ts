@@ -1,6 +1,6 @@
 /**
  * A JSON answer written on Node's response: what every route of both services sends, through
- * Express or through the paid lane (analytics/paid/lane.ts), with the same headers either way.
+ * Express or through the paid front (analytics/front/paid-front.ts), with the same headers either way.
  */
 import type { ServerResponse } from "node:http";
 

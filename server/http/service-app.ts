@@ -1,7 +1,7 @@
 /**
  * A service as a request listener with Express's `listen`, which is all its callers use (`npm start`,
  * the bench, the tests through supertest): the analytics service answers some requests before its
- * Express app sees them (analytics/paid/lane.ts).
+ * Express app sees them (analytics/front/paid-front.ts).
  */
 import { createServer, type RequestListener, type Server } from "node:http";
 
