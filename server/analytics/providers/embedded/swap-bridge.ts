@@ -177,89 +177,117 @@ interface Leg {
   sourceTxs: number;
 }
 
+/** The day's token prices and the hour's source-chain gas, drawn from the seed at the clock's time. */
+interface Drift {
+  priceOf(symbol: string): number;
+  gasOf(chain: SwapChain): number;
+}
+
+function driftOf(seed: string, clock: Clock): Drift {
+  return {
+    priceOf(symbol) {
+      const m = MARKET[symbol] as (typeof MARKET)[string];
+      return (
+        m.price *
+        (1 + m.swing * (rng(`${seed}:swap-price:${symbol}:${Math.floor(clock.now() / 86_400_000)}`).next() * 2 - 1))
+      );
+    },
+    gasOf: (chain) =>
+      GAS_USD[chain] *
+      Math.exp(0.35 * (rng(`${seed}:gas:${chain}:${Math.floor(clock.now() / 3_600_000)}`).next() * 2 - 1)),
+  };
+}
+
+function tokenOf(drift: Drift, chain: SwapChain, wanted: string): SwapTokenRecord | undefined {
+  const key = wanted.trim().toLowerCase();
+  const row = TOKENS[chain].find(([symbol, address]) => symbol.toLowerCase() === key || address.toLowerCase() === key);
+  return row && { chain, symbol: row[0], address: row[1], decimals: row[2], priceUsd: drift.priceOf(row[0]) };
+}
+
+/** A same-chain swap leg: the DEX fee and the thinner side's depth. */
+function swapLeg(
+  drift: Drift,
+  leg: Leg,
+  { chain, from, to, usd, onSource }: { chain: SwapChain; from: string; to: string; usd: number; onSource: boolean },
+): void {
+  const a = MARKET[from] as (typeof MARKET)[string];
+  const b = MARKET[to] as (typeof MARKET)[string];
+  const fee = (usd * Math.max(a.dexFeePct, b.dexFeePct)) / 100 + (onSource ? 0 : drift.gasOf(chain));
+  leg.steps.push({ type: "swap", tool: dexOf(chain), fromChain: chain, toChain: chain });
+  leg.fees.push({ name: `${dexOf(chain)} swap`, amountUsd: r4(fee) });
+  leg.keep *= 1 - impactOf(usd, Math.min(a.depth, b.depth));
+  leg.seconds += swapSeconds(chain);
+  if (onSource) leg.sourceTxs += 1;
+}
+
+/** The route through one bridge, or undefined when the bridge cannot serve it. */
+function viaBridge(
+  drift: Drift,
+  bridge: Bridge,
+  from: SwapTokenRecord,
+  to: SwapTokenRecord,
+  usd: number,
+): Leg | undefined {
+  const touchesSolana = from.chain === "solana" || to.chain === "solana";
+  if (touchesSolana ? !bridge.solana : !bridge.evm) return undefined;
+  const leg: Leg = { steps: [], fees: [], keep: 1, seconds: 0, sourceTxs: 1 };
+  const any = bridge.tokens[0] === "*";
+  const carried = any || bridge.tokens.includes(from.symbol) ? from.symbol : (bridge.tokens[0] as string);
+  if (!any && !tokenOf(drift, to.chain, carried)) return undefined;
+  if (carried !== from.symbol)
+    swapLeg(drift, leg, { chain: from.chain, from: from.symbol, to: carried, usd, onSource: true });
+  leg.steps.push({ type: "cross", tool: bridge.tool, fromChain: from.chain, toChain: to.chain });
+  leg.fees.push({ name: `${bridge.tool} bridge fee`, amountUsd: r4((usd * bridge.feePct) / 100 + bridge.feeUsd) });
+  const depth = any
+    ? Math.min(bridge.depth, (MARKET[from.symbol]?.depth ?? 0) / 10, (MARKET[to.symbol]?.depth ?? 0) / 10)
+    : bridge.depth;
+  leg.keep *= 1 - impactOf(usd, depth);
+  leg.seconds += bridge.duration(from.chain);
+  if (!any && carried !== to.symbol)
+    swapLeg(drift, leg, { chain: to.chain, from: carried, to: to.symbol, usd, onSource: false });
+  return leg;
+}
+
+/** Every route from one token to the other: a DEX swap on one chain, else one route per bridge that serves the pair. */
+function routesOf(drift: Drift, from: SwapTokenRecord, to: SwapTokenRecord, usd: number): (Leg & { tool: string })[] {
+  if (from.chain === to.chain) {
+    const leg: Leg = { steps: [], fees: [], keep: 1, seconds: 0, sourceTxs: 0 };
+    swapLeg(drift, leg, { chain: from.chain, from: from.symbol, to: to.symbol, usd, onSource: true });
+    return [{ ...leg, tool: dexOf(from.chain) }];
+  }
+  return BRIDGES.flatMap((bridge) => {
+    const leg = viaBridge(drift, bridge, from, to, usd);
+    return leg ? [{ ...leg, tool: bridge.tool }] : [];
+  });
+}
+
+/** The route worth the most once source gas and time in flight are paid, with what it delivers in USD. */
+function bestRoute(drift: Drift, legs: (Leg & { tool: string })[], fromChain: SwapChain, fromUsd: number) {
+  return legs
+    .map((leg) => {
+      const feesUsd = leg.fees.reduce((a, f) => a + f.amountUsd, 0);
+      const gasUsd = r4(drift.gasOf(fromChain) * (1 + 0.5 * (leg.sourceTxs - 1)));
+      const toUsd = (fromUsd - feesUsd) * leg.keep;
+      const waitUsd = (leg.seconds / 60) * (TIME_COST.usdPerMinute + TIME_COST.sharePerMinute * fromUsd);
+      return { leg, gasUsd, toUsd, worth: toUsd - gasUsd - waitUsd };
+    })
+    .filter((p) => p.toUsd > 0)
+    .sort((a, b) => b.worth - a.worth)[0];
+}
+
 export function createEmbeddedSwapBridge({ seed, clock }: { seed: string; clock: Clock }): SwapBridgeProvider {
-  const priceOf = (symbol: string) => {
-    const m = MARKET[symbol] as (typeof MARKET)[string];
-    return (
-      m.price *
-      (1 + m.swing * (rng(`${seed}:swap-price:${symbol}:${Math.floor(clock.now() / 86_400_000)}`).next() * 2 - 1))
-    );
-  };
-  const gasOf = (chain: SwapChain) =>
-    GAS_USD[chain] *
-    Math.exp(0.35 * (rng(`${seed}:gas:${chain}:${Math.floor(clock.now() / 3_600_000)}`).next() * 2 - 1));
-  const tokenOf = (chain: SwapChain, wanted: string): SwapTokenRecord | undefined => {
-    const key = wanted.trim().toLowerCase();
-    const row = TOKENS[chain].find(
-      ([symbol, address]) => symbol.toLowerCase() === key || address.toLowerCase() === key,
-    );
-    return row && { chain, symbol: row[0], address: row[1], decimals: row[2], priceUsd: priceOf(row[0]) };
-  };
-
-  /** A same-chain swap leg: the DEX fee and the thinner side's depth. */
-  const swapLeg = (leg: Leg, chain: SwapChain, from: string, to: string, usd: number, onSource: boolean) => {
-    const a = MARKET[from] as (typeof MARKET)[string];
-    const b = MARKET[to] as (typeof MARKET)[string];
-    const fee = (usd * Math.max(a.dexFeePct, b.dexFeePct)) / 100 + (onSource ? 0 : gasOf(chain));
-    leg.steps.push({ type: "swap", tool: dexOf(chain), fromChain: chain, toChain: chain });
-    leg.fees.push({ name: `${dexOf(chain)} swap`, amountUsd: r4(fee) });
-    leg.keep *= 1 - impactOf(usd, Math.min(a.depth, b.depth));
-    leg.seconds += swapSeconds(chain);
-    if (onSource) leg.sourceTxs += 1;
-  };
-
-  /** The route through one bridge, or undefined when the bridge cannot serve it. */
-  const viaBridge = (bridge: Bridge, from: SwapTokenRecord, to: SwapTokenRecord, usd: number): Leg | undefined => {
-    const touchesSolana = from.chain === "solana" || to.chain === "solana";
-    if (touchesSolana ? !bridge.solana : !bridge.evm) return undefined;
-    const leg: Leg = { steps: [], fees: [], keep: 1, seconds: 0, sourceTxs: 1 };
-    const any = bridge.tokens[0] === "*";
-    const carried = any || bridge.tokens.includes(from.symbol) ? from.symbol : (bridge.tokens[0] as string);
-    if (!any && !tokenOf(to.chain, carried)) return undefined;
-    if (carried !== from.symbol) swapLeg(leg, from.chain, from.symbol, carried, usd, true);
-    leg.steps.push({ type: "cross", tool: bridge.tool, fromChain: from.chain, toChain: to.chain });
-    leg.fees.push({ name: `${bridge.tool} bridge fee`, amountUsd: r4((usd * bridge.feePct) / 100 + bridge.feeUsd) });
-    const depth = any
-      ? Math.min(bridge.depth, (MARKET[from.symbol]?.depth ?? 0) / 10, (MARKET[to.symbol]?.depth ?? 0) / 10)
-      : bridge.depth;
-    leg.keep *= 1 - impactOf(usd, depth);
-    leg.seconds += bridge.duration(from.chain);
-    if (!any && carried !== to.symbol) swapLeg(leg, to.chain, carried, to.symbol, usd, false);
-    return leg;
-  };
-
+  const drift = driftOf(seed, clock);
   return {
     source: "embedded-swap",
     async token(chain, symbolOrAddress) {
-      return tokenOf(chain, symbolOrAddress);
+      return tokenOf(drift, chain, symbolOrAddress);
     },
     async quote({ fromChain, toChain, fromToken, toToken, fromAmount, slippage }) {
-      const from = tokenOf(fromChain, fromToken.address);
-      const to = tokenOf(toChain, toToken.address);
+      const from = tokenOf(drift, fromChain, fromToken.address);
+      const to = tokenOf(drift, toChain, toToken.address);
       if (!from || !to || (fromChain === toChain && from.symbol === to.symbol)) return undefined;
       const fromUsd = fromBaseUnits(fromAmount, from.decimals) * from.priceUsd;
-      const legs: (Leg & { tool: string })[] = [];
-      if (fromChain === toChain) {
-        const leg: Leg = { steps: [], fees: [], keep: 1, seconds: 0, sourceTxs: 0 };
-        swapLeg(leg, fromChain, from.symbol, to.symbol, fromUsd, true);
-        legs.push({ ...leg, tool: dexOf(fromChain) });
-      } else {
-        for (const bridge of BRIDGES) {
-          const leg = viaBridge(bridge, from, to, fromUsd);
-          if (leg) legs.push({ ...leg, tool: bridge.tool });
-        }
-      }
-      const priced = legs
-        .map((leg) => {
-          const feesUsd = leg.fees.reduce((a, f) => a + f.amountUsd, 0);
-          const gasUsd = r4(gasOf(fromChain) * (1 + 0.5 * (leg.sourceTxs - 1)));
-          const toUsd = (fromUsd - feesUsd) * leg.keep;
-          const waitUsd = (leg.seconds / 60) * (TIME_COST.usdPerMinute + TIME_COST.sharePerMinute * fromUsd);
-          return { leg, gasUsd, toUsd, worth: toUsd - gasUsd - waitUsd };
-        })
-        .filter((p) => p.toUsd > 0)
-        .sort((a, b) => b.worth - a.worth);
-      const best = priced[0];
+      const best = bestRoute(drift, routesOf(drift, from, to, fromUsd), fromChain, fromUsd);
       if (!best) return undefined;
       const toAmount = toBaseUnits(best.toUsd / to.priceUsd, to.decimals);
       return {

@@ -123,6 +123,16 @@ interface Position {
   sellAt: number;
 }
 
+/** What positions are drawn from: the market, its chips at their USD prices, and each address's style and habits. */
+interface Traders {
+  seed: string;
+  market: LaunchMarket;
+  chips: BlueChip[];
+  population: Map<string, { n: number; style: Style }>;
+  habitsOf(address: string): Habits;
+  usd(asset: MarketAsset, t: number): number;
+}
+
 export function createTraderWallets(market: LaunchMarket, chips: BlueChip[], activity: TokenActivity) {
   const seed = market.seed;
   const population = new Map<string, { n: number; style: Style }>();
@@ -130,130 +140,148 @@ export function createTraderWallets(market: LaunchMarket, chips: BlueChip[], act
   for (const [style, count] of ROSTER)
     for (let k = 0; k < count; k++, n++) population.set(market.traderAddress(n), { n, style });
   const memo = new Map<string, Habits>();
-
-  const habitsOf = (address: string) =>
-    remember(memo, address, () => habits(population.get(address)?.style ?? "quiet", rng(`${seed}:habits:${address}`)));
-
-  const usd = (asset: MarketAsset, t: number) => activity.priceOf(asset, t) * market.solUsd(t);
-
-  /** A launch token that was `ageHours` old at `t`. */
-  function launchAt(t: number, ageHours: number, pump: boolean): MarketAsset {
-    const platform: Platform = pump ? "pump" : "launchlab";
-    const i = Math.floor((t - ageHours * HOUR) / LAUNCH_EVERY[platform]);
-    const token = market.token(platform, i);
-    return { kind: "launch", token: token.createdAt <= t ? token : market.token(platform, i - 1) };
-  }
-
-  /**
-   * Positions opened on the wallet's rhythm in [from, to]. Each draws from a counter-based hash
-   * rather than a seeded generator: a busy wallet opens thousands of them.
-   */
-  function rhythmPositions(address: string, h: Habits, from: number, to: number): Position[] {
-    if (h.opensPerDay <= 0) return [];
-    const every = DAY / h.opensPerDay;
-    const pool = chips.filter((c) => h.kinds.includes(c.kind));
-    const key = keyOf(seed, `positions:${address}`);
-    const out: Position[] = [];
-    for (let m = Math.floor(from / every); m <= Math.floor(to / every); m++) {
-      const draw = (k: number) => unit(key, m * 16 + k);
-      const between = (k: number, [min, max]: [number, number]) => min + (max - min) * draw(k);
-      const open = Math.floor((m + draw(0)) * every);
-      if (open < from || open > to) continue;
-      const asset: MarketAsset =
-        draw(1) < h.launchShare || pool.length === 0
-          ? launchAt(open, between(2, h.launchAgeHours), draw(3) < 0.8)
-          : { kind: "chip", chip: pool[Math.floor(draw(2) * pool.length)] as BlueChip };
-      const size = Math.exp(between(4, [Math.log(h.size[0]), Math.log(h.size[1])]));
-      const holds = [5, 6, 7].map((k) => between(k, h.holdHours) * HOUR);
-      const lp = asset.kind === "chip" && asset.chip.kind === "lp";
-      const venue = asset.kind === "launch" ? asset.token.platform : lp ? "meteora" : "jupiter";
-      const count = Math.floor(between(8, [h.buys[0], h.buys[1] + 1]));
-      const buys = Array.from({ length: count }, (_, k) => {
-        const time = Math.round(open + (k * Math.min(...holds) * 0.5) / count);
-        return { time, amount: ((size / count) * (1 - (FEE[venue] ?? 0))) / usd(asset, time), valueUsd: size / count };
-      });
-      const best = holds.reduce((a, b) => (usd(asset, open + b) > usd(asset, open + a) ? b : a));
-      const hold = draw(9) < h.skill ? best : (holds[0] as number);
-      out.push({ asset, venue, lp, label: `${address}:${m}`, buys, sellAt: Math.round(open + hold) });
-    }
-    return out;
-  }
-
-  /** Positions with a trade in [from, to] or open across it. */
-  function positions(address: string, from: number, to: number): Position[] {
-    const member = population.get(address);
-    if (member?.style === "sniper") {
-      return market.snipesBy(member.n, from - MAX_HOLD_MS, to).map(({ token, snipe }) => ({
-        asset: { kind: "launch", token } as MarketAsset,
-        venue: token.platform,
-        lp: false,
-        label: `${address}:${token.mint}`,
-        buys: [
-          {
-            time: snipe.boughtAt,
-            amount: snipe.tokens,
-            valueUsd: snipe.sol * (1 + (FEE[token.platform] ?? 0)) * market.solUsd(snipe.boughtAt),
-          },
-        ],
-        sellAt: snipe.soldAt,
-      }));
-    }
-    const h = habitsOf(address);
-    return rhythmPositions(address, h, from - h.holdHours[1] * HOUR, to);
-  }
+  const traders: Traders = {
+    seed,
+    market,
+    chips,
+    population,
+    habitsOf: (address) =>
+      remember(memo, address, () =>
+        habits(population.get(address)?.style ?? "quiet", rng(`${seed}:habits:${address}`)),
+      ),
+    usd: (asset, t) => activity.priceOf(asset, t) * market.solUsd(t),
+  };
 
   return {
     population: () => [...population.keys()],
 
     /** Trades in [since, now], newest first. */
-    trades(address: string, since: number, now: number): WalletTrade[] {
-      const out: WalletTrade[] = [];
-      for (const p of positions(address, since, now)) {
-        const base = { venue: p.venue, mint: mintOf(p.asset), symbol: symbolOf(p.asset) };
-        const amount = p.buys.reduce((sum, b) => sum + b.amount, 0);
-        for (const [k, b] of p.buys.entries()) {
-          if (b.time < since || b.time > now) continue;
-          const signature = signatureOf(seed, `${p.label}:buy:${k}`);
-          out.push({
-            ...base,
-            signature,
-            blockTime: b.time,
-            type: p.lp ? "deposit" : "buy",
-            amount: b.amount,
-            valueUsd: b.valueUsd,
-          });
-        }
-        if (p.sellAt >= since && p.sellAt <= now) {
-          const valueUsd = amount * usd(p.asset, p.sellAt) * (1 - (FEE[p.venue] ?? 0));
-          out.push({
-            ...base,
-            signature: signatureOf(seed, `${p.label}:sell`),
-            blockTime: p.sellAt,
-            type: p.lp ? "withdraw" : "sell",
-            amount,
-            valueUsd,
-          });
-        }
-      }
-      return out.sort((a, b) => b.blockTime - a.blockTime);
-    },
+    trades: (address: string, since: number, now: number): WalletTrade[] => tradesOf(traders, address, since, now),
 
     /** Token balances at `t`: the positions still open. */
-    balances(address: string, t: number): TokenBalance[] {
-      const byMint = new Map<string, TokenBalance>();
-      for (const p of positions(address, t, t)) {
-        if (p.sellAt <= t) continue;
-        const amount = p.buys.filter((b) => b.time <= t).reduce((sum, b) => sum + b.amount, 0);
-        if (amount <= 0) continue;
-        const mint = mintOf(p.asset);
-        const held = byMint.get(mint);
-        byMint.set(mint, { mint, symbol: symbolOf(p.asset), amount: (held?.amount ?? 0) + amount });
-      }
-      return [...byMint.values()];
-    },
+    balances: (address: string, t: number): TokenBalance[] => balancesOf(traders, address, t),
 
-    solBalance: (address: string) => habitsOf(address).bankrollSol,
+    solBalance: (address: string) => traders.habitsOf(address).bankrollSol,
   };
+}
+
+/** A launch token that was `ageHours` old at `t`. */
+function launchAt(market: LaunchMarket, t: number, ageHours: number, pump: boolean): MarketAsset {
+  const platform: Platform = pump ? "pump" : "launchlab";
+  const i = Math.floor((t - ageHours * HOUR) / LAUNCH_EVERY[platform]);
+  const token = market.token(platform, i);
+  return { kind: "launch", token: token.createdAt <= t ? token : market.token(platform, i - 1) };
+}
+
+/**
+ * Positions opened on the wallet's rhythm in [from, to]. Each draws from a counter-based hash
+ * rather than a seeded generator: a busy wallet opens thousands of them.
+ */
+function rhythmPositions(
+  { seed, market, chips, usd }: Traders,
+  address: string,
+  h: Habits,
+  from: number,
+  to: number,
+): Position[] {
+  if (h.opensPerDay <= 0) return [];
+  const every = DAY / h.opensPerDay;
+  const pool = chips.filter((c) => h.kinds.includes(c.kind));
+  const key = keyOf(seed, `positions:${address}`);
+  const out: Position[] = [];
+  for (let m = Math.floor(from / every); m <= Math.floor(to / every); m++) {
+    const draw = (k: number) => unit(key, m * 16 + k);
+    const between = (k: number, [min, max]: [number, number]) => min + (max - min) * draw(k);
+    const open = Math.floor((m + draw(0)) * every);
+    if (open < from || open > to) continue;
+    const asset: MarketAsset =
+      draw(1) < h.launchShare || pool.length === 0
+        ? launchAt(market, open, between(2, h.launchAgeHours), draw(3) < 0.8)
+        : { kind: "chip", chip: pool[Math.floor(draw(2) * pool.length)] as BlueChip };
+    const size = Math.exp(between(4, [Math.log(h.size[0]), Math.log(h.size[1])]));
+    const holds = [5, 6, 7].map((k) => between(k, h.holdHours) * HOUR);
+    const lp = asset.kind === "chip" && asset.chip.kind === "lp";
+    const venue = asset.kind === "launch" ? asset.token.platform : lp ? "meteora" : "jupiter";
+    const count = Math.floor(between(8, [h.buys[0], h.buys[1] + 1]));
+    const buys = Array.from({ length: count }, (_, k) => {
+      const time = Math.round(open + (k * Math.min(...holds) * 0.5) / count);
+      return { time, amount: ((size / count) * (1 - (FEE[venue] ?? 0))) / usd(asset, time), valueUsd: size / count };
+    });
+    const best = holds.reduce((a, b) => (usd(asset, open + b) > usd(asset, open + a) ? b : a));
+    const hold = draw(9) < h.skill ? best : (holds[0] as number);
+    out.push({ asset, venue, lp, label: `${address}:${m}`, buys, sellAt: Math.round(open + hold) });
+  }
+  return out;
+}
+
+/** Positions with a trade in [from, to] or open across it. */
+function positions(traders: Traders, address: string, from: number, to: number): Position[] {
+  const { market } = traders;
+  const member = traders.population.get(address);
+  if (member?.style === "sniper") {
+    return market.snipesBy(member.n, from - MAX_HOLD_MS, to).map(({ token, snipe }) => ({
+      asset: { kind: "launch", token } as MarketAsset,
+      venue: token.platform,
+      lp: false,
+      label: `${address}:${token.mint}`,
+      buys: [
+        {
+          time: snipe.boughtAt,
+          amount: snipe.tokens,
+          valueUsd: snipe.sol * (1 + (FEE[token.platform] ?? 0)) * market.solUsd(snipe.boughtAt),
+        },
+      ],
+      sellAt: snipe.soldAt,
+    }));
+  }
+  const h = traders.habitsOf(address);
+  return rhythmPositions(traders, address, h, from - h.holdHours[1] * HOUR, to);
+}
+
+function tradesOf(traders: Traders, address: string, since: number, now: number): WalletTrade[] {
+  const { seed, usd } = traders;
+  const out: WalletTrade[] = [];
+  for (const p of positions(traders, address, since, now)) {
+    const base = { venue: p.venue, mint: mintOf(p.asset), symbol: symbolOf(p.asset) };
+    const amount = p.buys.reduce((sum, b) => sum + b.amount, 0);
+    for (const [k, b] of p.buys.entries()) {
+      if (b.time < since || b.time > now) continue;
+      const signature = signatureOf(seed, `${p.label}:buy:${k}`);
+      out.push({
+        ...base,
+        signature,
+        blockTime: b.time,
+        type: p.lp ? "deposit" : "buy",
+        amount: b.amount,
+        valueUsd: b.valueUsd,
+      });
+    }
+    if (p.sellAt >= since && p.sellAt <= now) {
+      const valueUsd = amount * usd(p.asset, p.sellAt) * (1 - (FEE[p.venue] ?? 0));
+      out.push({
+        ...base,
+        signature: signatureOf(seed, `${p.label}:sell`),
+        blockTime: p.sellAt,
+        type: p.lp ? "withdraw" : "sell",
+        amount,
+        valueUsd,
+      });
+    }
+  }
+  return out.sort((a, b) => b.blockTime - a.blockTime);
+}
+
+function balancesOf(traders: Traders, address: string, t: number): TokenBalance[] {
+  const byMint = new Map<string, TokenBalance>();
+  for (const p of positions(traders, address, t, t)) {
+    if (p.sellAt <= t) continue;
+    const amount = p.buys.filter((b) => b.time <= t).reduce((sum, b) => sum + b.amount, 0);
+    if (amount <= 0) continue;
+    const mint = mintOf(p.asset);
+    const held = byMint.get(mint);
+    byMint.set(mint, { mint, symbol: symbolOf(p.asset), amount: (held?.amount ?? 0) + amount });
+  }
+  return [...byMint.values()];
 }
 
 export type TraderWallets = ReturnType<typeof createTraderWallets>;
