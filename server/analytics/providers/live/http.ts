@@ -205,113 +205,136 @@ export function createUpstreamHttp(
   policy: Partial<HttpPolicy> = {},
   deps: HttpDeps = {},
 ): UpstreamHttp {
-  const p: HttpPolicy = { ...DEFAULT_POLICY, ...policy };
-  const doFetch = deps.fetch ?? fetch;
-  const clock = deps.clock ?? systemClock;
-  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
-  const random = deps.random ?? Math.random;
-  const redact = deps.redact ?? ((text: string) => text);
-  const observer = deps.observer ?? unobserved;
-  const hosts = new Map<string, { breaker: Breaker; slots: Semaphore }>();
-  const fail = (kind: FailureKind, what: string): ApiError => {
-    observer.failure(source, kind);
-    return upstreamError(source, redact(`${source} ${what}.`));
-  };
-
-  function hostState(host: string) {
-    let state = hosts.get(host);
-    if (!state) {
-      state = {
-        breaker: new Breaker(p, (open) => observer.breaker(source, open)),
-        slots: new Semaphore(p.concurrency),
-      };
-      hosts.set(host, state);
-    }
-    return state;
-  }
-
-  async function attempt(url: URL, request: UpstreamRequest): Promise<Outcome> {
-    const { breaker, slots } = hostState(url.host);
-    if (!breaker.allow(clock.now()))
-      throw fail("breaker_open", `is failing; requests pause for ${breaker.retryInS(clock.now())} s`);
-    await slots.acquire();
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), p.timeoutMs);
-    const started = performance.now();
-    const observe = (outcome: AttemptOutcome) =>
-      observer.attempt(source, outcome, (performance.now() - started) / 1000);
-    try {
-      const headers: Record<string, string> = { accept: "application/json", ...request.headers };
-      if (request.body !== undefined) headers["content-type"] = "application/json";
-      const response = await doFetch(url, {
-        method: request.method ?? "GET",
-        headers,
-        body: request.body === undefined ? undefined : JSON.stringify(request.body),
-        signal: controller.signal,
-      });
-      const text = await response.text();
-      observe(outcomeOf(response.status));
-      const transient = response.status >= 500 || response.status === 429;
-      if (response.status >= 500) breaker.failure(clock.now());
-      else breaker.success();
-      if (!transient) return { status: response.status, text };
-      const waitMs = retryAfterMs(response.headers.get("retry-after"), clock.now());
-      const failure = response.status === 429 ? "rate-limited the service" : `answered HTTP ${response.status}`;
-      return { failure, waitMs };
-    } catch {
-      breaker.failure(clock.now());
-      observe(controller.signal.aborted ? "timeout" : "unreachable");
-      return { failure: controller.signal.aborted ? `timed out after ${p.timeoutMs} ms` : "could not be reached" };
-    } finally {
-      clearTimeout(timer);
-      slots.release();
-    }
-  }
-
-  async function send(request: UpstreamRequest): Promise<{ status: number; text: string }> {
-    const url = new URL(request.url);
-    for (let retry = 0; ; retry++) {
-      const outcome = await attempt(url, request);
-      if ("status" in outcome) return outcome;
-      const attempts = `${retry + 1} attempt${retry ? "s" : ""}`;
-      if (retry >= p.retries) throw fail("retries_exhausted", `${outcome.failure} (${attempts})`);
-      if (outcome.waitMs !== undefined && outcome.waitMs > p.maxDelayMs)
-        throw fail("retry_after", `${outcome.failure}; retry after ${Math.ceil(outcome.waitMs / 1000)} s`);
-      const backoff = Math.min(p.maxDelayMs, p.backoffMs * 2 ** retry) * (1 - random() / 2);
-      await sleep(outcome.waitMs ?? backoff);
-    }
-  }
-
-  function parse<T>(text: string, schema: z.ZodType<T>): T {
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw fail("malformed", "answered malformed JSON");
-    }
-    const parsed = schema.safeParse(body);
-    if (!parsed.success) throw fail("unexpected_shape", `answered an unexpected shape (${firstIssue(parsed.error)})`);
-    return parsed.data;
-  }
-
-  async function jsonOrMissing<T>(
-    request: UpstreamRequest,
-    schema: z.ZodType<T>,
-    missing: readonly number[] = [404],
-  ): Promise<T | undefined> {
-    const { status, text } = await send(request);
-    if (missing.includes(status)) return undefined;
-    if (status < 200 || status >= 300) throw fail("http_status", `answered HTTP ${status}`);
-    return parse(text, schema);
-  }
-
+  const upstream = upstreamOf(source, policy, deps);
   return {
     source,
-    jsonOrMissing,
+    jsonOrMissing: (request, schema, missing) => jsonOrMissing(upstream, request, schema, missing),
     async json(request, schema) {
-      const body = await jsonOrMissing(request, schema);
-      if (body === undefined) throw fail("http_status", "answered HTTP 404");
+      const body = await jsonOrMissing(upstream, request, schema);
+      if (body === undefined) throw upstream.fail("http_status", "answered HTTP 404");
       return body;
     },
   };
+}
+
+/** One provider's client: its policy, its dependencies or their defaults, and its hosts' breakers and slots. */
+interface Upstream {
+  source: string;
+  policy: HttpPolicy;
+  fetch: typeof fetch;
+  clock: Clock;
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+  observer: UpstreamObserver;
+  hosts: Map<string, { breaker: Breaker; slots: Semaphore }>;
+  /** The caller's 502 for a failed request, reported to the observer and its message redacted. */
+  fail(kind: FailureKind, what: string): ApiError;
+}
+
+function upstreamOf(source: string, policy: Partial<HttpPolicy>, deps: HttpDeps): Upstream {
+  const redact = deps.redact ?? ((text: string) => text);
+  const observer = deps.observer ?? unobserved;
+  return {
+    source,
+    policy: { ...DEFAULT_POLICY, ...policy },
+    fetch: deps.fetch ?? fetch,
+    clock: deps.clock ?? systemClock,
+    sleep: deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
+    random: deps.random ?? Math.random,
+    observer,
+    hosts: new Map(),
+    fail(kind, what) {
+      observer.failure(source, kind);
+      return upstreamError(source, redact(`${source} ${what}.`));
+    },
+  };
+}
+
+function hostState({ source, policy, observer, hosts }: Upstream, host: string) {
+  let state = hosts.get(host);
+  if (!state) {
+    state = {
+      breaker: new Breaker(policy, (open) => observer.breaker(source, open)),
+      slots: new Semaphore(policy.concurrency),
+    };
+    hosts.set(host, state);
+  }
+  return state;
+}
+
+async function attempt(upstream: Upstream, url: URL, request: UpstreamRequest): Promise<Outcome> {
+  const { source, policy: p, fetch: doFetch, clock, observer, fail } = upstream;
+  const { breaker, slots } = hostState(upstream, url.host);
+  if (!breaker.allow(clock.now()))
+    throw fail("breaker_open", `is failing; requests pause for ${breaker.retryInS(clock.now())} s`);
+  await slots.acquire();
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), p.timeoutMs);
+  const started = performance.now();
+  const observe = (outcome: AttemptOutcome) => observer.attempt(source, outcome, (performance.now() - started) / 1000);
+  try {
+    const headers: Record<string, string> = { accept: "application/json", ...request.headers };
+    if (request.body !== undefined) headers["content-type"] = "application/json";
+    const response = await doFetch(url, {
+      method: request.method ?? "GET",
+      headers,
+      body: request.body === undefined ? undefined : JSON.stringify(request.body),
+      signal: controller.signal,
+    });
+    const text = await response.text();
+    observe(outcomeOf(response.status));
+    const transient = response.status >= 500 || response.status === 429;
+    if (response.status >= 500) breaker.failure(clock.now());
+    else breaker.success();
+    if (!transient) return { status: response.status, text };
+    const waitMs = retryAfterMs(response.headers.get("retry-after"), clock.now());
+    const failure = response.status === 429 ? "rate-limited the service" : `answered HTTP ${response.status}`;
+    return { failure, waitMs };
+  } catch {
+    breaker.failure(clock.now());
+    observe(controller.signal.aborted ? "timeout" : "unreachable");
+    return { failure: controller.signal.aborted ? `timed out after ${p.timeoutMs} ms` : "could not be reached" };
+  } finally {
+    clearTimeout(timer);
+    slots.release();
+  }
+}
+
+async function send(upstream: Upstream, request: UpstreamRequest): Promise<{ status: number; text: string }> {
+  const { policy: p, fail } = upstream;
+  const url = new URL(request.url);
+  for (let retry = 0; ; retry++) {
+    const outcome = await attempt(upstream, url, request);
+    if ("status" in outcome) return outcome;
+    const attempts = `${retry + 1} attempt${retry ? "s" : ""}`;
+    if (retry >= p.retries) throw fail("retries_exhausted", `${outcome.failure} (${attempts})`);
+    if (outcome.waitMs !== undefined && outcome.waitMs > p.maxDelayMs)
+      throw fail("retry_after", `${outcome.failure}; retry after ${Math.ceil(outcome.waitMs / 1000)} s`);
+    const backoff = Math.min(p.maxDelayMs, p.backoffMs * 2 ** retry) * (1 - upstream.random() / 2);
+    await upstream.sleep(outcome.waitMs ?? backoff);
+  }
+}
+
+function parse<T>({ fail }: Upstream, text: string, schema: z.ZodType<T>): T {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw fail("malformed", "answered malformed JSON");
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw fail("unexpected_shape", `answered an unexpected shape (${firstIssue(parsed.error)})`);
+  return parsed.data;
+}
+
+async function jsonOrMissing<T>(
+  upstream: Upstream,
+  request: UpstreamRequest,
+  schema: z.ZodType<T>,
+  missing: readonly number[] = [404],
+): Promise<T | undefined> {
+  const { status, text } = await send(upstream, request);
+  if (missing.includes(status)) return undefined;
+  if (status < 200 || status >= 300) throw upstream.fail("http_status", `answered HTTP ${status}`);
+  return parse(upstream, text, schema);
 }

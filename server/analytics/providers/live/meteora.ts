@@ -238,58 +238,54 @@ export interface MeteoraOptions {
 }
 
 export function createMeteoraPools({
-  http,
-  rpc,
-  clock,
   datapiUrl = METEORA_DATAPI_URL,
   legacyUrl = METEORA_LEGACY_URL,
+  ...rest
 }: MeteoraOptions): PoolProvider {
-  /** The datapi answer, or the legacy host's when the datapi fails. */
-  async function withFallback<T>(primary: () => Promise<T>, fallback: () => Promise<T>): Promise<T> {
-    try {
-      return await primary();
-    } catch (error) {
-      if (!(error instanceof ApiError)) throw error;
-      return fallback();
-    }
+  const meteora: Meteora = { ...rest, datapiUrl, legacyUrl };
+  return { source: "meteora", ...poolReads(meteora), ...positionReads(meteora) };
+}
+
+/** The options with their default hosts. */
+type Meteora = Required<MeteoraOptions>;
+
+/** The datapi answer, or the legacy host's when the datapi fails. */
+async function withFallback<T>(primary: () => Promise<T>, fallback: () => Promise<T>): Promise<T> {
+  try {
+    return await primary();
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return fallback();
   }
+}
 
-  async function countPositions(pool: string): Promise<number> {
-    const filters = [{ memcmp: { offset: 0, bytes: POSITION_V2 } }, { memcmp: { offset: 8, bytes: pool } }];
-    const accounts = await rpc.call(
-      "getProgramAccounts",
-      [DLMM_PROGRAM, { encoding: "base64", dataSlice: { offset: 0, length: 0 }, filters }],
-      z.array(z.object({ pubkey: z.string() })),
-    );
-    return accounts.length;
-  }
+async function countPositions({ rpc }: Meteora, pool: string): Promise<number> {
+  const filters = [{ memcmp: { offset: 0, bytes: POSITION_V2 } }, { memcmp: { offset: 8, bytes: pool } }];
+  const accounts = await rpc.call(
+    "getProgramAccounts",
+    [DLMM_PROGRAM, { encoding: "base64", dataSlice: { offset: 0, length: 0 }, filters }],
+    z.array(z.object({ pubkey: z.string() })),
+  );
+  return accounts.length;
+}
 
-  /** Legacy pairs whose mints the RPC knows. */
-  async function legacyRecords(pairs: z.infer<typeof legacyPairSchema>[]): Promise<PoolRecord[]> {
-    const mints = await readMints(
-      rpc,
-      pairs.flatMap((p) => [p.mint_x, p.mint_y]),
-    );
-    return pairs.flatMap((pair) => {
-      const x = mints.get(pair.mint_x)?.decimals;
-      const y = mints.get(pair.mint_y)?.decimals;
-      return x === undefined || y === undefined ? [] : [mapLegacyPair(pair, { x, y })];
-    });
-  }
+/** Legacy pairs whose mints the RPC knows. */
+async function legacyRecords({ rpc }: Meteora, pairs: z.infer<typeof legacyPairSchema>[]): Promise<PoolRecord[]> {
+  const mints = await readMints(
+    rpc,
+    pairs.flatMap((p) => [p.mint_x, p.mint_y]),
+  );
+  return pairs.flatMap((pair) => {
+    const x = mints.get(pair.mint_x)?.decimals;
+    const y = mints.get(pair.mint_y)?.decimals;
+    return x === undefined || y === undefined ? [] : [mapLegacyPair(pair, { x, y })];
+  });
+}
 
-  const legacyPosition = (address: string) =>
-    http.jsonOrMissing({ url: `${legacyUrl}/position_v2/${address}` }, legacyPositionSchema);
-
-  async function openPositions(pool: string, owner: string) {
-    const body = await http.json(
-      { url: urlOf(datapiUrl, `/positions/${pool}/pnl`, { user: owner, status: "open" }) },
-      positionsPnlSchema,
-    );
-    return mapPositions(body, pool, owner);
-  }
-
+/** Pool lists, single pools (both falling back to the legacy host) and daily volumes. */
+function poolReads(meteora: Meteora): Pick<PoolProvider, "listPools" | "pool" | "volumeHistory"> {
+  const { http, clock, datapiUrl, legacyUrl } = meteora;
   return {
-    source: "meteora",
     listPools: ({ query, sortBy, pageSize }) =>
       withFallback(
         async () => {
@@ -309,7 +305,7 @@ export function createMeteoraPools({
             { url: urlOf(legacyUrl, "/pair/all_with_pagination", params) },
             legacyPageSchema,
           );
-          return { total: body.total, pools: await legacyRecords(body.pairs) };
+          return { total: body.total, pools: await legacyRecords(meteora, body.pairs) };
         },
       ),
     async pool(address) {
@@ -327,10 +323,10 @@ export function createMeteoraPools({
         },
         async () => {
           const pair = await http.jsonOrMissing({ url: `${legacyUrl}/pair/${address}` }, legacyPairSchema, [400, 404]);
-          return pair && (await legacyRecords([pair]))[0];
+          return pair && (await legacyRecords(meteora, [pair]))[0];
         },
       );
-      return found && { ...found, openPositions: await countPositions(address) };
+      return found && { ...found, openPositions: await countPositions(meteora, address) };
     },
     async volumeHistory(address, days) {
       const nowS = Math.floor(clock.now() / 1000);
@@ -343,6 +339,23 @@ export function createMeteoraPools({
       const body = await http.jsonOrMissing({ url }, volumeHistorySchema, [400, 404]);
       return body ? mapVolumeHistory(body, days, nowS) : [];
     },
+  };
+}
+
+/** A wallet's open positions and single positions: the datapi's, dated by the legacy position where it omits it. */
+function positionReads({ http, datapiUrl, legacyUrl }: Meteora): Pick<PoolProvider, "positionsByOwner" | "position"> {
+  const legacyPosition = (address: string) =>
+    http.jsonOrMissing({ url: `${legacyUrl}/position_v2/${address}` }, legacyPositionSchema);
+
+  async function openPositions(pool: string, owner: string) {
+    const body = await http.json(
+      { url: urlOf(datapiUrl, `/positions/${pool}/pnl`, { user: owner, status: "open" }) },
+      positionsPnlSchema,
+    );
+    return mapPositions(body, pool, owner);
+  }
+
+  return {
     async positionsByOwner(wallet) {
       const url = urlOf(datapiUrl, "/portfolio/open", { user: wallet, page_size: PORTFOLIO_PAGE });
       const portfolio = await http.json({ url }, portfolioSchema);

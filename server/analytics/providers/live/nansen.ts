@@ -307,41 +307,58 @@ export interface NansenOptions {
   baseUrl?: string;
 }
 
-export function createNansenLabels({
-  http,
-  clock,
-  apiKey,
-  baseUrl = NANSEN_URL,
-}: NansenOptions): Role.WalletLabelsProvider {
-  const post = <T>(path: string, body: object, schema: z.ZodType<T>) =>
-    http.json({ url: `${baseUrl}${path}`, method: "POST", headers: { apiKey }, body }, schema);
-  const since = (ms: number) => ({
-    from: new Date(clock.now() - ms).toISOString(),
-    to: new Date(clock.now()).toISOString(),
-  });
-  const pnlRows = ({ chain, address }: Role.WalletRef, ms: number) =>
-    post(
-      "/api/v1/profiler/address/pnl",
-      { address, chain, date: since(ms), pagination: { page: 1, per_page: PAGE } },
-      pnlRowsSchema,
-    );
-  const netflow = (chains: Role.LabeledChain[], window: Role.FlowWindow | Role.PnlWindow) => {
-    const field = NETFLOW_FIELD[window];
-    if (!field) throw upstreamError(http.source, `${http.source} serves no smart-money netflow over ${window}.`);
-    const body = { chains, order_by: [{ field, direction: "DESC" }], pagination: { page: 1, per_page: PAGE } };
-    return post("/api/v1/smart-money/netflow", body, netflowSchema);
-  };
+export function createNansenLabels({ baseUrl = NANSEN_URL, ...rest }: NansenOptions): Role.WalletLabelsProvider {
+  const nansen: Nansen = { ...rest, baseUrl };
+  return { source: "nansen", ...walletReads(nansen), ...smartMoneyReads(nansen) };
+}
 
+/** The options with their default host. */
+type Nansen = Required<NansenOptions>;
+
+/** A POST to Nansen with the key, its answer validated. */
+const post = <T>({ http, apiKey, baseUrl }: Nansen, path: string, body: object, schema: z.ZodType<T>) =>
+  http.json({ url: `${baseUrl}${path}`, method: "POST", headers: { apiKey }, body }, schema);
+
+/** The `date` window of the last `ms` milliseconds. */
+const since = ({ clock }: Nansen, ms: number) => ({
+  from: new Date(clock.now() - ms).toISOString(),
+  to: new Date(clock.now()).toISOString(),
+});
+
+const pnlRows = (nansen: Nansen, { chain, address }: Role.WalletRef, ms: number) =>
+  post(
+    nansen,
+    "/api/v1/profiler/address/pnl",
+    { address, chain, date: since(nansen, ms), pagination: { page: 1, per_page: PAGE } },
+    pnlRowsSchema,
+  );
+
+function netflow(nansen: Nansen, chains: Role.LabeledChain[], window: Role.FlowWindow | Role.PnlWindow) {
+  const { http } = nansen;
+  const field = NETFLOW_FIELD[window];
+  if (!field) throw upstreamError(http.source, `${http.source} serves no smart-money netflow over ${window}.`);
+  const body = { chains, order_by: [{ field, direction: "DESC" }], pagination: { page: 1, per_page: PAGE } };
+  return post(nansen, "/api/v1/smart-money/netflow", body, netflowSchema);
+}
+
+type WalletReads = Pick<
+  Role.WalletLabelsProvider,
+  "labels" | "pnlSummary" | "trades" | "balances" | "firstTransactionAt"
+>;
+
+/** What Nansen's profiler knows of one wallet. */
+function walletReads(nansen: Nansen): WalletReads {
+  const { clock } = nansen;
   return {
-    source: "nansen",
     async labels({ chain, address }) {
       const body = { parameters: { address, chain }, pagination: { page: 1, per_page: PAGE } };
-      return mapLabels(await post("/api/beta/profiler/address/labels", body, labelsSchema));
+      return mapLabels(await post(nansen, "/api/beta/profiler/address/labels", body, labelsSchema));
     },
     async pnlSummary(wallet, window) {
+      const date = since(nansen, windowMs(window));
       const [summary, rows] = await Promise.all([
-        post("/api/v1/profiler/address/pnl-summary", { ...wallet, date: since(windowMs(window)) }, pnlSummarySchema),
-        pnlRows(wallet, windowMs(window)),
+        post(nansen, "/api/v1/profiler/address/pnl-summary", { ...wallet, date }, pnlSummarySchema),
+        pnlRows(nansen, wallet, windowMs(window)),
       ]);
       return mapPnlSummary(summary, rows);
     },
@@ -349,20 +366,19 @@ export function createNansenLabels({
       const order = [{ field: "block_timestamp", direction: "DESC" }];
       const body = {
         ...wallet,
-        date: since(TRADES_LOOKBACK_MS),
+        date: since(nansen, TRADES_LOOKBACK_MS),
         order_by: order,
         pagination: { page: 1, per_page: limit },
       };
       const [txs, rows] = await Promise.all([
-        post("/api/v1/profiler/address/transactions", body, transactionsSchema),
-        pnlRows(wallet, TRADES_LOOKBACK_MS),
+        post(nansen, "/api/v1/profiler/address/transactions", body, transactionsSchema),
+        pnlRows(nansen, wallet, TRADES_LOOKBACK_MS),
       ]);
       return mapTrades(txs, rows).slice(0, limit);
     },
     async balances(wallet) {
-      return mapBalances(
-        await post("/api/v1/profiler/address/current-balance", { ...wallet, hide_spam_token: true }, balancesSchema),
-      );
+      const body = { ...wallet, hide_spam_token: true };
+      return mapBalances(await post(nansen, "/api/v1/profiler/address/current-balance", body, balancesSchema));
     },
     async firstTransactionAt(wallet) {
       const body = {
@@ -371,9 +387,18 @@ export function createNansenLabels({
         order_by: [{ field: "block_timestamp", direction: "ASC" }],
         pagination: { page: 1, per_page: 1 },
       };
-      const first = (await post("/api/v1/profiler/address/transactions", body, transactionsSchema)).data[0];
+      const first = (await post(nansen, "/api/v1/profiler/address/transactions", body, transactionsSchema)).data[0];
       return first?.block_timestamp;
     },
+  };
+}
+
+/** What smart money does with tokens: a token's flows, the screener and the PnL leaderboard. */
+function smartMoneyReads(
+  nansen: Nansen,
+): Pick<Role.WalletLabelsProvider, "flowIntelligence" | "tokenScreener" | "pnlLeaderboard"> {
+  const { http, apiKey, baseUrl } = nansen;
+  return {
     async flowIntelligence({ chain, tokenAddress }, window) {
       const body = { token_address: tokenAddress, chain, timeframe: window };
       const found = await http.jsonOrMissing(
@@ -385,8 +410,9 @@ export function createNansenLabels({
     async tokenScreener(chains, window) {
       const screenerWindow = window === "1d" ? "24h" : window;
       const [flows, screener] = await Promise.all([
-        netflow(chains, window),
+        netflow(nansen, chains, window),
         post(
+          nansen,
           "/api/v1/token-screener",
           { chains, timeframe: screenerWindow, pagination: { page: 1, per_page: PAGE } },
           screenerSchema,
@@ -395,15 +421,16 @@ export function createNansenLabels({
       return mapScreener(flows, screener, window);
     },
     async pnlLeaderboard(chain, window) {
-      const top = (await netflow([chain], window)).data.slice(0, LEADERBOARD_TOKENS);
+      const top = (await netflow(nansen, [chain], window)).data.slice(0, LEADERBOARD_TOKENS);
       const boards = await Promise.all(
         top.map((t) =>
           post(
+            nansen,
             "/api/v1/tgm/pnl-leaderboard",
             {
               token_address: t.token_address,
               chain,
-              date: since(windowMs(window)),
+              date: since(nansen, windowMs(window)),
               pagination: { page: 1, per_page: PAGE },
             },
             leaderboardSchema,
