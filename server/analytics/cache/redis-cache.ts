@@ -117,7 +117,40 @@ export async function openRedisCache(
   settings: CacheSettings,
   { clock, logger, observer, connectWaitMs = 2_000, namespace = codeFingerprint() }: RedisCacheOptions,
 ): Promise<UpstreamCache> {
-  const redis = new Redis(settings.url, {
+  const redis = redisClient(settings, namespace);
+  const state: LinkState = { wrongDatabase: false, available: false, answering: true, started: false };
+  watchConnection(redis, logger, state);
+  await firstConnection(redis, connectWaitMs);
+  state.started = true;
+  if (state.wrongDatabase) {
+    redis.disconnect();
+    throw new ConfigError(
+      "CACHE_URL names a database this Redis does not have (0 to 15 unless its databases setting says more)",
+    );
+  }
+  if (!state.available)
+    logger.warn(
+      { cache: "redis" },
+      "shared cache unavailable at start: answering from upstream and this process's memory",
+    );
+  const link = linkOf(redis, logger, state);
+  const store = redisStore(redis, memoryStore(clock), link);
+  const probe = prober(redis, link, state);
+  return {
+    cache: singleFlight(store, { observer }),
+    status() {
+      probe();
+      return { store: "redis", status: link.up() && state.answering ? "ok" : "unavailable" };
+    },
+    async close() {
+      state.available = false;
+      redis.disconnect();
+    },
+  };
+}
+
+function redisClient(settings: CacheSettings, namespace: string): Redis {
+  return new Redis(settings.url, {
     keyPrefix: `${settings.prefix}${namespace}:`,
     // Fail at once while disconnected instead of queueing: the memory answers meanwhile.
     enableOfflineQueue: false,
@@ -127,76 +160,87 @@ export async function openRedisCache(
     // Reconnect forever, at most every 2 s, so that the shared cache comes back by itself.
     retryStrategy: (attempt) => Math.min(attempt * 200, 2_000),
   });
-  // ioredis reports a database the server does not have as an error, then goes on in database 0, which may be
-  // another deployment's: it is never used.
-  let wrongDatabase = false;
-  let available = false;
-  // Connected is not answering: a paused or overloaded Redis keeps its connection and times every command out.
-  let answering = true;
+}
+
+/** The link as the client's events and the commands' outcomes leave it. */
+interface LinkState {
+  /**
+   * ioredis reports a database the server does not have as an error, then goes on in database 0, which may be
+   * another deployment's: it is never used.
+   */
+  wrongDatabase: boolean;
+  available: boolean;
+  /** Connected is not answering: a paused or overloaded Redis keeps its connection and times every command out. */
+  answering: boolean;
+  /** Past the wait for the first connection. */
+  started: boolean;
+}
+
+/** Keeps `state` up to date with the client's events, and logs each change of availability once. */
+function watchConnection(redis: Redis, logger: Logger, state: LinkState): void {
   redis.on("ready", () => {
-    if (!available && !wrongDatabase) logger.info({ cache: "redis" }, "shared cache available");
-    available = true;
-    answering = true;
+    if (!state.available && !state.wrongDatabase) logger.info({ cache: "redis" }, "shared cache available");
+    state.available = true;
+    state.answering = true;
   });
   const lost = (error?: Error) => {
-    if (available)
+    if (state.available)
       logger.warn(
         { cache: "redis", err: error },
         "shared cache unavailable: answering from upstream and this process's memory",
       );
-    available = false;
+    state.available = false;
   };
-  let started = false;
   redis.on("error", (error: Error) => {
     if (/DB index is out of range/i.test(error.message)) {
-      // At start the service refuses to start (below); found later (Redis first reachable after the start), the shared cache stays off.
-      if (started && !wrongDatabase)
+      // At start the service refuses to start (openRedisCache); found later (Redis first reachable after the start),
+      // the shared cache stays off.
+      if (state.started && !state.wrongDatabase)
         logger.error(
           { cache: "redis" },
           "CACHE_URL names a database this Redis does not have; the shared cache stays off",
         );
-      wrongDatabase = true;
+      state.wrongDatabase = true;
     }
     lost(error);
   });
   redis.on("close", () => lost());
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, connectWaitMs);
+}
+
+/** Resolves at the first `ready`, or after `waitMs` without one. */
+function firstConnection(redis: Redis, waitMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, waitMs);
     redis.once("ready", () => {
       clearTimeout(timer);
       resolve();
     });
   });
-  started = true;
-  if (wrongDatabase) {
-    redis.disconnect();
-    throw new ConfigError(
-      "CACHE_URL names a database this Redis does not have (0 to 15 unless its databases setting says more)",
-    );
-  }
-  if (!available)
-    logger.warn(
-      { cache: "redis" },
-      "shared cache unavailable at start: answering from upstream and this process's memory",
-    );
-  const link: RedisLink = {
-    up: () => available && !wrongDatabase && redis.status === "ready",
+}
+
+function linkOf(redis: Redis, logger: Logger, state: LinkState): RedisLink {
+  return {
+    up: () => state.available && !state.wrongDatabase && redis.status === "ready",
     answered(ok, error) {
-      if (ok && !answering) logger.info({ cache: "redis" }, "shared cache answering again");
-      if (!ok && answering && available)
+      if (ok && !state.answering) logger.info({ cache: "redis" }, "shared cache answering again");
+      if (!ok && state.answering && state.available)
         logger.warn(
           { cache: "redis", err: error },
           "shared cache not answering: answering from upstream and this process's memory",
         );
-      answering = ok;
+      state.answering = ok;
     },
   };
-  const store = redisStore(redis, memoryStore(clock), link);
-  // Connected but not answering: asked in the background, so that an idle instance's `GET /` does not say
-  // unavailable long after Redis is back (one PING at a time; the answer shows from the next `GET /` on).
+}
+
+/**
+ * Connected but not answering: asked in the background, so that an idle instance's `GET /` does not say
+ * unavailable long after Redis is back (one PING at a time; the answer shows from the next `GET /` on).
+ */
+function prober(redis: Redis, link: RedisLink, state: LinkState): () => void {
   let probing = false;
-  const probe = () => {
-    if (probing || answering || !link.up()) return;
+  return () => {
+    if (probing || state.answering || !link.up()) return;
     probing = true;
     redis
       .ping()
@@ -207,16 +251,5 @@ export async function openRedisCache(
       .finally(() => {
         probing = false;
       });
-  };
-  return {
-    cache: singleFlight(store, { observer }),
-    status() {
-      probe();
-      return { store: "redis", status: link.up() && answering ? "ok" : "unavailable" };
-    },
-    async close() {
-      available = false;
-      redis.disconnect();
-    },
   };
 }
