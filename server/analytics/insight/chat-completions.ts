@@ -46,6 +46,65 @@ function answerSchema(signals: readonly string[]) {
   });
 }
 
+/** The chat-completions request body: the prompt, the data, and the answer's JSON schema with the allowed signals. */
+function chatRequest(model: string, request: InsightRequest) {
+  return {
+    model,
+    temperature: 0.2,
+    messages: [
+      { role: "system", content: SYSTEM_PROMPT },
+      {
+        role: "user",
+        content: JSON.stringify({
+          endpoint: request.summary,
+          allowed_signals: request.signals,
+          rule_engine: request.baseline,
+          data: JSON.parse(trimData(request.data)),
+        }),
+      },
+    ],
+    response_format: {
+      type: "json_schema",
+      json_schema: {
+        name: "insight",
+        strict: true,
+        schema: {
+          type: "object",
+          additionalProperties: false,
+          required: ["insight", "signal", "confidence"],
+          properties: {
+            insight: { type: "string" },
+            signal: { type: "string", enum: request.signals },
+            confidence: { type: "number", minimum: 0, maximum: 1 },
+          },
+        },
+      },
+    },
+  };
+}
+
+/** A request or body read that failed: no answer in time, or no model to answer. */
+function transportFailure(error: unknown, signal: AbortSignal, timeoutMs: number): InsightFailure {
+  if (signal.aborted) return new InsightFailure("timeout", `model did not answer within ${timeoutMs} ms`);
+  const code = (error as { cause?: { code?: unknown } })?.cause?.code;
+  return new InsightFailure("unreachable", `model could not be reached${typeof code === "string" ? ` (${code})` : ""}`);
+}
+
+/** The insight in a successful answer's body; an `InsightFailure` when the model refused or answered out of schema. */
+function insightOf(text: string, signals: readonly string[]): Insight {
+  const body = parsed(text) as
+    | { choices?: { finish_reason?: string; message?: { content?: string | null; refusal?: string | null } }[] }
+    | undefined;
+  const choice = body?.choices?.[0];
+  if (choice?.message?.refusal) throw new InsightFailure("refusal", "model refused to answer");
+  if (!choice?.message?.content) throw new InsightFailure("invalid_output", "model gave no content");
+  if (choice.finish_reason === "length") throw new InsightFailure("invalid_output", "model answer was truncated");
+  const answer = answerSchema(signals).safeParse(parsed(choice.message.content));
+  if (!answer.success)
+    throw new InsightFailure("invalid_output", `model answer invalid: ${answer.error.issues[0]?.message}`);
+  return { ...answer.data, confidence: Math.round(answer.data.confidence * 100) / 100 };
+}
+
 export function chatCompletionsWriter(
   config: InsightConfig & { baseUrl: string },
   fetchImpl: typeof fetch = fetch,
@@ -54,16 +113,6 @@ export function chatCompletionsWriter(
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (config.apiKey) headers.authorization = `Bearer ${config.apiKey}`;
 
-  /** A request or body read that failed: no answer in time, or no model to answer. */
-  function transportFailure(error: unknown, signal: AbortSignal): InsightFailure {
-    if (signal.aborted) return new InsightFailure("timeout", `model did not answer within ${config.timeoutMs} ms`);
-    const code = (error as { cause?: { code?: unknown } })?.cause?.code;
-    return new InsightFailure(
-      "unreachable",
-      `model could not be reached${typeof code === "string" ? ` (${code})` : ""}`,
-    );
-  }
-
   async function attempt(request: InsightRequest, outer?: AbortSignal): Promise<Insight> {
     const signal = outer
       ? AbortSignal.any([outer, AbortSignal.timeout(config.timeoutMs)])
@@ -71,64 +120,14 @@ export function chatCompletionsWriter(
     let response: Response;
     let text: string;
     try {
-      response = await call(request, signal);
+      const body = JSON.stringify(chatRequest(config.model, request));
+      response = await fetchImpl(url, { method: "POST", headers, signal, body });
       text = await response.text();
     } catch (error) {
-      throw transportFailure(error, signal);
+      throw transportFailure(error, signal, config.timeoutMs);
     }
     if (!response.ok) throw new InsightFailure("http_status", `model answered HTTP ${response.status}`);
-    const body = parsed(text) as
-      | { choices?: { finish_reason?: string; message?: { content?: string | null; refusal?: string | null } }[] }
-      | undefined;
-    const choice = body?.choices?.[0];
-    if (choice?.message?.refusal) throw new InsightFailure("refusal", "model refused to answer");
-    if (!choice?.message?.content) throw new InsightFailure("invalid_output", "model gave no content");
-    if (choice.finish_reason === "length") throw new InsightFailure("invalid_output", "model answer was truncated");
-    const answer = answerSchema(request.signals).safeParse(parsed(choice.message.content));
-    if (!answer.success)
-      throw new InsightFailure("invalid_output", `model answer invalid: ${answer.error.issues[0]?.message}`);
-    return { ...answer.data, confidence: Math.round(answer.data.confidence * 100) / 100 };
-  }
-
-  function call(request: InsightRequest, signal: AbortSignal): Promise<Response> {
-    return fetchImpl(url, {
-      method: "POST",
-      headers,
-      signal,
-      body: JSON.stringify({
-        model: config.model,
-        temperature: 0.2,
-        messages: [
-          { role: "system", content: SYSTEM_PROMPT },
-          {
-            role: "user",
-            content: JSON.stringify({
-              endpoint: request.summary,
-              allowed_signals: request.signals,
-              rule_engine: request.baseline,
-              data: JSON.parse(trimData(request.data)),
-            }),
-          },
-        ],
-        response_format: {
-          type: "json_schema",
-          json_schema: {
-            name: "insight",
-            strict: true,
-            schema: {
-              type: "object",
-              additionalProperties: false,
-              required: ["insight", "signal", "confidence"],
-              properties: {
-                insight: { type: "string" },
-                signal: { type: "string", enum: request.signals },
-                confidence: { type: "number", minimum: 0, maximum: 1 },
-              },
-            },
-          },
-        },
-      }),
-    });
+    return insightOf(text, request.signals);
   }
 
   return {
