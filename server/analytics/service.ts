@@ -19,7 +19,7 @@ import { embeddedInsightWriter } from "./insight/embedded.js";
 import { prometheusObservers } from "./metrics.js";
 import { openAnalyticsStores } from "./open-stores.js";
 import { createExactVerifier } from "./payments/exact/verifier.js";
-import { createPaymentGate } from "./payments/gate/gate.js";
+import { createPaymentGate, type GateOptions, type PaymentGate } from "./payments/gate/gate.js";
 import { splitPayment } from "./payments/ledger/split.js";
 import type { LedgerStore } from "./payments/ledger/store.js";
 import { observedBackend, observedGate } from "./payments/reporting/reporting.js";
@@ -36,6 +36,18 @@ export interface AnalyticsService {
   close(): Promise<void>;
 }
 
+interface AnalyticsServiceOptions {
+  logger: Logger;
+  clock?: Clock;
+  contract?: AnalyticsContract;
+  /** Where the ledger and the cache live (config/store-settings.ts); default: SQLite and this process's memory. */
+  stores?: StoreSettings;
+  /** The database of `stores`, when the caller shares one pool between services. */
+  database?: Database;
+  /** The metrics token and the readiness bound (`operationsConfig`); default: an open page, the default bound. */
+  operations?: OperationsConfig;
+}
+
 export async function createAnalyticsService(
   configured: AnalyticsConfig,
   {
@@ -45,17 +57,7 @@ export async function createAnalyticsService(
     stores: storeSettings = { workers: 1 },
     database,
     operations = operationsConfig({}),
-  }: {
-    logger: Logger;
-    clock?: Clock;
-    contract?: AnalyticsContract;
-    /** Where the ledger and the cache live (config/store-settings.ts); default: SQLite and this process's memory. */
-    stores?: StoreSettings;
-    /** The database of `stores`, when the caller shares one pool between services. */
-    database?: Database;
-    /** The metrics token and the readiness bound (`operationsConfig`); default: an open page, the default bound. */
-    operations?: OperationsConfig;
-  },
+  }: AnalyticsServiceOptions,
 ): Promise<AnalyticsService> {
   for (const warning of configured.warnings) logger.warn(warning);
   if (configured.receipts?.development) logDevelopmentKey(logger, configured.receipts);
@@ -77,15 +79,7 @@ export async function createAnalyticsService(
   const insight = config.insight.baseUrl
     ? chatCompletionsWriter({ ...config.insight, baseUrl: config.insight.baseUrl })
     : embeddedInsightWriter;
-  const treasuryBps = contract.paid[0]?.payment.split.treasuryBps ?? 1000;
-  const split = (network: string, amount: bigint) => {
-    const family = familyOf(network);
-    const parts = splitPayment(amount, treasuryBps);
-    return {
-      service: { address: config.payTo[family], amount: parts.service },
-      treasury: { address: config.treasury[family], amount: parts.treasury },
-    };
-  };
+  const split = paymentSplit(contract, config);
   const recovery = createRecovery({ ledger, backend, clock, logger, split, observer: observe.payments });
   // Payments a previous run left unresolved are resolved before the first request is taken.
   await recovery.run();
@@ -101,19 +95,7 @@ export async function createAnalyticsService(
     settlementMode: backend.mode,
     cacheStatus: stores.cache.status,
     insight,
-    gate: observedGate(
-      createPaymentGate({
-        verifier: createExactVerifier({ config, clock }),
-        ledger,
-        backend,
-        clock,
-        split,
-        answerTimeoutMs: config.payments.answerTimeoutMs,
-        recoveryIntervalMs: config.payments.recoveryIntervalMs,
-        paymentIdentifier: config.payments.paymentIdentifier,
-      }),
-      observe.payments,
-    ),
+    gate: observedGate(paymentGate({ config, clock, ledger, backend, split }), observe.payments),
     clock,
     logger,
     // What this instance needs to serve, one line per part that can be asked. The shared cache is not
@@ -136,4 +118,33 @@ export async function createAnalyticsService(
       await settlement.close();
     },
   };
+}
+
+/** A payment's amount on a network, split between the service's and the treasury's address there. */
+function paymentSplit(contract: AnalyticsContract, config: AnalyticsConfig): GateOptions["split"] {
+  const treasuryBps = contract.paid[0]?.payment.split.treasuryBps ?? 1000;
+  return (network, amount) => {
+    const family = familyOf(network);
+    const parts = splitPayment(amount, treasuryBps);
+    return {
+      service: { address: config.payTo[family], amount: parts.service },
+      treasury: { address: config.treasury[family], amount: parts.treasury },
+    };
+  };
+}
+
+/** The gate of paid requests: the exact-scheme verifier, the ledger and settlement, with the configured bounds. */
+function paymentGate({
+  config,
+  clock,
+  ...parts
+}: { config: AnalyticsConfig; clock: Clock } & Pick<GateOptions, "ledger" | "backend" | "split">): PaymentGate {
+  return createPaymentGate({
+    verifier: createExactVerifier({ config, clock }),
+    ...parts,
+    clock,
+    answerTimeoutMs: config.payments.answerTimeoutMs,
+    recoveryIntervalMs: config.payments.recoveryIntervalMs,
+    paymentIdentifier: config.payments.paymentIdentifier,
+  });
 }
