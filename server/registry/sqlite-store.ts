@@ -105,8 +105,9 @@ function schemaVersion(db: Db): number {
   return row.version;
 }
 
-function sqliteStore(db: Db): RegistryStore {
-  const sql = {
+/** Every statement of the store, prepared once. */
+function statements(db: Db) {
+  return {
     list: db.prepare(`SELECT ${PASSPORT_COLUMNS} FROM passports ORDER BY created_at DESC, name LIMIT ?`),
     passport: db.prepare(`SELECT ${PASSPORT_COLUMNS} FROM passports WHERE name = ?`),
     documents: db.prepare("SELECT manifest, card FROM passports WHERE name = ?"),
@@ -139,39 +140,44 @@ function sqliteStore(db: Db): RegistryStore {
     // A capability listed twice in one manifest is one capability.
     insertCapability: db.prepare("INSERT OR IGNORE INTO capabilities (agent, family_id, option_id) VALUES (?, ?, ?)"),
   };
+}
 
-  const documents = (name: string) => sql.documents.get(name) as DocumentsRow | undefined;
+type Statements = ReturnType<typeof statements>;
 
-  const holderOf = (field: UniqueField, value: string) => {
-    const row = sql.holders.get(field)?.get(value) as { name: string; kind: string } | undefined;
-    return row && { name: row.name, kind: row.kind };
-  };
+const documentsOf = (sql: Statements, name: string) => sql.documents.get(name) as DocumentsRow | undefined;
 
-  function insertPassport(record: PassportRecord, at: string, upsert: boolean): void {
+function holderOf(sql: Statements, field: UniqueField, value: string) {
+  const row = sql.holders.get(field)?.get(value) as { name: string; kind: string } | undefined;
+  return row && { name: row.name, kind: row.kind };
+}
+
+function insertPassport(sql: Statements, record: PassportRecord, at: string, upsert: boolean): void {
+  try {
+    if (upsert) sql.dropCapabilities.run(record.name);
+    (upsert ? sql.replacePassport : sql.insertPassport).run(...passportValues(record));
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code !== "SQLITE_CONSTRAINT_PRIMARYKEY" && code !== "SQLITE_CONSTRAINT_UNIQUE") throw error;
+    throw heldBy(record, at, upsert, (field, value) => holderOf(sql, field, value)) ?? error;
+  }
+  for (const [index, id] of (record.manifest?.capabilities ?? []).entries()) {
+    const [family, option] = id.split(":");
     try {
-      if (upsert) sql.dropCapabilities.run(record.name);
-      (upsert ? sql.replacePassport : sql.insertPassport).run(...passportValues(record));
+      sql.insertCapability.run(record.name, family, option);
     } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code !== "SQLITE_CONSTRAINT_PRIMARYKEY" && code !== "SQLITE_CONSTRAINT_UNIQUE") throw error;
-      throw heldBy(record, at, upsert, holderOf) ?? error;
-    }
-    for (const [index, id] of (record.manifest?.capabilities ?? []).entries()) {
-      const [family, option] = id.split(":");
-      try {
-        sql.insertCapability.run(record.name, family, option);
-      } catch (error) {
-        if ((error as { code?: string }).code !== "SQLITE_CONSTRAINT_FOREIGNKEY") throw error;
-        throw unknownCapability(at, index, id);
-      }
+      if ((error as { code?: string }).code !== "SQLITE_CONSTRAINT_FOREIGNKEY") throw error;
+      throw unknownCapability(at, index, id);
     }
   }
+}
 
-  function writeFamily(family: SkillFamily): void {
-    sql.upsertFamily.run(family.id, family.name, family.description);
-    for (const option of family.options) sql.upsertOption.run(family.id, option.id, option.name, option.description);
-  }
+function writeFamily(sql: Statements, family: SkillFamily): void {
+  sql.upsertFamily.run(family.id, family.name, family.description);
+  for (const option of family.options) sql.upsertOption.run(family.id, option.id, option.name, option.description);
+}
 
+function sqliteStore(db: Db): RegistryStore {
+  const sql = statements(db);
   return {
     async listAgents(limit) {
       return (sql.list.all(limit) as PassportRow[]).map(listItem);
@@ -181,10 +187,10 @@ function sqliteStore(db: Db): RegistryStore {
       return row && passportOf(row);
     },
     async manifest(name) {
-      return manifestOf(documents(name));
+      return manifestOf(documentsOf(sql, name));
     },
     async card(name) {
-      return cardOf(documents(name));
+      return cardOf(documentsOf(sql, name));
     },
     async skills() {
       return catalogOf(
@@ -196,16 +202,16 @@ function sqliteStore(db: Db): RegistryStore {
       return (sql.counts.get() as { n: number }).n === 0;
     },
     async holderOf(field, value) {
-      return holderOf(field, value);
+      return holderOf(sql, field, value);
     },
     async record(name) {
       const row = sql.passport.get(name) as PassportRow | undefined;
-      return row && recordOf(row, documents(name) ?? {});
+      return row && recordOf(row, documentsOf(sql, name) ?? {});
     },
     async write(batch, { upsert = false } = {}) {
       db.transaction(() => {
-        for (const family of batch.skills ?? []) writeFamily(family);
-        for (const [index, record] of batch.agents.entries()) insertPassport(record, `agents[${index}]`, upsert);
+        for (const family of batch.skills ?? []) writeFamily(sql, family);
+        for (const [index, record] of batch.agents.entries()) insertPassport(sql, record, `agents[${index}]`, upsert);
       }).immediate();
     },
     // A synchronous read of the file: nothing to abort, and it holds no lock a writer waits for.
