@@ -12,7 +12,7 @@
  */
 import { formatUsdc, microAmount } from "./amounts.js";
 import { HttpError, PaymentRefusedError, type RefusalReason, rejectionOf } from "./errors.js";
-import { NETWORKS, type NetworkChoice, sameAddress } from "./networks.js";
+import { NETWORKS, type NetworkChoice, type NetworkInfo, sameAddress } from "./networks.js";
 import type { Payer } from "./payers.js";
 import { type Challenges, offersOf, readChallenges } from "./x402/challenge.js";
 import {
@@ -157,85 +157,42 @@ function receiptOf(response: Response, version: X402Version): Receipt | undefine
   }
 }
 
+/** What one paying fetch keeps across its calls: its settings, the pinned recipient and asset, and what it spent. */
+interface Session {
+  options: PayingFetchOptions;
+  info: NetworkInfo;
+  send: (request: Request) => Promise<Response>;
+  protocol: ProtocolChoice;
+  maxPerCall: bigint;
+  maxPerSession: bigint;
+  pinned: { payTo: string | undefined; asset: string | undefined };
+  /** Whether each pin was given (`expect`) rather than taken from the first challenge. */
+  expected: { payTo: boolean; asset: boolean };
+  spent: bigint;
+  /** Reserved against the session cap by the calls being paid. */
+  pending: bigint;
+  records: WeakMap<Response, PaymentRecord>;
+}
+
 export function createPayingFetch(options: PayingFetchOptions): PayingFetch {
   const info = NETWORKS[options.network];
   if (options.payer.family !== info.family)
     throw new TypeError(`a ${options.payer.family} payer cannot pay on ${options.network}`);
-  const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
-  const protocol = options.protocol ?? "auto";
-  const maxPerCall = options.maxPerCall ?? DEFAULT_MAX_PER_CALL;
-  const maxPerSession = options.maxPerSession ?? DEFAULT_MAX_PER_SESSION;
-  const records = new WeakMap<Response, PaymentRecord>();
   const pinned = { payTo: options.expect?.payTo, asset: options.expect?.asset };
-  const expected = { payTo: pinned.payTo !== undefined, asset: pinned.asset !== undefined };
-  let spent = 0n;
-  let pending = 0n;
-
-  /** The offer of our network in the first version that has one (v2 before v1 unless told otherwise). */
-  function choose(challenges: Challenges, url: string): Offer {
-    const versions = VERSIONS[protocol];
-    if (!versions.some((version) => challenges[`v${version}`])) {
-      if (protocol === "auto")
-        refuse(
-          "invalid_challenge",
-          `${url} answered 402 without an x402 challenge (no readable ${CHALLENGE_HEADER} header, no v1 body)`,
-        );
-      refuse("version_not_offered", `${url} answered 402 without an x402 ${protocol} challenge`);
-    }
-    const offers = offersOf(challenges, versions);
-    const ours = offers.find(({ version, requirement }) => {
-      const names: readonly string[] = version === 1 ? info.networks : info.caip2;
-      return requirement.scheme === "exact" && names.includes(requirement.network);
-    });
-    if (!ours)
-      refuse(
-        "network_not_offered",
-        `${url} offers no exact payment on ${options.network} (${offers.map((o) => o.requirement.network).join(", ")})`,
-      );
-    return ours;
-  }
-
-  /** The offer's terms, checked against the pins (pinning them if first) and the caps, and their amount. */
-  function accept({ requirement }: Offer): { terms: PaymentTerms; amount: bigint } {
-    const terms = termsOf(requirement);
-    const same = (a: string, b: string) => sameAddress(info.family, a, b);
-    if (pinned.asset !== undefined && !same(pinned.asset, requirement.asset))
-      refuse(
-        expected.asset ? "asset_unexpected" : "asset_changed",
-        `asset ${requirement.asset} is not ${pinned.asset}`,
-        requirement,
-      );
-    if (pinned.asset === undefined && !info.assets.some((asset) => same(asset, requirement.asset)))
-      refuse("asset_unexpected", `asset ${requirement.asset} is not USDC on ${options.network}`, requirement);
-    if (pinned.payTo !== undefined && !same(pinned.payTo, requirement.payTo))
-      refuse(
-        "pay_to_changed",
-        `recipient ${requirement.payTo} is not the ${expected.payTo ? "expected" : "pinned"} ${pinned.payTo}`,
-        requirement,
-      );
-    pinned.asset ??= requirement.asset;
-    pinned.payTo ??= requirement.payTo;
-
-    let amount: bigint;
-    try {
-      amount = microAmount(terms.amount);
-    } catch {
-      refuse("invalid_challenge", `the amount "${terms.amount}" is not an integer amount`, requirement);
-    }
-    if (amount > maxPerCall)
-      refuse(
-        "cap_per_call",
-        `price ${formatUsdc(amount)} USDC is above the per-call cap of ${formatUsdc(maxPerCall)} USDC`,
-        requirement,
-      );
-    if (spent + pending + amount > maxPerSession)
-      refuse(
-        "cap_per_session",
-        `paying ${formatUsdc(amount)} USDC would exceed the session cap of ${formatUsdc(maxPerSession)} USDC (spent ${formatUsdc(spent)})`,
-        requirement,
-      );
-    return { terms, amount };
-  }
+  const session: Session = {
+    options,
+    info,
+    send: options.fetch ?? ((request: Request) => globalThis.fetch(request)),
+    protocol: options.protocol ?? "auto",
+    maxPerCall: options.maxPerCall ?? DEFAULT_MAX_PER_CALL,
+    maxPerSession: options.maxPerSession ?? DEFAULT_MAX_PER_SESSION,
+    pinned,
+    expected: { payTo: pinned.payTo !== undefined, asset: pinned.asset !== undefined },
+    spent: 0n,
+    pending: 0n,
+    records: new WeakMap(),
+  };
+  const { send } = session;
 
   async function payingFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
     const request = new Request(input, init);
@@ -244,60 +201,135 @@ export function createPayingFetch(options: PayingFetchOptions): PayingFetch {
     const retry = request.clone();
     const first = await send(request);
     if (first.status !== 402) return first;
-
-    const offer = choose(await readChallenges(first), request.url);
-    const { version, requirement } = offer;
-    const headerName = PAYMENT_HEADERS[version];
-    const { terms, amount } = accept(offer);
-    pending += amount; // reserved against the session cap while this call is being paid
-    let counted = false;
-    try {
-      if (
-        options.approve &&
-        !(await options.approve({ url: request.url, method: request.method, version, requirement, amount }))
-      )
-        refuse("declined", `payment of ${formatUsdc(amount)} USDC on ${requirement.network} declined`, requirement);
-      const paymentId = offersPaymentIdentifier(offer) ? newPaymentId() : undefined;
-      const header = encodePayment(offer, await options.payer.sign(terms), paymentId);
-      retry.headers.set(headerName, header);
-      const second = await sendPaid(send, retry, options.paidRetries ?? 2, options.maxRetryWaitMs ?? 30_000);
-      if (second.status === 402) {
-        counted = true; // refused: nothing charged
-        const challenges = await readChallenges(second);
-        throw (
-          rejectionOf(challenges, requirement, request.url, version) ??
-          new HttpError(402, undefined, request.url, challenges.body)
-        );
-      }
-      const receipt = receiptOf(second, version);
-      // Settled, or delivered without a receipt (outcome unknown: counted, so the cap stays a bound).
-      const paid = receipt?.success || (second.ok && !receipt) ? amount : 0n;
-      spent += paid;
-      counted = true;
-      records.set(second, {
-        version,
-        headerName,
-        requirement,
-        amount,
-        paid,
-        header,
-        ...(receipt ? { receipt } : {}),
-        ...(paymentId ? { paymentId } : {}),
-      });
-      return second;
-    } finally {
-      pending -= amount;
-      // The request failed in flight after the payment was sent: the outcome is unknown, so it counts.
-      if (!counted && retry.headers.has(headerName)) spent += amount;
-    }
+    const offer = choose(session, await readChallenges(first), request.url);
+    return pay(session, offer, request, retry);
   }
 
   return Object.assign(payingFetch, {
-    paymentOf: (response: Response) => records.get(response),
-    spent: () => spent,
+    paymentOf: (response: Response) => session.records.get(response),
+    spent: () => session.spent,
     network: options.network,
-    protocol,
-    maxPerCall,
-    maxPerSession,
+    protocol: session.protocol,
+    maxPerCall: session.maxPerCall,
+    maxPerSession: session.maxPerSession,
   });
+}
+
+/** The offer of our network in the first version that has one (v2 before v1 unless told otherwise). */
+function choose({ protocol, info, options }: Session, challenges: Challenges, url: string): Offer {
+  const versions = VERSIONS[protocol];
+  if (!versions.some((version) => challenges[`v${version}`])) {
+    if (protocol === "auto")
+      refuse(
+        "invalid_challenge",
+        `${url} answered 402 without an x402 challenge (no readable ${CHALLENGE_HEADER} header, no v1 body)`,
+      );
+    refuse("version_not_offered", `${url} answered 402 without an x402 ${protocol} challenge`);
+  }
+  const offers = offersOf(challenges, versions);
+  const ours = offers.find(({ version, requirement }) => {
+    const names: readonly string[] = version === 1 ? info.networks : info.caip2;
+    return requirement.scheme === "exact" && names.includes(requirement.network);
+  });
+  if (!ours)
+    refuse(
+      "network_not_offered",
+      `${url} offers no exact payment on ${options.network} (${offers.map((o) => o.requirement.network).join(", ")})`,
+    );
+  return ours;
+}
+
+/** The offer's terms, checked against the pins (pinning them if first) and the caps, and their amount. */
+function accept(session: Session, { requirement }: Offer): { terms: PaymentTerms; amount: bigint } {
+  const { info, pinned, expected, options, maxPerCall, maxPerSession, spent } = session;
+  const terms = termsOf(requirement);
+  const same = (a: string, b: string) => sameAddress(info.family, a, b);
+  if (pinned.asset !== undefined && !same(pinned.asset, requirement.asset))
+    refuse(
+      expected.asset ? "asset_unexpected" : "asset_changed",
+      `asset ${requirement.asset} is not ${pinned.asset}`,
+      requirement,
+    );
+  if (pinned.asset === undefined && !info.assets.some((asset) => same(asset, requirement.asset)))
+    refuse("asset_unexpected", `asset ${requirement.asset} is not USDC on ${options.network}`, requirement);
+  if (pinned.payTo !== undefined && !same(pinned.payTo, requirement.payTo))
+    refuse(
+      "pay_to_changed",
+      `recipient ${requirement.payTo} is not the ${expected.payTo ? "expected" : "pinned"} ${pinned.payTo}`,
+      requirement,
+    );
+  pinned.asset ??= requirement.asset;
+  pinned.payTo ??= requirement.payTo;
+
+  let amount: bigint;
+  try {
+    amount = microAmount(terms.amount);
+  } catch {
+    refuse("invalid_challenge", `the amount "${terms.amount}" is not an integer amount`, requirement);
+  }
+  if (amount > maxPerCall)
+    refuse(
+      "cap_per_call",
+      `price ${formatUsdc(amount)} USDC is above the per-call cap of ${formatUsdc(maxPerCall)} USDC`,
+      requirement,
+    );
+  if (spent + session.pending + amount > maxPerSession)
+    refuse(
+      "cap_per_session",
+      `paying ${formatUsdc(amount)} USDC would exceed the session cap of ${formatUsdc(maxPerSession)} USDC (spent ${formatUsdc(spent)})`,
+      requirement,
+    );
+  return { terms, amount };
+}
+
+/**
+ * Pays `offer` for `request`: checks and approval, the signed payment sent on `retry` (the unsent copy of the
+ * request), and the answer's receipt recorded and counted against the session.
+ */
+async function pay(session: Session, offer: Offer, request: Request, retry: Request): Promise<Response> {
+  const { options } = session;
+  const { version, requirement } = offer;
+  const headerName = PAYMENT_HEADERS[version];
+  const { terms, amount } = accept(session, offer);
+  session.pending += amount; // reserved against the session cap while this call is being paid
+  let counted = false;
+  try {
+    if (
+      options.approve &&
+      !(await options.approve({ url: request.url, method: request.method, version, requirement, amount }))
+    )
+      refuse("declined", `payment of ${formatUsdc(amount)} USDC on ${requirement.network} declined`, requirement);
+    const paymentId = offersPaymentIdentifier(offer) ? newPaymentId() : undefined;
+    const header = encodePayment(offer, await options.payer.sign(terms), paymentId);
+    retry.headers.set(headerName, header);
+    const second = await sendPaid(session.send, retry, options.paidRetries ?? 2, options.maxRetryWaitMs ?? 30_000);
+    if (second.status === 402) {
+      counted = true; // refused: nothing charged
+      const challenges = await readChallenges(second);
+      throw (
+        rejectionOf(challenges, requirement, request.url, version) ??
+        new HttpError(402, undefined, request.url, challenges.body)
+      );
+    }
+    const receipt = receiptOf(second, version);
+    // Settled, or delivered without a receipt (outcome unknown: counted, so the cap stays a bound).
+    const paid = receipt?.success || (second.ok && !receipt) ? amount : 0n;
+    session.spent += paid;
+    counted = true;
+    session.records.set(second, {
+      version,
+      headerName,
+      requirement,
+      amount,
+      paid,
+      header,
+      ...(receipt ? { receipt } : {}),
+      ...(paymentId ? { paymentId } : {}),
+    });
+    return second;
+  } finally {
+    session.pending -= amount;
+    // The request failed in flight after the payment was sent: the outcome is unknown, so it counts.
+    if (!counted && retry.headers.has(headerName)) session.spent += amount;
+  }
 }
