@@ -181,6 +181,107 @@ const originOf = (req: Request) => `${req.protocol}://${req.get("host")}`;
 /** The operation's offer for the URL requested, at the mock's origin. */
 const offerFor = (req: Request, operation: PaidOperation) => offerAt(operation.offer, `${originOf(req)}${req.path}`);
 
+/** The request sent on to Prism (with `prefer` when given), and its answer read whole. */
+async function forward(prismUrl: string, req: Request, prefer?: string) {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers))
+    if (value !== undefined && !HOP_BY_HOP.has(name))
+      headers.set(name, Array.isArray(value) ? value.join(", ") : value);
+  if (prefer) headers.set("prefer", prefer);
+  const body = Buffer.isBuffer(req.body) && req.body.length ? req.body : undefined;
+  const response = await fetch(`${prismUrl}${req.originalUrl}`, { method: req.method, headers, body });
+  return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
+}
+
+type PrismAnswer = Awaited<ReturnType<typeof forward>>;
+
+/** Prism's answer without its hop, x402 and CORS headers; its 400 as the service's body. */
+function relay(res: Response, answer: PrismAnswer, extra: Record<string, string> = {}) {
+  const invalid = answer.status === 400 ? validationAnswer(answer.headers.get("sl-violations")) : undefined;
+  res.status(answer.status);
+  answer.headers.forEach((value, name) => {
+    if (!HOP_BY_HOP.has(name) && !X402_HEADERS.has(name) && !name.startsWith("access-control-"))
+      res.setHeader(name, value);
+  });
+  if (invalid) res.json(invalid.body);
+  else res.set(extra).end(answer.body);
+}
+
+const send = (res: Response, answer: MockAnswer) => res.status(answer.status).set(answer.headers).json(answer.body);
+
+/** The contract's 402 for this request from Prism (or Prism's 400 when the request itself is invalid), at the mock's origin. */
+async function challenge(
+  prismUrl: string,
+  req: Request,
+  res: Response,
+  operation: PaidOperation,
+  refusal?: Parameters<typeof challengeAnswer>[3],
+) {
+  const probe = await forward(prismUrl, req, "code=402");
+  if (probe.status !== 402) return relay(res, probe);
+  send(
+    res,
+    challengeAnswer(JSON.parse(probe.body.toString("utf8")), offerFor(req, operation), operation.offer, refusal),
+  );
+}
+
+/**
+ * The front's own documents: `/openapi.json` and `/docs` (by network too) and the receipts' `did.json`. True when
+ * the request was one of them and is answered.
+ */
+function servedDocument(
+  documents: Map<string | undefined, OpenApiDoc>,
+  receiptKey: ReturnType<typeof mockConfig>["receipts"] | undefined,
+  req: Request,
+  res: Response,
+): boolean {
+  const network = req.query.network as string | undefined;
+  // The documents and their page are cacheable as the services serve them (the registry's contract requires it).
+  if (req.method === "GET" && (req.path === "/openapi.json" || req.path === "/docs"))
+    res.set("Cache-Control", DOCUMENT_CACHE);
+  if (req.method === "GET" && req.path === "/openapi.json" && documents.has(network)) {
+    res.json({
+      ...documents.get(network),
+      servers: [{ url: originOf(req), description: "The mock (npm run mock)" }],
+    });
+    return true;
+  }
+  if (req.method === "GET" && req.path === "/docs" && documents.has(network)) {
+    const { title } = (documents.get(network) as OpenApiDoc).info;
+    const documentUrl = network ? `/openapi.json?network=${network}` : "/openapi.json";
+    res.type("text/html").send(referencePage({ title: `${title} (mock)`, documentUrl }));
+    return true;
+  }
+  if (req.method === "GET" && req.path === "/.well-known/did.json" && receiptKey) {
+    res.json(didDocument(originOf(req), receiptKey));
+    return true;
+  }
+  return false;
+}
+
+/** A paid operation asked for its answer: refused before payment, challenged, or answered by Prism with a receipt. */
+async function paidAnswer(prismUrl: string, operation: PaidOperation, req: Request, res: Response): Promise<void> {
+  const input = inputOf(operation, req);
+  const refused = input && (unknownFieldsAnswer(operation.route, input) ?? misaddressedAnswer(operation.route, input));
+  if (refused) {
+    send(res, refused);
+    return;
+  }
+  const offer = offerFor(req, operation);
+  const payment = readPayment((name) => req.get(name), offer);
+  if (payment.kind === "none") return await challenge(prismUrl, req, res, operation);
+  if (payment.kind === "refused") return await challenge(prismUrl, req, res, operation, payment);
+  if (payment.kind === "malformed") {
+    const probe = await forward(prismUrl, req, "code=402");
+    if (probe.status === 402) send(res, malformedAnswer(payment));
+    else relay(res, probe);
+    return;
+  }
+  const answer = await forward(prismUrl, req);
+  const signing = { receipts: operation.offer.receipts, answerBody: answer.body.toString("utf8") };
+  relay(res, answer, answer.status < 300 ? mockReceipt(payment, offer, signing) : {});
+}
+
 export function mockFront(service: "analytics" | "registry", prismUrl: string): express.Express {
   const documents = servedDocuments(service);
   const paid = service === "analytics" ? paidOperations() : [];
@@ -200,87 +301,18 @@ export function mockFront(service: "analytics" | "registry", prismUrl: string): 
     );
   app.use(express.raw({ type: () => true, limit: "1mb" }));
 
-  async function forward(req: Request, prefer?: string) {
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers))
-      if (value !== undefined && !HOP_BY_HOP.has(name))
-        headers.set(name, Array.isArray(value) ? value.join(", ") : value);
-    if (prefer) headers.set("prefer", prefer);
-    const body = Buffer.isBuffer(req.body) && req.body.length ? req.body : undefined;
-    const response = await fetch(`${prismUrl}${req.originalUrl}`, { method: req.method, headers, body });
-    return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
-  }
-
-  function relay(res: Response, answer: Awaited<ReturnType<typeof forward>>, extra: Record<string, string> = {}) {
-    const invalid = answer.status === 400 ? validationAnswer(answer.headers.get("sl-violations")) : undefined;
-    res.status(answer.status);
-    answer.headers.forEach((value, name) => {
-      if (!HOP_BY_HOP.has(name) && !X402_HEADERS.has(name) && !name.startsWith("access-control-"))
-        res.setHeader(name, value);
-    });
-    if (invalid) res.json(invalid.body);
-    else res.set(extra).end(answer.body);
-  }
-
-  const send = (res: Response, answer: MockAnswer) => res.status(answer.status).set(answer.headers).json(answer.body);
-
-  /** The contract's 402 for this request from Prism (or Prism's 400 when the request itself is invalid), at the mock's origin. */
-  async function challenge(
-    req: Request,
-    res: Response,
-    operation: PaidOperation,
-    refusal?: Parameters<typeof challengeAnswer>[3],
-  ) {
-    const probe = await forward(req, "code=402");
-    if (probe.status !== 402) return relay(res, probe);
-    send(
-      res,
-      challengeAnswer(JSON.parse(probe.body.toString("utf8")), offerFor(req, operation), operation.offer, refusal),
-    );
-  }
-
   app.use(async (req, res, next) => {
     try {
-      const network = req.query.network as string | undefined;
-      // The documents and their page are cacheable as the services serve them (the registry's contract requires it).
-      if (req.method === "GET" && (req.path === "/openapi.json" || req.path === "/docs"))
-        res.set("Cache-Control", DOCUMENT_CACHE);
-      if (req.method === "GET" && req.path === "/openapi.json" && documents.has(network)) {
-        return res.json({
-          ...documents.get(network),
-          servers: [{ url: originOf(req), description: "The mock (npm run mock)" }],
-        });
-      }
-      if (req.method === "GET" && req.path === "/docs" && documents.has(network)) {
-        const { title } = (documents.get(network) as OpenApiDoc).info;
-        const documentUrl = network ? `/openapi.json?network=${network}` : "/openapi.json";
-        return res.type("text/html").send(referencePage({ title: `${title} (mock)`, documentUrl }));
-      }
-      if (req.method === "GET" && req.path === "/.well-known/did.json" && receiptKey)
-        return res.json(didDocument(originOf(req), receiptKey));
+      if (servedDocument(documents, receiptKey, req, res)) return;
       const misnamed = nameRuleAnswer(named, req);
       if (misnamed) return send(res, misnamed);
       const operation = paid.find((p) => p.method === req.method && p.pattern.test(req.path));
       const preferred = preferredStatus(req);
       if (!operation || (preferred !== undefined && preferred !== 200 && preferred !== 206)) {
-        if (operation && preferred === 402) return await challenge(req, res, operation);
-        return relay(res, await forward(req));
+        if (operation && preferred === 402) return await challenge(prismUrl, req, res, operation);
+        return relay(res, await forward(prismUrl, req));
       }
-      const input = inputOf(operation, req);
-      const refused =
-        input && (unknownFieldsAnswer(operation.route, input) ?? misaddressedAnswer(operation.route, input));
-      if (refused) return send(res, refused);
-      const offer = offerFor(req, operation);
-      const payment = readPayment((name) => req.get(name), offer);
-      if (payment.kind === "none") return await challenge(req, res, operation);
-      if (payment.kind === "refused") return await challenge(req, res, operation, payment);
-      if (payment.kind === "malformed") {
-        const probe = await forward(req, "code=402");
-        return probe.status === 402 ? send(res, malformedAnswer(payment)) : relay(res, probe);
-      }
-      const answer = await forward(req);
-      const signing = { receipts: operation.offer.receipts, answerBody: answer.body.toString("utf8") };
-      relay(res, answer, answer.status < 300 ? mockReceipt(payment, offer, signing) : {});
+      await paidAnswer(prismUrl, operation, req, res);
     } catch (error) {
       next(error);
     }
