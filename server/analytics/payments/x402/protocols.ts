@@ -72,11 +72,12 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
  */
 export function acceptedMismatch(accepted: unknown, issued: PaymentRequirementsV2): string | undefined {
   if (!isRecord(accepted)) return "accepted";
-  const { extra, ...core } = issued;
-  for (const [field, value] of Object.entries(core)) if (accepted[field] !== value) return `accepted.${field}`;
+  const fields = issued as unknown as Record<string, unknown>;
+  for (const field in fields) if (field !== "extra" && accepted[field] !== fields[field]) return `accepted.${field}`;
   const offered = accepted.extra;
-  for (const [field, value] of Object.entries(extra ?? {}))
-    if (!isRecord(offered) || offered[field] !== value) return `accepted.extra.${field}`;
+  const extra = issued.extra as Record<string, unknown> | undefined;
+  for (const field in extra)
+    if (!isRecord(offered) || offered[field] !== extra[field]) return `accepted.extra.${field}`;
   return undefined;
 }
 

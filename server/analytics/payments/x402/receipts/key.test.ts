@@ -5,7 +5,7 @@ import { generateKeyPairSync, type JsonWebKey } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../../../config/env.js";
 import { didDocument, didWebDocumentUrl, didWebOf, keyIdOf } from "./did.js";
-import { signCompact, verifyCompact } from "./jws.js";
+import { jwsSigner, signCompact, verifyCompact } from "./jws.js";
 import { pemOf, receiptKeyOf } from "./key.js";
 
 const NAME = "RECEIPT_SIGNING_KEY";
@@ -58,7 +58,7 @@ describe("did:web", () => {
     const document = didDocument("https://api.example.com", key);
     const kid = keyIdOf("https://api.example.com", key);
     expect(document.verificationMethod[0]?.id).toBe(kid);
-    const jws = signCompact({ b: 1, a: "x" }, { privateKey: key.privateKey, kid });
+    const jws = signCompact({ b: 1, a: "x" }, jwsSigner(key.secretKey, kid));
     expect(verifyCompact(jws, document.verificationMethod[0]?.publicKeyJwk as JsonWebKey)?.payload).toEqual({
       a: "x",
       b: 1,
@@ -66,7 +66,7 @@ describe("did:web", () => {
     // the payload is JCS: keys sorted, no white space
     expect(Buffer.from(jws.split(".")[1] as string, "base64url").toString()).toBe('{"a":"x","b":1}');
     // deterministic: the same payload and key, the same bytes
-    expect(signCompact({ a: "x", b: 1 }, { privateKey: key.privateKey, kid })).toBe(jws);
+    expect(signCompact({ a: "x", b: 1 }, jwsSigner(key.secretKey, kid))).toBe(jws);
     const other = receiptKeyOf({}, NAME, "testnet") as NonNullable<ReturnType<typeof receiptKeyOf>>;
     expect(verifyCompact(jws, other.publicJwk)).toBeUndefined();
   });

@@ -4,12 +4,14 @@
  * It signs statements only and holds no money: it is never a payment key. Without one the testnet
  * profile makes a development key at start-up; the mainnet profile signs nothing.
  */
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from "node:crypto";
+import { createHash, createPrivateKey, generateKeyPairSync, type KeyObject } from "node:crypto";
 import type { Logger } from "pino";
 import { ConfigError, type Env, present } from "../../../../config/env.js";
 
 export interface ReceiptKey {
   privateKey: KeyObject;
+  /** The same key in libsodium's form (seed, then public key), which signs (jws.ts). */
+  secretKey: Buffer;
   /** The public half as a JWK, as `/.well-known/did.json` publishes it. */
   publicJwk: { kty: "OKP"; crv: "Ed25519"; x: string };
   /** The key's fragment in the DID document and in every JWS `kid`: `receipts-` and the start of its RFC 7638 thumbprint. */
@@ -19,13 +21,14 @@ export interface ReceiptKey {
 }
 
 function receiptKey(privateKey: KeyObject, development: boolean): ReceiptKey {
-  const { x } = createPublicKey(privateKey).export({ format: "jwk" });
+  const { x, d } = privateKey.export({ format: "jwk" });
+  const secretKey = Buffer.concat([Buffer.from(d as string, "base64url"), Buffer.from(x as string, "base64url")]);
   const publicJwk = { kty: "OKP" as const, crv: "Ed25519" as const, x: x as string };
   // RFC 7638: SHA-256 of the required members in lexicographic order, no white space.
   const thumbprint = createHash("sha256")
     .update(JSON.stringify({ crv: "Ed25519", kty: "OKP", x }))
     .digest("base64url");
-  return { privateKey, publicJwk, fragment: `receipts-${thumbprint.slice(0, 12)}`, development };
+  return { privateKey, secretKey, publicJwk, fragment: `receipts-${thumbprint.slice(0, 12)}`, development };
 }
 
 /** A PEM (real line breaks or `\n` written out, as env files often carry them) or a JWK, parsed as an Ed25519 private key. */

@@ -9,7 +9,7 @@
 import type { components } from "../../../../../generated/types/analytics.js";
 import type { PaymentRequirementsV2 } from "../types.js";
 import { keyIdOf } from "./did.js";
-import { signCompact } from "./jws.js";
+import { type JwsSigner, jwsSigner, signCompact } from "./jws.js";
 import type { ReceiptKey } from "./key.js";
 
 export const OFFER_RECEIPT = "offer-receipt";
@@ -82,6 +82,30 @@ export interface ReceiptSigner {
   withReceipt<T extends Settled>(response: T, resourceUrl: string, answerBody: string): T;
 }
 
+/** `scheme://authority` of an absolute URL the service built itself; didWebOf normalizes it. */
+function originOf(url: string): string {
+  const end = url.indexOf("/", url.indexOf("://") + 3);
+  return end < 0 ? url : url.slice(0, end);
+}
+
+/**
+ * The signer of each origin, its `kid` and protected header made once. Without `PUBLIC_BASE_URL` the origin is the
+ * request's (its Host), which a caller chooses: the memo is emptied when it reaches `MAX_ORIGINS`.
+ */
+const MAX_ORIGINS = 16;
+function signersByOrigin(key: ReceiptKey): (origin: string) => JwsSigner {
+  const made = new Map<string, JwsSigner>();
+  return (origin) => {
+    let signer = made.get(origin);
+    if (!signer) {
+      if (made.size >= MAX_ORIGINS) made.clear();
+      signer = jwsSigner(key.secretKey, keyIdOf(origin, key));
+      made.set(origin, signer);
+    }
+    return signer;
+  };
+}
+
 const TIMESTAMP = '"timestamp":"';
 
 /**
@@ -106,11 +130,9 @@ export function receiptSigner(
   key: ReceiptKey,
   { publicBaseUrl, port }: { publicBaseUrl?: string; port: number },
 ): ReceiptSigner {
-  const signer = (resourceUrl: string) => {
-    const origin =
-      publicBaseUrl ?? (/^https?:\/\//.test(resourceUrl) ? new URL(resourceUrl).origin : `http://localhost:${port}`);
-    return { privateKey: key.privateKey, kid: keyIdOf(origin, key) };
-  };
+  const signers = signersByOrigin(key);
+  const signer = (resourceUrl: string) =>
+    signers(publicBaseUrl ?? (/^https?:\/\//.test(resourceUrl) ? originOf(resourceUrl) : `http://localhost:${port}`));
   return {
     withOffers(required, nowMs) {
       const resourceUrl = required.resource.url;
