@@ -19,12 +19,12 @@
 import { batched } from "../../../db/batch.js";
 import { DATABASE_NOW_MS } from "../../../db/clock-skew.js";
 import type { Database } from "../../../db/database.js";
-import { named } from "../../../db/named.js";
+import { type NamedStatement, named } from "../../../db/named.js";
 import { StoreUnavailable } from "../../../db/unavailable.js";
-import { conditionOf, type Dialect } from "./conditions.js";
+import { assignmentsOf, conditionOf, type Dialect, PENDING } from "./conditions.js";
 import { LEDGER_MIGRATIONS } from "./postgres-schema.js";
 import { existingPayment, ledgerRow, ledgerTotals, pendingPayment, totalsQueries } from "./rows.js";
-import { type MoveName, RECOVERY_RECORDS, TRANSITIONS, type TransitionName } from "./stages.js";
+import { freesKey, MOVES, type MoveName, RECOVERY_RECORDS, TRANSITIONS } from "./stages.js";
 import type { Attempt, LedgerStore, Reservation, ReservationRequest, SettledPayment, StoredAnswer } from "./store.js";
 
 /**
@@ -73,27 +73,37 @@ const ANSWERED = `SELECT p.payment_key, p.status, p.fingerprint, p.expires_at, p
                   FROM payments p LEFT JOIN answers a ON a.payment_id = p.id`;
 const DROP_ANSWER = "dropped AS (DELETE FROM answers WHERE payment_id IN (SELECT id FROM moved))";
 
+/** The answers a move stores: the request's answer, before an outside settlement or in the commit that settles. */
+const STORES_ANSWER: readonly MoveName[] = ["beginSettling", "settleWithAnswer"];
+
+/**
+ * One move of the table as one statement: the row's UPDATE, and in data-modifying CTEs on the row it moved, a
+ * settlement's split, the answer stored, a release's answer dropped.
+ */
+function moveText(transition: MoveName, dialect: Dialect): string {
+  const update = `UPDATE payments SET ${assignmentsOf(transition)} WHERE ${conditionOf(transition, dialect)}
+                  RETURNING id, GREATEST(expires_at, answer_until) AS expires_at`;
+  const writes = [
+    TRANSITIONS[transition].to === "settled" ? SPLIT : "",
+    STORES_ANSWER.includes(transition) ? ANSWER : "",
+    freesKey(transition) ? DROP_ANSWER : "",
+  ];
+  return `WITH ${[`moved AS (${update})`, ...writes].filter(Boolean).join(", ")} SELECT id FROM moved`;
+}
+
 function statements(databaseClock: boolean) {
   const row = dialectOf("id = :entry AND holder = :holder", databaseClock);
-  const where = (transition: TransitionName) => conditionOf(transition, row);
-  const update = (transition: TransitionName, stage: string, set: string) =>
-    `UPDATE payments SET status = '${stage}'${set}, updated_at = :now WHERE ${where(transition)} RETURNING id, GREATEST(expires_at, answer_until) AS expires_at`;
-  const settling = ", settlement_tx = :transaction, simulated = :simulated";
-  const settle = (transition: TransitionName, set = "") =>
-    named(`WITH moved AS (${update(transition, "settled", `${settling}${set}`)}), ${SPLIT} SELECT id FROM moved`);
-  const free = (transition: TransitionName, stage: string, set = "") =>
-    named(
-      `WITH moved AS (${update(transition, stage, `, reservation_key = NULL, identifier_key = NULL, reason = :reason${set}`)}), ${DROP_ANSWER} SELECT id FROM moved`,
-    );
+  const moves = Object.fromEntries(MOVES.map((transition) => [transition, named(moveText(transition, row))]));
   return {
+    ...(moves as Record<MoveName, NamedStatement>),
     reserve: named(`INSERT INTO payments (${RESERVED_COLUMNS})
-      SELECT :key, :key, :network, :payer, :amount, :endpoint, :requestId, 'verified', :fingerprint, :payload, :deadlineAt, :expiresAt,
+      SELECT :key, :key, :network, :payer, :amount, :endpoint, :requestId, '${TRANSITIONS.reserve.to}', :fingerprint, :payload, :deadlineAt, :expiresAt,
              :holder, :transport, :identifier, :identifier, :keepAnswerUntil, :now, :now FROM ${UNFLUSHED}
       ON CONFLICT DO NOTHING RETURNING id`),
     // Many reservations in one statement (server/db/batch.ts); the keys come distinct and sorted, so
     // that two instances' batches lock the unique index in one order and cannot deadlock.
     reserveMany: named(`INSERT INTO payments (${RESERVED_COLUMNS})
-      SELECT key, key, network, payer, amount, endpoint, request_id, 'verified', fingerprint, payload, deadline_at, expires_at, holder,
+      SELECT key, key, network, payer, amount, endpoint, request_id, '${TRANSITIONS.reserve.to}', fingerprint, payload, deadline_at, expires_at, holder,
              transport, identifier, identifier, answer_until, :now, :now
       FROM unnest(:keys::text[], :networks::text[], :payers::text[], :amounts::bigint[], :endpoints::text[], :requestIds::text[],
                   :fingerprints::text[], :payloads::text[], :deadlines::bigint[], :expiries::bigint[], :holders::text[],
@@ -105,29 +115,15 @@ function statements(databaseClock: boolean) {
     recordUncharged:
       named(`INSERT INTO payments (payment_key, network, payer, amount, endpoint, request_id, status, fingerprint, payload,
                                                   deadline_at, expires_at, transport, payment_identifier, reason, created_at, updated_at)
-      VALUES (:key, :network, :payer, :amount, :endpoint, :requestId, 'not_charged', :fingerprint, :payload, 0, :expiresAt,
+      VALUES (:key, :network, :payer, :amount, :endpoint, :requestId, '${TRANSITIONS.recordUncharged.to}', :fingerprint, :payload, 0, :expiresAt,
               :transport, :identifier, :reason, :now, :now)`),
     // A statement of its own, after the insert: it sees the holder that made the insert conflict once that one committed.
     held: named(`${ANSWERED} WHERE p.reservation_key = :key`),
     bound: named(`${ANSWERED} WHERE p.identifier_key = :identifier`),
-    beginSettling: named(
-      `WITH moved AS (${update("beginSettling", "settling", ", deadline_at = :settleBy")}), ${ANSWER} SELECT id FROM moved`,
-    ),
-    settleWithAnswer: named(
-      `WITH moved AS (${update("settleWithAnswer", "settled", settling)}), ${SPLIT}, ${ANSWER} SELECT id FROM moved`,
-    ),
     settleMany: named(settleManyText(databaseClock)),
-    confirmSettlement: settle("confirmSettlement"),
-    confirmOnChain: settle("confirmOnChain", ", recovery = :recovery"),
-    release: free("release", "not_charged"),
-    refuse: free("refuse", "failed"),
-    abandon: free("abandon", "not_charged"),
-    expire: free("expire", "not_charged", ", recovery = :recovery"),
-    voidOnChain: free("voidOnChain", "not_charged", ", recovery = :recovery"),
-    postpone: named(update("postpone", "settling", ", deadline_at = :retryAt, recovery = :recovery")),
     pending:
       named(`SELECT id, payment_key, status, network, payer, amount, payload, expires_at, created_at FROM payments
-                    WHERE status IN ('verified', 'settling') AND deadline_at <= :now ORDER BY deadline_at LIMIT :limit`),
+                    WHERE ${PENDING} AND deadline_at <= :now ORDER BY deadline_at LIMIT :limit`),
     dropExpired: named(`WITH dropped AS (DELETE FROM answers WHERE expires_at < :now RETURNING payment_id),
       unbound AS (UPDATE payments SET identifier_key = NULL WHERE id IN (SELECT payment_id FROM dropped) AND identifier_key IS NOT NULL)
       SELECT count(*) AS n FROM dropped`),
@@ -145,7 +141,7 @@ function settleManyText(databaseClock: boolean): string {
                            :treasuries::text[], :treasuryAmounts::bigint[], :bodies::text[], :answerStatuses::int[], :attempts::text[])
                AS i(entry, tx, simulated, service, service_amount, treasury, treasury_amount, body, answer_status, attempt)),
     moved AS (
-      UPDATE payments p SET status = 'settled', settlement_tx = i.tx, simulated = i.simulated, updated_at = :now
+      UPDATE payments p SET status = '${TRANSITIONS.settleWithAnswer.to}', settlement_tx = i.tx, simulated = i.simulated, updated_at = :now
       FROM input i WHERE p.id = ANY(:entries::bigint[]) AND ${conditionOf("settleWithAnswer", batch)}
       RETURNING p.id, GREATEST(p.expires_at, p.answer_until) AS expires_at),
     split AS (
@@ -253,7 +249,13 @@ export async function openPostgresLedger(
       await run("recordUncharged", { ...u, reason: short(u.reason) });
     },
     beginSettling: ({ entry, holder }, answer, settleBy) =>
-      move("beginSettling", { entry, holder, settleBy, answerStatus: answer.status, answerBody: answer.body }),
+      move("beginSettling", {
+        entry,
+        holder,
+        deadline: settleBy,
+        answerStatus: answer.status,
+        answerBody: answer.body,
+      }),
     settleWithAnswer: (attempt, settlement, answer) => settleWithAnswer({ attempt, settlement, answer }),
     confirmSettlement: ({ entry, holder }, s) => move("confirmSettlement", { entry, holder, ...settledParams(s) }),
     release: ({ entry, holder }, reason) => move("release", { entry, holder, reason: short(reason) }),
@@ -264,7 +266,7 @@ export async function openPostgresLedger(
       move("confirmOnChain", { entry, ...settledParams(s), recovery: RECOVERY_RECORDS.confirmOnChain }),
     voidOnChain: (entry, reason) =>
       move("voidOnChain", { entry, reason: short(reason), recovery: RECOVERY_RECORDS.voidOnChain }),
-    postpone: (entry, retryAt, why) => move("postpone", { entry, retryAt, recovery: why }),
+    postpone: (entry, retryAt, why) => move("postpone", { entry, deadline: retryAt, recovery: why }),
     pending: async (at, limit) =>
       (await query(SQL.pending.text, SQL.pending.values({ now: at, limit }))).map(pendingPayment),
     async dropExpiredAnswers(at) {

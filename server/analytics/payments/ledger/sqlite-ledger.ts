@@ -15,10 +15,10 @@ import { groupCommit } from "../../../db/group-commit.js";
 import { named, SQLITE as SQLITE_PLACEHOLDER } from "../../../db/named.js";
 import { isSqliteBusy, StoreUnavailable } from "../../../db/unavailable.js";
 import { useWal } from "../../../db/wal.js";
-import { conditionOf, type Dialect } from "./conditions.js";
+import { assignmentsOf, conditionOf, type Dialect, PENDING } from "./conditions.js";
 import { existingPayment, ledgerRow, ledgerTotals, pendingPayment, type Row, totalsQueries } from "./rows.js";
 import { migrate } from "./sqlite-schema.js";
-import { type MoveName, RECOVERY_RECORDS, type TransitionName } from "./stages.js";
+import { freesKey, MOVES, type MoveName, RECOVERY_RECORDS, TRANSITIONS, type TransitionName } from "./stages.js";
 import type {
   Attempt,
   LedgerStore,
@@ -53,47 +53,39 @@ function preparedNamed(db: Database.Database, text: string) {
   };
 }
 
-/** Every statement of the ledger, prepared once; each transition's UPDATE names its condition's parameters. */
+/** Every statement of the ledger, prepared once; each move's UPDATE names its condition's parameters. */
 function statementsOf(db: Database.Database) {
-  const moveTo = (stage: string, transition: MoveName, set = "") =>
+  const moveStatement = (transition: MoveName) =>
     preparedNamed(
       db,
-      `UPDATE payments SET status = '${stage}'${set}, updated_at = :now WHERE ${where(transition)} RETURNING id, MAX(expires_at, answer_until) AS expires_at`,
+      `UPDATE payments SET ${assignmentsOf(transition)} WHERE ${where(transition)} RETURNING id, MAX(expires_at, answer_until) AS expires_at`,
     );
-  const freeing = ", reservation_key = NULL, identifier_key = NULL, reason = :reason";
   const answered = `SELECT p.payment_key, p.status, p.fingerprint, p.expires_at, p.deadline_at, p.payer, p.network, p.amount, p.settlement_tx,
                            p.simulated, a.status AS answer_status, a.body AS answer_body, a.expires_at AS answer_until
                     FROM payments p LEFT JOIN answers a ON a.payment_id = p.id`;
-  const settled = ", settlement_tx = :transaction, simulated = :simulated";
   return {
     reserve: preparedNamed(
       db,
       `INSERT INTO payments (payment_key, reservation_key, network, payer, amount, endpoint, request_id, status, fingerprint, payload,
                              deadline_at, expires_at, holder, transport, payment_identifier, identifier_key, answer_until,
                              created_at, updated_at)
-       VALUES (:key, :key, :network, :payer, :amount, :endpoint, :requestId, 'verified', :fingerprint, :payload, :deadlineAt,
-               :expiresAt, :holder, :transport, :identifier, :identifier, :keepAnswerUntil, :now, :now)
+       VALUES (:key, :key, :network, :payer, :amount, :endpoint, :requestId, '${TRANSITIONS.reserve.to}', :fingerprint, :payload,
+               :deadlineAt, :expiresAt, :holder, :transport, :identifier, :identifier, :keepAnswerUntil, :now, :now)
        ON CONFLICT DO NOTHING`,
     ),
     recordUncharged: preparedNamed(
       db,
       `INSERT INTO payments (payment_key, network, payer, amount, endpoint, request_id, status, fingerprint, payload, expires_at,
                              transport, payment_identifier, reason, created_at, updated_at)
-       VALUES (:key, :network, :payer, :amount, :endpoint, :requestId, 'not_charged', :fingerprint, :payload, :expiresAt,
-               :transport, :identifier, :reason, :now, :now)`,
+       VALUES (:key, :network, :payer, :amount, :endpoint, :requestId, '${TRANSITIONS.recordUncharged.to}', :fingerprint, :payload,
+               :expiresAt, :transport, :identifier, :reason, :now, :now)`,
     ),
     held: db.prepare(`${answered} WHERE p.reservation_key = ?`),
     bound: db.prepare(`${answered} WHERE p.identifier_key = ?`),
-    beginSettling: moveTo("settling", "beginSettling", ", deadline_at = :settleBy"),
-    settleWithAnswer: moveTo("settled", "settleWithAnswer", settled),
-    confirmSettlement: moveTo("settled", "confirmSettlement", settled),
-    release: moveTo("not_charged", "release", freeing),
-    refuse: moveTo("failed", "refuse", freeing),
-    abandon: moveTo("not_charged", "abandon", freeing),
-    expire: moveTo("not_charged", "expire", `${freeing}, recovery = :recovery`),
-    confirmOnChain: moveTo("settled", "confirmOnChain", `${settled}, recovery = :recovery`),
-    voidOnChain: moveTo("not_charged", "voidOnChain", `${freeing}, recovery = :recovery`),
-    postpone: moveTo("settling", "postpone", ", deadline_at = :retryAt, recovery = :recovery"),
+    moves: Object.fromEntries(MOVES.map((transition) => [transition, moveStatement(transition)])) as Record<
+      MoveName,
+      ReturnType<typeof moveStatement>
+    >,
     storeAnswer: db.prepare("INSERT INTO answers (payment_id, status, body, expires_at) VALUES (?, ?, ?, ?)"),
     split: db.prepare(
       "INSERT INTO splits (payment_id, account, address, amount) VALUES (?, 'service', ?, ?), (?, 'treasury', ?, ?)",
@@ -110,32 +102,28 @@ function statementsOf(db: Database.Database) {
 type Statements = ReturnType<typeof statementsOf>;
 type Moved = { id: number; expires_at: number } | undefined;
 
+/** What a move writes besides its row: the answer it stores, the settlement whose split it records. */
+interface Effects {
+  answer?: StoredAnswer;
+  settlement?: SettledPayment;
+}
+
 /** Each transition as one synchronous write (its row moved, and what it stores or drops with it), for one group commit. */
 function transitionsOf(sql: Statements, now: () => number) {
-  const move = (transition: MoveName, params: Record<string, unknown>) =>
-    sql[transition].get({ ...params, now: now() }) as Moved;
+  /** One move of the table: the row's UPDATE, then a release's answer dropped, a settlement's split, the answer stored. */
+  function move(transition: MoveName, params: Record<string, unknown>, { answer, settlement }: Effects = {}): boolean {
+    const row = sql.moves[transition].get({ ...params, now: now() }) as Moved;
+    if (!row) return false;
+    if (freesKey(transition)) sql.dropAnswer.run(row.id);
+    if (settlement) {
+      const { service, treasury } = settlement.split;
+      sql.split.run(row.id, service.address, service.amount, row.id, treasury.address, treasury.amount);
+    }
+    if (answer) sql.storeAnswer.run(row.id, answer.status, answer.body, row.expires_at);
+    return true;
+  }
   const short = (reason: string) => reason.slice(0, 500);
   const settledParams = (s: SettledPayment) => ({ transaction: s.transaction, simulated: s.simulated ? 1 : 0 });
-  const withSplit = (row: Moved, s: SettledPayment) => {
-    if (row)
-      sql.split.run(
-        row.id,
-        s.split.service.address,
-        s.split.service.amount,
-        row.id,
-        s.split.treasury.address,
-        s.split.treasury.amount,
-      );
-    return row !== undefined;
-  };
-  const freed = (row: Moved) => {
-    if (row) sql.dropAnswer.run(row.id);
-    return row !== undefined;
-  };
-  const stored = (row: Moved, answer: StoredAnswer) => {
-    if (row) sql.storeAnswer.run(row.id, answer.status, answer.body, row.expires_at);
-    return row !== undefined;
-  };
   return {
     reserve(r: ReservationRequest): Reservation {
       const identifier = r.identifier ?? null;
@@ -154,27 +142,26 @@ function transitionsOf(sql: Statements, now: () => number) {
       return sql.dropExpired.run(at).changes;
     },
     beginSettling: ({ entry, holder }: Attempt, answer: StoredAnswer, settleBy: number) =>
-      stored(move("beginSettling", { entry, holder, settleBy }), answer),
-    settleWithAnswer: ({ entry, holder }: Attempt, s: SettledPayment, answer: StoredAnswer) => {
-      const row = move("settleWithAnswer", { entry, holder, ...settledParams(s) });
-      return withSplit(row, s) && stored(row, answer);
-    },
+      move("beginSettling", { entry, holder, deadline: settleBy }, { answer }),
+    settleWithAnswer: ({ entry, holder }: Attempt, s: SettledPayment, answer: StoredAnswer) =>
+      move("settleWithAnswer", { entry, holder, ...settledParams(s) }, { answer, settlement: s }),
     confirmSettlement: ({ entry, holder }: Attempt, s: SettledPayment) =>
-      withSplit(move("confirmSettlement", { entry, holder, ...settledParams(s) }), s),
-    release: ({ entry, holder }: Attempt, reason: string) =>
-      freed(move("release", { entry, holder, reason: short(reason) })),
-    refuse: ({ entry, holder }: Attempt, reason: string) =>
-      freed(move("refuse", { entry, holder, reason: short(reason) })),
-    abandon: (key: string, holder: string, reason: string) =>
-      freed(move("abandon", { key, holder, reason: short(reason) })),
+      move("confirmSettlement", { entry, holder, ...settledParams(s) }, { settlement: s }),
+    release: ({ entry, holder }: Attempt, reason: string) => move("release", { entry, holder, reason: short(reason) }),
+    refuse: ({ entry, holder }: Attempt, reason: string) => move("refuse", { entry, holder, reason: short(reason) }),
+    abandon: (key: string, holder: string, reason: string) => move("abandon", { key, holder, reason: short(reason) }),
     expire: (entry: number) =>
-      freed(move("expire", { entry, reason: RECOVERY_RECORDS.expire, recovery: RECOVERY_RECORDS.expire })),
+      move("expire", { entry, reason: RECOVERY_RECORDS.expire, recovery: RECOVERY_RECORDS.expire }),
     confirmOnChain: (entry: number, s: SettledPayment) =>
-      withSplit(move("confirmOnChain", { entry, ...settledParams(s), recovery: RECOVERY_RECORDS.confirmOnChain }), s),
+      move(
+        "confirmOnChain",
+        { entry, ...settledParams(s), recovery: RECOVERY_RECORDS.confirmOnChain },
+        { settlement: s },
+      ),
     voidOnChain: (entry: number, reason: string) =>
-      freed(move("voidOnChain", { entry, reason: short(reason), recovery: RECOVERY_RECORDS.voidOnChain })),
+      move("voidOnChain", { entry, reason: short(reason), recovery: RECOVERY_RECORDS.voidOnChain }),
     postpone: (entry: number, retryAt: number, why: string) =>
-      move("postpone", { entry, retryAt, recovery: why }) !== undefined,
+      move("postpone", { entry, deadline: retryAt, recovery: why }),
   };
 }
 
@@ -242,7 +229,7 @@ export function openSqliteLedger(
     postpone: (entry, retryAt, why) => committed(() => tx.postpone(entry, retryAt, why)),
     async pending(at, limit) {
       const text = `SELECT id, payment_key, status, network, payer, amount, payload, expires_at, created_at FROM payments
-                    WHERE status IN ('verified', 'settling') AND deadline_at <= ? ORDER BY deadline_at LIMIT ?`;
+                    WHERE ${PENDING} AND deadline_at <= ? ORDER BY deadline_at LIMIT ?`;
       return read(text, at, limit).map(pendingPayment);
     },
     dropExpiredAnswers: (at) => committed(() => tx.dropExpired(at)),

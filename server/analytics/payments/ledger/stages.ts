@@ -12,8 +12,12 @@
 export const STAGES = ["verified", "settling", "settled", "not_charged", "failed"] as const;
 export type Stage = (typeof STAGES)[number];
 
-/** The stages a payment in progress is in: its key is held, and a retry is told to come back. */
-export type OpenStage = "verified" | "settling";
+/**
+ * The stages a payment in progress is in: its key is held, a retry is told to come back, and past its deadline recovery
+ * resolves it (the stages recovery's moves leave). Both stores' pending filter is `status IN` these.
+ */
+export const OPEN_STAGES = ["verified", "settling"] as const satisfies readonly Stage[];
+export type OpenStage = (typeof OPEN_STAGES)[number];
 
 /**
  * Who makes a move: the paid request itself; its retry in the background of a write the ledger could
@@ -141,6 +145,11 @@ export type TransitionName = keyof typeof TRANSITIONS;
 
 /** The transitions that move a payment already in the ledger (the other two make one). */
 export type MoveName = Exclude<TransitionName, "reserve" | "recordUncharged">;
+
+/** Every move, in the table's order: the transitions that leave a stage. */
+export const MOVES = (Object.keys(TRANSITIONS) as TransitionName[]).filter(
+  (name): name is MoveName => TRANSITIONS[name].from.length > 0,
+);
 
 /** What the ledger's `recovery` column records of recovery's resolutions (`npm run ledger` groups by it). */
 export const RECOVERY_RECORDS = {
