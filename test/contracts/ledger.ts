@@ -5,8 +5,12 @@
 import { describe, expect, it } from "vitest";
 import { splitPayment } from "../../server/analytics/payments/ledger/split.js";
 import {
+  freesKey,
+  type Guard,
+  MOVES,
   type MoveName,
   RECOVERY_RECORDS,
+  type Refusal,
   STAGES,
   type Stage,
   TRANSITIONS,
@@ -14,6 +18,7 @@ import {
 import type {
   Attempt,
   LedgerStore,
+  Move,
   ReservationRequest,
   Transport,
 } from "../../server/analytics/payments/ledger/store.js";
@@ -59,6 +64,15 @@ export async function attemptOf(ledger: LedgerStore, request: ReservationRequest
   return { entry: reservation.entry, holder: request.holder };
 }
 
+/** What a move comes to: made, refused by name in the stage the payment is in, or refused for want of a payment. */
+const MOVED: Move = { moved: true };
+const refused = (refusedBy: Exclude<Refusal, "no such payment">, stage: Stage): Move => ({
+  moved: false,
+  refusedBy,
+  stage,
+});
+const NO_SUCH_PAYMENT: Move = { moved: false, refusedBy: "no such payment" };
+
 const settlement = (transaction = "0xtx", amount = 1000n) => ({ transaction, simulated: false, split: split(amount) });
 const answer = { status: 200, body: '{"data":{}}' };
 
@@ -73,20 +87,20 @@ interface Placed {
 async function placed(ledger: LedgerStore, stage: Stage, now: number, key = `walk-${stage}`): Promise<Placed> {
   const attempt = await attemptOf(ledger, reservation(key, {}, now));
   const moved = {
-    verified: async () => true,
+    verified: async () => MOVED,
     settling: () => ledger.beginSettling(attempt, answer, now + 10_000),
     settled: () => ledger.settleWithAnswer(attempt, settlement(), answer),
     not_charged: () => ledger.release(attempt, "placed"),
     failed: () => ledger.refuse(attempt, "placed"),
   }[stage];
-  if (!(await moved())) throw new Error(`could not place a payment in ${stage}`);
+  if (!(await moved()).moved) throw new Error(`could not place a payment in ${stage}`);
   return { stage, key, attempt };
 }
 
-type Move = (ledger: LedgerStore, payment: Placed, now: number) => Promise<boolean>;
+type MoveCall = (ledger: LedgerStore, payment: Placed, now: number) => Promise<Move>;
 
 /** Each transition but the reservation, made as its actor makes it: the request by its attempt, recovery by the entry. */
-const MOVES: Record<MoveName, Move> = {
+const CALLS: Record<MoveName, MoveCall> = {
   beginSettling: (l, p, now) => l.beginSettling(p.attempt, answer, now + 10_000),
   settleWithAnswer: (l, p) => l.settleWithAnswer(p.attempt, settlement(), answer),
   confirmSettlement: (l, p) => l.confirmSettlement(p.attempt, settlement()),
@@ -104,6 +118,16 @@ const stranger = (payment: Placed): Placed => ({
   ...payment,
   attempt: { ...payment.attempt, holder: "another-attempt" },
 });
+
+/** The same move for a payment the ledger does not have: an entry never given, a key no payment holds. */
+const nowhere = (payment: Placed): Placed => ({
+  ...payment,
+  key: "nowhere",
+  attempt: { ...payment.attempt, entry: payment.attempt.entry + 1_000_000 },
+});
+
+/** The stages a release leaves a payment in: its key is free, so no payment holds it any more. */
+const freed = (stage: Stage) => MOVES.some((move) => freesKey(move) && TRANSITIONS[move].to === stage);
 
 const stageOf = async (ledger: LedgerStore, payment: Placed) =>
   (await ledger.rows()).find((row) => row.id === payment.attempt.entry)?.status;
@@ -124,34 +148,41 @@ function describeTransitionTable(open: (start: number) => Promise<LedgerFixture>
       await ledger.close();
     });
 
-    for (const [name, move] of Object.entries(MOVES) as [MoveName, Move][]) {
+    for (const [name, move] of Object.entries(CALLS) as [MoveName, MoveCall][]) {
       const { from, to, guards } = TRANSITIONS[name];
       const leaves = (stage: Stage) => (from as readonly Stage[]).includes(stage);
-      it(`${name}: ${from.join(" or ")} → ${to}, from no other stage, once, and only as its guards allow`, async () => {
+      const guarded = (guard: Guard) => (guards as readonly Guard[]).includes(guard);
+      // The request's moves name their attempt, `abandon` the attempt's token with the key it holds.
+      const identity = guarded("attempt") ? "attempt" : guarded("holder") ? "holder" : undefined;
+      /** Moved when the table lets it leave `stage`; else refused by the stage (`abandon`: no payment holds a freed key). */
+      const expected = (stage: Stage): Move =>
+        leaves(stage) ? MOVED : identity === "holder" && freed(stage) ? NO_SUCH_PAYMENT : refused("stage", stage);
+      it(`${name}: ${from.join(" or ")} → ${to}, from no other stage, once, and only as its guards allow, each refusal named`, async () => {
         const { ledger, advance, now } = await open(T0);
         const payments = [];
         for (const stage of STAGES) payments.push(await placed(ledger, stage, now()));
         // a move guarded by a deadline past is made past every deadline (verified's and settling's alike)
-        const past = (guards as readonly string[]).includes("past deadline");
-        if (past) {
+        if (guarded("past deadline")) {
           for (const payment of payments.filter((p) => leaves(p.stage)))
-            expect(await move(ledger, payment, now())).toBe(false);
+            expect(await move(ledger, payment, now())).toEqual(refused("past deadline", payment.stage));
           advance(40_000);
         }
         for (const payment of payments) {
-          const guarded = (guards as readonly string[]).some((guard) => guard === "attempt" || guard === "holder");
-          if (guarded && leaves(payment.stage))
-            expect(await move(ledger, stranger(payment), now()), `${payment.stage} by another`).toBe(false);
-          expect(await move(ledger, payment, now()), `from ${payment.stage}`).toBe(leaves(payment.stage));
+          expect(await move(ledger, nowhere(payment), now()), "for no payment").toEqual(NO_SUCH_PAYMENT);
+          if (identity && leaves(payment.stage))
+            expect(await move(ledger, stranger(payment), now()), `${payment.stage} by another`).toEqual(
+              refused(identity, payment.stage),
+            );
+          expect(await move(ledger, payment, now()), `from ${payment.stage}`).toEqual(expected(payment.stage));
           expect(await stageOf(ledger, payment)).toBe(leaves(payment.stage) ? to : payment.stage);
           // once: the payment has left the stage it was in (a move that stays, postpone, may be made again)
           if (leaves(payment.stage) && !leaves(to))
-            expect(await move(ledger, payment, now()), `again from ${to}`).toBe(false);
+            expect(await move(ledger, payment, now()), `again from ${to}`).toEqual(expected(to));
         }
-        if ((guards as readonly string[]).includes("before deadline")) {
+        if (guarded("before deadline")) {
           const late = await placed(ledger, "verified", now(), "walk-late");
           advance(31_000);
-          expect(await move(ledger, late, now()), "past its deadline").toBe(false);
+          expect(await move(ledger, late, now()), "past its deadline").toEqual(refused("before deadline", "verified"));
         }
         await ledger.close();
       });
@@ -238,7 +269,7 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
           }),
         ),
       );
-      expect(settled).toEqual(order.map((i) => i !== 3));
+      expect(settled).toEqual(order.map((i) => (i === 3 ? refused("stage", "not_charged") : MOVED)));
       for (const [i, key] of keys.entries()) {
         const held = await ledger.reserve(reservation(key));
         if (i === 3) expect(held).toEqual({ reserved: true, entry: expect.any(Number) });
@@ -262,7 +293,7 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
     it("settles with the answer in one step from verified, with its split and receipt data", async () => {
       const { ledger } = await open(T0);
       const k = await attemptOf(ledger, reservation("k"));
-      expect(await ledger.settleWithAnswer(k, settlement(), answer)).toBe(true);
+      expect(await ledger.settleWithAnswer(k, settlement(), answer)).toEqual(MOVED);
       const held = await ledger.reserve(reservation("k"));
       expect(held).toEqual({
         reserved: false,
@@ -304,13 +335,14 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
     it("goes through settling with the answer stored before an outside settlement", async () => {
       const { ledger, now } = await open(T0);
       const k = await attemptOf(ledger, reservation("k"));
-      expect(await ledger.beginSettling(k, answer, now() + 40_000)).toBe(true);
-      expect(await ledger.beginSettling(k, answer, now() + 40_000)).toBe(false);
+      expect(await ledger.beginSettling(k, answer, now() + 40_000)).toEqual(MOVED);
+      expect(await ledger.beginSettling(k, answer, now() + 40_000)).toEqual(refused("stage", "settling"));
       const held = await ledger.reserve(reservation("k"));
       expect(held).toMatchObject({ reserved: false, existing: { status: "settling", answer } });
-      expect(await ledger.settleWithAnswer(k, settlement(), answer)).toBe(false); // not from settling with a new answer
-      expect(await ledger.confirmSettlement(k, settlement())).toBe(true);
-      expect(await ledger.confirmSettlement(k, settlement())).toBe(false);
+      // not from settling with a new answer
+      expect(await ledger.settleWithAnswer(k, settlement(), answer)).toEqual(refused("stage", "settling"));
+      expect(await ledger.confirmSettlement(k, settlement())).toEqual(MOVED);
+      expect(await ledger.confirmSettlement(k, settlement())).toEqual(refused("stage", "settled"));
       expect((await ledger.rows()).map((r) => r.status)).toEqual(["settled"]);
       await ledger.close();
     });
@@ -320,11 +352,11 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
       const a = await attemptOf(ledger, reservation("a"));
       const b = await attemptOf(ledger, reservation("b"));
       advance(30_000);
-      expect(await ledger.settleWithAnswer(a, settlement(), answer)).toBe(false);
-      expect(await ledger.beginSettling(b, answer, now() + 1)).toBe(false);
+      expect(await ledger.settleWithAnswer(a, settlement(), answer)).toEqual(refused("before deadline", "verified"));
+      expect(await ledger.beginSettling(b, answer, now() + 1)).toEqual(refused("before deadline", "verified"));
       expect(
         await ledger.settleWithAnswer({ entry: a.entry + b.entry + 1, holder: a.holder }, settlement(), answer),
-      ).toBe(false); // no such entry
+      ).toEqual(NO_SUCH_PAYMENT);
       expect((await ledger.rows()).map((r) => r.status)).toEqual(["verified", "verified"]);
       await ledger.close();
     });
@@ -332,11 +364,11 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
     it("releases a payment as not charged or failed, frees its key, drops its answer, keeps the record", async () => {
       const { ledger, now } = await open(T0);
       const k1 = await attemptOf(ledger, reservation("k1"));
-      expect(await ledger.release(k1, "upstream_error")).toBe(true);
+      expect(await ledger.release(k1, "upstream_error")).toEqual(MOVED);
       const k2 = await attemptOf(ledger, reservation("k2"));
       await ledger.beginSettling(k2, answer, now() + 40_000);
-      expect(await ledger.refuse(k2, "insufficient_funds")).toBe(true);
-      expect(await ledger.refuse(k2, "again")).toBe(false);
+      expect(await ledger.refuse(k2, "insufficient_funds")).toEqual(MOVED);
+      expect(await ledger.refuse(k2, "again")).toEqual(refused("stage", "failed"));
       expect(await ledger.reserve(reservation("k1"))).toEqual({ reserved: true, entry: expect.any(Number) });
       expect(await ledger.reserve(reservation("k2"))).toEqual({ reserved: true, entry: expect.any(Number) });
       const rows = await ledger.rows();
@@ -357,19 +389,20 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
       // first attempt was given. That attempt's writes name its own token, and move nothing of the other's.
       const other = await attemptOf(ledger, reservation("other", { holder: "other-attempt" }));
       const stale = { entry: other.entry, holder: "lost-attempt" };
-      expect(await ledger.settleWithAnswer(stale, settlement("0xstale"), answer)).toBe(false);
-      expect(await ledger.beginSettling(stale, answer, now() + 10_000)).toBe(false);
-      expect(await ledger.release(stale, "the stale attempt gave up")).toBe(false);
-      expect(await ledger.beginSettling(other, answer, now() + 10_000)).toBe(true);
-      expect(await ledger.confirmSettlement(stale, settlement("0xstale"))).toBe(false);
-      expect(await ledger.refuse(stale, "stale refusal")).toBe(false);
+      const another = (stage: Stage) => refused("attempt", stage);
+      expect(await ledger.settleWithAnswer(stale, settlement("0xstale"), answer)).toEqual(another("verified"));
+      expect(await ledger.beginSettling(stale, answer, now() + 10_000)).toEqual(another("verified"));
+      expect(await ledger.release(stale, "the stale attempt gave up")).toEqual(another("verified"));
+      expect(await ledger.beginSettling(other, answer, now() + 10_000)).toEqual(MOVED);
+      expect(await ledger.confirmSettlement(stale, settlement("0xstale"))).toEqual(another("settling"));
+      expect(await ledger.refuse(stale, "stale refusal")).toEqual(another("settling"));
       expect((await ledger.rows()).map((r) => [r.status, r.transaction])).toEqual([["settling", null]]);
-      expect(await ledger.confirmSettlement(other, settlement("0xother"))).toBe(true);
+      expect(await ledger.confirmSettlement(other, settlement("0xother"))).toEqual(MOVED);
       // and every batch of settlements with answers checks each item's attempt on its own
       const attempts = await Promise.all(["x1", "x2", "x3"].map((key) => attemptOf(ledger, reservation(key))));
       const named = attempts.map((attempt, i) => (i === 1 ? { ...attempt, holder: "lost-attempt" } : attempt));
       expect(await Promise.all(named.map((attempt) => ledger.settleWithAnswer(attempt, settlement(), answer)))).toEqual(
-        [true, false, true],
+        [MOVED, another("verified"), MOVED],
       );
       expect((await ledger.rows()).map((r) => r.status)).toEqual(["settled", "settled", "verified", "settled"]);
       await ledger.close();
@@ -380,17 +413,19 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
       // The first request stalls past its deadline; recovery releases its entry; the client's retry reserves anew.
       const first = await attemptOf(ledger, reservation("k", { requestId: "first" }));
       advance(30_000);
-      expect(await ledger.expire(first.entry)).toBe(true);
+      expect(await ledger.expire(first.entry)).toEqual(MOVED);
       const retry = await attemptOf(ledger, reservation("k", { requestId: "retry", holder: "retry" }, now()));
       expect(retry.entry).not.toBe(first.entry);
       // The first request wakes: none of its writes reaches the retry's entry, in any stage.
-      expect(await ledger.settleWithAnswer(first, settlement("0xlate"), answer)).toBe(false);
-      expect(await ledger.beginSettling(first, answer, now() + 10_000)).toBe(false);
-      expect(await ledger.release(first, "the late request gave up")).toBe(false);
-      expect(await ledger.beginSettling(retry, answer, now() + 10_000)).toBe(true);
-      expect(await ledger.refuse(first, "late refusal")).toBe(false);
-      expect(await ledger.confirmSettlement(first, settlement("0xlate"))).toBe(false);
-      expect(await ledger.confirmSettlement(retry, settlement("0xretry"))).toBe(true);
+      // Each is refused by the stage recovery left the first entry in: what a gate reads as late.
+      const released = refused("stage", "not_charged");
+      expect(await ledger.settleWithAnswer(first, settlement("0xlate"), answer)).toEqual(released);
+      expect(await ledger.beginSettling(first, answer, now() + 10_000)).toEqual(released);
+      expect(await ledger.release(first, "the late request gave up")).toEqual(released);
+      expect(await ledger.beginSettling(retry, answer, now() + 10_000)).toEqual(MOVED);
+      expect(await ledger.refuse(first, "late refusal")).toEqual(released);
+      expect(await ledger.confirmSettlement(first, settlement("0xlate"))).toEqual(released);
+      expect(await ledger.confirmSettlement(retry, settlement("0xretry"))).toEqual(MOVED);
       const rows = await ledger.rows();
       expect(rows.map((r) => [r.requestId, r.status, r.transaction])).toEqual([
         ["first", "not_charged", null],
@@ -402,21 +437,21 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
 
     it("abandons a reservation only for the attempt that made it, and only while it is verified", async () => {
       const { ledger } = await open(T0);
-      expect(await ledger.abandon("k", "nobody", "lost reply")).toBe(false);
+      expect(await ledger.abandon("k", "nobody", "lost reply")).toEqual(NO_SUCH_PAYMENT);
       // A row older than the token has none: no empty token frees it.
       await attemptOf(ledger, reservation("old", { holder: "" }));
-      expect(await ledger.abandon("old", "", "lost reply")).toBe(false);
+      expect(await ledger.abandon("old", "", "lost reply")).toEqual(refused("holder", "verified"));
       const lost = await attemptOf(ledger, reservation("k", { requestId: "same", holder: "first" }));
       // Another attempt (even under the same client-sent request id) cannot abandon it.
-      expect(await ledger.abandon("k", "retry", "lost reply")).toBe(false);
-      expect(await ledger.abandon("k", "first", "lost reply")).toBe(true);
-      expect(await ledger.abandon("k", "first", "lost reply")).toBe(false);
+      expect(await ledger.abandon("k", "retry", "lost reply")).toEqual(refused("holder", "verified"));
+      expect(await ledger.abandon("k", "first", "lost reply")).toEqual(MOVED);
+      expect(await ledger.abandon("k", "first", "lost reply")).toEqual(NO_SUCH_PAYMENT);
       // The key is free again: the retry reserves it, and the first attempt's late abandon cannot touch the retry's entry.
       const retry = await attemptOf(ledger, reservation("k", { requestId: "same", holder: "retry" }));
-      expect(await ledger.abandon("k", "first", "lost reply")).toBe(false);
-      expect(await ledger.beginSettling(retry, answer, T0 + 10_000)).toBe(true);
+      expect(await ledger.abandon("k", "first", "lost reply")).toEqual(refused("holder", "verified"));
+      expect(await ledger.beginSettling(retry, answer, T0 + 10_000)).toEqual(MOVED);
       // Past `verified`, not even its own attempt abandons it: the answer is stored and the money may move.
-      expect(await ledger.abandon("k", "retry", "lost reply")).toBe(false);
+      expect(await ledger.abandon("k", "retry", "lost reply")).toEqual(refused("stage", "settling"));
       const rows = await ledger.rows();
       expect(rows.filter((r) => r.key === "k").map((r) => [r.id, r.status, r.reason])).toEqual([
         [lost.entry, "not_charged", "lost reply"],
@@ -445,13 +480,18 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
         payload: '{"authorization":{}}',
       });
 
-      expect(await ledger.expire(stuck.entry)).toBe(true);
-      expect(await ledger.expire(stuck.entry)).toBe(false);
-      await ledger.postpone(settling.entry, now() + 5_000, "awaiting: y");
+      expect(await ledger.expire(stuck.entry)).toEqual(MOVED);
+      expect(await ledger.expire(stuck.entry)).toEqual(refused("stage", "not_charged"));
+      expect(await ledger.postpone(settling.entry, now() + 5_000, "awaiting: y")).toEqual(MOVED);
       expect(await ledger.pending(now(), 10)).toEqual([]);
+      // postponed: not due before its new deadline, as another instance's recovery would find it
+      expect(await ledger.confirmOnChain(settling.entry, settlement("0xchain"))).toEqual(
+        refused("past deadline", "settling"),
+      );
       advance(5_000);
-      expect(await ledger.expire(settling.entry)).toBe(false); // recovery's move of a verified payment: not this one
-      expect(await ledger.confirmOnChain(settling.entry, settlement("0xchain"))).toBe(true);
+      // recovery's move of a verified payment: not this one
+      expect(await ledger.expire(settling.entry)).toEqual(refused("stage", "settling"));
+      expect(await ledger.confirmOnChain(settling.entry, settlement("0xchain"))).toEqual(MOVED);
       const held = await ledger.reserve(reservation("settling"));
       expect(held).toMatchObject({
         reserved: false,

@@ -30,6 +30,7 @@ import type {
   Attempt,
   ExistingPayment,
   LedgerStore,
+  Move,
   Reservation,
   ReservationRequest,
   Split,
@@ -314,13 +315,13 @@ async function settle(run: GateRun, payment: AdmittedPayment, answer: StoredAnsw
       const result = await backend.settle(payment);
       if (!result.ok) return writes.refused(payment, result);
       const settled = await ledger.settleWithAnswer(payment, { ...result, split }, answer);
-      return settled ? { kind: "settled", receipt: receiptOf(payment, result) } : { kind: "late" };
+      return settled.moved ? { kind: "settled", receipt: receiptOf(payment, result) } : { kind: "late" };
     } catch (error) {
       return unknown(payment.deadlineAt)(error);
     }
   }
   const settleBy = clock.now() + backend.timeoutMs + SETTLEMENT_MARGIN_MS;
-  if (!(await ledger.beginSettling(payment, answer, settleBy))) return { kind: "late" };
+  if (!(await ledger.beginSettling(payment, answer, settleBy)).moved) return { kind: "late" };
   // A failure here leaves the payment `settling`: recovery asks the chain where its money went.
   const result = await backend.settle(payment).catch(unknown(settleBy));
   if ("kind" in result) return result;
@@ -388,7 +389,7 @@ function ledgerWrites(ledger: LedgerStore, clock: Clock, warn: NonNullable<GateO
   const later = laterWrites(clock);
 
   /** `write` now, or as soon as the ledger takes it (and throws meanwhile). */
-  async function landing(write: () => Promise<boolean>, until: number): Promise<boolean> {
+  async function landing(write: () => Promise<Move>, until: number): Promise<Move> {
     try {
       return await write();
     } catch (error) {
@@ -415,7 +416,8 @@ function ledgerWrites(ledger: LedgerStore, clock: Clock, warn: NonNullable<GateO
         throw error;
       }
     },
-    release: (payment: AdmittedPayment, why: string) => landing(() => ledger.release(payment, why), payment.expiresAt),
+    release: (payment: AdmittedPayment, why: string) =>
+      landing(() => ledger.release(payment, why), payment.expiresAt).then((move) => move.moved),
     /** Settlement refused the payment: recorded failed now or as soon as the ledger is back; the refusal stands either way. */
     async refused(
       payment: AdmittedPayment,
@@ -439,7 +441,7 @@ function ledgerWrites(ledger: LedgerStore, clock: Clock, warn: NonNullable<GateO
           { err: error, payment: payment.key },
           "the settlement moved the money but the ledger did not record it; recovery will",
         );
-        return false;
+        return { moved: false } as const;
       }),
   };
 }

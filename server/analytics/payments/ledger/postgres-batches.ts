@@ -11,7 +11,9 @@ import { named } from "../../../db/named.js";
 import { conditionOf } from "./conditions.js";
 import { dialectOf, RESERVED_COLUMNS, UNFLUSHED } from "./postgres-sql.js";
 import { TRANSITIONS } from "./stages.js";
-import type { Attempt, Reservation, ReservationRequest, SettledPayment, StoredAnswer } from "./store.js";
+import type { Attempt, Move, Reservation, ReservationRequest, SettledPayment, StoredAnswer } from "./store.js";
+
+const MOVED: Move = { moved: true };
 
 /** One settlement with its answer, as the paid path hands it over. */
 export type Settlement = { attempt: Attempt; settlement: SettledPayment; answer: StoredAnswer };
@@ -71,15 +73,17 @@ export interface PathBatchOptions {
   /** The ledger's statements for one item: alone, for an item a batch left, and for each item of a batch that failed. */
   one: {
     reserve(request: ReservationRequest): Promise<Reservation>;
-    settleWithAnswer(item: Settlement): Promise<boolean>;
+    settleWithAnswer(item: Settlement): Promise<Move>;
   };
+  /** What refused a settlement a batch left unmoved, at the time `at` the batch was sent (the ledger's own read). */
+  refused(item: Settlement, at: number): Promise<Move>;
 }
 
 /**
  * The paid path's two writes, batched: the reservation and the settlement with its answer. Two statements of each on
  * the wire keep one batch filling while the other runs; the pool's other connections serve the rest.
  */
-export function pathBatches({ query, now, databaseClock, one }: PathBatchOptions) {
+export function pathBatches({ query, now, databaseClock, one, refused }: PathBatchOptions) {
   const settleMany = named(settleManyText(databaseClock));
 
   /** Fresh keys reserved in one statement, for the first request of each; a key it did not insert is left to `one`. */
@@ -115,7 +119,7 @@ export function pathBatches({ query, now, databaseClock, one }: PathBatchOptions
     });
   }
 
-  async function settleWithAnswers(items: Settlement[]): Promise<boolean[]> {
+  async function settleWithAnswers(items: Settlement[]): Promise<Move[]> {
     // In one order of rows for every batch, so that two instances' batches cannot deadlock.
     const sorted = [...items].sort((a, b) => a.attempt.entry - b.attempt.entry);
     const column = (pick: (item: Settlement) => unknown) => sorted.map(pick);
@@ -135,13 +139,13 @@ export function pathBatches({ query, now, databaseClock, one }: PathBatchOptions
     };
     const rows = await query(plannedFor(settleMany.text, sorted.at(-1)?.attempt.entry ?? 1), settleMany.values(params));
     const settled = new Set(rows.map((row) => Number(row.id)));
-    return items.map((i) => settled.has(i.attempt.entry));
+    return Promise.all(items.map((i) => (settled.has(i.attempt.entry) ? MOVED : refused(i, params.now))));
   }
 
   const maxInFlight = 2;
   return {
     reserve: batched({ many: reserveMany, one: one.reserve, maxBatch: 64, maxInFlight }),
-    settleWithAnswer: batched<Settlement, boolean>({
+    settleWithAnswer: batched<Settlement, Move>({
       many: settleWithAnswers,
       one: one.settleWithAnswer,
       maxBatch: 64,

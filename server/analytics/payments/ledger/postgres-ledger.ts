@@ -17,13 +17,13 @@
 import type { Database } from "../../../db/database.js";
 import { type NamedStatement, named } from "../../../db/named.js";
 import { StoreUnavailable } from "../../../db/unavailable.js";
-import { assignmentsOf, conditionOf, type Dialect, PENDING } from "./conditions.js";
+import { assignmentsOf, conditionOf, type Dialect, PENDING, refusalOf } from "./conditions.js";
 import { pathBatches, type Settlement } from "./postgres-batches.js";
 import { LEDGER_MIGRATIONS } from "./postgres-schema.js";
 import { dialectOf, RESERVED_COLUMNS, UNFLUSHED } from "./postgres-sql.js";
-import { existingPayment, ledgerRow, ledgerTotals, pendingPayment, type Row, totalsQueries } from "./rows.js";
+import { existingPayment, ledgerRow, ledgerTotals, pendingPayment, type Row, refusal, totalsQueries } from "./rows.js";
 import { freesKey, MOVES, type MoveName, RECOVERY_RECORDS, TRANSITIONS } from "./stages.js";
-import type { LedgerStore, Reservation, ReservationRequest, SettledPayment } from "./store.js";
+import type { LedgerStore, Move, Reservation, ReservationRequest, SettledPayment } from "./store.js";
 
 /** Writes of the split's two rows and of the stored answer, for a CTE `moved` of the rows a settlement moved. */
 const SPLIT = `split AS (
@@ -55,6 +55,17 @@ function moveText(transition: MoveName, dialect: Dialect): string {
   ];
   return `WITH ${[`moved AS (${update})`, ...writes].filter(Boolean).join(", ")} SELECT id FROM moved`;
 }
+
+/** Each move's refusal, read when its statement changed no row (conditions.ts `refusalOf`). */
+const refusalStatements = (databaseClock: boolean) =>
+  Object.fromEntries(
+    MOVES.map((transition) => [
+      transition,
+      named(refusalOf(transition, dialectOf("id = :entry AND holder = :holder", databaseClock))),
+    ]),
+  ) as Record<MoveName, NamedStatement>;
+
+const MOVED: Move = { moved: true };
 
 function statements(databaseClock: boolean) {
   const row = dialectOf("id = :entry AND holder = :holder", databaseClock);
@@ -151,18 +162,14 @@ async function reserveOne(run: Run, r: ReservationRequest): Promise<Reservation>
   throw new StoreUnavailable("ledger (a payment key changed hands three times during one reservation)");
 }
 
-/** One settlement with its answer, in the commit that settles. */
-const settleOne = (
-  move: (transition: "settleWithAnswer", params: Record<string, unknown>) => Promise<boolean>,
-  { attempt, settlement, answer }: Settlement,
-) =>
-  move("settleWithAnswer", {
-    entry: attempt.entry,
-    holder: attempt.holder,
-    ...settledParams(settlement),
-    answerStatus: answer.status,
-    answerBody: answer.body,
-  });
+/** The parameters of one settlement with its answer, in the commit that settles. */
+const settlementParams = ({ attempt, settlement, answer }: Settlement) => ({
+  entry: attempt.entry,
+  holder: attempt.holder,
+  ...settledParams(settlement),
+  answerStatus: answer.status,
+  answerBody: answer.body,
+});
 
 /** The ledger in `database` (migrated first). Closing it leaves the database open: its owner closes that. */
 export async function openPostgresLedger(
@@ -175,15 +182,34 @@ export async function openPostgresLedger(
   type Statement = keyof typeof SQL;
   const run = (statement: Statement, params: Record<string, unknown>) =>
     query(SQL[statement].text, SQL[statement].values({ now: now(), ...params }));
-  /** One transition of stages.ts on one row: true when this statement moved it. */
-  const move = (transition: MoveName, params: Record<string, unknown>) =>
-    run(transition, { fromStages: TRANSITIONS[transition].from, ...params }).then((rows) => rows.length === 1);
+  const refusals = refusalStatements(databaseClock);
+  /**
+   * What refused a move that changed no row: a read of its own, after the statement that decided, which only names the
+   * refusal (conditions.ts `refusalOf`), at the time the move was sent.
+   */
+  const refused = async (transition: MoveName, params: Record<string, unknown>) =>
+    refusal((await query(refusals[transition].text, refusals[transition].values(params)))[0]);
+  /** One transition of stages.ts on one row: moved by this statement, or what refused it. */
+  const move = async (transition: MoveName, params: Record<string, unknown>): Promise<Move> => {
+    const sent = { now: now(), fromStages: TRANSITIONS[transition].from, ...params };
+    const rows = await query(SQL[transition].text, SQL[transition].values(sent));
+    return rows.length === 1 ? MOVED : refused(transition, sent);
+  };
   const short = (reason: string) => reason.slice(0, 500);
   const { reserve, settleWithAnswer } = pathBatches({
     query,
     now,
     databaseClock,
-    one: { reserve: (request) => reserveOne(run, request), settleWithAnswer: (item) => settleOne(move, item) },
+    one: {
+      reserve: (request) => reserveOne(run, request),
+      settleWithAnswer: (item) => move("settleWithAnswer", settlementParams(item)),
+    },
+    refused: (item, at) =>
+      refused("settleWithAnswer", {
+        ...settlementParams(item),
+        now: at,
+        fromStages: TRANSITIONS.settleWithAnswer.from,
+      }),
   });
 
   return {

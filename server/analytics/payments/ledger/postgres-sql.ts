@@ -36,4 +36,5 @@ export const dialectOf = (attempt: string, databaseClock: boolean): Dialect => (
     "before deadline": `deadline_at > ${databaseClock ? `GREATEST(:now::bigint, ${DATABASE_NOW_MS})` : ":now"}`,
     "past deadline": "deadline_at <= :now",
   },
+  finds: { attempt: "id = :entry", holder: "reservation_key = :key", entry: "id = :entry" },
 });

@@ -3,7 +3,8 @@
  * bigints and 0/1, PostgreSQL strings for BIGINT and NUMERIC and booleans: every field goes through
  * `BigInt`, `Number` or `truthy`, which read either.
  */
-import type { ExistingPayment, LedgerRow, LedgerTotals, PaymentStatus, PendingPayment } from "./store.js";
+import type { Refusal, Stage } from "./stages.js";
+import type { ExistingPayment, LedgerRow, LedgerTotals, Move, PaymentStatus, PendingPayment } from "./store.js";
 
 export type Row = Record<string, unknown>;
 
@@ -29,6 +30,16 @@ export function existingPayment(row: Row): ExistingPayment {
     ...(row.settlement_tx == null
       ? {}
       : { settlement: { transaction: row.settlement_tx as string, simulated: truthy(row.simulated) } }),
+  };
+}
+
+/** A refused move, from the row of its refusal's read (conditions.ts `refusalOf`), or its absence. */
+export function refusal(row: Row | undefined): Move {
+  if (!row) return { moved: false, refusedBy: "no such payment" };
+  return {
+    moved: false,
+    refusedBy: row.refused_by as Exclude<Refusal, "no such payment">,
+    stage: row.status as Stage,
   };
 }
 

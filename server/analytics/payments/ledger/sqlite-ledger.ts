@@ -15,13 +15,14 @@ import { groupCommit } from "../../../db/group-commit.js";
 import { named, SQLITE as SQLITE_PLACEHOLDER } from "../../../db/named.js";
 import { isSqliteBusy, StoreUnavailable } from "../../../db/unavailable.js";
 import { useWal } from "../../../db/wal.js";
-import { assignmentsOf, conditionOf, type Dialect, PENDING } from "./conditions.js";
-import { existingPayment, ledgerRow, ledgerTotals, pendingPayment, type Row, totalsQueries } from "./rows.js";
+import { assignmentsOf, conditionOf, type Dialect, PENDING, refusalOf } from "./conditions.js";
+import { existingPayment, ledgerRow, ledgerTotals, pendingPayment, type Row, refusal, totalsQueries } from "./rows.js";
 import { migrate } from "./sqlite-schema.js";
 import { freesKey, MOVES, type MoveName, RECOVERY_RECORDS, TRANSITIONS, type TransitionName } from "./stages.js";
 import type {
   Attempt,
   LedgerStore,
+  Move,
   Reservation,
   ReservationRequest,
   SettledPayment,
@@ -40,6 +41,7 @@ const SQLITE: Dialect = {
     "before deadline": "deadline_at > :now",
     "past deadline": "deadline_at <= :now",
   },
+  finds: { attempt: "id = :entry", holder: "reservation_key = :key", entry: "id = :entry" },
 };
 const where = (transition: TransitionName) => conditionOf(transition, SQLITE);
 
@@ -86,6 +88,10 @@ function statementsOf(db: Database.Database) {
       MoveName,
       ReturnType<typeof moveStatement>
     >,
+    /** Each move's refusal, read in the move's own transaction when it changed no row (conditions.ts). */
+    refusals: Object.fromEntries(
+      MOVES.map((transition) => [transition, preparedNamed(db, refusalOf(transition, SQLITE))]),
+    ) as Record<MoveName, ReturnType<typeof preparedNamed>>,
     storeAnswer: db.prepare("INSERT INTO answers (payment_id, status, body, expires_at) VALUES (?, ?, ?, ?)"),
     split: db.prepare(
       "INSERT INTO splits (payment_id, account, address, amount) VALUES (?, 'service', ?, ?), (?, 'treasury', ?, ?)",
@@ -101,6 +107,7 @@ function statementsOf(db: Database.Database) {
 
 type Statements = ReturnType<typeof statementsOf>;
 type Moved = { id: number; expires_at: number } | undefined;
+const MOVED: Move = { moved: true };
 
 /** What a move writes besides its row: the answer it stores, the settlement whose split it records. */
 interface Effects {
@@ -110,17 +117,21 @@ interface Effects {
 
 /** Each transition as one synchronous write (its row moved, and what it stores or drops with it), for one group commit. */
 function transitionsOf(sql: Statements, now: () => number) {
-  /** One move of the table: the row's UPDATE, then a release's answer dropped, a settlement's split, the answer stored. */
-  function move(transition: MoveName, params: Record<string, unknown>, { answer, settlement }: Effects = {}): boolean {
-    const row = sql.moves[transition].get({ ...params, now: now() }) as Moved;
-    if (!row) return false;
+  /**
+   * One move of the table: the row's UPDATE, then a release's answer dropped, a settlement's split, the answer stored;
+   * or, when it moved nothing, what refused it, read in the same transaction.
+   */
+  function move(transition: MoveName, params: Record<string, unknown>, { answer, settlement }: Effects = {}): Move {
+    const at = { ...params, now: now() };
+    const row = sql.moves[transition].get(at) as Moved;
+    if (!row) return refusal(sql.refusals[transition].get(at) as Row | undefined);
     if (freesKey(transition)) sql.dropAnswer.run(row.id);
     if (settlement) {
       const { service, treasury } = settlement.split;
       sql.split.run(row.id, service.address, service.amount, row.id, treasury.address, treasury.amount);
     }
     if (answer) sql.storeAnswer.run(row.id, answer.status, answer.body, row.expires_at);
-    return true;
+    return MOVED;
   }
   const short = (reason: string) => reason.slice(0, 500);
   const settledParams = (s: SettledPayment) => ({ transaction: s.transaction, simulated: s.simulated ? 1 : 0 });

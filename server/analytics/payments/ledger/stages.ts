@@ -44,6 +44,23 @@ export type Guard =
   | "before deadline"
   | "past deadline";
 
+/**
+ * Why a store refused a move, named as TigerBeetle names every refusal of a transfer. A store checks, in this order:
+ * - `no such payment`: no payment has the entry (for `abandon`: none holds the key, as when the reservation never
+ *   committed, or was released already);
+ * - `attempt`: the entry is another attempt's (its token differs: a reservation lost with a database crash left its
+ *   entry number to the next payment reserved);
+ * - `holder`: the payment holding the key was reserved by another attempt (or by one older than the tokens);
+ * - `stage`: the payment is not in a stage the move leaves (it moved on: settled, released, refused);
+ * - `before deadline`: the move must come before the payment's deadline, which has passed (recovery may release it);
+ * - `past deadline`: the move is recovery's, after the deadline, which has not passed (a request moved it in time, or
+ *   recovery postponed it).
+ * The identity first, then the stage, then the deadline: the first that fails names the refusal. The two guards of
+ * the reservation are not among them (it returns what holds the key instead), nor `entry`: an entry no payment has is
+ * `no such payment`.
+ */
+export type Refusal = Exclude<Guard, "free key" | "free identifier" | "entry"> | "stage" | "no such payment";
+
 export interface Transition {
   /** The stages the move leaves; empty for the reservation, which makes the payment. */
   from: readonly Stage[];

@@ -1,7 +1,8 @@
 /**
  * The payment ledger: every payment the service verified, the stage it has reached, its answer
  * while a retry may still ask for it, its settlement and its split. The stages and every move between
- * them are the table of stages.ts; each move is one method here and one statement in each store.
+ * them are the table of stages.ts; each move is one method here and one statement in each store, and
+ * a move refused is told by name (`Move`), as TigerBeetle names every refusal of a transfer.
  *
  * The store itself enforces the rules (a UNIQUE reservation key and conditional transitions), never
  * a read followed by a write in the application: two requests carrying one payment cannot both be
@@ -17,7 +18,7 @@
  * with a database crash can leave its entry number to the next payment reserved, which the first
  * request, still running, must not move.
  */
-import type { OpenStage, Stage } from "./stages.js";
+import type { OpenStage, Refusal, Stage } from "./stages.js";
 
 export type PaymentStatus = Stage;
 
@@ -167,8 +168,17 @@ export interface LedgerTotals {
 }
 
 /**
- * One method per transition of stages.ts (its name), each true when this call made the move and false when the
- * payment was not in a stage the move leaves, or a guard refused it (another attempt's entry, a deadline).
+ * What a move came to: made by this call, or refused, with the name of what refused it (`Refusal`, stages.ts) and,
+ * when the payment exists, the stage it is in now.
+ */
+export type Move =
+  | { moved: true }
+  | { moved: false; refusedBy: "no such payment" }
+  | { moved: false; refusedBy: Exclude<Refusal, "no such payment">; stage: Stage };
+
+/**
+ * One method per transition of stages.ts (its name); each move says whether this call made it, or what refused it:
+ * the payment was not in a stage the move leaves, or a guard failed (another attempt's entry, a deadline).
  */
 export interface LedgerStore {
   /** Records a verified payment and reserves its key; when the key is held, says by what. */
@@ -180,29 +190,29 @@ export interface LedgerStore {
   /** Records, as `not_charged`, a payment sent under an identifier whose answer was bought already; holds no key. */
   recordUncharged(payment: UnchargedPayment): Promise<void>;
   /** `verified` → `settling`, the answer stored, before an outside settlement starts; until `settleBy` recovery leaves it. */
-  beginSettling(attempt: Attempt, answer: StoredAnswer, settleBy: number): Promise<boolean>;
+  beginSettling(attempt: Attempt, answer: StoredAnswer, settleBy: number): Promise<Move>;
   /** `verified` → `settled` with the answer and the split in one commit, when settlement has no outside effect. */
-  settleWithAnswer(attempt: Attempt, settlement: SettledPayment, answer: StoredAnswer): Promise<boolean>;
+  settleWithAnswer(attempt: Attempt, settlement: SettledPayment, answer: StoredAnswer): Promise<Move>;
   /** `settling` → `settled` with the transaction and the split, once the backend reported the money moved. */
-  confirmSettlement(attempt: Attempt, settlement: SettledPayment): Promise<boolean>;
+  confirmSettlement(attempt: Attempt, settlement: SettledPayment): Promise<Move>;
   /** `verified` or `settling` → `not_charged`: no answer can be delivered; the key is freed, the answer dropped. */
-  release(attempt: Attempt, reason: string): Promise<boolean>;
+  release(attempt: Attempt, reason: string): Promise<Move>;
   /** `verified` or `settling` → `failed`: the settlement refused the payment; the key is freed, the answer dropped. */
-  refuse(attempt: Attempt, reason: string): Promise<boolean>;
+  refuse(attempt: Attempt, reason: string): Promise<Move>;
   /**
    * The `verified` reservation of `key` made by the attempt `holder`, if it committed, → `not_charged` and the key
    * freed: for an attempt whose reservation's outcome was lost with the database's reply, and which so never learned
    * its entry. Rows older than the token have none, and no holder frees them.
    */
-  abandon(key: string, holder: string, reason: string): Promise<boolean>;
+  abandon(key: string, holder: string, reason: string): Promise<Move>;
   /** Recovery: `verified` past its deadline → `not_charged` (no answer was ready in time). */
-  expire(entry: number): Promise<boolean>;
+  expire(entry: number): Promise<Move>;
   /** Recovery: `settling` past its deadline → `settled`, the chain showing the money moved. */
-  confirmOnChain(entry: number, settlement: SettledPayment): Promise<boolean>;
+  confirmOnChain(entry: number, settlement: SettledPayment): Promise<Move>;
   /** Recovery: `settling` past its deadline → `not_charged`, the chain showing it never moved and never can. */
-  voidOnChain(entry: number, reason: string): Promise<boolean>;
+  voidOnChain(entry: number, reason: string): Promise<Move>;
   /** Recovery: a `settling` payment whose outcome is still open, looked at again no sooner than `retryAt`. */
-  postpone(entry: number, retryAt: number, why: string): Promise<boolean>;
+  postpone(entry: number, retryAt: number, why: string): Promise<Move>;
   /** Payments past their deadline in `verified` or `settling`, the earliest deadline first. */
   pending(now: number, limit: number): Promise<PendingPayment[]>;
   /** Drops stored answers past the time they are kept for, and frees their identifiers; returns how many. */

@@ -84,9 +84,9 @@ async function resolveSettling(run: RecoveryRun, payment: PendingPayment, report
       simulated: false,
       split: split(payment.network, payment.amount),
     };
-    if (await ledger.confirmOnChain(payment.entry, settlement)) resolved(run, payment, report, "settled");
+    if ((await ledger.confirmOnChain(payment.entry, settlement)).moved) resolved(run, payment, report, "settled");
   } else if (state.state === "unsettled") {
-    if (await ledger.voidOnChain(payment.entry, state.why)) resolved(run, payment, report, "released");
+    if ((await ledger.voidOnChain(payment.entry, state.why)).moved) resolved(run, payment, report, "released");
   } else {
     await ledger.postpone(payment.entry, clock.now() + retryMs, RECOVERY.awaiting);
     report.awaiting++;
@@ -100,7 +100,7 @@ async function recoveryPass(run: RecoveryRun): Promise<RecoveryReport> {
   for (const payment of await ledger.pending(clock.now(), run.batch)) {
     try {
       if (payment.status === "verified") {
-        if (await ledger.expire(payment.entry)) resolved(run, payment, report, "released");
+        if ((await ledger.expire(payment.entry)).moved) resolved(run, payment, report, "released");
       } else await resolveSettling(run, payment, report);
     } catch (error) {
       // The chain or the facilitator did not answer: the payment stays as it is, for the next pass.
