@@ -95,7 +95,7 @@ export async function createAnalyticsService(
     settlementMode: backend.mode,
     cacheStatus: stores.cache.status,
     insight,
-    gate: observedGate(paymentGate({ config, clock, ledger, backend, split }), observe.payments),
+    gate: observedGate(paymentGate({ config, clock, ledger, backend, split, logger }), observe.payments),
     clock,
     logger,
     // What this instance needs to serve, one line per part that can be asked. The shared cache is not
@@ -137,8 +137,12 @@ function paymentSplit(contract: AnalyticsContract, config: AnalyticsConfig): Gat
 function paymentGate({
   config,
   clock,
+  logger,
   ...parts
-}: { config: AnalyticsConfig; clock: Clock } & Pick<GateOptions, "ledger" | "backend" | "split">): PaymentGate {
+}: { config: AnalyticsConfig; clock: Clock; logger: Logger } & Pick<
+  GateOptions,
+  "ledger" | "backend" | "split"
+>): PaymentGate {
   return createPaymentGate({
     verifier: createExactVerifier({ config, clock }),
     ...parts,
@@ -146,5 +150,6 @@ function paymentGate({
     answerTimeoutMs: config.payments.answerTimeoutMs,
     recoveryIntervalMs: config.payments.recoveryIntervalMs,
     paymentIdentifier: config.payments.paymentIdentifier,
+    warn: (fields, message) => logger.warn(fields, message),
   });
 }

@@ -376,6 +376,26 @@ describe("a database out of reach", () => {
     expect(retry.status).toBe(200);
     expect((await ledger.rows()).map((row) => row.status)).toEqual(["not_charged", "settled"]);
   });
+
+  it("answers a settlement the ledger refuses for want of the reservation (lost with its database) as not charged, not as late, and serves the retry anew", async () => {
+    const clock = manualClock(TEST_NOW);
+    const { gate, ledger } = testGate(clock);
+    // The database lost the reservation: its key is free again, and the entry the request holds names no payment.
+    const reserve = ledger.reserve.bind(ledger);
+    let lost = 1;
+    ledger.reserve = async (request) => {
+      const reservation = await reserve(request);
+      if (lost-- <= 0 || !reservation.reserved) return reservation;
+      await ledger.abandon(request.key, request.holder, "lost with the database");
+      return { reserved: true, entry: reservation.entry + 1_000 };
+    };
+    const { app } = build({ gate });
+    const header = testPayment();
+    unavailable(await request(app).post("/defi/tvl").set("X-PAYMENT", header).send({}), /Nothing was charged/);
+    const retry = await request(app).post("/defi/tvl").set("X-PAYMENT", header).send({});
+    expect(retry.status).toBe(200);
+    expect((await ledger.rows()).map((row) => row.status)).toEqual(["not_charged", "settled"]);
+  });
 });
 
 describe("a settlement interrupted after the answer was ready", () => {

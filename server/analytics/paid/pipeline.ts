@@ -166,7 +166,11 @@ async function answerInTime(
   }
 }
 
-/** Settle the payment with the answer ready to send: delivered, refused, too late, or its outcome unknown. */
+/**
+ * Settle the payment with the answer ready to send: delivered, refused, too late, its reservation lost with the
+ * ledger's database (nothing reserved any more: as if the ledger had been out of reach at admission), or its outcome
+ * unknown.
+ */
 async function settle(
   run: RouteRun,
   payment: AdmittedPayment,
@@ -182,6 +186,13 @@ async function settle(
     if (delivery.kind === "late") {
       deps.logger.warn(logged, "answer ready after its payment's deadline; not charged");
       return { kind: "too_late", timeoutSeconds: run.timeoutSeconds };
+    }
+    if (delivery.kind === "lost") {
+      // Not late: the ledger lost the reservation (a database crash), so the same payment sent again is reserved anew.
+      const fields = { ...logged, payment: payment.key, entry: payment.entry, refusedBy: delivery.refusedBy };
+      deps.logger.error(fields, "the ledger no longer holds this payment's reservation; not charged");
+      const cause = new Error(`the ledger refused the settlement's record (${delivery.refusedBy})`);
+      return { kind: "ledger_unreachable", before: "admission", cause };
     }
     if (delivery.kind === "unknown") {
       const fields = { ...logged, err: delivery.cause, payment: payment.key };

@@ -20,12 +20,14 @@
  *   request is a conflict; a purchase still open is held.
  *
  * Every stage is a transition of the ledger (ledger/stages.ts): a payment whose deadline passed
- * (recovery may release it) can no longer be settled by the request that was too slow.
+ * (recovery may release it) can no longer be settled by the request that was too slow. A move the
+ * ledger refuses says by what (`Refusal`): the deadline, or recovery's release, is `late`; any other
+ * refusal (another attempt's entry, no such payment) is the reservation `lost`, told apart and logged.
  */
 import { randomUUID } from "node:crypto";
 import { StoreUnavailable } from "../../../db/unavailable.js";
 import type { Clock } from "../../clock.js";
-import type { OpenStage } from "../ledger/stages.js";
+import type { OpenStage, Refusal } from "../ledger/stages.js";
 import type {
   Attempt,
   ExistingPayment,
@@ -72,8 +74,14 @@ export type Delivery =
   | { kind: "settled"; receipt: Receipt }
   /** Settlement refused the payment, with the x402 reason; nothing was charged. */
   | { kind: "refused"; reason: PaymentErrorReason; detail: string }
-  /** The answer came after the payment's deadline: not charged, the caller may retry. */
+  /** The answer came after the payment's deadline (recovery may have released it since): not charged, may retry. */
   | { kind: "late" }
+  /**
+   * The ledger holds no reservation of this attempt's to move (`refusedBy`, stages.ts): its entry is another attempt's,
+   * or no payment's, as when a database crash lost the reservation. Nothing was charged; the same payment, sent again,
+   * is reserved anew.
+   */
+  | { kind: "lost"; refusedBy: Refusal }
   /**
    * The settlement's outcome is not known (the backend failed without an answer): the payment stays open, and by
    * `until` (epoch ms) recovery will have settled it from the chain or released it.
@@ -98,10 +106,10 @@ export interface PaymentGate {
    */
   settle(payment: AdmittedPayment, answer: StoredAnswer): Promise<Delivery>;
   /**
-   * Records the payment not charged; true when this call released it (false: it had moved on, its
-   * settlement landed). A ledger out of reach throws, and is asked again in the background.
+   * Records the payment not charged: moved by this call, or what refused it (`stage`: it had moved on, its settlement
+   * landed or recovery released it). A ledger out of reach throws, and is asked again in the background.
    */
-  release(payment: AdmittedPayment, why: string): Promise<boolean>;
+  release(payment: AdmittedPayment, why: string): Promise<Move>;
 }
 
 export interface GateOptions {
@@ -117,7 +125,10 @@ export interface GateOptions {
   recoveryIntervalMs?: number;
   /** x402's `payment-identifier`: whether a v2 payment must carry one, and how long an id's answer is kept (ms). */
   paymentIdentifier?: { required: boolean; retentionMs: number };
-  /** Told of a ledger write that failed after the money moved (the answer is delivered all the same). */
+  /**
+   * Told of a ledger write that failed, or that the ledger refused, after the money moved (the answer is delivered all
+   * the same).
+   */
   warn?: (fields: Record<string, unknown>, message: string) => void;
 }
 
@@ -300,6 +311,19 @@ async function admitUnderBound(
   return underIdentifier(run, bound, verification.payment, request, opened.identifier);
 }
 
+/**
+ * What a refused move of the request's own settlement means. `late` when the payment's deadline passed: by the guard's
+ * word (`before deadline`), or because recovery released it meanwhile (its `expire` leaves it `not_charged`, and no
+ * other writer releases a payment whose request is still settling). Any other refusal is no deadline's: the entry is
+ * another attempt's or no payment's (a reservation lost with a database crash), or in a stage this request did not
+ * move it to; reading it as late would tell the caller a story that did not happen.
+ */
+function refusedDelivery(refused: Extract<Move, { moved: false }>): Delivery {
+  if (refused.refusedBy === "before deadline") return { kind: "late" };
+  if (refused.refusedBy === "stage" && refused.stage === "not_charged") return { kind: "late" };
+  return { kind: "lost", refusedBy: refused.refusedBy };
+}
+
 /** Settles with the answer stored first (at `settling`), or in the settlement's own commit when it has no outside effect. */
 async function settle(run: GateRun, payment: AdmittedPayment, answer: StoredAnswer): Promise<Delivery> {
   const { options, writes, recoveryIntervalMs } = run;
@@ -315,13 +339,14 @@ async function settle(run: GateRun, payment: AdmittedPayment, answer: StoredAnsw
       const result = await backend.settle(payment);
       if (!result.ok) return writes.refused(payment, result);
       const settled = await ledger.settleWithAnswer(payment, { ...result, split }, answer);
-      return settled.moved ? { kind: "settled", receipt: receiptOf(payment, result) } : { kind: "late" };
+      return settled.moved ? { kind: "settled", receipt: receiptOf(payment, result) } : refusedDelivery(settled);
     } catch (error) {
       return unknown(payment.deadlineAt)(error);
     }
   }
   const settleBy = clock.now() + backend.timeoutMs + SETTLEMENT_MARGIN_MS;
-  if (!(await ledger.beginSettling(payment, answer, settleBy)).moved) return { kind: "late" };
+  const begun = await ledger.beginSettling(payment, answer, settleBy);
+  if (!begun.moved) return refusedDelivery(begun);
   // A failure here leaves the payment `settling`: recovery asks the chain where its money went.
   const result = await backend.settle(payment).catch(unknown(settleBy));
   if ("kind" in result) return result;
@@ -416,8 +441,7 @@ function ledgerWrites(ledger: LedgerStore, clock: Clock, warn: NonNullable<GateO
         throw error;
       }
     },
-    release: (payment: AdmittedPayment, why: string) =>
-      landing(() => ledger.release(payment, why), payment.expiresAt).then((move) => move.moved),
+    release: (payment: AdmittedPayment, why: string) => landing(() => ledger.release(payment, why), payment.expiresAt),
     /** Settlement refused the payment: recorded failed now or as soon as the ledger is back; the refusal stands either way. */
     async refused(
       payment: AdmittedPayment,
@@ -432,16 +456,26 @@ function ledgerWrites(ledger: LedgerStore, clock: Clock, warn: NonNullable<GateO
     },
     /**
      * The money has moved and the answer is stored: it is delivered even if the ledger cannot record the settlement now.
-     * False when recovery already resolved it (as settled: the chain shows the same money moved), or the write failed:
-     * a ledger out of reach gets it again in the background, and recovery settles the row from the chain meanwhile.
+     * A write that failed goes again in the background if the ledger was out of reach, and recovery settles the row from
+     * the chain meanwhile. Refused as `settled`, recovery was first (the chain shows the same money moved); any other
+     * refusal leaves money moved that the ledger does not record as charged, and is told.
      */
-    confirm: (payment: AdmittedPayment, settlement: Parameters<LedgerStore["confirmSettlement"]>[1]) =>
-      landing(() => ledger.confirmSettlement(payment, settlement), payment.expiresAt).catch((error: unknown) => {
+    async confirm(payment: AdmittedPayment, settlement: Parameters<LedgerStore["confirmSettlement"]>[1]) {
+      let confirmed: Move;
+      try {
+        confirmed = await landing(() => ledger.confirmSettlement(payment, settlement), payment.expiresAt);
+      } catch (error) {
         warn(
           { err: error, payment: payment.key },
           "the settlement moved the money but the ledger did not record it; recovery will",
         );
-        return { moved: false } as const;
-      }),
+        return;
+      }
+      if (confirmed.moved || (confirmed.refusedBy === "stage" && confirmed.stage === "settled")) return;
+      warn(
+        { payment: payment.key, entry: payment.entry, transaction: settlement.transaction, ...confirmed },
+        "the settlement moved the money but the ledger refused to record it",
+      );
+    },
   };
 }

@@ -171,6 +171,27 @@ const settlementParams = ({ attempt, settlement, answer }: Settlement) => ({
   answerBody: answer.body,
 });
 
+/**
+ * The moves of stages.ts on one row each: `move`, the statement, moved or what refused it; `refused`, what refused a
+ * move that changed no row, a read of its own after the statement that decided, which only names the refusal
+ * (conditions.ts `refusalOf`), at the time the move was sent.
+ */
+function movesOf(
+  query: Database["query"],
+  SQL: Record<MoveName, NamedStatement>,
+  refusals: Record<MoveName, NamedStatement>,
+  now: () => number,
+) {
+  const refused = async (transition: MoveName, params: Record<string, unknown>) =>
+    refusal((await query(refusals[transition].text, refusals[transition].values(params)))[0]);
+  const move = async (transition: MoveName, params: Record<string, unknown>): Promise<Move> => {
+    const sent = { now: now(), fromStages: TRANSITIONS[transition].from, ...params };
+    const rows = await query(SQL[transition].text, SQL[transition].values(sent));
+    return rows.length === 1 ? MOVED : refused(transition, sent);
+  };
+  return { move, refused };
+}
+
 /** The ledger in `database` (migrated first). Closing it leaves the database open: its owner closes that. */
 export async function openPostgresLedger(
   database: Database,
@@ -182,19 +203,7 @@ export async function openPostgresLedger(
   type Statement = keyof typeof SQL;
   const run = (statement: Statement, params: Record<string, unknown>) =>
     query(SQL[statement].text, SQL[statement].values({ now: now(), ...params }));
-  const refusals = refusalStatements(databaseClock);
-  /**
-   * What refused a move that changed no row: a read of its own, after the statement that decided, which only names the
-   * refusal (conditions.ts `refusalOf`), at the time the move was sent.
-   */
-  const refused = async (transition: MoveName, params: Record<string, unknown>) =>
-    refusal((await query(refusals[transition].text, refusals[transition].values(params)))[0]);
-  /** One transition of stages.ts on one row: moved by this statement, or what refused it. */
-  const move = async (transition: MoveName, params: Record<string, unknown>): Promise<Move> => {
-    const sent = { now: now(), fromStages: TRANSITIONS[transition].from, ...params };
-    const rows = await query(SQL[transition].text, SQL[transition].values(sent));
-    return rows.length === 1 ? MOVED : refused(transition, sent);
-  };
+  const { move, refused } = movesOf(query, SQL, refusalStatements(databaseClock), now);
   const short = (reason: string) => reason.slice(0, 500);
   const { reserve, settleWithAnswer } = pathBatches({
     query,

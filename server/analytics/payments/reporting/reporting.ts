@@ -36,7 +36,7 @@ export function observedGate(gate: PaymentGate, observer: PaymentObserver): Paym
     async release(payment, why) {
       const released = await gate.release(payment, why);
       // not when it had moved on: a settlement whose reply was lost landed, and the payment is charged
-      if (released) report(payment, "released");
+      if (released.moved) report(payment, "released");
       return released;
     },
   };

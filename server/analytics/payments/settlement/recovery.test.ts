@@ -107,6 +107,25 @@ describe("payment recovery", () => {
     expect((await ledger.rows())[0]).toMatchObject({ status: "settling", recovery: RECOVERY.awaitingOtherBackend });
   });
 
+  it("counts nothing, and warns of nothing, when another writer resolved the payment between its listing and its move", async () => {
+    const warned: unknown[] = [];
+    const logger = Object.assign(createLogger("silent"), { warn: (fields: unknown) => warned.push(fields) });
+    const clock = manualClock(T0);
+    const ledger = openSqliteLedger(":memory:", { now: () => clock.now() });
+    const a = await attemptOf(ledger, reservation("a", {}, T0));
+    await ledger.beginSettling(a, answer, T0 + 5_000);
+    // another instance's recovery confirms it while this one asks the chain
+    const backend = chain(async () => {
+      await ledger.confirmOnChain(a.entry, { transaction: "0xother", simulated: false, split: split(1000n) });
+      return { state: "unsettled", why: "stale view" };
+    });
+    const recovery = createRecovery({ ledger, backend, clock, logger, split: (_n, amount) => split(amount) });
+    clock.advance(5_000);
+    expect(await recovery.run()).toEqual({ released: 0, settled: 0, awaiting: 0, answersDropped: 0 });
+    expect(warned).toEqual([]);
+    expect((await ledger.rows())[0]).toMatchObject({ status: "settled", transaction: "0xother" });
+  });
+
   it("drops stored answers once their payment's window has passed", async () => {
     const { clock, ledger, recovery } = setup(ledgerBackend);
     const a = await attemptOf(ledger, reservation("a", {}, T0));

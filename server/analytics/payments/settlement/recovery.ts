@@ -13,7 +13,7 @@
 import type { Logger } from "pino";
 import type { Clock } from "../../clock.js";
 import { RECOVERY_RECORDS } from "../ledger/stages.js";
-import type { LedgerStore, PendingPayment, Split } from "../ledger/store.js";
+import type { LedgerStore, Move, PendingPayment, Split } from "../ledger/store.js";
 import { type PaymentObserver, unobservedPayments } from "../reporting/payment-events.js";
 import type { SettlementBackend } from "./settlement.js";
 
@@ -56,6 +56,18 @@ function resolved(run: RecoveryRun, payment: PendingPayment, report: RecoveryRep
   run.observer.payment({ network: payment.network, version: "", outcome: "recovered", reason: as });
 }
 
+/**
+ * Whether recovery's move was made. Refused by `stage` or `past deadline`, another writer came first (another instance's
+ * recovery resolved or postponed the payment, or its request moved it in time): nothing to count, nothing wrong. Any
+ * other refusal (`no such payment`: an entry `pending` listed) is not one recovery should meet, and is logged.
+ */
+function made(run: RecoveryRun, payment: PendingPayment, move: Move): boolean {
+  if (move.moved) return true;
+  if (move.refusedBy !== "stage" && move.refusedBy !== "past deadline")
+    run.logger.warn({ payment: payment.key, entry: payment.entry, ...move }, "the ledger refused a move of recovery's");
+  return false;
+}
+
 /** A `settling` payment past its deadline, resolved by where its money went: moved, never moved, or asked again later. */
 async function resolveSettling(run: RecoveryRun, payment: PendingPayment, report: RecoveryReport): Promise<void> {
   const { ledger, backend, clock, logger, split, retryMs } = run;
@@ -67,8 +79,8 @@ async function resolveSettling(run: RecoveryRun, payment: PendingPayment, report
       { payment: payment.key },
       "a payment is settling under another SETTLEMENT backend; left for it to resolve",
     );
-    await ledger.postpone(payment.entry, clock.now() + retryMs, RECOVERY.awaitingOtherBackend);
-    report.awaiting++;
+    if (made(run, payment, await ledger.postpone(payment.entry, clock.now() + retryMs, RECOVERY.awaitingOtherBackend)))
+      report.awaiting++;
     return;
   }
   const state = await backend.status({
@@ -84,13 +96,13 @@ async function resolveSettling(run: RecoveryRun, payment: PendingPayment, report
       simulated: false,
       split: split(payment.network, payment.amount),
     };
-    if ((await ledger.confirmOnChain(payment.entry, settlement)).moved) resolved(run, payment, report, "settled");
+    if (made(run, payment, await ledger.confirmOnChain(payment.entry, settlement)))
+      resolved(run, payment, report, "settled");
   } else if (state.state === "unsettled") {
-    if ((await ledger.voidOnChain(payment.entry, state.why)).moved) resolved(run, payment, report, "released");
-  } else {
-    await ledger.postpone(payment.entry, clock.now() + retryMs, RECOVERY.awaiting);
+    if (made(run, payment, await ledger.voidOnChain(payment.entry, state.why)))
+      resolved(run, payment, report, "released");
+  } else if (made(run, payment, await ledger.postpone(payment.entry, clock.now() + retryMs, RECOVERY.awaiting)))
     report.awaiting++;
-  }
 }
 
 /** One pass: every payment past its deadline resolved (as far as can be now), then the expired answers dropped. */
@@ -100,13 +112,16 @@ async function recoveryPass(run: RecoveryRun): Promise<RecoveryReport> {
   for (const payment of await ledger.pending(clock.now(), run.batch)) {
     try {
       if (payment.status === "verified") {
-        if ((await ledger.expire(payment.entry)).moved) resolved(run, payment, report, "released");
+        if (made(run, payment, await ledger.expire(payment.entry))) resolved(run, payment, report, "released");
       } else await resolveSettling(run, payment, report);
     } catch (error) {
       // The chain or the facilitator did not answer: the payment stays as it is, for the next pass.
       logger.warn({ err: error, payment: payment.key }, "recovery could not resolve a payment yet");
-      await ledger.postpone(payment.entry, clock.now() + retryMs, RECOVERY.awaiting).catch(() => {});
-      report.awaiting++;
+      // Left as it is when the ledger cannot be written either; not counted when another writer resolved it meanwhile.
+      const postponed = await ledger
+        .postpone(payment.entry, clock.now() + retryMs, RECOVERY.awaiting)
+        .catch(() => undefined);
+      if (!postponed || made(run, payment, postponed)) report.awaiting++;
     }
   }
   report.answersDropped = await ledger.dropExpiredAnswers(clock.now());
