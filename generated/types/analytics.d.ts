@@ -6487,6 +6487,13 @@ export interface components {
             accepts: components["schemas"]["X402.PaymentRequirements"][];
             /** @description Payer of a rejected payment, when it could be determined. */
             payer?: string;
+            /**
+             * @description Only when no payment was sent and the input breaks the contract: every field that a paid request would be refused
+             *     for, as a 400 names them. A request without payment always gets the challenge, whatever its body (an indexer
+             *     probes a route with an empty one), and learns here what to fix before it signs; paid with these fields, the same
+             *     request is a 400 and nothing is charged.
+             */
+            errors?: components["schemas"]["Common.FieldError"][];
         };
         /**
          * @description The x402 v2 challenge: the decoded `PAYMENT-REQUIRED` header of every 402, for the same price,
@@ -7624,8 +7631,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -7939,8 +7947,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -8252,8 +8261,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -8568,8 +8578,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -8909,8 +8920,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -9233,8 +9245,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -9557,8 +9570,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -9866,8 +9880,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -10171,8 +10186,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -10480,8 +10496,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -10802,8 +10819,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -11126,8 +11144,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -11483,8 +11502,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -11807,8 +11827,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -12134,8 +12155,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -12451,8 +12473,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -12821,8 +12844,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -13185,8 +13209,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -13509,8 +13534,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -13827,8 +13853,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -14133,8 +14160,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -14439,8 +14467,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -14759,8 +14788,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -15111,8 +15141,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -15424,8 +15455,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -15738,8 +15770,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -16035,8 +16068,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -16335,8 +16369,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -16659,8 +16694,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -16972,8 +17008,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -17286,8 +17323,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -17601,8 +17639,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -17912,8 +17951,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -18220,8 +18260,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -18511,8 +18552,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -18800,8 +18842,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -19091,8 +19134,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -19385,8 +19429,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -19676,8 +19721,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -19983,8 +20029,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -20288,8 +20335,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -20580,8 +20628,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -20874,8 +20923,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -21159,8 +21209,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -21443,8 +21494,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -21733,8 +21785,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -22032,8 +22085,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -22328,8 +22382,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -22615,8 +22670,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -22907,8 +22963,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -23192,8 +23249,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -23482,8 +23540,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -23766,8 +23825,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -24052,8 +24112,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -24344,8 +24405,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -24638,8 +24700,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -24947,8 +25010,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -25250,8 +25314,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -25590,8 +25655,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -25913,8 +25979,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -26236,8 +26303,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -26544,8 +26612,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -26848,8 +26917,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -27156,8 +27226,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -27477,8 +27548,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -27800,8 +27872,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -28259,8 +28332,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -28582,8 +28656,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -28908,8 +28983,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -29224,8 +29300,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -29593,8 +29670,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -29956,8 +30034,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -30279,8 +30358,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -30596,8 +30676,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -30901,8 +30982,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -31206,8 +31288,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -31525,8 +31608,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -31876,8 +31960,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -32390,8 +32475,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -32706,8 +32792,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -33047,8 +33134,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -33371,8 +33459,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -33695,8 +33784,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -34004,8 +34094,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -34309,8 +34400,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -34618,8 +34710,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -34940,8 +35033,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -35264,8 +35358,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -35621,8 +35716,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -35945,8 +36041,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -36272,8 +36369,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -36589,8 +36687,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -36959,8 +37058,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -37323,8 +37423,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -37647,8 +37748,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -37965,8 +38067,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -38271,8 +38374,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -38577,8 +38681,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -38897,8 +39002,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -39249,8 +39355,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -39562,8 +39669,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -39876,8 +39984,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -40173,8 +40282,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -40473,8 +40583,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -40797,8 +40908,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -41110,8 +41222,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -41424,8 +41537,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -41739,8 +41853,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -42050,8 +42165,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -42358,8 +42474,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -42649,8 +42766,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -42938,8 +43056,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -43229,8 +43348,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -43523,8 +43643,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -43814,8 +43935,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -44121,8 +44243,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -44426,8 +44549,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -44718,8 +44842,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -45012,8 +45137,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -45297,8 +45423,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -45581,8 +45708,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -45871,8 +45999,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -46170,8 +46299,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -46466,8 +46596,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -46753,8 +46884,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -47045,8 +47177,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -47330,8 +47463,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -47620,8 +47754,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -47904,8 +48039,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -48190,8 +48326,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -48482,8 +48619,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -48776,8 +48914,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -49085,8 +49224,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -49388,8 +49528,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -49701,8 +49842,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -50014,8 +50156,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -50310,8 +50453,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -50609,8 +50753,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -50932,8 +51077,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -51244,8 +51390,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -51557,8 +51704,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -51871,8 +52019,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -52181,8 +52330,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -52488,8 +52638,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -52778,8 +52929,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -53066,8 +53218,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -53356,8 +53509,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -53649,8 +53803,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -53939,8 +54094,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -54245,8 +54401,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -54549,8 +54706,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -54840,8 +54998,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -55133,8 +55292,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -55417,8 +55577,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -55700,8 +55861,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -55989,8 +56151,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -56287,8 +56450,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -56582,8 +56746,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -56868,8 +57033,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -57159,8 +57325,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -57443,8 +57610,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -57732,8 +57900,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -58015,8 +58184,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -58300,8 +58470,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -58591,8 +58762,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -58884,8 +59056,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -59192,8 +59365,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {
@@ -59494,8 +59668,9 @@ export interface operations {
             /**
              * @description Payment required, in both protocol versions at once: the x402 v1 challenge as the JSON body (v1
              *     network names only, which v1 clients insist on) and the v2 challenge in `PAYMENT-REQUIRED`. Sent
-             *     when no payment header was sent, and when a payment fails verification or settlement; `error`
-             *     names the reason in both. Nothing was charged.
+             *     when no payment header was sent, whatever the input (an indexer probes a route with no payment and
+             *     an empty body; input that breaks the contract is named in the body's `errors`), and when a payment
+             *     fails verification or settlement; `error` names the reason in both. Nothing was charged.
              */
             402: {
                 headers: {

@@ -315,23 +315,31 @@ describe("bad input", () => {
     });
   }
 
-  it("answers malformed JSON and a non-JSON content type with a 400", async () => {
-    const bad = await request(app).post("/defi/tvl").set("Content-Type", "application/json").send("{not json");
-    expect(bad.status).toBe(400);
+  /** Paid, a 400 naming its fields; unpaid, the challenge naming the same fields (an indexer's probe gets its 402). */
+  async function refusedWhenPaid(send: () => request.Test): Promise<request.Response> {
+    const paid = await send().set("X-PAYMENT", testPayment());
+    expect(paid.status, paid.text).toBe(400);
+    const unpaid = await send();
+    expect(unpaid.status, unpaid.text).toBe(402);
+    expect(unpaid.body.errors).toEqual(paid.body.errors);
+    return paid;
+  }
+
+  it("answers malformed JSON and a non-JSON content type with a 400 once paid, naming them in the 402 before", async () => {
+    const bad = await refusedWhenPaid(() =>
+      request(app).post("/defi/tvl").set("Content-Type", "application/json").send("{not json"),
+    );
     expect(bad.body.errors[0]).toMatchObject({ location: "body" });
-    const text = await request(app).post("/defi/tvl").set("Content-Type", "text/plain").send("chain=all");
-    expect(text.status).toBe(400);
+    const text = await refusedWhenPaid(() =>
+      request(app).post("/defi/tvl").set("Content-Type", "text/plain").send("chain=all"),
+    );
     expect(text.body.errors[0]).toMatchObject({ field: "content-type" });
   });
 
-  it("answers a body nested deeper than the limit with a 400 naming its field, with or without a payment", async () => {
+  it("answers a body nested deeper than the limit with a 400 naming its field once paid, and on /mcp", async () => {
     const deep = `{"limit":5,"junk":${"[".repeat(4000)}${"]".repeat(4000)}}`;
     const post = (path: string) => request(app).post(path).set("Content-Type", "application/json");
-    for (const res of [
-      await post("/base/defi/tvl").send(deep),
-      await post("/base/defi/tvl").set("X-PAYMENT", testPayment()).send(deep),
-      await post("/mcp").send(deep),
-    ]) {
+    for (const res of [await refusedWhenPaid(() => post("/base/defi/tvl").send(deep)), await post("/mcp").send(deep)]) {
       expect(res.status).toBe(400);
       expect(res.body.errors).toEqual([
         { location: "body", field: "junk", message: `nests deeper than ${MAX_BODY_DEPTH} levels` },
@@ -347,34 +355,36 @@ describe("bad input", () => {
 
   it("names the header at fault when the body cannot be decoded, and says when JSON is not an object", async () => {
     const post = () => request(app).post("/defi/tvl");
-    const cases: [request.Test, { field: string; message: string }][] = [
+    const cases: [() => request.Test, { field: string; message: string }][] = [
       [
-        post().set("Content-Type", "application/json").set("Content-Encoding", "xyz").send("{}"),
+        () => post().set("Content-Type", "application/json").set("Content-Encoding", "xyz").send("{}"),
         {
           field: "content-encoding",
           message: "must be gzip, deflate, br or identity",
         },
       ],
       [
-        post().set("Content-Type", "application/json").set("Content-Encoding", "gzip").send("{}"),
+        () => post().set("Content-Type", "application/json").set("Content-Encoding", "gzip").send("{}"),
         {
           field: "content-encoding",
           message: "does not match the body, which could not be decompressed",
         },
       ],
       [
-        post().set("Content-Type", "application/json; charset=latin1").send("{}"),
+        () => post().set("Content-Type", "application/json; charset=latin1").send("{}"),
         { field: "content-type", message: "charset must be utf-8" },
       ],
       [
-        post().set("Content-Type", "application/json").send("null"),
+        () => post().set("Content-Type", "application/json").send("null"),
         { field: "body", message: "must be a JSON object" },
       ],
-      [post().set("Content-Type", "application/json").send("5"), { field: "body", message: "must be a JSON object" }],
+      [
+        () => post().set("Content-Type", "application/json").send("5"),
+        { field: "body", message: "must be a JSON object" },
+      ],
     ];
-    for (const [sent, error] of cases) {
-      const res = await sent;
-      expect(res.status).toBe(400);
+    for (const [send, error] of cases) {
+      const res = await refusedWhenPaid(send);
       expect(res.body.errors).toEqual([expect.objectContaining(error)]);
     }
   });
@@ -427,8 +437,7 @@ describe("bad input", () => {
     for (const minApy of [".5", "5.", "0.5", "5e-1", "12"])
       expect((await request(app).get(`/defi/yields?min_apy=${minApy}`)).status, minApy).toBe(402);
     for (const minApy of ["0x1", "0b1", "%205", "1_0"]) {
-      const res = await request(app).get(`/defi/yields?min_apy=${minApy}`);
-      expect(res.status, minApy).toBe(400);
+      const res = await refusedWhenPaid(() => request(app).get(`/defi/yields?min_apy=${minApy}`));
       expect(res.body.errors[0], minApy).toMatchObject({ location: "query", field: "min_apy" });
     }
   });

@@ -87,7 +87,10 @@ const retryAfter = (facts: OutcomeFacts): Record<string, string> =>
 function challenge(at: RouteAnswers, request: AnsweredRequest, facts: OutcomeFacts, extra: ChallengeExtra): PaidReply {
   const reason = facts.x402Reason as NonNullable<OutcomeFacts["x402Reason"]>;
   const offer = request.offer();
-  const body = challengeBody(offer.v1, reason, facts.sentence, extra.payer);
+  const body = {
+    ...challengeBody(offer.v1, reason, facts.sentence, extra.payer),
+    ...(extra.errors && { errors: extra.errors }),
+  };
   const violations = at.checkChallenge?.(402, body) ?? [];
   if (violations.length)
     throw new Error(`${at.route.operationId} produced a 402 outside the contract: ${violations.join("; ")}`);
@@ -101,10 +104,13 @@ function challenge(at: RouteAnswers, request: AnsweredRequest, facts: OutcomeFac
 interface ChallengeExtra {
   payer?: string;
   headers?: Record<string, string>;
+  /** An unpaid request's input errors, named as a 400 would name them. */
+  errors?: FieldError[];
 }
 
-/** A challenge's payer, and a refused settlement's failure header of the version paid in. */
+/** A challenge's input errors or payer, and a refused settlement's failure header of the version paid in. */
 function challengeExtra(outcome: PaidOutcome, request: AnsweredRequest, at: RouteAnswers): ChallengeExtra {
+  if (outcome.kind === "payment_required") return outcome.errors ? { errors: request.located(outcome.errors) } : {};
   if (outcome.kind !== "refused" && outcome.kind !== "used" && outcome.kind !== "settlement_refused") return {};
   if (outcome.kind !== "settlement_refused") return { payer: outcome.payer };
   const { reason, payer } = outcome;

@@ -126,45 +126,50 @@ describe("the paid front", () => {
     });
   });
 
-  it("answers what a request's form gets wrong before its endpoint sees it: each a 400 naming the field", async () => {
+  it("answers what a paid request's form gets wrong before its endpoint sees it: a 400 naming the field", async () => {
     const { front, served } = setup();
-    const cases: [request.Test, string, string][] = [
-      [request(front).get("/ask?query=a&query=b"), "query", "must be given once"],
-      [request(front).get("/ask?query"), "query", "must have a value"],
-      [request(front).get("/ask?query[x]=1"), "query[x]", "must be a plain name, without brackets"],
-      [request(front).get("/lp/%ZZ/pools/x"), "/lp/%ZZ/pools/x", "is not valid percent-encoding"],
+    const cases: [() => request.Test, string, string][] = [
+      [() => request(front).get("/ask?query=a&query=b"), "query", "must be given once"],
+      [() => request(front).get("/ask?query"), "query", "must have a value"],
+      [() => request(front).get("/ask?query[x]=1"), "query[x]", "must be a plain name, without brackets"],
+      [() => request(front).get("/lp/%ZZ/pools/x"), "/lp/%ZZ/pools/x", "is not valid percent-encoding"],
       [
-        request(front).get("/ask?query=a").set("content-type", "application/json").send('{"query":"b"}'),
+        () => request(front).get("/ask?query=a").set("content-type", "application/json").send('{"query":"b"}'),
         "body",
         "a GET takes its fields in the query string; send a JSON body with POST instead",
       ],
       [
-        request(front).post(PATH).set("content-type", "application/json").send("{not json"),
+        () => request(front).post(PATH).set("content-type", "application/json").send("{not json"),
         "body",
         "is not valid JSON",
       ],
-      [request(front).post(PATH).set("content-type", "application/json").send("5"), "body", "must be a JSON object"],
       [
-        request(front).post(PATH).set("content-type", "application/json; charset=latin1").send("{}"),
+        () => request(front).post(PATH).set("content-type", "application/json").send("5"),
+        "body",
+        "must be a JSON object",
+      ],
+      [
+        () => request(front).post(PATH).set("content-type", "application/json; charset=latin1").send("{}"),
         "content-type",
         "charset must be utf-8",
       ],
       [
-        request(front).post(PATH).set("content-type", "text/plain").send("{}"),
+        () => request(front).post(PATH).set("content-type", "text/plain").send("{}"),
         "content-type",
         "must be application/json",
       ],
       [
-        request(front)
-          .post(PATH)
-          .set("content-type", "application/json")
-          .send(JSON.stringify({ a: "x".repeat(110_000) })),
+        () =>
+          request(front)
+            .post(PATH)
+            .set("content-type", "application/json")
+            .send(JSON.stringify({ a: "x".repeat(110_000) })),
         "body",
         "is larger than the 100 kB limit",
       ],
     ];
-    for (const [sent, field, message] of cases) {
-      const res = await sent;
+    for (const [send, field, message] of cases) {
+      const res = await send().set("X-PAYMENT", "a payment");
       expect(res.status, message).toBe(400);
       expect(res.body).toEqual({
         error: "invalid_request",
@@ -174,6 +179,29 @@ describe("the paid front", () => {
       });
     }
     expect(served).toEqual([]);
+  });
+
+  it("hands an unpaid request it cannot read to its endpoint, naming what is wrong (a challenge is owed it)", async () => {
+    const { front, served } = setup();
+    const unread = async (send: () => request.Test) => {
+      served.length = 0;
+      expect((await send()).status).toBe(200);
+      return (served[0]?.input as { unread?: unknown }).unread;
+    };
+    expect(await unread(() => request(front).get("/ask?query=a&query=b"))).toEqual([
+      { location: "query", field: "query", message: "must be given once" },
+    ]);
+    expect(await unread(() => request(front).post(PATH).set("content-type", "application/json").send("{x"))).toEqual([
+      { location: "body", field: "body", message: "is not valid JSON" },
+    ]);
+    expect(await unread(() => request(front).get("/lp/%ZZ/pools/x"))).toEqual([
+      { location: "path", field: "/lp/%ZZ/pools/x", message: "is not valid percent-encoding" },
+    ]);
+    expect(await unread(() => request(front).post(PATH).send({}))).toBeUndefined();
+    const large = () => request(front).post(PATH).set("content-type", "application/json");
+    expect(await unread(() => large().send(JSON.stringify({ a: "x".repeat(110_000) })))).toEqual([
+      { location: "body", field: "body", message: "is larger than the 100 kB limit" },
+    ]);
   });
 
   it("answers another method with 405 and the path's methods, HEAD included, and a preflight with CORS", async () => {

@@ -21,7 +21,15 @@
  */
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { Logger } from "pino";
-import { ApiError, invalidField, invalidInput, sendError } from "../../http/errors.js";
+import { PAYMENT_HEADERS } from "../../../lib/x402-headers.js";
+import {
+  ApiError,
+  type FieldError,
+  invalidField,
+  invalidInput,
+  sendError,
+  toErrorResponse,
+} from "../../http/errors.js";
 import type { NodeHandler } from "../../http/handler-chain.js";
 import { type ParsedRequest, queryFields, sentBody } from "../../http/input-guard.js";
 import { originThrough, type TrustProxy, trustedPeer } from "../../http/origin.js";
@@ -77,25 +85,36 @@ export function paidFront(app: RequestListener, options: PaidFrontOptions): Requ
       if (!route) return fail(methodNotAllowed(entry.methods));
       routeTo(req, route.operationId);
       const serve = (error?: unknown) => {
-        if (error) return fail(error);
-        route
-          .serve(read(req, found))
+        const unread = error === undefined ? [] : unreadWithoutPayment(req, error);
+        if (!unread) return fail(error);
+        Promise.resolve()
+          .then(() => route.serve(read(req, found, unread)))
           .then((reply) => sendReply(res, reply))
           .catch(fail);
       };
       if (req.method === "POST") return options.body(req, res, serve);
       // A GET's fields are in its query string: a body would be ignored, and its fields answered at their defaults.
-      if (sentBody(req))
-        return fail(
-          invalidField(
-            "body",
-            "body",
-            "a GET takes its fields in the query string; send a JSON body with POST instead",
-          ),
-        );
+      if (sentBody(req)) return serve(invalidField("body", "body", GET_BODY));
       serve();
     });
   };
+}
+
+const GET_BODY = "a GET takes its fields in the query string; send a JSON body with POST instead";
+
+const paymentSent = (req: IncomingMessage) =>
+  req.headers[PAYMENT_HEADERS[2].toLowerCase()] !== undefined ||
+  req.headers[PAYMENT_HEADERS[1].toLowerCase()] !== undefined;
+
+/**
+ * The fields of a request the front could not read (a body that is not JSON, a GET's body), when it carries no
+ * payment: it still gets its challenge, naming them (docs/payments.md, "Input and the challenge"). A paid one is the
+ * 400 it always was; anything but a 400 of the caller's input (a 413 included) is undefined.
+ */
+function unreadWithoutPayment(req: IncomingMessage, error: unknown): FieldError[] | undefined {
+  if (paymentSent(req)) return undefined;
+  const { status, body } = toErrorResponse(error);
+  return status === 400 && body.error === "invalid_request" && body.errors?.length ? body.errors : undefined;
 }
 
 /** A POST to `/mcp` has its body read as any POST's; the endpoint answers every method (405 but for POST). */
@@ -120,13 +139,19 @@ function methodNotAllowed(methods: ReadonlyMap<string, FrontRoute>): ApiError {
 /** How the front reads a paid request: its query string and path, the URL paid for, its headers. */
 function requestReader({ publicBaseUrl, trustProxy }: PaidFrontOptions) {
   const trusted = trustedPeer(trustProxy);
-  return (req: ParsedRequest, found: PathMatch<Entry>) => {
+  return (req: ParsedRequest, found: PathMatch<Entry>, unread: FieldError[]) => {
     const target = req.url ?? "/";
     const query = queryFields(target);
-    if (query.errors.length) throw invalidInput(query.errors);
     const path = decodedParams(found.params, pathOf(target));
+    const problems = [...unread, ...query.errors, ...path.errors];
+    if (problems.length && paymentSent(req)) throw invalidInput(problems);
     return {
-      input: { ...(req.method === "POST" && { body: req.body }), query: query.fields, path },
+      input: {
+        ...(req.method === "POST" && { body: req.body }),
+        query: query.fields,
+        path: path.params,
+        ...(problems.length && { unread: problems }),
+      },
       resource: () => `${originThrough(req, trusted, publicBaseUrl)}${pathPaidFor(found)}${queryOf(target)}`,
       header: (name: string) => headerOf(req, name),
       requestId: req.requestId,
@@ -139,15 +164,18 @@ const headerOf = (req: IncomingMessage, name: string) => {
   return Array.isArray(value) ? value.join(", ") : value;
 };
 
-/** The path parameters, percent-decoded; one that is not valid percent-encoding is a 400 naming the path. */
-function decodedParams(params: Record<string, string>, path: string): Record<string, string> {
+/** The path parameters, percent-decoded; one that is not valid percent-encoding is an error naming the path. */
+function decodedParams(
+  params: Record<string, string>,
+  path: string,
+): { params: Record<string, string>; errors: FieldError[] } {
   const decoded: Record<string, string> = {};
   try {
     for (const name in params) decoded[name] = decodeURIComponent(params[name] as string);
   } catch {
-    throw invalidField("path", path, "is not valid percent-encoding");
+    return { params: decoded, errors: [{ location: "path", field: path, message: "is not valid percent-encoding" }] };
   }
-  return decoded;
+  return { params: decoded, errors: [] };
 }
 
 /** The route's path as the contract writes it, its parameters as sent: one URL for every spelling the front accepts. */

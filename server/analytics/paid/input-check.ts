@@ -25,6 +25,11 @@ export interface CallInput {
   query: Readonly<Record<string, string>>;
   /** The path's parameters, percent-decoded. */
   path: Readonly<Record<string, string>>;
+  /**
+   * What made the request unreadable before any field could be checked (a body that is not JSON, a repeated query
+   * field, a GET with a body), when the front still passes it on: a request without payment gets its challenge.
+   */
+  unread?: FieldError[];
 }
 
 export type CheckedInput = { input: Record<string, unknown> } | { errors: FieldError[] };

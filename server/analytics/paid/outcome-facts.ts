@@ -64,11 +64,13 @@ const FACTS: { [K in PaidOutcome["kind"]]: Facts<K> } = {
     error: "invalid_request",
     sentence: errors.map((e) => `${e.field}: ${e.message}`).join("; "),
   }),
-  payment_required: (_, w) => ({
+  payment_required: ({ errors }, w) => ({
     charged: "no",
     retry: { again: "pay" },
     x402Reason: "Payment required",
-    sentence: `Pay ${w.price} and ${w.again.toLowerCase()} with ${w.paymentPlace}.`,
+    sentence: errors?.length
+      ? `Fix ${errors.map((e) => `${e.field} (${e.message})`).join("; ")} before paying: paid with these fields, the ${w.call} is refused and not charged. Then pay ${w.price} with ${w.paymentPlace}.`
+      : `Pay ${w.price} and ${w.again.toLowerCase()} with ${w.paymentPlace}.`,
   }),
   two_payments: (_, w) => ({
     charged: "no",

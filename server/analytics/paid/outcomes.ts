@@ -13,7 +13,8 @@ export type PaidOutcome =
   /** The input breaks its schema or its operation's rules: each field named; no payment was looked at. */
   | { kind: "invalid_input"; errors: FieldError[] }
   /** No payment came: the offer, so that the caller can pay. */
-  | { kind: "payment_required" }
+  /** `errors`: an HTTP request without payment whose input breaks the contract, told what to fix before it pays. */
+  | { kind: "payment_required"; errors?: FieldError[] }
   /** Two payments came at once (one per x402 version): which one was meant is not for the service to guess. */
   | { kind: "two_payments" }
   /** The payment is not one at all (not base64 JSON). */

@@ -7,7 +7,10 @@
  *   → settle → delivered
  *
  * The input is checked (schema, then the operation's own rules) before the payment is looked at, so a
- * caller learns of a mistake without paying. The answer is assembled, checked against the contract
+ * caller learns of a mistake without paying: over HTTP a request without payment gets the challenge
+ * whatever its input (an indexer probes each route with an empty body), its input's errors named in it;
+ * a tool call's arguments are refused first (MCP clients and indexers read the tool's input schema
+ * from `tools/list`; none probes a call). The answer is assembled, checked against the contract
  * and serialized before the payment settles, and stored with it: nothing that can fail for a reason of
  * the call's own runs after settlement, and any failure before it releases the payment, never charged.
  */
@@ -83,6 +86,7 @@ interface RouteRun {
 
 /** Check input: the contract's schemas, then the fields' rules beyond them; the operation's input if it passes. */
 function checkInput(run: RouteRun, call: PaidCall): { input: Record<string, unknown> } | { errors: FieldError[] } {
+  if (call.input.unread) return { errors: call.input.unread };
   const checked = run.deps.checkInput(call.input);
   if ("errors" in checked) return checked;
   const addresses = solanaAddressErrors(run.route, checked.input);
@@ -224,6 +228,8 @@ export function paidPipeline(route: PaidRoute, handler: OperationHandler, deps: 
   };
   return async function pay(call: PaidCall): Promise<PaidOutcome> {
     const checked = checkInput(run, call);
+    if (call.payment.kind === "none" && call.transport === "http")
+      return { kind: "payment_required", ...("errors" in checked && { errors: checked.errors }) };
     if ("errors" in checked) return { kind: "invalid_input", errors: checked.errors };
     if (call.payment.kind === "none") return { kind: "payment_required" };
     if (call.payment.kind === "both") return { kind: "two_payments" };
