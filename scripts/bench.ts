@@ -206,7 +206,7 @@ const [http, express, validated, prism] = await Promise.all([
 for (const p of [http, express, validated, prism]) running.add(p);
 const post = { method: "POST" as const, body: "{}" };
 const caip2 = (requirement: PaymentRequirements) => findNetwork(requirement.network)?.details.caip2 as string;
-/** The paid EVM load of the main table, the nonce-store sizes and the deployments, and the paid Solana load of the main table and the deployments. */
+/** The paid loads in x402 v1 (`X-PAYMENT`): the main table's v1 rows, reported, and the nonce-store sizes. */
 const paidEvm = {
   spec: { ...post, path: "/base/defi/tvl" },
   payments: async (n: number) => evmPaymentPool(base, n, evmKey),
@@ -217,7 +217,7 @@ const paidSolana = {
 };
 /**
  * The same paid loads in x402 v2 (`PAYMENT-SIGNATURE`), whose answers carry a signed receipt as a tool call's do:
- * the HTTP rows the MCP rows are held to.
+ * the rows held to the targets, the deployments' loads, and the HTTP rows the MCP rows are held to.
  */
 const v2 = { ...post, paymentHeader: "payment-signature" };
 const paidEvmV2 = {
@@ -327,8 +327,8 @@ for (const { label, env, solana } of deployments) {
   running.add(target);
   const [bare, ...paid] = await measure(
     { name: "bare Express", target: express, spec: { path: "/" } },
-    { name: `paid EVM, ${label}`, target, ...paidEvm, onPostgres: onPostgres(env) },
-    ...(solana ? [{ name: `paid Solana, ${label}`, target, ...paidSolana, onPostgres: onPostgres(env) }] : []),
+    { name: `paid EVM, ${label}`, target, ...paidEvmV2, onPostgres: onPostgres(env) },
+    ...(solana ? [{ name: `paid Solana, ${label}`, target, ...paidSolanaV2, onPostgres: onPostgres(env) }] : []),
   );
   deployment.push(...paid.map((row) => ({ ...row, baseline: bare as Row })));
   await target.stop();
@@ -345,7 +345,7 @@ console.log(
 printTable(rows, "bare Express", previous);
 console.log("\nScale\n");
 printTable([...scale, rows.find((r) => r.scenario === "bare Express") as Row], "bare Express", previous);
-console.log("\nDeployment (each against the bare Express of its own rounds; RSS of the first process only)\n");
+console.log("\nDeployment, x402 v2 (each against the bare Express of its own rounds; RSS of the first process only)\n");
 printTable(deployment, "bare Express", previous);
 if (previous) console.log(`\n"prev req/s": ${previous.file}`);
 const p99Of = (scenario: string) => rows.find((r) => r.scenario === scenario)?.p99Ms ?? 0;
@@ -357,8 +357,11 @@ console.log(`p99 overhead of the paid EVM path over bare Express: ${p99Overhead.
 // The ratios the paid and free paths are held to (docs/benchmarks.md; the PostgreSQL rows reported against them), each against the bare Express of its own table.
 const targets = targetResults([
   { rows, baseline: "bare Express", scenario: "free GET /", atLeast: 0.7 },
-  { rows, baseline: "bare Express", scenario: "paid EVM /base/defi/tvl", atLeast: 0.4 },
-  { rows, baseline: "bare Express", scenario: "paid Solana /defi/tvl", atLeast: 0.35 },
+  // held in x402 v2, which the official clients speak first (its answers carry a signed receipt); v1 reported beside
+  { rows, baseline: "bare Express", scenario: "paid EVM /base/defi/tvl, x402 v2", atLeast: 0.4 },
+  { rows, baseline: "bare Express", scenario: "paid Solana /defi/tvl, x402 v2", atLeast: 0.35 },
+  { rows, baseline: "bare Express", scenario: "paid EVM /base/defi/tvl", atLeast: 0.4, held: false },
+  { rows, baseline: "bare Express", scenario: "paid Solana /defi/tvl", atLeast: 0.35, held: false },
   // a tool call pays in x402 v2 and its answer carries a signed receipt: held to the same payment over HTTP
   { rows, baseline: "paid EVM /base/defi/tvl, x402 v2", scenario: "paid MCP EVM defiTvl (Base)", atLeast: 0.8 },
   { rows, baseline: "paid Solana /defi/tvl, x402 v2", scenario: "paid MCP Solana defiTvl", atLeast: 0.8 },
