@@ -209,6 +209,20 @@ function heldAdmission(
   return storedAnswer(held, run.options.clock.now()) ?? used("answer expired");
 }
 
+/** What the ledger records of a verified payment and the request it pays for, reserved or not. */
+const paymentRow = (verified: VerifiedPayment, request: RequestContext) => ({
+  key: verified.key,
+  network: verified.network,
+  payer: verified.payer,
+  amount: BigInt(verified.amount),
+  endpoint: request.operation,
+  requestId: request.requestId,
+  fingerprint: request.fingerprint,
+  transport: request.transport ?? "http",
+  payload: JSON.stringify(verified.payload),
+  expiresAt: verified.expiresAt,
+});
+
 /** Reserves a verified payment for this request, with its answer's deadline; what holds its key (or identifier) otherwise. */
 async function reserve(
   run: GateRun,
@@ -222,17 +236,8 @@ async function reserve(
   const deadlineAt = Math.min(clock.now() + answerTimeoutMs, verified.expiresAt - SETTLEMENT_MARGIN_MS);
   const holder = randomUUID();
   const reservation = await run.writes.reserve({
-    key: verified.key,
-    network: verified.network,
-    payer: verified.payer,
-    amount: BigInt(verified.amount),
-    endpoint: request.operation,
-    requestId: request.requestId,
-    fingerprint: request.fingerprint,
-    transport: request.transport ?? "http",
-    payload: JSON.stringify(verified.payload),
+    ...paymentRow(verified, request),
     deadlineAt,
-    expiresAt: verified.expiresAt,
     holder,
     ...(identifier !== undefined && {
       identifier,
@@ -272,16 +277,7 @@ async function underIdentifier(
   if (!stored) return { kind: "held", stage: "verified", until: run.options.clock.now() + run.recoveryIntervalMs };
   if (verified.key !== bound.key)
     await run.options.ledger.recordUncharged({
-      key: verified.key,
-      network: verified.network,
-      payer: verified.payer,
-      amount: BigInt(verified.amount),
-      endpoint: request.operation,
-      requestId: request.requestId,
-      fingerprint: request.fingerprint,
-      transport: request.transport ?? "http",
-      payload: JSON.stringify(verified.payload),
-      expiresAt: verified.expiresAt,
+      ...paymentRow(verified, request),
       identifier,
       reason: `payment-identifier ${identifier}: its answer was bought by payment ${bound.key}`,
     });

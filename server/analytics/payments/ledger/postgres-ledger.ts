@@ -113,38 +113,11 @@ const settledParams = (s: SettledPayment) => ({
   treasuryAmount: s.split.treasury.amount,
 });
 
-const reservationParams = (r: ReservationRequest) => {
-  const {
-    key,
-    network,
-    payer,
-    amount,
-    endpoint,
-    requestId,
-    fingerprint,
-    payload,
-    deadlineAt,
-    expiresAt,
-    holder,
-    transport,
-  } = r;
-  return {
-    key,
-    network,
-    payer,
-    amount,
-    endpoint,
-    requestId,
-    fingerprint,
-    payload,
-    deadlineAt,
-    expiresAt,
-    holder,
-    transport,
-    identifier: r.identifier ?? null,
-    keepAnswerUntil: r.keepAnswerUntil ?? 0,
-  };
-};
+const reservationParams = ({ identifier, keepAnswerUntil, ...fields }: ReservationRequest) => ({
+  ...fields,
+  identifier: identifier ?? null,
+  keepAnswerUntil: keepAnswerUntil ?? 0,
+});
 
 type Run = (statement: "reserve" | "held" | "bound", params: Record<string, unknown>) => Promise<Row[]>;
 
