@@ -3693,9 +3693,9 @@ export interface components {
             "@context": string[];
             /** @description The DID: `did:web:` and the public origin's host. */
             id: string;
-            /** @description The receipt key. */
+            /** @description The receipt key in use first, then every retired one with the time it was current. */
             verificationMethod: components["schemas"]["DidVerificationMethod"][];
-            /** @description The ids of the keys that sign offers and receipts. */
+            /** @description The ids of the keys whose offers and receipts this service stands by: the current one and the retired ones. */
             assertionMethod: string[];
         };
         /** @description The key that signs offers and receipts, as a DID document lists it. */
@@ -3707,6 +3707,17 @@ export interface components {
             /** @description The DID of this service. */
             controller: string;
             publicKeyJwk: components["schemas"]["Ed25519PublicJwk"];
+            /**
+             * Format: date-time
+             * @description When the key started signing: the end of the last retired key's time (absent before a first rotation).
+             */
+            validFrom?: string;
+            /**
+             * Format: date-time
+             * @description Only on a retired key (`RECEIPT_RETIRED_KEYS`): when it stopped signing. It is still listed so that the offers
+             *     and receipts it signed keep verifying.
+             */
+            validUntil?: string;
         };
         /** @description One paid resource in the discovery document. */
         DiscoveredResource: {

@@ -7,7 +7,7 @@
  */
 import { NETWORKS } from "../../lib/networks.js";
 import { type DevelopmentDefaults, loadAnalyticsContract } from "../analytics/contract/analytics-contract.js";
-import { type ReceiptKey, receiptKeyOf } from "../analytics/payments/x402/receipts/key.js";
+import { type ReceiptKey, receiptKeyOf, retiredKeysOf } from "../analytics/payments/x402/receipts/key.js";
 import { type ProviderSettings, parseProviderSettings } from "../analytics/providers/settings.js";
 import {
   ConfigError,
@@ -172,7 +172,7 @@ export function loadAnalyticsConfig(
       timeoutMs: positiveInt(env, "INSIGHT_TIMEOUT_MS", 8000),
       attempts: positiveInt(env, "INSIGHT_ATTEMPTS", 2),
     },
-    receipts: receiptKeyOf(env, "RECEIPT_SIGNING_KEY", profile),
+    receipts: receiptKeyOf(env, "RECEIPT_SIGNING_KEY", profile, retiredKeysOf(env, "RECEIPT_RETIRED_KEYS")),
     warnings: [],
   };
   if (config.maxTimeoutSeconds < 6)

@@ -5,7 +5,7 @@
  * `%3A` (`did:web:localhost%3A4021`); a path adds colon-separated segments (`https://example.com/api`
  * is `did:web:example.com:api`, whose document did:web resolvers fetch at `/api/did.json`).
  */
-import type { ReceiptKey } from "./key.js";
+import type { ReceiptKey, RetiredKey } from "./key.js";
 
 /** Where a did:web's document is (the reverse of `didWebOf`; a DID URL's fragment is ignored): `/.well-known/did.json` of a bare host, `/<path>/did.json` with a path; http for a loopback host. */
 export function didWebDocumentUrl(did: string): string | undefined {
@@ -27,25 +27,47 @@ export function didWebOf(origin: string): string {
 /** The `kid` of the key at an origin: its verification method's id. */
 export const keyIdOf = (origin: string, key: ReceiptKey): string => `${didWebOf(origin)}#${key.fragment}`;
 
+interface VerificationMethod {
+  id: string;
+  type: "JsonWebKey2020";
+  controller: string;
+  publicKeyJwk: ReceiptKey["publicJwk"];
+  /** When the key started signing, where known (ISO 8601). */
+  validFrom?: string;
+  /** A retired key: when it stopped signing (ISO 8601). Its receipts still verify. */
+  validUntil?: string;
+}
+
 export interface DidDocument {
   "@context": string[];
   id: string;
-  verificationMethod: {
-    id: string;
-    type: "JsonWebKey2020";
-    controller: string;
-    publicKeyJwk: ReceiptKey["publicJwk"];
-  }[];
+  verificationMethod: VerificationMethod[];
   assertionMethod: string[];
 }
 
+const validFromOf = (ms: number | undefined) => (ms === undefined ? {} : { validFrom: new Date(ms).toISOString() });
+
+/** The key in use first, then each retired key with the time it was current: a receipt signed by any of them verifies. */
 export function didDocument(origin: string, key: ReceiptKey): DidDocument {
   const id = didWebOf(origin);
-  const method = `${id}#${key.fragment}`;
+  const method = (held: Pick<RetiredKey, "fragment" | "publicJwk">): VerificationMethod => ({
+    id: `${id}#${held.fragment}`,
+    type: "JsonWebKey2020",
+    controller: id,
+    publicKeyJwk: held.publicJwk,
+  });
+  const methods = [
+    { ...method(key), ...validFromOf(key.validFrom) },
+    ...key.retired.map((old) => ({
+      ...method(old),
+      ...validFromOf(old.validFrom),
+      validUntil: new Date(old.validUntil).toISOString(),
+    })),
+  ];
   return {
     "@context": ["https://www.w3.org/ns/did/v1", "https://w3id.org/security/suites/jws-2020/v1"],
     id,
-    verificationMethod: [{ id: method, type: "JsonWebKey2020", controller: id, publicKeyJwk: key.publicJwk }],
-    assertionMethod: [method],
+    verificationMethod: methods,
+    assertionMethod: methods.map((m) => m.id),
   };
 }

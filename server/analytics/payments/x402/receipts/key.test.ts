@@ -5,8 +5,8 @@ import { generateKeyPairSync, type JsonWebKey } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../../../config/env.js";
 import { didDocument, didWebDocumentUrl, didWebOf, keyIdOf } from "./did.js";
-import { jwsSigner, signCompact, verifyCompact } from "./jws.js";
-import { pemOf, receiptKeyOf } from "./key.js";
+import { decodeCompact, jwsSigner, signCompact, verifyCompact } from "./jws.js";
+import { pemOf, receiptKeyOf, retiredKeysOf } from "./key.js";
 
 const NAME = "RECEIPT_SIGNING_KEY";
 const { privateKey } = generateKeyPairSync("ed25519");
@@ -69,5 +69,49 @@ describe("did:web", () => {
     expect(signCompact({ a: "x", b: 1 }, jwsSigner(key.secretKey, kid))).toBe(jws);
     const other = receiptKeyOf({}, NAME, "testnet") as NonNullable<ReturnType<typeof receiptKeyOf>>;
     expect(verifyCompact(jws, other.publicJwk)).toBeUndefined();
+  });
+});
+
+describe("a rotation of the receipt key (RECEIPT_RETIRED_KEYS)", () => {
+  const RETIRED = "RECEIPT_RETIRED_KEYS";
+  const pemOfNew = () => generateKeyPairSync("ed25519").privateKey.export({ format: "pem", type: "pkcs8" }).toString();
+  const origin = "https://api.example.com";
+
+  it("keeps a receipt signed before the rotation verifying after it, under the kid it names", () => {
+    const before = receiptKeyOf({ [NAME]: pem }, NAME, "mainnet") as NonNullable<ReturnType<typeof receiptKeyOf>>;
+    const receipt = signCompact({ payer: "0xabc", issuedAt: 1 }, jwsSigner(before.secretKey, keyIdOf(origin, before)));
+    // the rotation: a new key, the old one's public half retired with the time it was current
+    const env = {
+      [NAME]: pemOfNew(),
+      [RETIRED]: `${before.publicJwk.x}@2026-11-01T00:00:00Z/2026-12-07T12:00:00Z`,
+    };
+    const after = receiptKeyOf(env, NAME, "mainnet", retiredKeysOf(env, RETIRED)) as typeof before;
+    const document = didDocument(origin, after);
+    expect(document.verificationMethod.map((m) => [m.validFrom, m.validUntil])).toEqual([
+      ["2026-12-07T12:00:00.000Z", undefined],
+      ["2026-11-01T00:00:00.000Z", "2026-12-07T12:00:00.000Z"],
+    ]);
+    expect(document.assertionMethod).toEqual(document.verificationMethod.map((m) => m.id));
+    const kid = decodeCompact(receipt)?.header.kid;
+    const method = document.verificationMethod.find((m) => m.id === kid);
+    expect(method?.publicKeyJwk).toEqual(before.publicJwk);
+    expect(verifyCompact(receipt, method?.publicKeyJwk as JsonWebKey)?.payload).toEqual({
+      payer: "0xabc",
+      issuedAt: 1,
+    });
+    // the same receipt does not verify under the key now in use
+    expect(verifyCompact(receipt, document.verificationMethod[0]?.publicKeyJwk as JsonWebKey)).toBeUndefined();
+  });
+
+  it("lists several retired keys, and refuses an entry it cannot read, naming the variable", () => {
+    const x = (receiptKeyOf({ [NAME]: pem }, NAME, "mainnet") as { publicJwk: { x: string } }).publicJwk.x;
+    expect(retiredKeysOf({ [RETIRED]: `${x}@2026-12-01T00:00:00Z, ${x}@2026-10-01/2026-11-01` }, RETIRED)).toHaveLength(
+      2,
+    );
+    expect(retiredKeysOf({}, RETIRED)).toEqual([]);
+    for (const bad of ["nokey@2026-12-01", `${x}`, `${x}@someday`, `${x}@2026-12-01/2026-11-01`])
+      expect(() => retiredKeysOf({ [RETIRED]: bad }, RETIRED), bad).toThrow(
+        /^RECEIPT_RETIRED_KEYS must list retired keys as <x>@<until> or <x>@<from>\/<until>/,
+      );
   });
 });

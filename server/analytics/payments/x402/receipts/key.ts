@@ -18,17 +18,71 @@ export interface ReceiptKey {
   fragment: string;
   /** Made at start-up for lack of a configured key: signatures last as long as the process. */
   development: boolean;
+  /** Epoch ms since which this key signs: when the last retired key stopped (none before a first rotation). */
+  validFrom?: number;
+  /** The keys that signed before this one (`RECEIPT_RETIRED_KEYS`), still published so that their receipts verify. */
+  retired: RetiredKey[];
 }
 
-function receiptKey(privateKey: KeyObject, development: boolean): ReceiptKey {
+/** A key that signed offers and receipts before the current one: its public half, and when it was current. */
+export interface RetiredKey {
+  publicJwk: ReceiptKey["publicJwk"];
+  fragment: string;
+  /** Epoch ms, when the operator said. */
+  validFrom?: number;
+  /** Epoch ms: when it stopped signing. */
+  validUntil: number;
+}
+
+/** RFC 7638: SHA-256 of the required members in lexicographic order, no white space; the fragment takes its start. */
+const fragmentOf = (x: string) =>
+  `receipts-${createHash("sha256")
+    .update(JSON.stringify({ crv: "Ed25519", kty: "OKP", x }))
+    .digest("base64url")
+    .slice(0, 12)}`;
+
+function receiptKey(privateKey: KeyObject, development: boolean, retired: RetiredKey[]): ReceiptKey {
   const { x, d } = privateKey.export({ format: "jwk" });
   const secretKey = Buffer.concat([Buffer.from(d as string, "base64url"), Buffer.from(x as string, "base64url")]);
   const publicJwk = { kty: "OKP" as const, crv: "Ed25519" as const, x: x as string };
-  // RFC 7638: SHA-256 of the required members in lexicographic order, no white space.
-  const thumbprint = createHash("sha256")
-    .update(JSON.stringify({ crv: "Ed25519", kty: "OKP", x }))
-    .digest("base64url");
-  return { privateKey, secretKey, publicJwk, fragment: `receipts-${thumbprint.slice(0, 12)}`, development };
+  const validFrom = retired.length ? Math.max(...retired.map((key) => key.validUntil)) : undefined;
+  return {
+    privateKey,
+    secretKey,
+    publicJwk,
+    fragment: fragmentOf(x as string),
+    development,
+    ...(validFrom !== undefined && { validFrom }),
+    retired,
+  };
+}
+
+const BASE64URL_KEY = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * `RECEIPT_RETIRED_KEYS`: the keys that signed before the current one, comma-separated, each its public key `x` (as
+ * `/.well-known/did.json` lists it) and when it was current as an ISO 8601 interval, the start optional:
+ * `<x>@<until>` or `<x>@<from>/<until>`.
+ */
+export function retiredKeysOf(env: Env, name: string): RetiredKey[] {
+  const raw = present(env, name);
+  if (!raw) return [];
+  return raw.split(",").map((entry) => {
+    const [x = "", interval = ""] = entry.trim().split("@");
+    const [from, until] = interval.includes("/") ? interval.split("/") : [undefined, interval];
+    const validUntil = Date.parse(until ?? "");
+    const validFrom = from === undefined ? undefined : Date.parse(from);
+    if (
+      !BASE64URL_KEY.test(x) ||
+      !Number.isFinite(validUntil) ||
+      (validFrom !== undefined && !(validFrom < validUntil))
+    )
+      throw new ConfigError(
+        `${name} must list retired keys as <x>@<until> or <x>@<from>/<until> (x: the 43-character public key of /.well-known/did.json; ISO 8601 times, from before until), got "${entry.trim()}"`,
+      );
+    const publicJwk = { kty: "OKP" as const, crv: "Ed25519" as const, x };
+    return { publicJwk, fragment: fragmentOf(x), ...(validFrom !== undefined && { validFrom }), validUntil };
+  });
 }
 
 /** A PEM (real line breaks or `\n` written out, as env files often carry them) or a JWK, parsed as an Ed25519 private key. */
@@ -49,11 +103,16 @@ function parseKey(name: string, raw: string): KeyObject {
 }
 
 /** The configured key; else a development key on testnet; else (mainnet) none. */
-export function receiptKeyOf(env: Env, name: string, profile: "testnet" | "mainnet"): ReceiptKey | undefined {
+export function receiptKeyOf(
+  env: Env,
+  name: string,
+  profile: "testnet" | "mainnet",
+  retired: RetiredKey[] = [],
+): ReceiptKey | undefined {
   const raw = present(env, name);
-  if (raw) return receiptKey(parseKey(name, raw), false);
+  if (raw) return receiptKey(parseKey(name, raw), false, retired);
   if (profile === "mainnet") return undefined;
-  return receiptKey(generateKeyPairSync("ed25519").privateKey, true);
+  return receiptKey(generateKeyPairSync("ed25519").privateKey, true, retired);
 }
 
 /** The key as a PKCS#8 PEM, for worker processes to sign with the key their primary made. */
