@@ -74,6 +74,9 @@ describe("the conformance package, installed into an empty project", () => {
       "results/gated.xml",
       "--min-coverage",
       "100",
+      // what this run asserts needs no fuzzing depth: a few runs per property keep it short
+      "--runs",
+      "3",
     ];
     const { code, output } = await conformance(args);
     expect(code, output).toBe(1);
@@ -88,6 +91,8 @@ describe("the conformance package, installed into an empty project", () => {
       "base",
       "--junit",
       "results/broken.xml",
+      "--runs",
+      "3",
     ]);
     expect(code, output).toBe(1);
     expect(output).toMatch(/Failed:\n[\s\S]*POST \/defi\/tvl · base · 402 challenge/);
