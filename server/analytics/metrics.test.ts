@@ -16,6 +16,9 @@ describe("prometheusObservers", () => {
       reason: "invalid_exact_svm_payload_transaction",
     });
     observe.payments.settlement({ backend: "facilitator", outcome: "settled", seconds: 0.2 });
+    for (const outcome of ["served", "recovered"] as const)
+      observe.payments.payment({ network: "base", version: "2", outcome, reason: "settled", amount: 2500n });
+    observe.payments.payment({ network: "base", version: "2", outcome: "replayed", reason: "" });
     observe.insight.insight({ outcome: "partial", cause: "timeout" });
     observe.insight.insight({ outcome: "answered" });
     observe.upstream.attempt("meteora", "timeout", 8);
@@ -31,6 +34,7 @@ describe("prometheusObservers", () => {
     expect(metricValue(page, "x402_settlement_duration_seconds_bucket", { backend: "facilitator", le: "0.25" })).toBe(
       1,
     );
+    expect(metricValue(page, "x402_revenue_micro_usdc_total", { network: "base" })).toBe(5000);
     expect(metricValue(page, "insight_answers_total", { outcome: "partial", cause: "timeout" })).toBe(1);
     expect(metricValue(page, "insight_answers_total", { outcome: "answered", cause: "" })).toBe(1);
     expect(metricValue(page, "upstream_requests_total", { provider: "meteora", outcome: "timeout" })).toBe(1);

@@ -29,6 +29,11 @@ export function prometheusObservers(registry: Registry): AnalyticsObservers {
     "Payments by network, x402 version and outcome (served, replayed, held, refused, released, recovered) with its reason.",
     ["network", "x402_version", "outcome", "reason"],
   );
+  const revenue = counter(
+    "x402_revenue_micro_usdc_total",
+    "USDC the service was paid, in micro-USDC, by network: each payment once, when it settled (a replay adds nothing).",
+    ["network"],
+  );
   const settlement = histogram(
     "x402_settlement_duration_seconds",
     "Settlement calls by backend and outcome (settled, refused, error: outcome unknown).",
@@ -66,8 +71,10 @@ export function prometheusObservers(registry: Registry): AnalyticsObservers {
   );
   return {
     payments: {
-      payment: ({ network, version, outcome, reason }) =>
-        payments.inc({ network, x402_version: version, outcome, reason }),
+      payment: ({ network, version, outcome, reason, amount }) => {
+        payments.inc({ network, x402_version: version, outcome, reason });
+        if (amount !== undefined) revenue.inc({ network }, Number(amount));
+      },
       settlement: ({ backend, outcome, seconds }) => settlement.observe({ backend, outcome }, seconds),
     },
     insight: {

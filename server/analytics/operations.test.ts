@@ -97,6 +97,8 @@ describe("the analytics service's metrics", () => {
     expect(metricValue(text, "http_requests_total", { operation: "defiTvl", status: "200" })).toBe(1);
     expect(metricValue(text, "http_requests_total", { operation: "lpPoolDetail", status: "404" })).toBe(1);
     expect(metricValue(text, "insight_answers_total", { outcome: "answered" })).toBe(1);
+    // revenue: the one settled payment's micro-USDC, once (neither the replay nor the released payment adds)
+    expect(metricValue(text, "x402_revenue_micro_usdc_total", { network: "base-sepolia" })).toBe(1000);
     expect(metricValue(text, "cache_lookups_total", { result: "miss" })).toBeGreaterThan(0);
     // no payer, payment or path parameter becomes a label
     expect(text).not.toContain(account.address);

@@ -23,6 +23,8 @@ export interface PaymentEvent {
   outcome: PaymentOutcome;
   /** `refused`: the x402 reason code; `recovered`: `settled` or `released`; otherwise empty. */
   reason: string;
+  /** Micro-USDC the payment moved: on `served`, and on `recovered` as `settled` (never on a replay). */
+  amount?: bigint;
 }
 
 export interface SettlementEvent {

@@ -40,7 +40,7 @@ describe("observedGate", () => {
     expect((await gate.settle(admission.payment, answer)).kind).toBe("settled");
     expect((await gate.admit(payment("n1"), offer, request())).kind).toBe("stored");
     expect(observer.payments).toEqual([
-      { network: "base-sepolia", version: "1", outcome: "served", reason: "" },
+      { network: "base-sepolia", version: "1", outcome: "served", reason: "", amount: 1000n },
       { network: "base-sepolia", version: "1", outcome: "replayed", reason: "" },
     ]);
     expect(observer.settlements).toEqual([{ backend: "ledger", outcome: "settled", seconds: expect.any(Number) }]);

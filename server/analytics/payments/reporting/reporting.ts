@@ -12,7 +12,13 @@ import type { PaymentEvent, PaymentObserver } from "./payment-events.js";
  */
 export function observedGate(gate: PaymentGate, observer: PaymentObserver): PaymentGate {
   const report = (payment: AdmittedPayment, outcome: "served" | "refused" | "released", reason = "") =>
-    observer.payment({ network: payment.network, version: String(payment.version), outcome, reason });
+    observer.payment({
+      network: payment.network,
+      version: String(payment.version),
+      outcome,
+      reason,
+      ...(outcome === "served" && { amount: BigInt(payment.amount) }),
+    });
   return {
     async admit(submission, offer, request) {
       const admission = await gate.admit(submission, offer, request);

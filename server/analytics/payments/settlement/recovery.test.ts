@@ -147,6 +147,11 @@ describe("payment recovery", () => {
     expect(reported.every((e) => e.outcome === "recovered" && e.network === "base-sepolia" && e.version === "")).toBe(
       true,
     );
+    // the settled one brings its amount, for the revenue counter; the released one nothing
+    expect(reported.map((e) => [e.reason, e.amount]).sort()).toEqual([
+      ["released", undefined],
+      ["settled", 1000n],
+    ]);
 
     state = { state: "open", why: "still valid" };
     const open = await attemptOf(ledger, reservation("open", {}, clock.now()));

@@ -53,7 +53,13 @@ type RecoveryRun = Required<Omit<RecoveryOptions, "observer">> & { observer: Pay
 /** Counts a resolution in the pass's report and tells the observer. */
 function resolved(run: RecoveryRun, payment: PendingPayment, report: RecoveryReport, as: "released" | "settled"): void {
   report[as]++;
-  run.observer.payment({ network: payment.network, version: "", outcome: "recovered", reason: as });
+  run.observer.payment({
+    network: payment.network,
+    version: "",
+    outcome: "recovered",
+    reason: as,
+    ...(as === "settled" && { amount: payment.amount }),
+  });
 }
 
 /**
