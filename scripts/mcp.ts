@@ -1,6 +1,7 @@
 /**
  * `npm run mcp -- --base-url URL --network base|skale|solana [--max-per-call USD] [--max-total USD] [--confirm]`:
- * a paying MCP bridge on stdio (client/mcp-bridge.ts) for hosts that speak MCP but do not pay x402.
+ * a paying MCP bridge on stdio (client/mcp-bridge.ts) for hosts that speak MCP but do not pay x402; the
+ * `defi-intel-mcp` command of the @defi-intel/client package (packages/client), which the MCP registry lists.
  * stdout carries the protocol and nothing else; what the bridge says goes to stderr. Keys come from
  * X402_EVM_PRIVATE_KEY / X402_SOLANA_SECRET_KEY or `--key-file`, never from the command line.
  * Exit codes: 0 when the host closes stdin, 1 when the bridge cannot start, 2 usage.
@@ -18,6 +19,7 @@ import { type BlockhashSource, offlineBlockhash } from "../client/payers.js";
 import { commandLine } from "../lib/command-line.mjs";
 
 const USAGE = `Usage: npm run mcp -- --network base|skale|solana [options]
+       defi-intel-mcp --network base|skale|solana [options]   (installed with @defi-intel/client)
 
 A paying MCP bridge on stdio: the analytics service's tools, each call paid from your key under two caps.
 

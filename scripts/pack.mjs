@@ -78,6 +78,10 @@ function leftOut(unavailable = {}) {
   };
 }
 
+/** The folders holding the package's commands (`bin`), relative to the package. */
+const commandFolders = (manifest) =>
+  new Set(Object.values(manifest.bin ?? {}).map((file) => dirname(file.replace(/^\.\//, ""))));
+
 /** The bundles of the entries in one folder: one build, so that each module's file paths are rewritten for that folder. */
 async function bundleFolder(manifest, dir, folder, entries) {
   const entryPoints = Object.fromEntries(
@@ -95,8 +99,8 @@ async function bundleFolder(manifest, dir, folder, entries) {
     metafile: true,
     logLevel: "warning",
     plugins: [leftOut(manifest.build.unavailable), filesFrom(folder)],
-    // A package's bundles are its commands when it has any: run by npm's bin links, so by Node.
-    ...(manifest.bin ? { banner: { js: "#!/usr/bin/env node" } } : {}),
+    // The bundles in a folder of the package's commands are run by npm's bin links, so by Node; a library's are not.
+    ...(commandFolders(manifest).has(folder) ? { banner: { js: "#!/usr/bin/env node" } } : {}),
   });
   return importedPackages(metafile);
 }
