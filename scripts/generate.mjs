@@ -9,7 +9,9 @@
 // status gets its own example, each paid operation its price in its description and the
 // document the tables of networks and prices (scripts/derive-documents.mjs). The analytics 3.1
 // document is also written once per network (`analytics-base.json`: the `/base` operations and
-// the free ones), the files `GET /openapi.json?network=base` serves.
+// the free ones), the files `GET /openapi.json?network=base` serves. The MCP registry's listing
+// (`mcp/server.json`) is derived from the analytics document and the bridge package's manifest
+// (scripts/mcp-registry.mjs).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,6 +22,7 @@ import YAML from "yaml";
 import { commandLine } from "../lib/command-line.mjs";
 import { parametersOf } from "../lib/openapi-refs.mjs";
 import { deriveErrorExamples, describePrices, networkDocument, prefixNames } from "./derive-documents.mjs";
+import { registryListing } from "./mcp-registry.mjs";
 
 const root = dirname(dirname(fileURLToPath(import.meta.url)));
 const outDir = join(root, "generated");
@@ -173,6 +176,9 @@ async function build() {
     null,
     2,
   )}\n`;
+  // The listing names the package that ships the stdio bridge, by the name and version of its manifest.
+  const bridge = JSON.parse(readFileSync(join(root, "packages/client/package.json"), "utf8"));
+  files["mcp/server.json"] = `${JSON.stringify(registryListing(docs["3.1/analytics"], bridge), null, 2)}\n`;
   for (const name of Object.values(services)) {
     // Optional stays optional even with a default: the types describe what a caller may send.
     const ast = await openapiTS(structuredClone(docs[`3.1/${name}`]), { defaultNonNullable: false });
@@ -191,7 +197,8 @@ function listFiles(dir) {
 const USAGE = `usage: npm run generate [-- --check]   (npm run generate:check is the same with --check)
 
 Builds generated/ from spec/: OpenAPI 3.1 and 3.0 of both services (JSON and YAML), the analytics 3.1 document
-per network (analytics-solana, -base, -skale), the network table (networks.json) and the openapi-typescript types.
+per network (analytics-solana, -base, -skale), the network table (networks.json), the openapi-typescript types and
+the MCP registry's listing of the analytics service (mcp/server.json).
 
   --check   build in memory and fail (exit 1) when generated/ differs, writing nothing
   --help    this text`;
