@@ -11,26 +11,46 @@ import sodium from "sodium-native";
 
 export const base64url = (bytes: Uint8Array | string): string => Buffer.from(bytes).toString("base64url");
 
+/** A lone (unpaired) UTF-16 surrogate: with the `u` flag a pair reads as one code point, which is not `Cs`. */
+const LONE_SURROGATE = /\p{Cs}/u;
+
 /**
- * JCS canonical JSON of a value of JSON objects, arrays, strings, booleans, null and finite numbers:
- * object keys sorted by UTF-16 code units, no white space; strings and numbers as ECMAScript's
- * JSON.stringify writes them, which is what RFC 8785 specifies.
+ * The JCS canonical form (RFC 8785) of a JSON value: objects, arrays, strings, booleans, null and finite
+ * numbers (an object's undefined fields are left out, as JSON.stringify leaves them). Object keys sorted by
+ * UTF-16 code units, no white space; numbers as ECMAScript's Number.prototype.toString writes them (-0 as 0);
+ * strings as JSON.stringify escapes them (`\b \t \n \f \r`, other controls as lowercase `\u00xx`, `"` and
+ * `\`, everything else as it is), which is RFC 8785 §3.2.2.2 to the letter, except that JSON.stringify writes
+ * a lone surrogate as an escape where the RFC requires an error. Throws a TypeError for what JCS has no form of.
  */
 export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (value !== null && typeof value === "object") {
-    const record = value as Record<string, unknown>;
-    let fields = "";
-    // sort()'s default order compares UTF-16 code units, as RFC 8785 asks
-    for (const key of Object.keys(record).sort()) {
-      if (record[key] === undefined) continue;
-      fields += `${fields ? "," : ""}${JSON.stringify(key)}:${canonicalJson(record[key])}`;
+  switch (typeof value) {
+    case "string":
+      return canonicalString(value);
+    case "number":
+      if (!Number.isFinite(value)) throw new TypeError("JCS has no form for a non-finite number");
+      return JSON.stringify(value);
+    case "boolean":
+      return value ? "true" : "false";
+    case "object": {
+      if (value === null) return "null";
+      if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+      const record = value as Record<string, unknown>;
+      let fields = "";
+      // sort()'s default order compares UTF-16 code units, as RFC 8785 asks
+      for (const key of Object.keys(record).sort()) {
+        if (record[key] === undefined) continue;
+        fields += `${fields ? "," : ""}${canonicalString(key)}:${canonicalJson(record[key])}`;
+      }
+      return `{${fields}}`;
     }
-    return `{${fields}}`;
+    default:
+      throw new TypeError(`JCS has no form for ${typeof value}`);
   }
-  if (typeof value === "number" && !Number.isFinite(value))
-    throw new TypeError("JCS has no form for a non-finite number");
-  return JSON.stringify(value);
+}
+
+function canonicalString(text: string): string {
+  if (LONE_SURROGATE.test(text)) throw new TypeError("JCS has no form for a string with a lone surrogate");
+  return JSON.stringify(text);
 }
 
 /** A key ready to sign: libsodium's 64-byte Ed25519 secret key and the encoded protected header naming its `kid`. */
