@@ -6590,10 +6590,11 @@ export interface components {
         /** @description What a signed receipt proves: a payment settled for a resource, and the answer delivered. */
         "X402.ReceiptPayload": {
             /**
-             * @description Payload schema version; always 1.
+             * @description Payload schema version: 2 when the receipt binds the delivered body (the three `responseHash` fields, all
+             *     present), as this service's receipts do; 1, the extension's first version, when it does not.
              * @enum {number}
              */
-            version: 1;
+            version: 1 | 2;
             /** @description CAIP-2 id of the network the payment settled on. */
             network: components["schemas"]["X402.Caip2Network"];
             /** @description The resource paid for, as the request named it. */
@@ -6607,6 +6608,24 @@ export interface components {
             issuedAt: number;
             /** @description As the settlement response's `transaction`. */
             transaction?: string;
+            /**
+             * @description The digest of the body delivered with the answer (the extension's delivery binding, version 2): `0x` and the
+             *     lowercase hex of its SHA-256. This service hashes the exact bytes of the `200` or `206` body as sent, before any
+             *     content encoding (over MCP, the UTF-8 bytes of the result's `content[0].text`), so the answer a client kept can
+             *     be checked against the receipt byte for byte.
+             */
+            responseHash?: string;
+            /**
+             * @description The hash algorithm of `responseHash`.
+             * @enum {string}
+             */
+            responseHashAlg?: "sha256";
+            /**
+             * @description What `responseHash` covers: `raw`, the body's bytes as delivered (this service's choice), or `jcs`, the RFC 8785
+             *     canonical form of the JSON body.
+             * @enum {string}
+             */
+            responseHashEncoding?: "raw" | "jcs";
         };
         /** @description What a payment buys (x402 v2 `ResourceInfo`). */
         "X402.ResourceInfo": {
