@@ -1,10 +1,12 @@
 // Signed offers and receipts (the x402 offer-receipt extension) as a client of the running app checks
 // them with @x402/extensions 2.27's own verifiers, given the public key the service publishes in its
 // /.well-known/did.json: every offer of a real 402 and the receipt of an answer paid by the official
-// v2 client verify, match each other and the payment, and name the key the document lists; an edited
-// one does not verify; a retry served from the ledger carries the very same receipt; v1 is unchanged.
+// v2 client verify, match each other and the payment, and name the key the document lists; the receipt
+// binds the exact body the client received, and an edited body fails that check; an edited receipt
+// does not verify; a retry served from the ledger carries the very same receipt; v1 is unchanged.
 
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,6 +28,7 @@ import { decodeHeader, listen, type Running, v1Client, v2Client } from "../../..
 import { loadAnalyticsConfig } from "../../../../config/analytics.js";
 import { createLogger } from "../../../../http/logger.js";
 import { createAnalyticsService } from "../../../service.js";
+import { checkDelivery } from "./delivery.js";
 
 let app: Running;
 /** The PAYMENT-RESPONSE header of the v2 paid answer below, for the command line's tests. */
@@ -92,7 +95,7 @@ describe("the offers of a 402", () => {
 });
 
 describe("the receipt of a v2 paid answer", () => {
-  it("verifies, proves the payment (payer, network, resource, the answer's time, transaction), matches the offer; a retry gets the same", async () => {
+  it("verifies, proves the payment (payer, network, resource, the answer's time, transaction) and the body delivered, matches the offer; a retry gets the same", async () => {
     const account = privateKeyToAccount(generatePrivateKey());
     const { pay, sent } = v2Client(account, "");
     const url = `${app.origin}/base/defi/tvl`;
@@ -106,16 +109,24 @@ describe("the receipt of a v2 paid answer", () => {
     expect(receipt.format).toBe("jws");
     const settlement = decodeHeader(res.headers.get("payment-response"));
     const payload = await verifyReceiptSignatureJWS(receipt, publicKey());
-    const envelope = (await res.json()) as { timestamp: string };
+    // the body exactly as it came, bytes and all
+    const body = new Uint8Array(await res.arrayBuffer());
+    const envelope = JSON.parse(new TextDecoder().decode(body)) as { timestamp: string };
     expect(payload).toEqual({
-      version: 1,
+      version: 2,
       network: "eip155:84532",
       resourceUrl: url,
       payer: account.address,
       issuedAt: Math.floor(Date.parse(envelope.timestamp) / 1000),
       transaction: settlement.transaction,
+      responseHash: `0x${createHash("sha256").update(body).digest("hex")}`,
+      responseHashAlg: "sha256",
+      responseHashEncoding: "raw",
     });
     expect(extractReceiptPayload(receipt)).toEqual(payload);
+    expect(checkDelivery(payload, body)).toMatchObject({ kind: "matches" });
+    const edited = new TextEncoder().encode(JSON.stringify({ ...envelope, data: [] }));
+    expect(checkDelivery(payload, edited)).toMatchObject({ kind: "differs" });
     expect(offered && verifyReceiptMatchesOffer(receipt, offered, [account.address])).toBe(true);
     await expect(
       verifyReceiptSignatureJWS({ ...receipt, signature: tampered(receipt.signature) }, publicKey()),

@@ -3,19 +3,23 @@
  * JWS form: every v2 challenge carries `extensions["offer-receipt"].info.offers`, one signed offer per
  * `accepts` entry (`acceptIndex` naming it), and every settled v2 answer's settlement response carries
  * `extensions["offer-receipt"].info.receipt`. The receipt's `issuedAt` is the answer envelope's own
- * `timestamp`, so a receipt is a pure function of the stored answer, the settlement and the key: a
- * retry served from the ledger gets the same bytes (decision 0011).
+ * `timestamp`, and its `responseHash` the digest of the answer's body (delivery.ts), so a receipt is a
+ * pure function of the stored answer, the settlement and the key: a retry served from the ledger gets
+ * the same bytes (decision 0011).
  */
 import type { components } from "../../../../../generated/types/analytics.js";
 import type { PaymentRequirementsV2 } from "../types.js";
+import { rawBinding } from "./delivery.js";
 import { keyIdOf } from "./did.js";
 import { type JwsSigner, jwsSigner, signCompact } from "./jws.js";
 import type { ReceiptKey } from "./key.js";
 
 export const OFFER_RECEIPT = "offer-receipt";
 
-/** Offer and receipt payloads' schema version. */
-const VERSION = 1 as const;
+/** Offer payloads' schema version. */
+const OFFER_VERSION = 1 as const;
+/** Receipt payloads' schema version: 2, the one that binds the delivered body. */
+const RECEIPT_VERSION = 2 as const;
 
 export type SignedOffer = components["schemas"]["X402.SignedOffer"];
 export type SignedReceipt = components["schemas"]["X402.SignedReceipt"];
@@ -77,7 +81,8 @@ export interface ReceiptSigner {
   withOffers<T extends Challenge>(required: T, nowMs: number): T;
   /**
    * The settlement response with its signed receipt for `resourceUrl`, issued at the time of the
-   * answer's envelope (`answerBody`'s `timestamp`); as it was when the answer has no timestamp.
+   * answer's envelope (`answerBody`'s `timestamp`) and binding `answerBody`, the body exactly as it is
+   * sent; as it was when the answer has no timestamp.
    */
   withReceipt<T extends Settled>(response: T, resourceUrl: string, answerBody: string): T;
 }
@@ -143,7 +148,7 @@ export function receiptSigner(
           acceptIndex,
           signature: signCompact(
             {
-              version: VERSION,
+              version: OFFER_VERSION,
               resourceUrl,
               scheme: accept.scheme,
               network: accept.network,
@@ -164,12 +169,13 @@ export function receiptSigner(
       if (issuedAt === undefined) return response;
       const { network, payer, transaction } = response;
       const payload: ReceiptPayload = {
-        version: VERSION,
+        version: RECEIPT_VERSION,
         network: network as ReceiptPayload["network"],
         resourceUrl,
         payer,
         issuedAt,
         ...(transaction && { transaction }),
+        ...rawBinding(answerBody),
       };
       const receipt: SignedReceipt = { format: "jws", signature: signCompact(payload, signer(resourceUrl)) };
       const extensions = {
