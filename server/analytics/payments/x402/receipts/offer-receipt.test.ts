@@ -31,8 +31,8 @@ import { createAnalyticsService } from "../../../service.js";
 import { checkDelivery } from "./delivery.js";
 
 let app: Running;
-/** The PAYMENT-RESPONSE header of the v2 paid answer below, for the command line's tests. */
-let paid: { header: string; payer: string } | undefined;
+/** The PAYMENT-RESPONSE header and the body of the v2 paid answer below, for the command line's tests. */
+let paid: { header: string; payer: string; body: Uint8Array } | undefined;
 type Did = { id: string; verificationMethod: { id: string; publicKeyJwk: { kty: string; crv: string; x: string } }[] };
 let did: Did;
 const publicKey = () =>
@@ -135,7 +135,7 @@ describe("the receipt of a v2 paid answer", () => {
     const retry = await post(fetch, url, { "PAYMENT-SIGNATURE": sent[0] as string });
     expect(retry.status).toBe(200);
     expect(retry.headers.get("payment-response")).toBe(res.headers.get("payment-response"));
-    paid = { header: res.headers.get("payment-response") as string, payer: account.address };
+    paid = { header: res.headers.get("payment-response") as string, payer: account.address, body };
   });
 
   it("is not added to a v1 answer's X-PAYMENT-RESPONSE", async () => {
@@ -168,6 +168,33 @@ describe("npm run receipts -- verify", () => {
     expect(stdout).toContain(`VERIFIED: signed by ${did.verificationMethod[0]?.id}`);
     for (const line of [payer, "eip155:84532", `${app.origin}/base/defi/tvl`, "ledger:base-sepolia:"])
       expect(stdout).toContain(line);
+    expect(stdout).toMatch(/ {2}response {5}0x[0-9a-f]{64} \(sha256, raw\)/);
+  });
+
+  it("with --body, accepts the very answer received and refuses another, naming both digests, with exit 1", async () => {
+    const { header, body } = paid as NonNullable<typeof paid>;
+    const dir = mkdtempSync(join(tmpdir(), "receipts-"));
+    const write = (name: string, bytes: Uint8Array | string) => {
+      writeFileSync(join(dir, name), bytes);
+      return join(dir, name);
+    };
+    const answer = write("answer.json", body);
+    const right = await verifyCommand(["-", "--body", answer], header);
+    expect(right.code, right.stdout + right.stderr).toBe(0);
+    expect(right.stdout).toContain(`  delivered    ${answer} is that body`);
+
+    const envelope = JSON.parse(new TextDecoder().decode(body)) as Record<string, unknown>;
+    const bound = `0x${createHash("sha256").update(body).digest("hex")}`;
+    for (const other of [
+      JSON.stringify({ ...envelope, data: [] }), // another answer
+      JSON.stringify(envelope, null, 2), // the same answer, written out again
+    ]) {
+      const wrong = await verifyCommand(["-", "--body", write("other.json", other)], header);
+      expect(wrong.code, wrong.stdout + wrong.stderr).toBe(1);
+      expect(wrong.stdout).toBe("");
+      expect(wrong.stderr).toContain(`is not the answer it was issued for: the receipt binds ${bound}`);
+      expect(wrong.stderr).toContain(`hashes to 0x${createHash("sha256").update(other).digest("hex")}`);
+    }
   });
 
   it("verifies the decoded JSON or the receipt alone from a file, with --url; refuses an edited receipt with exit 1", async () => {
