@@ -160,18 +160,20 @@ describe("the mock's answers", () => {
       ] as string,
     );
     const f = new Findings("mock receipt");
-    await checkSignedReceipt(f, settlement, mockKeys, { resourceUrl: resource, timestamp });
+    await checkSignedReceipt(f, settlement, mockKeys, { resourceUrl: resource, timestamp, body: signing.answerBody });
     expect(f.problems).toEqual([]);
-    // judged: a receipt for another resource or time, or under a key the target does not publish
+    // judged: a receipt for another resource, time or body, or under a key the target does not publish
     const judged = new Findings("judged");
     await checkSignedReceipt(judged, settlement, mockKeys, {
       resourceUrl: `${resource}?x=1`,
       timestamp: "2026-01-02T03:04:06.000Z",
+      body: JSON.stringify({ data: [1], timestamp }),
     });
     await checkSignedReceipt(judged, settlement, new Map(), { resourceUrl: resource, timestamp });
     expect(judged.problems.map((p) => p.field)).toEqual([
       "PAYMENT-RESPONSE.extensions.offer-receipt.info.receipt.payload.resourceUrl",
       "PAYMENT-RESPONSE.extensions.offer-receipt.info.receipt.payload.issuedAt",
+      "PAYMENT-RESPONSE.extensions.offer-receipt.info.receipt.payload.responseHash",
       "PAYMENT-RESPONSE.extensions.offer-receipt.info.receipt.signature",
     ]);
     expect(JSON.parse(mock.MOCK_RECEIPT_KEY).x).toBe(mock.mockConfig().receipts?.publicJwk.x);

@@ -103,6 +103,7 @@ describe(`paid operations on ${settings.kind}`, () => {
             const expected = {
               resourceUrl: paid.paid.resource ?? "",
               timestamp: (paid.answer.json as { timestamp?: unknown })?.timestamp,
+              body: paid.answer.text,
             };
             await checkSignedReceipt(f, decodeHeader(settlement), published, expected);
           }

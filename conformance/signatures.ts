@@ -3,10 +3,13 @@
  * offer of its v2 challenges and every receipt of its v2 paid answers (x402's `offer-receipt` extension)
  * must verify under a key that document lists, as the JWS header's `kid` names it, and must say what
  * the exchange was: each offer its `accepts` entry at the challenge's resource, each receipt the payer,
- * network, transaction and resource paid for at the answer's own time. Verified with `@x402/extensions`'
- * verifiers, not the service's code. A target that answers 404 there signs nothing and is not judged.
+ * network, transaction and resource paid for at the answer's own time, and, when it binds the delivered
+ * body (`responseHash`), the body received. Verified with `@x402/extensions`' verifiers, not the
+ * service's code. A target that answers 404 there signs nothing and is not judged.
  */
+import { createHash } from "node:crypto";
 import {
+  canonicalize,
   type JWSSignedOffer,
   type JWSSignedReceipt,
   verifyOfferSignatureJWS,
@@ -91,12 +94,15 @@ export async function checkSignedOffers(f: Findings, challenge: PaymentRequiredV
   }
 }
 
-/** The receipt of a v2 paid answer: signed, and naming the settlement's payer, network and transaction, the resource and the answer's time. */
+/**
+ * The receipt of a v2 paid answer: signed, and naming the settlement's payer, network and transaction, the resource
+ * and the answer's time; when it binds the delivered body, binding `expected.body`, the body as received.
+ */
 export async function checkSignedReceipt(
   f: Findings,
   settlement: Record<string, unknown>,
   keys: PublishedKeys,
-  expected: { resourceUrl: string; timestamp: unknown },
+  expected: { resourceUrl: string; timestamp: unknown; body?: string },
 ) {
   const field = `PAYMENT-RESPONSE.extensions.${EXTENSION}.info.receipt`;
   const receipt = (settlement.extensions as Record<string, { info?: { receipt?: JWSSignedReceipt } }> | undefined)?.[
@@ -114,4 +120,25 @@ export async function checkSignedReceipt(
   f.equal(`${field}.payload.resourceUrl`, payload.resourceUrl, expected.resourceUrl, " (the resource paid for)");
   const issued = typeof expected.timestamp === "string" ? Math.floor(Date.parse(expected.timestamp) / 1000) : undefined;
   f.equal(`${field}.payload.issuedAt`, payload.issuedAt, issued, " (the answer envelope's timestamp)");
+  if (expected.body !== undefined) checkBoundBody(f, field, payload, expected.body);
+}
+
+/** A receipt's delivery binding, when it has one, against the body received: raw bytes, or (jcs) as x402 canonicalizes it. */
+function checkBoundBody(f: Findings, field: string, payload: object, body: string) {
+  const { responseHash, responseHashAlg, responseHashEncoding } = payload as Record<string, unknown>;
+  if (responseHash === undefined || responseHash === "") return;
+  const at = `${field}.payload.responseHash`;
+  if (responseHashAlg !== "sha256") return f.add(at, `responseHashAlg ${String(responseHashAlg)} is not sha256`);
+  let form: string;
+  if (responseHashEncoding === "raw") form = body;
+  else if (responseHashEncoding === "jcs")
+    try {
+      form = canonicalize(JSON.parse(body));
+    } catch (error) {
+      return f.add(at, `the body received has no JCS form: ${(error as Error).message}`);
+    }
+  else return f.add(at, `responseHashEncoding ${String(responseHashEncoding)} is neither raw nor jcs`);
+  const digest = `0x${createHash("sha256").update(form, "utf8").digest("hex")}`;
+  if (digest !== responseHash)
+    f.add(at, `${String(responseHash)} is not the body received, whose ${responseHashEncoding} digest is ${digest}`);
 }
