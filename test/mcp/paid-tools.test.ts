@@ -1,6 +1,7 @@
 // Paid MCP tools, as an agent meets them: the official MCP SDK client (1.x line) over streamable HTTP against
 // `npm start`'s service (embedded ledger settlement, in-memory ledger), paying with the x402 v2 client's own payload
 // (`@x402/core`'s x402Client with the SDK's exact EVM scheme) in `params._meta["x402/payment"]`.
+import { createHash } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -364,11 +365,16 @@ describe("a paid tool's offers and receipt", () => {
       extensions: { "offer-receipt": { info: { receipt: JWSSignedReceipt } } };
     };
     const receipt = settlement.extensions["offer-receipt"].info.receipt;
+    // the answer's text is the body a receipt binds, as over HTTP
+    const text = (paid.content as { text: string }[])[0]?.text as string;
     expect(await verifyReceiptSignatureJWS(receipt, await publicKey())).toMatchObject({
+      version: 2,
       resourceUrl: "mcp://tool/defiTvl",
       network: payment.accepted.network,
       payer: account.address,
       issuedAt: Math.floor(Date.parse((paid.structuredContent as { timestamp: string }).timestamp) / 1000),
+      responseHash: `0x${createHash("sha256").update(text, "utf8").digest("hex")}`,
+      responseHashEncoding: "raw",
     });
     const offered = decodeSignedOffers(offers).find((offer) => offer.network === payment.accepted.network);
     expect(offered && verifyReceiptMatchesOffer(receipt, offered, [account.address])).toBe(true);
