@@ -1,5 +1,6 @@
 // The analytics app's plumbing: challenge, payment gate, envelope, 206, errors, free endpoints.
 // Handlers answer the contract's examples here; segment data is tested with the segments.
+import { validateAndExtract } from "@x402/extensions/bazaar";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { exampleRequest } from "../../conformance/cases.js";
@@ -629,6 +630,20 @@ describe("free endpoints", () => {
     const { bazaar } = decode(String(challenge.headers["payment-required"])).extensions;
     expect(bazaar.routeTemplate).toBe("/base/lp/:venue/pools/:address");
     expect(bazaar.info.input.pathParams).toEqual({ venue: "meteora", address: pool });
+  });
+
+  it("keep the contract's path examples when the input breaks the contract, valid under the extension's schema", async () => {
+    const challenge = await request(app).get("/base/lp/uniswap/pools");
+    expect(challenge.status).toBe(402);
+    expect(challenge.body.errors).toEqual([expect.objectContaining({ location: "path", field: "venue" })]);
+    const { bazaar } = decode(String(challenge.headers["payment-required"])).extensions;
+    expect(bazaar.info.input.pathParams).toEqual({ venue: "meteora" });
+    expect(validateAndExtract(bazaar).errors ?? []).toEqual([]);
+    // a repeated query field stops the check before the path's values are judged: none of them is described
+    const repeated = await request(app).get("/base/lp/%20/pools?limit=1&limit=2");
+    expect(repeated.status).toBe(402);
+    const described = decode(String(repeated.headers["payment-required"])).extensions.bazaar;
+    expect(described.info.input.pathParams).toEqual({ venue: "meteora" });
   });
 });
 

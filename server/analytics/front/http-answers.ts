@@ -94,12 +94,20 @@ function challenge(at: RouteAnswers, request: AnsweredRequest, facts: OutcomeFac
   const violations = at.checkChallenge?.(402, body) ?? [];
   if (violations.length)
     throw new Error(`${at.route.operationId} produced a 402 outside the contract: ${violations.join("; ")}`);
-  const extensions = { ...at.routed.extensions, bazaar: atPath(at.routed.extensions.bazaar, request.params) };
+  const params = describedParams(request.params, extra.errors);
+  const extensions = { ...at.routed.extensions, bazaar: atPath(at.routed.extensions.bazaar, params) };
   const required = challengeV2(offer, extensions, reason);
   const signed = at.routed.receipts ? at.routed.receipts.withOffers(required, request.now) : required;
   const headers = { ...extra.headers, "Cache-Control": "no-store", [CHALLENGE_HEADER]: encodeHeader(signed) };
   return { status: 402, headers, body: JSON.stringify(body) };
 }
+
+/**
+ * The path values a challenge's Bazaar extension describes: the request's, unless its input breaks the contract (then
+ * not every value was judged: a repeated query field stops the check before the path's), when each keeps the
+ * contract's example, so that the extension stays valid under its own schema (an indexer validates it).
+ */
+const describedParams = (params: Record<string, string>, errors: FieldError[] = []) => (errors.length ? {} : params);
 
 interface ChallengeExtra {
   payer?: string;
