@@ -6,19 +6,28 @@
  * `/.well-known/did.json` of the fixed key it signs offers and receipts with (mock-payments.ts).
  *
  * A paid request that asks for an answer (no `Prefer`, or `Prefer: code=200|206`):
- * - is first sent to Prism as `Prefer: code=402`, so an invalid request gets Prism's 400 before any
- *   payment, as on the service; a valid one gets the contract's challenge;
- * - without `PAYMENT-SIGNATURE` or `X-PAYMENT` answers that challenge, `resource` at the mock's own
- *   origin, with the v2 challenge of the service's own offer in `PAYMENT-REQUIRED`;
+ * - is first sent to Prism as `Prefer: code=402` (a POST without a body as `{}`, which the service reads
+ *   as "all defaults"), so that Prism judges its input; a valid one gets the contract's challenge;
+ * - without `PAYMENT-SIGNATURE` or `X-PAYMENT` answers that challenge whatever its input, `resource` at
+ *   the mock's own origin, with the v2 challenge of the service's own offer in `PAYMENT-REQUIRED`; input
+ *   that breaks the contract is named in the body's `errors`, with the service's "Fix … before paying"
+ *   message (docs/payments.md, "Input and the challenge"), so that an indexer's probe gets its 402;
+ * - with a payment header and input that breaks the contract answers the service's 400 naming each
+ *   field, before the payment is looked at;
  * - with a header that is not base64 JSON, or both headers, answers 400 `invalid_payload` naming
  *   them; with a payment for another version, scheme or network, a v2 `accepted` that is not the
  *   offer, or an unreadable payload, the challenge naming the reason;
  * - with a well-formed payment goes to Prism as asked, and a 2xx answer gets a mock receipt in the
  *   header of the version paid in (`PAYMENT-RESPONSE` or `X-PAYMENT-RESPONSE`).
- * A POST body field the operation does not have is refused with the service's 400 before any payment:
- * the contract closes every body with `unevaluatedProperties`, which Prism does not apply. Likewise a
- * registry name that breaks the name rule documented on `AgentName` (normalization, then 3 to 32
- * characters of a-z, 0-9 and single separators), which no schema of the raw path can express.
+ * Beside Prism's judgement of the input, the front names what Prism cannot, with the service's code and
+ * words: a POST body that is not JSON; a body field the operation does not have (the contract closes
+ * every body with `unevaluatedProperties`, which Prism does not apply); a Solana address whose base58
+ * text is not 32 bytes. A registry name that breaks the name rule documented on `AgentName`
+ * (normalization, then 3 to 32 characters of a-z, 0-9 and single separators), which no schema of the
+ * raw path can express, is the registry's 400 (a free service: no challenge).
+ * The analytics front serves the discovery surfaces as the service builds them (discovery-surfaces.ts,
+ * from the mock's configuration): `/openapi.json` with each route's `deployment`, the agent card and
+ * `/.well-known/x402`, at the mock's own origin, so that they agree with its live challenges.
  * Prism's own x402 headers are placeholders generated from the schema: the front never relays them,
  * nor Prism's CORS headers: the front answers browsers (preflights too) with the service's policy.
  * Any other `Prefer` status (402, 400, 404, 500, 502) is Prism's example, never charged. A request
@@ -26,12 +35,15 @@
  * `/mcp` serves the paid tools, charged the same way (mock-tools.ts), without Prism.
  */
 import express, { type Request, type Response } from "express";
+import type { components } from "../generated/types/analytics.js";
 import { NETWORKS } from "../lib/networks.js";
+import { loadAnalyticsContract } from "../server/analytics/contract/analytics-contract.js";
+import { type DiscoverySurfaces, discoverySurfaces } from "../server/analytics/free/discovery-surfaces.js";
 import { didDocument } from "../server/analytics/payments/x402/receipts/did.js";
 import { offerAt } from "../server/analytics/payments/x402/requirements.js";
 import { solanaAddressErrors } from "../server/analytics/segments/input-rules.js";
 import { ANALYTICS_CORS, cors, REGISTRY_CORS } from "../server/http/cors.js";
-import { invalidField, invalidInput, toErrorResponse } from "../server/http/errors.js";
+import { type FieldError, invalidField, invalidInput, toErrorResponse } from "../server/http/errors.js";
 import { createLogger } from "../server/http/logger.js";
 import { MCP_PATH, mcpEndpoint } from "../server/mcp/streamable-endpoint.js";
 import { DOCS_ASSETS_PATH, docsAssets, referencePage } from "../server/reference-page/reference-page.js";
@@ -39,6 +51,7 @@ import { MAX_AGE } from "../server/registry/handlers.js";
 import { checkName } from "../server/registry/names.js";
 import {
   challengeAnswer,
+  inputToFix,
   type MockAnswer,
   type MockRoute,
   malformedAnswer,
@@ -46,10 +59,12 @@ import {
   mockReceipt,
   mockRoutes,
   readPayment,
-  unknownFieldsAnswer,
+  unknownFieldErrors,
 } from "./mock-payments.js";
 import { mockToolServer } from "./mock-tools.js";
 import { loadDoc, type OpenApiDoc } from "./openapi-doc.js";
+
+type PaymentRequiredBody = components["schemas"]["X402.PaymentRequiredBody"];
 
 /** Headers that belong to one hop, never forwarded either way. */
 const HOP_BY_HOP = new Set([
@@ -69,19 +84,39 @@ const X402_HEADERS = new Set(["payment-required", "payment-response", "x-payment
 interface PaidOperation extends MockRoute {
   method: string;
   pattern: RegExp;
+  /** The contract's 402 example of the operation: what Prism answers a valid request asked for its challenge. */
+  contractChallenge: PaymentRequiredBody;
 }
 
 /** A path template (`/agents/{name}`) as a pattern of the paths it stands for, capturing each parameter. */
 const templatePattern = (template: string) =>
   new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "([^/]+)")}$`);
 
-function paidOperations(): PaidOperation[] {
-  return mockRoutes().map(({ route, offer }) => ({
-    route,
-    offer,
-    method: route.method.toUpperCase(),
-    pattern: templatePattern(route.path),
-  }));
+type Examples = { responses: Record<string, { content?: Record<string, { example?: unknown }> }> };
+
+function paidOperations(document: OpenApiDoc): PaidOperation[] {
+  return mockRoutes().map(({ route, offer }) => {
+    const operation = document.paths[route.path]?.[route.method] as Examples | undefined;
+    const example = operation?.responses["402"]?.content?.["application/json"]?.example;
+    if (!example) throw new Error(`${route.operationId}: the contract has no 402 example`);
+    return {
+      route,
+      offer,
+      method: route.method.toUpperCase(),
+      pattern: templatePattern(route.path),
+      contractChallenge: example as PaymentRequiredBody,
+    };
+  });
+}
+
+/**
+ * The analytics discovery surfaces as the service builds them, from the mock's configuration: the documents with each
+ * route's `deployment` (settled on the embedded ledger's terms: simulated, any well-formed payment), the agent card,
+ * `/.well-known/x402`.
+ */
+function mockSurfaces(): DiscoverySurfaces {
+  const contract = loadAnalyticsContract();
+  return discoverySurfaces({ contract, config: mockConfig(contract), settlement: "ledger" });
 }
 
 /** The documents the front serves: the whole one, and for the analytics service one per network. */
@@ -125,10 +160,35 @@ function inputOf(operation: PaidOperation, req: Request): Record<string, unknown
   }
 }
 
-/** The service's 400 for a Solana address field that is not 32 bytes, which the schema's pattern cannot refuse. */
-function misaddressedAnswer(route: PaidOperation["route"], input: Record<string, unknown>): MockAnswer | undefined {
-  const errors = solanaAddressErrors(route, input);
-  return errors.length ? toErrorResponse(invalidInput(errors)) : undefined;
+/**
+ * A POST body the service cannot read, named as the service names it: sent as another media type than JSON, or not
+ * JSON at all (Prism answers the one with its 415, the other with a body of its own).
+ */
+function unreadableBody(operation: PaidOperation, req: Request): FieldError | undefined {
+  if (operation.method !== "POST" || !Buffer.isBuffer(req.body) || !req.body.length) return undefined;
+  if (!req.is("application/json"))
+    return { location: "header", field: "content-type", message: "must be application/json" };
+  try {
+    JSON.parse(req.body.toString("utf8"));
+    return undefined;
+  } catch {
+    return { location: "body", field: "body", message: "is not valid JSON" };
+  }
+}
+
+/**
+ * What the front itself finds wrong with a paid request's input, with the service's code: a body that is not JSON, a
+ * body field the operation does not have, a Solana address whose base58 text is not 32 bytes. `unreadable`: the body
+ * could not be read at all (nothing else of it can be judged, by the front or by Prism).
+ */
+function ownErrors(operation: PaidOperation, req: Request): { errors: FieldError[]; unreadable: boolean } {
+  const unreadable = unreadableBody(operation, req);
+  if (unreadable) return { errors: [unreadable], unreadable: true };
+  const input = inputOf(operation, req);
+  const errors = input
+    ? [...unknownFieldErrors(operation.route, input), ...solanaAddressErrors(operation.route, input)]
+    : [];
+  return { errors, unreadable: false };
 }
 
 /** The registry's paths that name an agent (their one parameter, `{name}`, an `AgentName`), as patterns capturing it. */
@@ -181,14 +241,24 @@ const originOf = (req: Request) => `${req.protocol}://${req.get("host")}`;
 /** The operation's offer for the URL requested, at the mock's origin. */
 const offerFor = (req: Request, operation: PaidOperation) => offerAt(operation.offer, `${originOf(req)}${req.path}`);
 
-/** The request sent on to Prism (with `prefer` when given), and its answer read whole. */
-async function forward(prismUrl: string, req: Request, prefer?: string) {
+/** A paid POST without a body, as the service reads it: `{}`, every field at its default. */
+const NO_BODY = Buffer.from("{}");
+
+/**
+ * The request sent on to Prism (with `prefer` when given), and its answer read whole. `paid`: a paid operation's,
+ * whose POST without a body is sent as `{}` (Prism would refuse the missing body the service reads as defaults).
+ */
+async function forward(prismUrl: string, req: Request, prefer?: string, paid = false) {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers))
     if (value !== undefined && !HOP_BY_HOP.has(name))
       headers.set(name, Array.isArray(value) ? value.join(", ") : value);
   if (prefer) headers.set("prefer", prefer);
-  const body = Buffer.isBuffer(req.body) && req.body.length ? req.body : undefined;
+  let body = Buffer.isBuffer(req.body) && req.body.length ? req.body : undefined;
+  if (!body && paid && req.method === "POST") {
+    body = NO_BODY;
+    headers.set("content-type", "application/json");
+  }
   const response = await fetch(`${prismUrl}${req.originalUrl}`, { method: req.method, headers, body });
   return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
 }
@@ -217,12 +287,43 @@ async function challenge(
   operation: PaidOperation,
   refusal?: Parameters<typeof challengeAnswer>[3],
 ) {
-  const probe = await forward(prismUrl, req, "code=402");
+  const probe = await forward(prismUrl, req, "code=402", true);
   if (probe.status !== 402) return relay(res, probe);
   send(
     res,
     challengeAnswer(JSON.parse(probe.body.toString("utf8")), offerFor(req, operation), operation.offer, refusal),
   );
+}
+
+/** The field errors of Prism's refusal of a request (its 400 with `sl-violations`), or undefined for any other answer. */
+function prismErrors(answer: PrismAnswer): FieldError[] | undefined {
+  if (answer.status !== 400) return undefined;
+  return (validationAnswer(answer.headers.get("sl-violations"))?.body as { errors?: FieldError[] } | undefined)?.errors;
+}
+
+/**
+ * The 402 of a request without payment, whatever its input: Prism judges what the front has not found wrong already,
+ * and every error is named in the body. When Prism refuses the request, the challenge is the contract's own example
+ * (what Prism answers a valid one).
+ */
+async function unpaidChallenge(
+  prismUrl: string,
+  req: Request,
+  res: Response,
+  operation: PaidOperation,
+  own: ReturnType<typeof ownErrors>,
+) {
+  let contractBody = operation.contractChallenge;
+  let errors = own.errors;
+  if (!own.unreadable) {
+    const probe = await forward(prismUrl, req, "code=402", true);
+    const refused = prismErrors(probe);
+    if (probe.status === 402) contractBody = JSON.parse(probe.body.toString("utf8"));
+    else if (refused) errors = [...errors, ...refused];
+    else return relay(res, probe);
+  }
+  const input = errors.length ? inputToFix(operation, errors) : undefined;
+  send(res, challengeAnswer(contractBody, offerFor(req, operation), operation.offer, undefined, input));
 }
 
 /**
@@ -231,6 +332,7 @@ async function challenge(
  */
 function servedDocument(
   documents: Map<string | undefined, OpenApiDoc>,
+  surfaces: DiscoverySurfaces | undefined,
   receiptKey: ReturnType<typeof mockConfig>["receipts"] | undefined,
   req: Request,
   res: Response,
@@ -239,11 +341,24 @@ function servedDocument(
   // The documents and their page are cacheable as the services serve them (the registry's contract requires it).
   if (req.method === "GET" && (req.path === "/openapi.json" || req.path === "/docs"))
     res.set("Cache-Control", DOCUMENT_CACHE);
+  const deployed = surfaces?.openApiJson.get(network);
+  if (req.method === "GET" && req.path === "/openapi.json" && deployed) {
+    res.type("application/json").send(deployed(originOf(req)));
+    return true;
+  }
   if (req.method === "GET" && req.path === "/openapi.json" && documents.has(network)) {
     res.json({
       ...documents.get(network),
       servers: [{ url: originOf(req), description: "The mock (npm run mock)" }],
     });
+    return true;
+  }
+  if (req.method === "GET" && req.path === "/.well-known/x402" && surfaces) {
+    res.json(surfaces.x402Discovery(originOf(req)));
+    return true;
+  }
+  if (req.method === "GET" && req.path === "/.well-known/agent-card.json" && surfaces) {
+    res.json(surfaces.agentCard(originOf(req)));
     return true;
   }
   if (req.method === "GET" && req.path === "/docs" && documents.has(network)) {
@@ -259,33 +374,36 @@ function servedDocument(
   return false;
 }
 
-/** A paid operation asked for its answer: refused before payment, challenged, or answered by Prism with a receipt. */
+/**
+ * A paid operation asked for its answer: challenged without payment (its input's errors named), refused with a 400
+ * when paid with input that breaks the contract, or answered by Prism with a receipt.
+ */
 async function paidAnswer(prismUrl: string, operation: PaidOperation, req: Request, res: Response): Promise<void> {
-  const input = inputOf(operation, req);
-  const refused = input && (unknownFieldsAnswer(operation.route, input) ?? misaddressedAnswer(operation.route, input));
-  if (refused) {
-    send(res, refused);
-    return;
-  }
+  const own = ownErrors(operation, req);
   const offer = offerFor(req, operation);
   const payment = readPayment((name) => req.get(name), offer);
-  if (payment.kind === "none") return await challenge(prismUrl, req, res, operation);
+  if (payment.kind === "none") return await unpaidChallenge(prismUrl, req, res, operation, own);
+  if (own.errors.length) {
+    send(res, toErrorResponse(invalidInput(own.errors)));
+    return;
+  }
   if (payment.kind === "refused") return await challenge(prismUrl, req, res, operation, payment);
   if (payment.kind === "malformed") {
-    const probe = await forward(prismUrl, req, "code=402");
+    const probe = await forward(prismUrl, req, "code=402", true);
     if (probe.status === 402) send(res, malformedAnswer(payment));
     else relay(res, probe);
     return;
   }
-  const answer = await forward(prismUrl, req);
+  const answer = await forward(prismUrl, req, undefined, true);
   const signing = { receipts: operation.offer.receipts, answerBody: answer.body.toString("utf8") };
   relay(res, answer, answer.status < 300 ? mockReceipt(payment, offer, signing) : {});
 }
 
 export function mockFront(service: "analytics" | "registry", prismUrl: string): express.Express {
   const documents = servedDocuments(service);
-  const paid = service === "analytics" ? paidOperations() : [];
+  const paid = service === "analytics" ? paidOperations(documents.get(undefined) as OpenApiDoc) : [];
   const receiptKey = service === "analytics" ? mockConfig().receipts : undefined;
+  const surfaces = service === "analytics" ? mockSurfaces() : undefined;
   const named = service === "registry" ? namedPaths(documents.get(undefined) as OpenApiDoc) : [];
   const app = express();
   app.disable("x-powered-by");
@@ -303,7 +421,7 @@ export function mockFront(service: "analytics" | "registry", prismUrl: string): 
 
   app.use(async (req, res, next) => {
     try {
-      if (servedDocument(documents, receiptKey, req, res)) return;
+      if (servedDocument(documents, surfaces, receiptKey, req, res)) return;
       const misnamed = nameRuleAnswer(named, req);
       if (misnamed) return send(res, misnamed);
       const operation = paid.find((p) => p.method === req.method && p.pattern.test(req.path));

@@ -190,24 +190,39 @@ describe("the mock's closed bodies", () => {
   const post = mock.mockRoutes().find((r) => r.route.operationId === "Base_defiTvl")?.route;
   const get = mock.mockRoutes().find((r) => r.route.operationId === "Base_defiTvlLegacy")?.route;
   if (!post || !get) throw new Error("no Base_defiTvl routes");
-  it("refuses each field the operation does not have, naming it as the service does", () => {
-    expect(mock.unknownFieldsAnswer(post, { limit: 3, limt: 3, chian: "all" })).toEqual({
-      status: 400,
-      headers: {},
-      body: {
-        error: "invalid_request",
-        message: "limt: is not a field of this request; chian: is not a field of this request",
-        errors: [
-          { location: "body", field: "limt", message: "is not a field of this request" },
-          { location: "body", field: "chian", message: "is not a field of this request" },
-        ],
-      },
-    });
+  it("names each field the operation does not have as the service does", () => {
+    expect(mock.unknownFieldErrors(post, { limit: 3, limt: 3, chian: "all" })).toEqual([
+      { location: "body", field: "limt", message: "is not a field of this request" },
+      { location: "body", field: "chian", message: "is not a field of this request" },
+    ]);
   });
 
   it("lets the operation's own fields, an empty body and a GET's query through (Prism answers those)", () => {
     for (const value of [{ chain: "all", limit: 3, protocol: "aave" }, {}])
-      expect(mock.unknownFieldsAnswer(post, value)).toBeUndefined();
-    expect(mock.unknownFieldsAnswer(get, { limt: 3 })).toBeUndefined();
+      expect(mock.unknownFieldErrors(post, value)).toEqual([]);
+    expect(mock.unknownFieldErrors(get, { limt: 3 })).toEqual([]);
+  });
+});
+
+describe("the mock's challenge to an unpaid request whose input breaks the contract", () => {
+  const routed = mock.mockRoutes().find((r) => r.route.operationId === "Base_defiTvl");
+  if (!routed) throw new Error("no Base_defiTvl route");
+  const errors = [{ location: "body" as const, field: "limt", message: "is not a field of this request" }];
+
+  it("says to fix the fields before paying, in the service's sentence", () => {
+    const { message } = mock.inputToFix(routed, errors);
+    expect(message).toMatch(/^Fix limt \(is not a field of this request\) before paying: /);
+    expect(message).toContain("0.001 USD in USDC on base-sepolia");
+  });
+
+  it("is the challenge with the fields in its body, the v2 header the plain challenge", () => {
+    const offer = offerAt(routed.offer, "http://127.0.0.1:4010/base/defi/tvl");
+    const body = { x402Version: 1, error: "X-PAYMENT header is required", message: "Pay", accepts: [offer.v1] };
+    const answer = mock.challengeAnswer(body as never, offer, routed.offer, undefined, mock.inputToFix(routed, errors));
+    expect(answer.status).toBe(402);
+    expect(answer.body).toMatchObject({ error: "X-PAYMENT header is required", errors });
+    const v2 = decodeHeader(answer.headers["PAYMENT-REQUIRED"] as string) as { error: string; errors?: unknown };
+    expect(v2.error).toBe("Payment required");
+    expect(v2).not.toHaveProperty("errors");
   });
 });

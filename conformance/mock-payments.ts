@@ -16,6 +16,8 @@ import { getBase64Encoder, getTransactionDecoder } from "@solana/kit";
 import type { components } from "../generated/types/analytics.js";
 import { RECEIPT_HEADERS } from "../lib/x402-headers.js";
 import { loadAnalyticsContract, type PaidRoute } from "../server/analytics/contract/analytics-contract.js";
+import { httpWords } from "../server/analytics/front/http-answers.js";
+import { outcomeFacts } from "../server/analytics/paid/outcome-facts.js";
 import {
   CHALLENGE_HEADER,
   challengeV2,
@@ -32,7 +34,7 @@ import {
 import type { ReceiptSigner } from "../server/analytics/payments/x402/receipts/offer-receipt.js";
 import { type RouteOffer, routeOffer } from "../server/analytics/payments/x402/requirements.js";
 import { type AnalyticsConfig, loadAnalyticsConfig } from "../server/config/analytics.js";
-import { NOT_A_FIELD } from "../server/http/errors.js";
+import { type FieldError, NOT_A_FIELD } from "../server/http/errors.js";
 
 type PaymentRequiredBody = components["schemas"]["X402.PaymentRequiredBody"];
 type Reason = PaymentRequiredBody["error"];
@@ -125,20 +127,36 @@ function payerOf(payload: unknown, feePayer: string | undefined): string | undef
   }
 }
 
+/** What an unpaid request whose input breaks the contract is told beside its challenge: the fields, and to fix them first. */
+export interface InputToFix {
+  errors: FieldError[];
+  message: string;
+}
+
+/** The `errors` and `message` of the service's 402 to an unpaid request with these input errors (its own sentence). */
+export function inputToFix(routed: MockRoute, errors: FieldError[], now = Date.now()): InputToFix {
+  const { sentence } = outcomeFacts({ kind: "payment_required", errors }, httpWords(routed.route, routed.offer), now);
+  return { errors, message: sentence };
+}
+
 /**
  * The 402 in both versions, never cached: the contract's v1 challenge for the route (`contractBody`,
- * Prism's example) with `resource` naming the URL actually requested at the mock's origin, and the
+ * Prism's example) with `resource` naming the URL actually requested at the mock's own origin, and the
  * v2 challenge of the same offer in `PAYMENT-REQUIRED`; both name the refusal's reason when there is one.
+ * An unpaid request whose input breaks the contract gets the same challenge, its body naming the fields
+ * (`input`), as the service answers it (docs/payments.md, "Input and the challenge").
  */
 export function challengeAnswer(
   contractBody: PaymentRequiredBody,
   offer: Offer,
   routed: Pick<RouteOffer, "extensions" | "receipts">,
   refusal?: { reason: Reason; message: string },
+  input?: InputToFix,
 ): MockAnswer {
   const body: PaymentRequiredBody = {
     ...contractBody,
     ...(refusal ? { error: refusal.reason, message: refusal.message } : {}),
+    ...(input ? { message: input.message, errors: input.errors } : {}),
     accepts: contractBody.accepts.map((requirement) => ({ ...requirement, resource: offer.v1.resource })),
   };
   const required = challengeV2(offer, routed.extensions, refusal?.reason ?? "Payment required");
@@ -160,20 +178,14 @@ export function malformedAnswer({ headers, message }: { headers: string[]; messa
 }
 
 /**
- * A body field the operation does not have, as the service refuses it (its bodies are closed: `unevaluatedProperties`,
- * which Prism does not apply), before any payment; undefined when every field is the operation's.
+ * Each body field the operation does not have, as the service names it (its bodies are closed: `unevaluatedProperties`,
+ * which Prism does not apply); none for a GET, or when every field is the operation's.
  */
-export function unknownFieldsAnswer(route: PaidRoute, input: Record<string, unknown>): MockAnswer | undefined {
-  if (route.method !== "post") return undefined;
-  const errors = Object.keys(input)
+export function unknownFieldErrors(route: PaidRoute, input: Record<string, unknown>): FieldError[] {
+  if (route.method !== "post") return [];
+  return Object.keys(input)
     .filter((field) => !Object.hasOwn(route.inputFields, field))
     .map((field) => ({ location: "body", field, message: NOT_A_FIELD }));
-  if (!errors.length) return undefined;
-  return {
-    status: 400,
-    headers: {},
-    body: { error: "invalid_request", message: errors.map((e) => `${e.field}: ${NOT_A_FIELD}`).join("; "), errors },
-  };
 }
 
 /**
