@@ -74,6 +74,8 @@ export interface NegativeCase extends CaseBase {
   field: string;
   /** e.g. `body.limit above its maximum 50`. */
   description: string;
+  /** The paid case it breaks (an analytics operation's: its price, networks, signals); none for the registry's. */
+  paid?: PaidCase;
 }
 
 export const UNKNOWN_AGENT = "no-such-agent-zz9";
@@ -330,7 +332,9 @@ export function negativeCases(prefixes: readonly Prefix[]): NegativeCase[] {
   const opOf = (service: Service, c: CaseBase) =>
     DOCS[service].paths[c.template]?.[c.method.toLowerCase()] as Operation;
   return [
-    ...paidCases(prefixes).flatMap((c) => negativesOf(DOCS.analytics, c, opOf("analytics", c))),
+    ...paidCases(prefixes).flatMap((c) =>
+      negativesOf(DOCS.analytics, c, opOf("analytics", c)).map((n) => ({ ...n, paid: c })),
+    ),
     ...registryCases().flatMap((c) => negativesOf(DOCS.registry, c, opOf("registry", c))),
   ];
 }

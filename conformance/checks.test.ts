@@ -5,13 +5,15 @@ import { loadAnalyticsContract, type PaidRoute } from "../server/analytics/contr
 import { challengeV2, encodeHeader } from "../server/analytics/payments/x402/protocols.js";
 import { offerAt, routeOffer } from "../server/analytics/payments/x402/requirements.js";
 import { loadAnalyticsConfig } from "../server/config/analytics.js";
-import { DOCS, type PaidCase, paidCases } from "./cases.js";
+import { DOCS, type NegativeCase, negativeCases, type PaidCase, paidCases } from "./cases.js";
 import {
   checkBrowserReadable,
   checkChallenge,
   checkChallengeV2,
   checkEnvelope,
+  checkInputChallenge,
   checkReceipt,
+  decodeHeader,
   Findings,
   type PaymentRequiredV2,
 } from "./checks.js";
@@ -261,6 +263,50 @@ describe("checks", () => {
       "PAYMENT-RESPONSE: must not come with a payment in X-PAYMENT (the receipt is in X-PAYMENT-RESPONSE)",
     );
     expect(v1).toContain('X-PAYMENT-RESPONSE.network: expected "base-sepolia", got "base"');
+  });
+});
+
+describe("the check of an unpaid request whose input breaks the contract", () => {
+  const limit = negativeCases(ALL_PREFIXES).find(
+    (c) => c.operationId === "Base_defiTvl" && c.field === "limit" && c.mutation === "maximum",
+  ) as NegativeCase & { paid: PaidCase };
+  const named = { location: "body", field: "limit", message: "must be <= 50" };
+  /** The 402 example with both challenges, its body naming `errors` with `message`. */
+  const unpaid = (errors: unknown[], message = "Fix limit (must be <= 50) before paying: then pay.") => {
+    const answer = challengeAnswer();
+    Object.assign(answer.json as object, { errors, message });
+    return answer;
+  };
+
+  it("passes the challenge naming the field, told to fix it before paying, and returns what to pay", () => {
+    let paid: ReturnType<typeof checkInputChallenge> = {};
+    expect(failure((f) => (paid = checkInputChallenge(f, limit, unpaid([named]))))).toBe("");
+    expect(paid.requirement?.maxAmountRequired).toBe("1000");
+    expect(paid.v2?.accepts[0]?.amount).toBe("1000");
+  });
+
+  it("names a 400, errors that miss the field, a message that does not say to fix it first", () => {
+    const refused = { ...exampleAnswer(base, 400), status: 400 };
+    expect(failure((f) => checkInputChallenge(f, limit, refused))).toContain("status: expected 402, got 400");
+    const message = failure((f) =>
+      checkInputChallenge(f, limit, unpaid([{ ...named, field: "chain" }], "Pay 0.001 USD.")),
+    );
+    expectAll(message, [
+      "Base_defiTvl [base]",
+      'errors: must name body.limit (as the 400 of the request paid), got [{"location":"body","field":"chain"',
+      'message: must start "Fix … before paying" (the input\'s errors), got "Pay 0.001 USD."',
+    ]);
+  });
+
+  it("holds the body to X402.PaymentRequiredBody, and the v2 header to the plain challenge", () => {
+    const answer = unpaid([{ location: "cookie", field: "limit" }]);
+    const header = decodeHeader((answer.headers.get("PAYMENT-REQUIRED") ?? "") as string);
+    answer.headers.set("PAYMENT-REQUIRED", encodeHeader({ ...header, errors: [named] }));
+    const message = failure((f) => checkInputChallenge(f, limit, answer));
+    expectAll(message, [
+      "/errors/0/location: must be equal to one of the allowed values",
+      "PAYMENT-REQUIRED.errors: must be absent",
+    ]);
   });
 });
 

@@ -341,6 +341,39 @@ export function checkRejection(f: Findings, c: NegativeCase, answer: Answer, fro
     f.add("errors", `must name ${c.location}.${c.field}, got ${JSON.stringify(errors)}`);
 }
 
+/** The start of the 402's `message` to an unpaid request whose input breaks the contract. */
+const FIX_FIRST = /^Fix .+ before paying/s;
+
+/**
+ * The 402 of an unpaid request whose input breaks the contract (decision 0016: a request without payment gets its
+ * challenge whatever its input, so that an indexer's probe is answered): the challenge in both versions, as any
+ * unpaid request of the operation gets it; its body an `X402.PaymentRequiredBody` whose `errors` name the field as
+ * the 400 of the same request paid names it, and whose `message` says to fix them before paying; the v2
+ * `PAYMENT-REQUIRED` the plain challenge, which every x402 client reads unchanged. What to pay is returned.
+ */
+export function checkInputChallenge(
+  f: Findings,
+  c: NegativeCase & { paid: PaidCase },
+  answer: Answer,
+): { requirement?: PaymentRequirements; v2?: PaymentRequiredV2 } {
+  const paid: PaidCase = { ...c.paid, request: c.request };
+  const requirement = checkChallenge(f, paid, answer);
+  if (answer.status !== 402 || answer.json === undefined) return {};
+  const body = answer.json as { errors?: unknown; message?: unknown };
+  const errors = Array.isArray(body.errors) ? (body.errors as { location?: string; field?: string }[]) : [];
+  if (!errors.some((e) => e.location === c.location && e.field === c.field))
+    f.add(
+      "errors",
+      `must name ${c.location}.${c.field} (as the 400 of the request paid), got ${JSON.stringify(errors)}`,
+    );
+  if (typeof body.message !== "string" || !FIX_FIRST.test(body.message))
+    f.add("message", `must start "Fix … before paying" (the input's errors), got ${JSON.stringify(body.message)}`);
+  const v2 = checkChallengeV2(f, paid, answer);
+  if (v2 && "errors" in v2)
+    f.add(`${CHALLENGE_V2}.errors`, "must be absent: the v2 challenge stays the plain challenge");
+  return { requirement, v2 };
+}
+
 /**
  * An answer to an input the caller got wrong (or did not pay for): a 4xx, never a 5xx, with the JSON
  * error body (or the 402 challenge). `paidFor` allows the answers a valid paid request may get.

@@ -11,6 +11,7 @@ import { describe } from "vitest";
 import type { PaymentRequirements } from "../client/x402/types.js";
 import { fuzzedBody, fuzzedParameters, garbagePayment, validBody } from "./arbitraries.js";
 import { DOCS, type PaidCase, paidCases } from "./cases.js";
+import { newRequestId, useCharges } from "./charges.js";
 import {
   checkClientAnswer,
   checkNoReceipt,
@@ -29,6 +30,7 @@ import { caseTest, settings, useTarget } from "./suite.js";
 
 const url = useTarget({ analytics: true });
 const pay = await createPayer();
+const checkCharged = useCharges(url.ledgerDb);
 const RUNS = Number(process.env.FUZZ_RUNS) || 40;
 const SEED =
   process.env.FUZZ_SEED === "random" ? Math.floor(Math.random() * 2 ** 31) : Number(process.env.FUZZ_SEED) || 20261121;
@@ -55,7 +57,7 @@ const labels = (list: PaidCase[]) => fc.constantFrom(...list.map((c) => c.label)
 
 type Challenge = { requirement: PaymentRequirements; v2: PaymentRequiredV2 };
 
-/** Each case's challenge in both versions, asked once with its valid request (an invalid one is answered 400, not 402). */
+/** Each case's challenge in both versions, asked once with its valid request (an invalid one's body names its errors). */
 const challenges = new Map<string, Challenge>();
 async function challengeOf(c: PaidCase): Promise<Challenge> {
   let challenge = challenges.get(c.label);
@@ -93,7 +95,6 @@ function descriptions(schema: Schema | undefined, depth = 0): string {
   return [schema.description ?? "", ...members.map((m) => descriptions(m, depth + 1))].join(" ");
 }
 
-let requestIds = 0;
 /**
  * Sends `request` paid with a fresh valid payment in `version` and holds the answer against the
  * client-answer rules and the charge invariant; `expected4xx` for inputs the contract refuses,
@@ -106,7 +107,7 @@ async function expectPaidAnswer(
   version: X402Version,
   valid = false,
 ): Promise<void> {
-  const requestId = `fuzz-${process.pid}-${++requestIds}`;
+  const requestId = newRequestId("fuzz");
   const { requirement, v2 } = await challengeOf(c);
   const paid = withHeaders(request, {
     ...(await paymentHeader(pay, version, requirement, v2)),
@@ -124,23 +125,7 @@ async function expectPaidAnswer(
   const delivered = answer.status === 200 || answer.status === 206;
   if (delivered) checkReceipt(f, answer, { version, network: requirement.network, amount: c.price.micro });
   else checkNoReceipt(f, answer);
-  const ledgerDb = url.ledgerDb();
-  if (ledgerDb) {
-    // Loaded only here: only the in-process target has a ledger file to read.
-    const { openSqliteLedger } = await import("../server/analytics/payments/ledger/sqlite-ledger.js");
-    const ledger = openSqliteLedger(ledgerDb);
-    const rows = (await ledger.rows()).filter((r) => r.requestId === requestId);
-    await ledger.close();
-    const settled = rows.filter((r) => r.status === "settled").length;
-    f.equal(
-      "ledger: settled rows of this request",
-      settled,
-      delivered ? 1 : 0,
-      delivered ? " (it carries a receipt)" : ` (a ${answer.status})`,
-    );
-    if (rows.some((r) => r.status === "verified" || r.status === "settling"))
-      f.add("ledger", "a payment stayed reserved after its answer");
-  }
+  await checkCharged(f, requestId, { status: answer.status, delivered });
   f.assert();
 }
 
