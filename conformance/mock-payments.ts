@@ -141,8 +141,9 @@ export function inputToFix(routed: MockRoute, errors: FieldError[], now = Date.n
 
 /**
  * The 402 in both versions, never cached: the contract's v1 challenge for the route (`contractBody`,
- * Prism's example) with `resource` naming the URL actually requested at the mock's own origin, and the
- * v2 challenge of the same offer in `PAYMENT-REQUIRED`; both name the refusal's reason when there is one.
+ * Prism's example) offering the service's own requirement for the URL actually requested at the mock's
+ * own origin (the example's omits the input description `outputSchema` carries, which discovery lists),
+ * and the v2 challenge of the same offer in `PAYMENT-REQUIRED`; both name the refusal's reason when there is one.
  * An unpaid request whose input breaks the contract gets the same challenge, its body naming the fields
  * (`input`), as the service answers it (docs/payments.md, "Input and the challenge").
  */
@@ -157,7 +158,7 @@ export function challengeAnswer(
     ...contractBody,
     ...(refusal ? { error: refusal.reason, message: refusal.message } : {}),
     ...(input ? { message: input.message, errors: input.errors } : {}),
-    accepts: contractBody.accepts.map((requirement) => ({ ...requirement, resource: offer.v1.resource })),
+    accepts: [offer.v1],
   };
   const required = challengeV2(offer, routed.extensions, refusal?.reason ?? "Payment required");
   const v2 = routed.receipts ? routed.receipts.withOffers(required, Date.now()) : required;
