@@ -56,6 +56,11 @@ export const NAMED_CHECKS: Record<string, { observed: boolean; tests?: RegExp; w
     tests: /^(payment_required_enforced|402 challenge)/,
     what: "a paid operation is never served without a valid payment",
   },
+  indexer_probe: {
+    observed: false,
+    tests: /^indexer_probe/,
+    what: "every paid route answers x402's Bazaar indexer probe (its method, no payment, no body or {}) with a 402 whose Bazaar extension @x402/extensions accepts",
+  },
   max_response_time: { observed: true, what: "no answer slower than --max-response-time" },
 };
 

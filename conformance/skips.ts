@@ -25,7 +25,8 @@ export type Check =
   | "bogusPayment"
   | "reusedPayment"
   | "allowHeader"
-  | "entityLookup";
+  | "entityLookup"
+  | "indexerProbe";
 
 const SKIPS: Record<TargetKind, Partial<Record<Check, string>>> = {
   server: {},
