@@ -36,7 +36,7 @@ const TIERS = {
   ],
   /** The contract end to end in this process: the conformance suite on the in-process target, the third-party clients. */
   contract: [
-    "conformance/{paid,payment-enforced,not-found,methods,partial,free,registry,negative,fuzz,mcp,indexer-probe}.test.ts",
+    "conformance/{paid,payment-enforced,not-found,methods,partial,free,registry,negative,fuzz,mcp,indexer-probe,discovery}.test.ts",
     "test/interop/**/*.test.ts",
     "test/mcp/**/*.test.ts",
   ],

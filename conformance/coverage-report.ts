@@ -61,6 +61,11 @@ export const NAMED_CHECKS: Record<string, { observed: boolean; tests?: RegExp; w
     tests: /^indexer_probe/,
     what: "every paid route answers x402's Bazaar indexer probe (its method, no payment, no body or {}) with a 402 whose Bazaar extension @x402/extensions accepts",
   },
+  discovery_agreement: {
+    observed: false,
+    tests: /^discovery_agreement/,
+    what: "the OpenAPI x-payment-info, the agent card, MCP tools/list and /.well-known/x402 agree with each route's live 402",
+  },
   max_response_time: { observed: true, what: "no answer slower than --max-response-time" },
 };
 

@@ -26,7 +26,8 @@ export type Check =
   | "reusedPayment"
   | "allowHeader"
   | "entityLookup"
-  | "indexerProbe";
+  | "indexerProbe"
+  | "discovery";
 
 const SKIPS: Record<TargetKind, Partial<Record<Check, string>>> = {
   server: {},
