@@ -42,6 +42,22 @@ function listen(app: { listen(port: number): Server }, port: number, variable: s
   });
 }
 
+/**
+ * Stops accepting connections and resolves once every request in flight is answered. Idle keep-alive connections
+ * (kept `KEEP_ALIVE_MS` otherwise) are closed at once, and each busy one as soon as its last answer is sent.
+ */
+function closeWhenDrained(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    const idle = setInterval(() => server.closeIdleConnections(), 100);
+    idle.unref();
+    server.close(() => {
+      clearInterval(idle);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
 /** Whether a port can be listened on, tried (and let go) before workers are forked, so that one line names a taken port. */
 function probePort(port: number, variable: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -85,7 +101,7 @@ async function serve(config: ServiceConfig) {
       void exitProcess(1);
     }, waitMs);
     force.unref();
-    Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))))
+    Promise.all(servers.map(closeWhenDrained))
       .then(closeStores)
       .then(() => {
         logger.flush();
