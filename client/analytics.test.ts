@@ -497,13 +497,15 @@ describe("typed failures", () => {
     expect(client.spent()).toBe(first.paid);
   });
 
-  it("throws HttpError with the JSON error body on a 400, before any payment", async () => {
+  it("throws HttpError naming the bad fields from the challenge, never signing a payment for it", async () => {
     const payer = evm();
     const client = analytics({ network: "base", payer });
     const error = await client.call("/defi/tvl", { limit: 500 }).catch((e) => e);
     expect(error).toBeInstanceOf(HttpError);
-    expect(error.status).toBe(400);
-    expect(error.body).toMatchObject({ error: "invalid_request", errors: [{ location: "body", field: "limit" }] });
+    // the unpaid request's 402 names the field; paid, it would be a 400, so the client does not pay
+    expect(error.status).toBe(402);
+    expect(error.body).toMatchObject({ errors: [{ location: "body", field: "limit" }] });
+    expect(error.body.message).toMatch(/^Fix limit .* before paying/);
     expect(payer.signed).toBe(0);
   });
 });

@@ -159,7 +159,8 @@ describe("npm run cli", () => {
     const invalid = await run(["defiTvl", "--limit", "500", "--network", "base", "--yes"]);
     expect(invalid).toMatchObject({
       code: 1,
-      stdout: expect.stringMatching(/HTTP 400 invalid_request[^\n]*\n {2}body limit: /),
+      // refused from the unpaid challenge, which names the field: nothing is signed for a request that cannot succeed
+      stdout: expect.stringMatching(/HTTP 402 [^\n]*Fix limit[^\n]*\n {2}body limit: /),
     });
   });
 });

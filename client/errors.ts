@@ -96,7 +96,7 @@ function isErrorBody(value: unknown): value is ErrorBody {
 /**
  * The data of an openapi-fetch result, or the typed error for its failure: a 402 stating a reason
  * (a payment the server refused, e.g. a replayed header) is a `PaymentRejectedError`, anything
- * else an `HttpError`.
+ * else an `HttpError` (a 402 naming the input's errors too: nothing was paid for it).
  */
 export function dataOrThrow<T>(
   result: { data?: T; error?: unknown; response: Response },
@@ -104,9 +104,11 @@ export function dataOrThrow<T>(
 ): { data: T; response: Response } {
   const { response, error } = result;
   if (response.ok && error === undefined) return { data: result.data as T, response };
+  // a challenge naming the request's input errors was never paid (paying-fetch.ts): the input is what to fix
+  const namesInput = isErrorBody(error) && Array.isArray(error.errors) && error.errors.length > 0;
   const v2 = response.status === 402 ? challengeHeaderOf(response.headers) : undefined;
   const rejection =
-    response.status === 402
+    response.status === 402 && !namesInput
       ? rejectionOf({ body: error, ...(v2 ? { v2 } : {}) }, requirement, response.url)
       : undefined;
   if (rejection) throw rejection;

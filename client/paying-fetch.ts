@@ -1,5 +1,6 @@
 /**
- * A `fetch` that pays x402 challenges by itself, for one network: on a 402 it picks the offer of
+ * A `fetch` that pays x402 challenges by itself, for one network (never one whose body names errors in the
+ * request's input: that 402 is returned unpaid): on a 402 it picks the offer of
  * its network, in x402 v2 (`PAYMENT-REQUIRED`) when the 402 has one there and in v1 (the body)
  * otherwise, or in the version it was told to use; checks it (known asset, pinned recipient and
  * asset, caps, an optional approval), has its payer sign the payload, sends it in that version's
@@ -200,7 +201,7 @@ export function createPayingFetch(options: PayingFetchOptions): PayingFetch {
     if (Object.values(PAYMENT_HEADERS).some((name) => request.headers.has(name))) return send(request);
     const retry = request.clone();
     const first = await send(request);
-    if (first.status !== 402) return first;
+    if (first.status !== 402 || (await namesInputErrors(first))) return first;
     const offer = choose(session, await readChallenges(first), request.url);
     return pay(session, offer, request, retry);
   }
@@ -213,6 +214,18 @@ export function createPayingFetch(options: PayingFetchOptions): PayingFetch {
     maxPerCall: session.maxPerCall,
     maxPerSession: session.maxPerSession,
   });
+}
+
+/**
+ * Whether a challenge names errors in the request's input (the service's 402 body `errors`): paid, the same request
+ * would be refused with a 400, so nothing is signed and the 402 is the answer.
+ */
+async function namesInputErrors(challenge: Response): Promise<boolean> {
+  const body = (await challenge
+    .clone()
+    .json()
+    .catch(() => undefined)) as { errors?: unknown } | undefined;
+  return Array.isArray(body?.errors) && body.errors.length > 0;
 }
 
 /** The offer of our network in the first version that has one (v2 before v1 unless told otherwise). */
