@@ -160,8 +160,11 @@ async function prepare(transaction) {
   else if (!bodyComparable(service, transaction)) transaction.expected.body = "{}";
   // Dredd sends each documented payment header with an empty value: none is sent unless paid for (never for a 402).
   for (const { payment } of Object.values(X402)) dropHeader(transaction.request, payment);
-  if (status === 400) invalidate(transaction);
-  else if (status === 404) unknownAgent(transaction);
+  if (status === 400) {
+    invalidate(transaction);
+    // a paid route answers an unpaid invalid request with its challenge naming the fields: the 400 is the paid one's
+    if (service === "analytics") await attachPayment(transaction);
+  } else if (status === 404) unknownAgent(transaction);
   else if (status === 304) {
     const first = await probe(transaction);
     transaction.request.headers["If-None-Match"] = first.headers.get("etag") ?? "";
