@@ -247,6 +247,43 @@ describe("facilitator settlement", () => {
     await expect(hung).rejects.toThrow(/the chain decides \(now: it did not answer within \d+ ms\)$/);
   });
 
+  // a facilitator's word that the settlement is under way: x402's reason, and the status x402 PR #3325 proposes
+  const pendingAnswers: [string, Answer][] = [
+    [
+      "settlement_pending with its transaction",
+      json({ success: false, errorReason: "settlement_pending", transaction: "0xabc" }),
+    ],
+    ["settlement_pending without one", json({ success: false, errorReason: "settlement_pending", transaction: "" })],
+    ["success: true with status pending", json({ success: true, status: "pending", transaction: "0xabc" })],
+    ["status scheduled", json({ success: false, status: "scheduled", errorReason: "insufficient_funds" })],
+  ];
+  for (const [what, reply] of pendingAnswers) {
+    it(`asks once more, with the same payment, on ${what}; still pending, the chain decides, never a refusal`, async () => {
+      answer = () => reply;
+      const settling = backend({ timeoutMs: 1_000 }).settle(payment);
+      await expect(settling).rejects.toThrow(
+        /could not confirm the settlement \(.+\); the chain decides \(now: not asked here\)$/,
+      );
+      const settles = received.filter((r) => r.path.endsWith("/settle"));
+      expect(settles).toHaveLength(2);
+      expect(settles[1]?.body).toBe(settles[0]?.body);
+      answer = () => reply;
+      const moved = backend({ state: async () => ({ state: "settled", transaction: "0xmoved" }) });
+      expect(await moved.settle(payment)).toEqual({ ok: true, transaction: "0xmoved", simulated: false });
+    });
+  }
+
+  it("settles a payment the facilitator answers pending first and settled when asked again", async () => {
+    const replies = [json({ success: false, errorReason: "settlement_pending", transaction: "0xabc" })];
+    answer = () => replies.shift() ?? json({ success: true, status: "settled", transaction: "0xabc" });
+    expect(await backend({ timeoutMs: 1_000 }).settle(payment)).toEqual({
+      ok: true,
+      transaction: "0xabc",
+      simulated: false,
+    });
+    expect(received.filter((r) => r.path.endsWith("/settle"))).toHaveLength(2);
+  });
+
   it("throws when the facilitator cannot be reached, naming the call and not the URL (a key may sit in its path)", async () => {
     const unreachable = backend({ url: "http://127.0.0.1:9/sk_live_SECRET" }).settle(payment);
     await expect(unreachable).rejects.toThrow(/^the facilitator's \/settle failed/);
@@ -337,6 +374,16 @@ describe("the service with SETTLEMENT=facilitator", () => {
     expect(retry.body).toMatchObject({ error: "payment_in_progress" });
     expect(Number(retry.headers["retry-after"])).toBeGreaterThan(0);
     expect(await statuses()).toEqual(["settled", "failed", "settling"]);
+  });
+
+  it("answers a pending settlement as a payment in progress, told when to come back, never a 402", async () => {
+    answer = () => json({ success: false, errorReason: "settlement_pending", transaction: "0xabc" });
+    const res = await pay(await signed());
+    expect(res.status).toBe(503);
+    expect(res.body).toMatchObject({ error: "payment_in_progress" });
+    expect(res.headers["retry-after"]).toMatch(/^[1-9][0-9]*$/);
+    expect(res.headers["payment-required"]).toBeUndefined();
+    expect((await service.ledger.rows()).at(-1)).toMatchObject({ status: "settling", hasAnswer: true });
   });
 
   it("answers 503 with Retry-After, never a 402, when the facilitator fails after sending: the chain decides", async () => {

@@ -12,6 +12,13 @@
  * other status, a network error, a timeout or an unreadable answer leaves the outcome unknown and is
  * thrown: the payment stays `settling`, and recovery asks the chain again until the money moved (a
  * retry then gets the answer) or can no longer.
+ *
+ * A pending answer is not a settlement either way: x402's `settlement_pending` reason (a transaction
+ * broadcast whose confirmation is not in yet), or a settlement `status` other than `settled` (the
+ * status vocabulary proposed in x402 PR #3325: `pending`, `scheduled`, even beside `success: true`).
+ * The facilitator is asked once more with the same payment, as x402's own server does (a facilitator
+ * reconciles it with the transaction it broadcast; the same signed payment can never move the money
+ * twice: one EIP-3009 nonce, one Solana signature); still pending, the chain decides as above.
  */
 
 import type { PaymentErrorReason, VerifiedPayment } from "../../x402/types.js";
@@ -156,6 +163,25 @@ async function call(
   throw new FacilitatorError(`${where} answered ${response.status} without a JSON object`);
 }
 
+/** x402's reason for a settlement broadcast but not confirmed yet (`@x402/core`'s `SETTLEMENT_PENDING_REASON`). */
+const PENDING_REASON = "settlement_pending";
+
+const reasonOf = (answer: Record<string, unknown>) =>
+  typeof answer.errorReason === "string" ? answer.errorReason : undefined;
+
+/**
+ * Whether a settle answer says the settlement is under way, not final: x402's `settlement_pending` reason, or a
+ * `status` (x402 PR #3325's settlement status) other than `settled`, whatever its `success` says.
+ */
+const pending = (answer: Record<string, unknown>): boolean =>
+  answer.errorReason === PENDING_REASON || (typeof answer.status === "string" && answer.status !== "settled");
+
+/** `POST /settle` of `payment` as the client signed it, with the requirement this server issued. */
+function askToSettle(options: Endpoint, payment: VerifiedPayment, signal?: AbortSignal) {
+  const paymentPayload = { x402Version: 1, scheme: "exact", network: payment.network, payload: payment.payload };
+  return call(options, "/settle", { x402Version: 1, paymentPayload, paymentRequirements: payment.requirement }, signal);
+}
+
 export function facilitatorBackend(options: FacilitatorOptions): SettlementBackend {
   /**
    * A `success: false` that may have come after sending: the chain decides, not this answer, and it is asked now.
@@ -222,17 +248,17 @@ export function facilitatorBackend(options: FacilitatorOptions): SettlementBacke
     },
     async settle(payment: VerifiedPayment): Promise<BackendResult> {
       const started = Date.now();
-      const paymentPayload = { x402Version: 1, scheme: "exact", network: payment.network, payload: payment.payload };
-      const answer = await call(options, "/settle", {
-        x402Version: 1,
-        paymentPayload,
-        paymentRequirements: payment.requirement,
-      });
+      let answer = await askToSettle(options, payment);
+      const left = () => options.timeoutMs - (Date.now() - started);
+      // x402's one more ask of a pending settlement, within this settlement's own time
+      if (pending(answer) && left() >= CHAIN_READ_MIN_MS)
+        answer = await askToSettle(options, payment, AbortSignal.timeout(left()));
+      if (pending(answer)) return chainDecides(payment, reasonOf(answer) ?? PENDING_REASON, started);
       if (answer.success === true && typeof answer.transaction === "string" && answer.transaction)
         return { ok: true, transaction: answer.transaction, simulated: false };
       if (answer.success !== false)
         throw new FacilitatorError("the facilitator's settle answer has neither success nor a transaction");
-      const raw = typeof answer.errorReason === "string" ? answer.errorReason : undefined;
+      const raw = reasonOf(answer);
       const sent = typeof answer.transaction === "string" && answer.transaction !== "";
       if (sent || raw === undefined || !refusedBeforeSending(raw)) return chainDecides(payment, raw, started);
       return {
