@@ -421,6 +421,44 @@ describe("repeating a paid request, with the same payment and payment identifier
     expect(client.spent()).toBe(1000n);
   });
 
+  /** A fetch that answers the paid request `times` times as a payment in progress (after `seconds`), then forwards it. */
+  function inProgress(times: number, seconds = 1) {
+    const sent: string[] = [];
+    const fetch = async (request: Request) => {
+      const payment = request.headers.get("PAYMENT-SIGNATURE");
+      if (!payment) return globalThis.fetch(request);
+      sent.push(payment);
+      if (sent.length > times) return globalThis.fetch(request);
+      const body = { error: "payment_in_progress", message: "in progress", request_id: "r" };
+      return Response.json(body, { status: 503, headers: { "Retry-After": String(seconds) } });
+    };
+    return { fetch, sent };
+  }
+
+  it("follows every in-progress answer with the same payment, beyond its retries, and is charged once", async () => {
+    const before = await settledRows();
+    const held = inProgress(3);
+    const payer = evm();
+    const client = analytics({ network: "base", payer, fetch: held.fetch, paidRetries: 1 });
+    const result = await client.call("/defi/tvl");
+    expect(result.status).toBe(200);
+    expect(held.sent).toHaveLength(4);
+    expect(new Set(held.sent).size).toBe(1);
+    expect(payer.signed).toBe(1);
+    expect(await settledRows()).toBe(before + 1);
+    expect(client.spent()).toBe(1000n);
+  });
+
+  it("returns an in-progress answer that asks for a longer wait than it may make, counting the payment", async () => {
+    const held = inProgress(1, 60);
+    const payer = evm();
+    const client = analytics({ network: "base", payer, fetch: held.fetch, maxRetryWaitMs: 5_000 });
+    await expect(client.call("/defi/tvl")).rejects.toMatchObject({ status: 503 });
+    expect(held.sent).toHaveLength(1);
+    expect(payer.signed).toBe(1);
+    expect(client.spent()).toBe(1000n);
+  });
+
   it("gives up after its retries, counting the payment whose outcome it never learned", async () => {
     const lossy = losingAnswers(5);
     const client = analytics({ network: "base", payer: evm(), fetch: lossy.fetch, paidRetries: 1 });

@@ -84,8 +84,13 @@ export interface AnalyticsClientOptions {
   approve?: PayingFetchOptions["approve"];
   /** The x402 version to pay in: `auto` (default: v2 when the 402 offers it, else v1), `v1` or `v2`. */
   protocol?: PayingFetchOptions["protocol"];
-  /** How often a paid request is repeated with the same payment after a lost connection or a 503 with `Retry-After`; default 2. */
+  /**
+   * How often a paid request is repeated with the same payment after a lost connection or a 503 with `Retry-After`;
+   * default 2. An in-progress answer (503 `payment_in_progress`) is always followed, as told.
+   */
   paidRetries?: PayingFetchOptions["paidRetries"];
+  /** The most a paid call waits in all before its repeats (default 30 s): a longer wait asked is returned as it is. */
+  maxRetryWaitMs?: PayingFetchOptions["maxRetryWaitMs"];
   /** The transport under the paying layer (tests, proxies); default the global `fetch`. */
   fetch?: (input: Request) => Promise<Response>;
 }
@@ -130,6 +135,7 @@ export function createAnalyticsClient(options: AnalyticsClientOptions): Analytic
     ...(options.approve ? { approve: options.approve } : {}),
     ...(options.protocol ? { protocol: options.protocol } : {}),
     ...(options.paidRetries === undefined ? {} : { paidRetries: options.paidRetries }),
+    ...(options.maxRetryWaitMs === undefined ? {} : { maxRetryWaitMs: options.maxRetryWaitMs }),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   const client = createClient<PaidPaths>({ baseUrl: url, fetch: payingFetch });

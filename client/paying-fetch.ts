@@ -7,9 +7,10 @@
  * header, retries once, and records the version, receipt and amount of that call. It never pays
  * twice for one call; a second 402 is a `PaymentRejectedError`. A v2 payment names its purchase with
  * x402's `payment-identifier` when the challenge declares it; the paid request is repeated, with the
- * same payment and so the same id, when the service asks to wait (a 503 with `Retry-After`) or the
- * connection is lost before an answer: the service answers a repeat with the answer already bought,
- * never a second charge.
+ * same payment and so the same id, when the service says the payment is in progress (503
+ * `payment_in_progress`: a held payment, a settlement whose outcome is not known yet), asks to wait (a
+ * 503 with `Retry-After`) or the connection is lost before an answer: the service answers a repeat
+ * with the answer already bought, never a second charge.
  */
 import { formatUsdc, microAmount } from "./amounts.js";
 import { HttpError, PaymentRefusedError, type RefusalReason, rejectionOf } from "./errors.js";
@@ -61,7 +62,7 @@ export interface PaymentRecord {
   requirement: Requirement;
   /** The price signed, micro-USDC. */
   amount: bigint;
-  /** What counts as spent: `amount` when the receipt says success, else 0. */
+  /** What counts as spent: `amount` when the receipt says success or the outcome is unknown (in progress), else 0. */
   paid: bigint;
   /** The decoded `PAYMENT-RESPONSE` (v2) or `X-PAYMENT-RESPONSE` (v1). */
   receipt?: Receipt;
@@ -85,8 +86,10 @@ export interface PayingFetchOptions {
   /** The x402 version to pay in; default `auto`. */
   protocol?: ProtocolChoice;
   /**
-   * How often the paid request is repeated, with the same payment, after a 503 with `Retry-After` or a lost
-   * connection; default 2. Waits are capped by `maxRetryWaitMs` (default 30 s): a longer one is returned as it is.
+   * How often the paid request is repeated, with the same payment, after a lost connection or a 503 with `Retry-After`
+   * other than an in-progress one; default 2. An in-progress answer (503 `payment_in_progress`) is always followed.
+   * The waits of one call add up to `maxRetryWaitMs` at most (default 30 s): the answer asking for a longer one is
+   * returned as it is.
    */
   paidRetries?: number;
   maxRetryWaitMs?: number;
@@ -114,16 +117,29 @@ const VERSIONS: Record<ProtocolChoice, readonly X402Version[]> = { auto: [2, 1],
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** How long a 503 asks to wait before a repeat (`Retry-After` in seconds), if it asks. */
-function retryAfterMs(response: Response): number | undefined {
-  if (response.status !== 503) return undefined;
-  const seconds = Number(response.headers.get("Retry-After"));
-  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
+/** Whether an answer says the payment is still in progress for this request (the service's `payment_in_progress`). */
+async function inProgress(response: Response): Promise<boolean> {
+  if (response.status !== 503) return false;
+  const body = (await response
+    .clone()
+    .json()
+    .catch(() => undefined)) as { error?: unknown } | undefined;
+  return body?.error === "payment_in_progress";
+}
+
+/** What a 503 asks, if it asks to come back: after how long (`Retry-After` in seconds), and whether the payment is in progress. */
+async function askedToWait(response: Response): Promise<{ ms: number; inProgress: boolean } | undefined> {
+  const header = response.headers.get("Retry-After");
+  const seconds = Number(header);
+  if (response.status !== 503 || header === null || header.trim() === "" || !(seconds >= 0)) return undefined;
+  return { ms: seconds * 1000, inProgress: await inProgress(response) };
 }
 
 /**
- * Sends the paid request, and repeats it (the same payment) while the service asks to wait within `maxWaitMs`, or the
- * connection fails before an answer, up to `retries` times; the last failure is thrown.
+ * Sends the paid request, and repeats it with the same payment: after every in-progress answer (waiting as told), after
+ * any other 503 with `Retry-After`, and after a connection lost before an answer (a second later), these two up to
+ * `retries` times; the last failure is thrown. The waits of one call add up to `maxWaitMs` at most (an in-progress
+ * answer counts a second at least): a wait beyond it is not made, and the answer that asked for it is returned.
  */
 async function sendPaid(
   send: (request: Request) => Promise<Response>,
@@ -131,20 +147,22 @@ async function sendPaid(
   retries: number,
   maxWaitMs: number,
 ) {
-  for (let attempt = 0; ; attempt++) {
-    const copy = attempt < retries ? paid.clone() : paid;
+  let failures = 0;
+  let waited = 0;
+  for (;;) {
     let response: Response;
     try {
-      response = await send(copy);
+      response = await send(paid.clone());
     } catch (error) {
-      if (attempt >= retries) throw error;
+      if (failures++ >= retries) throw error;
       await sleep(1000);
       continue;
     }
-    const wait = retryAfterMs(response);
-    if (wait === undefined || wait > maxWaitMs || attempt >= retries) return response;
+    const asked = await askedToWait(response);
+    if (!asked || waited + asked.ms > maxWaitMs || (!asked.inProgress && failures++ >= retries)) return response;
+    waited += Math.max(asked.ms, asked.inProgress ? 1000 : 0);
     await response.body?.cancel();
-    await sleep(wait);
+    await sleep(asked.ms);
   }
 }
 
@@ -325,8 +343,8 @@ async function pay(session: Session, offer: Offer, request: Request, retry: Requ
       );
     }
     const receipt = receiptOf(second, version);
-    // Settled, or delivered without a receipt (outcome unknown: counted, so the cap stays a bound).
-    const paid = receipt?.success || (second.ok && !receipt) ? amount : 0n;
+    // Settled, delivered without a receipt, or still in progress (outcome unknown: counted, so the cap stays a bound).
+    const paid = receipt?.success || (second.ok && !receipt) || (await inProgress(second)) ? amount : 0n;
     session.spent += paid;
     counted = true;
     session.records.set(second, {

@@ -74,14 +74,14 @@ export const offersPaymentIdentifier = (offer: Offer): boolean =>
   offer.version === 2 && isRecord(offer.extensions) && isRecord(offer.extensions[PAYMENT_IDENTIFIER]);
 
 /**
- * The payment header value paying `offer` with `payload`, in the offer's version. `paymentId`: the purchase's x402
- * `payment-identifier`, added to the echoed declaration (v2 offers that declare it only).
+ * The x402 v2 payment of `offer` with `payload`: the requirement echoed in `accepted`, the challenge's extensions
+ * echoed, and `paymentId`, the purchase's x402 `payment-identifier`, added to its declaration when the offer has one.
  */
-export function encodePayment(offer: Offer, payload: ExactPayload, paymentId?: string): string {
-  if (offer.version === 1) {
-    const { scheme, network } = offer.requirement;
-    return encodePaymentHeader({ x402Version: 1, scheme, network, payload });
-  }
+export function paymentPayloadV2(
+  offer: Extract<Offer, { version: 2 }>,
+  payload: ExactPayload,
+  paymentId?: string,
+): PaymentPayloadV2 {
   const { requirement: accepted, resource } = offer;
   // The challenge's extensions go back as they came (x402 v2 §5.1.2: echoed, never dropped), the id in its declaration.
   let extensions = offer.extensions as Record<string, unknown> | undefined;
@@ -90,14 +90,19 @@ export function encodePayment(offer: Offer, payload: ExactPayload, paymentId?: s
     const info = { ...(isRecord(declared.info) ? declared.info : {}), id: paymentId };
     extensions = { ...extensions, [PAYMENT_IDENTIFIER]: { ...declared, info } };
   }
-  const v2: PaymentPayloadV2 = {
-    x402Version: 2,
-    resource,
-    accepted,
-    payload,
-    ...(extensions ? { extensions: extensions as never } : {}),
-  };
-  return encodeHeader(v2);
+  return { x402Version: 2, resource, accepted, payload, ...(extensions ? { extensions: extensions as never } : {}) };
+}
+
+/**
+ * The payment header value paying `offer` with `payload`, in the offer's version. `paymentId`: the purchase's x402
+ * `payment-identifier`, added to the echoed declaration (v2 offers that declare it only).
+ */
+export function encodePayment(offer: Offer, payload: ExactPayload, paymentId?: string): string {
+  if (offer.version === 1) {
+    const { scheme, network } = offer.requirement;
+    return encodePaymentHeader({ x402Version: 1, scheme, network, payload });
+  }
+  return encodeHeader(paymentPayloadV2(offer, payload, paymentId));
 }
 
 /** Decodes an `X-PAYMENT-RESPONSE` or `PAYMENT-RESPONSE` header. */
