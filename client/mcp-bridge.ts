@@ -4,15 +4,27 @@
  * service's `/mcp` and, when the answer is x402's `PaymentRequired`, pays it from its payer on its one
  * network, under a per-call and a total cap, and calls again with the payment in `_meta["x402/payment"]`.
  * A price above a cap, an asset that is not the network's USDC, or a person's refusal (`confirm`, by
- * MCP elicitation where the host supports it) is a tool error, with nothing signed.
+ * MCP elicitation where the host supports it) is a tool error, with nothing signed. A payment names its
+ * purchase with x402's `payment-identifier` when the tool's challenge declares it, and is sent again,
+ * the same payment, when the service answers that it is in progress (`payment_in_progress`, after the
+ * `retryAfterSeconds` it tells) or the answer is lost on the way: never a second payment for one call.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { formatUsdc, microAmount } from "./amounts.js";
 import { NETWORKS, type NetworkChoice, sameAddress } from "./networks.js";
+import { repeatPaid } from "./paid-repeats.js";
 import type { Payer } from "./payers.js";
-import { type PaymentRequiredV2, type PaymentRequirementsV2, termsOf } from "./x402/types.js";
+import {
+  newPaymentId,
+  type Offer,
+  offersPaymentIdentifier,
+  type PaymentRequiredV2,
+  type PaymentRequirementsV2,
+  paymentPayloadV2,
+  termsOf,
+} from "./x402/types.js";
 
 export const PAYMENT_META = "x402/payment";
 export const PAYMENT_RESPONSE_META = "x402/payment-response";
@@ -28,6 +40,10 @@ export interface BridgeOptions {
   maxTotal: bigint;
   /** Ask the person before each payment (MCP elicitation); a host that cannot ask gets a tool error instead. */
   confirm: boolean;
+  /** How often a paid call is sent again, with the same payment, after its answer was lost on the way; default 2. */
+  paidRetries?: number;
+  /** The most a paid call waits in all for a payment in progress (default 30 s): a longer wait asked is returned. */
+  maxRetryWaitMs?: number;
 }
 
 export interface PayingBridge {
@@ -65,6 +81,25 @@ function chooseRequirement(required: PaymentRequiredV2, network: NetworkChoice):
   return offered;
 }
 
+/** The seconds an in-progress result (`payment_in_progress`) asks to wait before the same call; undefined for any other. */
+function inProgressWait(result: CallToolResult): number | undefined {
+  const body = result.structuredContent as { error?: unknown; retryAfterSeconds?: unknown } | undefined;
+  if (!result.isError || body?.error !== "payment_in_progress") return undefined;
+  return typeof body.retryAfterSeconds === "number" && body.retryAfterSeconds >= 0 ? body.retryAfterSeconds : 1;
+}
+
+/** Whether a failed call may have lost its answer on the way (a transport's failure, a timeout), not a JSON-RPC refusal. */
+const mayBeLost = (error: unknown) => {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return !(typeof code === "number" && code <= -32600 && code >= -32700);
+};
+
+/** What a result asks: an in-progress one, to call again after its `retryAfterSeconds`. */
+const askedToWait = (result: CallToolResult) => {
+  const seconds = inProgressWait(result);
+  return seconds === undefined ? undefined : { ms: seconds * 1000, inProgress: true };
+};
+
 export function payingBridge(options: BridgeOptions): PayingBridge {
   let spent = 0n;
   const { upstream, network, payer } = options;
@@ -93,26 +128,31 @@ export function payingBridge(options: BridgeOptions): PayingBridge {
         return refusal("Not paid: --confirm asks before each payment, and this host cannot ask (no elicitation).");
       if (!approved) return refusal(`Not paid: the payment of ${price} for ${name} was declined.`);
     }
-    const payload = await payer.sign(termsOf(requirement));
-    const payment = {
-      x402Version: 2,
+    const offer: Offer = {
+      version: 2,
+      requirement,
       resource: required.resource,
-      accepted: requirement,
-      payload,
       ...(required.extensions && { extensions: required.extensions }),
     };
-    const result = (await upstream.callTool({
-      name,
-      arguments: args,
-      _meta: { [PAYMENT_META]: payment },
-    })) as CallToolResult;
+    const paymentId = offersPaymentIdentifier(offer) ? newPaymentId() : undefined;
+    const payment = paymentPayloadV2(offer, await payer.sign(termsOf(requirement)), paymentId);
+    const params = { name, arguments: args, _meta: { [PAYMENT_META]: payment } };
+    let result: CallToolResult;
+    try {
+      result = await repeatPaid(async () => (await upstream.callTool(params)) as CallToolResult, {
+        retries: options.paidRetries ?? 2,
+        maxWaitMs: options.maxRetryWaitMs ?? 30_000,
+        asked: askedToWait,
+        mayBeLost,
+      });
+    } catch (error) {
+      // sent, its answer never came: the outcome is unknown, so it counts against the cap
+      if (mayBeLost(error)) spent += amount;
+      throw error;
+    }
     const receipt = result._meta?.[PAYMENT_RESPONSE_META] as { success?: boolean } | undefined;
     // A settled answer, or a payment still in progress (its settlement may yet land), counts against the cap.
-    if (
-      receipt?.success ||
-      (result.isError && (result.structuredContent as { error?: string } | undefined)?.error === "payment_in_progress")
-    )
-      spent += amount;
+    if (receipt?.success || inProgressWait(result) !== undefined) spent += amount;
     return result;
   }
 

@@ -15,6 +15,7 @@
 import { formatUsdc, microAmount } from "./amounts.js";
 import { HttpError, PaymentRefusedError, type RefusalReason, rejectionOf } from "./errors.js";
 import { NETWORKS, type NetworkChoice, type NetworkInfo, sameAddress } from "./networks.js";
+import { type AskedToWait, repeatPaid } from "./paid-repeats.js";
 import type { Payer } from "./payers.js";
 import { type Challenges, offersOf, readChallenges } from "./x402/challenge.js";
 import {
@@ -115,8 +116,6 @@ function refuse(reason: RefusalReason, message: string, requirement?: Requiremen
 /** The versions to look at, in order of preference. */
 const VERSIONS: Record<ProtocolChoice, readonly X402Version[]> = { auto: [2, 1], v2: [2], v1: [1] };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Whether an answer says the payment is still in progress for this request (the service's `payment_in_progress`). */
 async function inProgress(response: Response): Promise<boolean> {
   if (response.status !== 503) return false;
@@ -128,42 +127,11 @@ async function inProgress(response: Response): Promise<boolean> {
 }
 
 /** What a 503 asks, if it asks to come back: after how long (`Retry-After` in seconds), and whether the payment is in progress. */
-async function askedToWait(response: Response): Promise<{ ms: number; inProgress: boolean } | undefined> {
+async function askedToWait(response: Response): Promise<AskedToWait | undefined> {
   const header = response.headers.get("Retry-After");
   const seconds = Number(header);
   if (response.status !== 503 || header === null || header.trim() === "" || !(seconds >= 0)) return undefined;
   return { ms: seconds * 1000, inProgress: await inProgress(response) };
-}
-
-/**
- * Sends the paid request, and repeats it with the same payment: after every in-progress answer (waiting as told), after
- * any other 503 with `Retry-After`, and after a connection lost before an answer (a second later), these two up to
- * `retries` times; the last failure is thrown. The waits of one call add up to `maxWaitMs` at most (an in-progress
- * answer counts a second at least): a wait beyond it is not made, and the answer that asked for it is returned.
- */
-async function sendPaid(
-  send: (request: Request) => Promise<Response>,
-  paid: Request,
-  retries: number,
-  maxWaitMs: number,
-) {
-  let failures = 0;
-  let waited = 0;
-  for (;;) {
-    let response: Response;
-    try {
-      response = await send(paid.clone());
-    } catch (error) {
-      if (failures++ >= retries) throw error;
-      await sleep(1000);
-      continue;
-    }
-    const asked = await askedToWait(response);
-    if (!asked || waited + asked.ms > maxWaitMs || (!asked.inProgress && failures++ >= retries)) return response;
-    waited += Math.max(asked.ms, asked.inProgress ? 1000 : 0);
-    await response.body?.cancel();
-    await sleep(asked.ms);
-  }
 }
 
 function receiptOf(response: Response, version: X402Version): Receipt | undefined {
@@ -333,7 +301,12 @@ async function pay(session: Session, offer: Offer, request: Request, retry: Requ
     const paymentId = offersPaymentIdentifier(offer) ? newPaymentId() : undefined;
     const header = encodePayment(offer, await options.payer.sign(terms), paymentId);
     retry.headers.set(headerName, header);
-    const second = await sendPaid(session.send, retry, options.paidRetries ?? 2, options.maxRetryWaitMs ?? 30_000);
+    const second = await repeatPaid(() => session.send(retry.clone()), {
+      retries: options.paidRetries ?? 2,
+      maxWaitMs: options.maxRetryWaitMs ?? 30_000,
+      asked: askedToWait,
+      discard: (response) => response.body?.cancel() ?? Promise.resolve(),
+    });
     if (second.status === 402) {
       counted = true; // refused: nothing charged
       const challenges = await readChallenges(second);

@@ -3,17 +3,23 @@
  * payer, `POST /settle` settles on the hardhat or litesvm chain after `delayMs` (a slow facilitator,
  * so that a service can be killed while it waits). Settlements it has started always finish, whatever
  * becomes of the service that asked, as a real facilitator's would. The EVM chain mines a block every
- * `blockEveryMs`, so that its clock moves as a public chain's does.
+ * `blockEveryMs`, so that its clock moves as a public chain's does. With `pending: n`, the first `n`
+ * settle calls of each payment are answered at once with x402's `settlement_pending`, while its
+ * settlement goes on; a payment asked again is never settled twice (as a facilitator that remembers
+ * what it broadcast).
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { LocalChains } from "../../server/analytics/payments/settlement/backends/local-chain/index.js";
+import type { BackendResult } from "../../server/analytics/payments/settlement/settlement.js";
 import type { PaymentRequirements, VerifiedPayment } from "../../server/analytics/payments/x402/types.js";
 
 export interface StandinFacilitator {
   url: string;
   /** `POST /settle` calls received so far. */
   received(): number;
+  /** Payments whose money moved on the chain so far. */
+  settled(): number;
   /** Resolves once every settlement started so far has finished on its chain. */
   idle(): Promise<void>;
   close(): Promise<void>;
@@ -21,10 +27,24 @@ export interface StandinFacilitator {
 
 export async function startStandinFacilitator(
   chains: LocalChains,
-  { delayMs = 500, blockEveryMs = 500 } = {},
+  { delayMs = 500, blockEveryMs = 500, pending = 0 } = {},
 ): Promise<StandinFacilitator> {
   let received = 0;
+  let settled = 0;
   const inFlight = new Set<Promise<unknown>>();
+  const started = new Map<string, { asked: number; settlement: Promise<BackendResult> }>();
+  /** Settles the payment on its chain after `delayMs`, whatever becomes of the call that asked. */
+  function settle(paymentPayload: { network: string; payload: unknown }, requirement: PaymentRequirements) {
+    const settlement = new Promise((resolve) => setTimeout(resolve, delayMs)).then(async () => {
+      const payment = { network: paymentPayload.network, payload: paymentPayload.payload, requirement };
+      const result = await chains.backend.settle(payment as VerifiedPayment);
+      if (result.ok) settled++;
+      return result;
+    });
+    inFlight.add(settlement);
+    settlement.finally(() => inFlight.delete(settlement));
+    return settlement;
+  }
   const server = createServer((req, res) => {
     let raw = "";
     req.on("data", (chunk) => {
@@ -45,23 +65,23 @@ export async function startStandinFacilitator(
         paymentPayload: { network: string; payload: unknown };
         paymentRequirements: PaymentRequirements;
       };
-      const settlement = new Promise((resolve) => setTimeout(resolve, delayMs))
-        .then(() =>
-          chains.backend.settle({
-            network: paymentPayload.network,
-            payload: paymentPayload.payload,
-            requirement: paymentRequirements,
-          } as VerifiedPayment),
-        )
-        .then((result) =>
-          reply(
-            result.ok
-              ? { success: true, transaction: result.transaction, network: paymentPayload.network }
-              : { success: false, errorReason: result.reason, transaction: "", network: paymentPayload.network },
-          ),
-        );
-      inFlight.add(settlement);
-      settlement.finally(() => inFlight.delete(settlement));
+      const key = JSON.stringify(paymentPayload.payload);
+      const known = started.get(key) ?? { asked: 0, settlement: settle(paymentPayload, paymentRequirements) };
+      started.set(key, { ...known, asked: known.asked + 1 });
+      if (known.asked < pending)
+        return reply({
+          success: false,
+          errorReason: "settlement_pending",
+          transaction: "",
+          network: paymentPayload.network,
+        });
+      known.settlement.then((result) =>
+        reply(
+          result.ok
+            ? { success: true, transaction: result.transaction, network: paymentPayload.network }
+            : { success: false, errorReason: result.reason, transaction: "", network: paymentPayload.network },
+        ),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -71,6 +91,7 @@ export async function startStandinFacilitator(
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     received: () => received,
+    settled: () => settled,
     idle: async () => {
       while (inFlight.size) await Promise.allSettled([...inFlight]);
     },
