@@ -22,6 +22,7 @@ import { pathBatches, type Settlement } from "./postgres-batches.js";
 import { LEDGER_MIGRATIONS } from "./postgres-schema.js";
 import { dialectOf, RESERVED_COLUMNS, UNFLUSHED } from "./postgres-sql.js";
 import { existingPayment, ledgerRow, ledgerTotals, pendingPayment, type Row, refusal, totalsQueries } from "./rows.js";
+import { readSettlements } from "./settlement-records.js";
 import { freesKey, MOVES, type MoveName, RECOVERY_RECORDS, TRANSITIONS } from "./stages.js";
 import type { LedgerStore, Move, Reservation, ReservationRequest, SettledPayment } from "./store.js";
 
@@ -244,5 +245,6 @@ export async function openPostgresLedger(
       await query("SELECT 1");
     },
     async close() {},
+    settlements: () => readSettlements((sql) => query(sql)),
   };
 }

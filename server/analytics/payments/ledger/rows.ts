@@ -8,7 +8,7 @@ import type { ExistingPayment, LedgerRow, LedgerTotals, Move, PaymentStatus, Pen
 
 export type Row = Record<string, unknown>;
 
-const truthy = (value: unknown) => value === true || Number(value) === 1;
+export const truthy = (value: unknown) => value === true || Number(value) === 1;
 
 /** A held reservation with its answer and settlement (columns of `payments` and the answer's `answer_status`, `answer_body`). */
 export function existingPayment(row: Row): ExistingPayment {

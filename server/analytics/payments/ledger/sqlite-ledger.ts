@@ -17,6 +17,7 @@ import { isSqliteBusy, StoreUnavailable } from "../../../db/unavailable.js";
 import { useWal } from "../../../db/wal.js";
 import { assignmentsOf, conditionOf, type Dialect, PENDING, refusalOf } from "./conditions.js";
 import { existingPayment, ledgerRow, ledgerTotals, pendingPayment, type Row, refusal, totalsQueries } from "./rows.js";
+import { readSettlements } from "./settlement-records.js";
 import { migrate } from "./sqlite-schema.js";
 import { freesKey, MOVES, type MoveName, RECOVERY_RECORDS, TRANSITIONS, type TransitionName } from "./stages.js";
 import type {
@@ -258,5 +259,6 @@ export function openSqliteLedger(
       await checkpoints?.stop();
       db.close();
     },
+    settlements: () => readSettlements(async (text) => read(text)),
   };
 }

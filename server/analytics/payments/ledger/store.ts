@@ -158,6 +158,23 @@ export interface LedgerRow {
   hasAnswer: boolean;
 }
 
+/** A payment the ledger holds as charged or being charged, with what reconciliation asks its backend about. */
+export interface SettlementRecord {
+  entry: number;
+  key: string;
+  status: "settled" | "settling";
+  network: string;
+  payer: string;
+  amount: bigint;
+  /** The payload as the client signed it (JSON). */
+  payload: string;
+  /** Present once settled. */
+  transaction: string | null;
+  simulated: boolean;
+  expiresAt: number;
+  createdAt: number;
+}
+
 export interface LedgerTotals {
   byNetwork: { network: string; payments: number; amount: bigint }[];
   byEndpoint: { endpoint: string; payments: number; amount: bigint }[];
@@ -222,4 +239,6 @@ export interface LedgerStore {
   /** Resolves when the store answers a read now (`GET /readyz` asks); gives up when `signal` aborts. */
   ping(signal: AbortSignal): Promise<void>;
   close(): Promise<void>;
+  /** Every `settled` and `settling` payment, oldest first: what `npm run ledger -- reconcile` compares with the chain. */
+  settlements(): Promise<SettlementRecord[]>;
 }

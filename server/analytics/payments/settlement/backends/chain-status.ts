@@ -85,6 +85,17 @@ const SIGNATURE_LIMIT = 1_000;
 /** How far the chain's block times may run behind this service's clock. */
 const CLOCK_SLACK_S = 120;
 
+/** A confirmed transaction's wire form (base64), or `undefined` when the RPC holds none under `signature`. */
+export async function landedWire(
+  rpc: ReturnType<typeof createSolanaRpc>,
+  signature: Signature,
+): Promise<string | undefined> {
+  const found = await rpc
+    .getTransaction(signature, { encoding: "base64", maxSupportedTransactionVersion: 0, commitment: "confirmed" })
+    .send();
+  return found?.transaction?.[0];
+}
+
 export async function solanaSettlementState(rpcUrl: string, payment: InterruptedPayment): Promise<SettlementState> {
   const rpc = createSolanaRpc(rpcUrl);
   const { tx, blockhash } = solanaPaymentOf(payment);
@@ -110,14 +121,7 @@ export async function solanaSettlementState(rpcUrl: string, payment: Interrupted
     for (const entry of page) {
       if (since !== undefined && entry.blockTime != null && Number(entry.blockTime) < since) return notFound;
       if (entry.err) continue;
-      const found = await rpc
-        .getTransaction(entry.signature, {
-          encoding: "base64",
-          maxSupportedTransactionVersion: 0,
-          commitment: "confirmed",
-        })
-        .send();
-      const landed = found?.transaction?.[0];
+      const landed = await landedWire(rpc, entry.signature);
       if (
         landed &&
         Buffer.from(parseTransaction(getBase64Encoder().encode(landed) as Uint8Array).messageBytes).equals(message)

@@ -22,6 +22,14 @@ export function contractReasons(contract: AnalyticsContract): Set<string> {
   return new Set(schemas["X402.PaymentErrorReason"]?.enum ?? []);
 }
 
+/** The deployment's networks, each with the RPC endpoint its chain is read at (`SETTLEMENT_RPC_<NETWORK>`, else the contract's). */
+export function settlementNetworks(config: AnalyticsConfig) {
+  return deployedNetworks(config).map((target) => ({
+    ...target,
+    rpc: config.settlement.rpc[target.network] ?? target.rpc,
+  }));
+}
+
 export async function createSettlementBackend({
   contract,
   config,
@@ -30,7 +38,7 @@ export async function createSettlementBackend({
   config: AnalyticsConfig;
 }): Promise<SelectedBackend> {
   const none = async () => {};
-  const { mode, facilitator, rpc } = config.settlement;
+  const { mode, facilitator } = config.settlement;
   switch (mode) {
     case "ledger":
       return { backend: ledgerBackend, close: none };
@@ -40,10 +48,7 @@ export async function createSettlementBackend({
         import("./chain-status.js"),
         import("./facilitator.js"),
       ]);
-      const networks = deployedNetworks(config).map((target) => ({
-        ...target,
-        rpc: rpc[target.network] ?? target.rpc,
-      }));
+      const networks = settlementNetworks(config);
       const options = {
         ...(facilitator as NonNullable<typeof facilitator>),
         reasons: contractReasons(contract),
