@@ -21,6 +21,7 @@ import {
   startLocalChains,
 } from "../../server/analytics/payments/settlement/backends/local-chain/index.js";
 import { loadAnalyticsConfig } from "../../server/config/analytics.js";
+import { reconcileWith } from "../contracts/reconcile.js";
 import { type Answer, challenge, delivered, type PaidCall, send, sendAll } from "../support/paid-load.js";
 import { type ServiceProcess, startService, until } from "../support/processes.js";
 import {
@@ -193,6 +194,11 @@ describe("SIGKILL while a slow facilitator settles (SETTLEMENT=facilitator)", ()
       }
       await expectLedgerMatchesChains(start);
       expect(await stuck()).toEqual([]);
+      // the operator's reconciliation, configured as the service is, finds the ledger and the chains in agreement
+      const reconciled = await reconcileWith(ledger, env);
+      expect(reconciled.findings.map((f) => `${f.kind} ${f.entry} ${f.what}`)).toEqual([]);
+      expect(reconciled.counts.settled).toBe(CALLS);
+      expect(reconciled.counts.listed).toBe(CALLS);
     } finally {
       await ledger.close();
     }

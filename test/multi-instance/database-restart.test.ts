@@ -7,11 +7,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PaymentRequirements } from "../../client/x402/types.js";
 import { createPayer, type Pay } from "../../conformance/payer.js";
+import { openPostgresLedger } from "../../server/analytics/payments/ledger/postgres-ledger.js";
+import { openDatabase } from "../../server/db/database.js";
+import { reconcileWith } from "../contracts/reconcile.js";
 import { ledgerRows, nothingLocked, sharedStoresEnv, spread, startInstances } from "../support/instances.js";
 import { type Answer, challenge, delivered, type PaidCall } from "../support/paid-load.js";
 import { type PostgresCluster, postgresBin, startPostgresCluster } from "../support/postgres-cluster.js";
 import { type ServiceProcess, until } from "../support/processes.js";
-import { dropKeys, hasPostgres, hasRedis, uniqueName } from "../support/services.js";
+import { databaseSettings, dropKeys, hasPostgres, hasRedis, uniqueName } from "../support/services.js";
 
 const bin = postgresBin();
 const prefix = `${uniqueName("restart")}:`;
@@ -111,5 +114,15 @@ describe.skipIf(!hasPostgres() || !hasRedis() || !bin)("the database restarted u
         .sort(),
     ).toEqual([...receipts].sort());
     expect(rows.filter((r) => r.status === "verified" || r.status === "settling")).toEqual([]);
+
+    // the operator's reconciliation, configured as the instances are (the embedded ledger settlement), agrees
+    const database = openDatabase(databaseSettings("public", { poolSize: 1, url: cluster.url }));
+    try {
+      const reconciled = await reconcileWith(await openPostgresLedger(database), {});
+      expect(reconciled.findings).toEqual([]);
+      expect(reconciled.counts.settled).toBe(sent.length);
+    } finally {
+      await database.close();
+    }
   });
 });
