@@ -12,6 +12,8 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { Logger } from "pino";
 import { forwardedHost, type TrustProxy, trustedPeer } from "../http/origin.js";
 import { allowedHosts } from "./allowed-host.js";
+import { answerCurrent, supportedVersions } from "./current-methods.js";
+import { admit, isCurrentRevision, type Reply, type X402Binding } from "./current-revision.js";
 import { type DirectToolCall, directToolCall } from "./direct-tool-call.js";
 
 /** JSON-RPC's "invalid request", for what is refused before the protocol is spoken. */
@@ -43,6 +45,8 @@ export interface ToolServer {
   /** What an agent should know of every tool (the MCP `instructions`). */
   instructions: string;
   tools: Tool[];
+  /** The extensions `server/discover` advertises on the current revision (x402's `org.x402/payment`). */
+  extensions?: Record<string, Record<string, unknown>>;
   /** A call's result, or undefined for a tool the server does not have. */
   call(call: ToolCallRequest): Promise<CallToolResult | undefined>;
   /** The same result as JSON text, where the server writes it faster than `JSON.stringify` of the result would. */
@@ -54,6 +58,11 @@ export interface ToolCallRequest {
   arguments?: Record<string, unknown>;
   meta?: Record<string, unknown>;
   requestId: string;
+  /**
+   * On the current revision (2026-07-28), how a challenge is said (x402's extension binding when the client
+   * advertises it), and every result carries `resultType`; absent for a 2025-era call, answered as before.
+   */
+  binding?: X402Binding;
 }
 
 function sendJsonText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
@@ -87,6 +96,16 @@ function protocolServer({ server: { Server }, types, validator }: Sdk, tools: To
     return result;
   });
   return server;
+}
+
+/** A current-revision request's answer: refused by its checks, or answered by its method. */
+async function answerCurrentRevision(req: McpRequest, res: ServerResponse, tools: ToolServer, names: Set<string>) {
+  const versions = supportedVersions((await loadSdk()).types.SUPPORTED_PROTOCOL_VERSIONS);
+  const admitted = admit(req.headers, req.body, versions);
+  const reply: Reply =
+    "method" in admitted ? await answerCurrent(admitted, tools, names, versions, req.requestId ?? "") : admitted;
+  if (reply.body === undefined) return void res.writeHead(reply.status).end();
+  sendJsonText(res, reply.status, reply.body);
 }
 
 /** A direct tool call's answer, as the SDK's transport sends a JSON response. */
@@ -132,6 +151,7 @@ export function mcpEndpoint(
       const loaded = await loadSdk();
       tools ??= build();
       names ??= new Set(tools.tools.map((tool) => tool.name));
+      if (isCurrentRevision(req.headers, req.body)) return await answerCurrentRevision(req, res, tools, names);
       const direct = directToolCall(req.headers, req.body, names, loaded.types.SUPPORTED_PROTOCOL_VERSIONS);
       if (direct) return await answerDirectly(res, tools, direct, req.requestId ?? "");
       const server = protocolServer(loaded, tools, req.requestId ?? "");

@@ -8,19 +8,13 @@ import type { PaymentRequired } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAnalyticsService } from "../../server/analytics/service.js";
-import { loadAnalyticsConfig } from "../../server/config/analytics.js";
-import { createLogger } from "../../server/http/logger.js";
-import { listen, type Running } from "../support/x402-clients.js";
+import { listenDefaults, type Running } from "../support/x402-clients.js";
 
 let service: Running;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  const started = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:" }), {
-    logger: createLogger("silent"),
-  });
-  service = await listen(started.app, started.ledger, started.close);
+  service = await listenDefaults();
 });
 afterAll(async () => {
   for (const client of clients) await client.close();

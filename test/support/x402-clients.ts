@@ -13,6 +13,9 @@ import { wrapFetchWithPayment as wrapV1 } from "x402-fetch";
 import { findNetwork, NETWORKS } from "../../lib/networks.js";
 import type { createAnalyticsApp } from "../../server/analytics/app.js";
 import type { LedgerStore } from "../../server/analytics/payments/ledger/store.js";
+import { createAnalyticsService } from "../../server/analytics/service.js";
+import { loadAnalyticsConfig } from "../../server/config/analytics.js";
+import { createLogger } from "../../server/http/logger.js";
 
 export type Running = { origin: string; ledger: LedgerStore; close(): Promise<void> };
 
@@ -33,6 +36,14 @@ export async function listen(
       await close();
     },
   };
+}
+
+/** `npm start`'s service on its defaults (embedded ledger settlement), with an in-memory ledger, listening. */
+export async function listenDefaults(): Promise<Running> {
+  const started = await createAnalyticsService(loadAnalyticsConfig({ LEDGER_DB: ":memory:" }), {
+    logger: createLogger("silent"),
+  });
+  return listen(started.app, started.ledger, started.close);
 }
 
 type Signer = LocalAccount | TransactionSigner;

@@ -6,7 +6,9 @@ import { describe, expect, it } from "vitest";
 import { loadAnalyticsConfig } from "../../config/analytics.js";
 import { StoreUnavailable } from "../../db/unavailable.js";
 import { ApiError, upstreamError } from "../../http/errors.js";
+import type { X402Binding } from "../../mcp/current-revision.js";
 import { mcpAnswer, mcpWords } from "../../mcp/paid/answers.js";
+import { currentAnswer, currentAnswerJson } from "../../mcp/paid/current-answers.js";
 import { loadAnalyticsContract } from "../contract/analytics-contract.js";
 import { httpAnswers, httpWords } from "../front/http-answers.js";
 import { offerAt, routeOffer } from "../payments/x402/requirements.js";
@@ -49,8 +51,13 @@ const OUTCOMES: PaidOutcome[] = [
 const challenge = (error: unknown) => ({ x402Version: 2, error, resource: { url: "mcp://tool/defiTvl" }, accepts: [] });
 const asHttp = (outcome: PaidOutcome) =>
   http(outcome, { offer: () => offer, version: 2, params: {}, located: (e) => e, requestId: "r", now: NOW });
-const asMcp = (outcome: PaidOutcome) =>
-  mcpAnswer(outcome, { challenge: challenge as never, caip2: "eip155:84532", price: "0.001", now: NOW });
+const answered = { challenge: challenge as never, caip2: "eip155:84532", price: "0.001", now: NOW };
+const asMcp = (outcome: PaidOutcome) => mcpAnswer(outcome, answered);
+const asCurrent = (outcome: PaidOutcome, binding: X402Binding) => {
+  const result = currentAnswer(outcome, answered, binding);
+  expect(JSON.parse(currentAnswerJson(outcome, answered, binding))).toEqual(result);
+  return result as Record<string, unknown> & { _meta?: Record<string, unknown> };
+};
 
 const waitOf = (facts: OutcomeFacts) => (facts.retry.again === "may differ" ? facts.retry.afterSeconds : undefined);
 const words = { again: "", call: "", paymentPlace: "", price: "" };
@@ -110,6 +117,22 @@ describe("an outcome's facts", () => {
       }
       const texts = (result.content as { text: string }[]).map((c) => c.text);
       expect(texts).toContain(outcomeFacts(outcome, mcpWords({ price: "0.001" }), NOW).sentence);
+    });
+
+    it(`over MCP 2026-07-28, in both x402 bindings: ${label}`, () => {
+      const facts = outcomeFacts(outcome, words, NOW);
+      // the tool-result binding: the 2025-era result, complete
+      const toolResult = asCurrent(outcome, "tool-result");
+      expect(toolResult).toEqual({ resultType: "complete", ...asMcp(outcome) });
+      // the extension binding: a challenge is payment_required with the reason, never charged; the rest as above
+      const extension = asCurrent(outcome, "extension");
+      if (!facts.x402Reason) return expect(extension).toEqual(toolResult);
+      expect(extension.resultType).toBe("payment_required");
+      expect(extension).not.toHaveProperty("isError");
+      expect(extension.paymentRequired).toMatchObject({ x402Version: 2, error: facts.x402Reason });
+      const response = extension._meta?.["x402/payment-response"] as { success?: boolean } | undefined;
+      expect(response?.success).not.toBe(true);
+      expect(facts.charged).toBe("no");
     });
   }
 

@@ -19,9 +19,11 @@ import type { ResponseCheck } from "../../analytics/paid/response-check.js";
 import type { PaymentGate } from "../../analytics/payments/gate/gate.js";
 import type { HandlerMap, SegmentContext } from "../../analytics/segments/types.js";
 import type { AnalyticsConfig } from "../../config/analytics.js";
+import { X402_EXTENSION } from "../current-revision.js";
 import type { ToolCallRequest, ToolServer } from "../streamable-endpoint.js";
 import { type AnsweredCall, mcpAnswer, mcpAnswerJson, PAYMENT_META, PAYMENT_RESPONSE_META } from "./answers.js";
 import { type PaidTool, paidTools } from "./catalogue.js";
+import { currentAnswer, currentAnswerJson } from "./current-answers.js";
 import { submissionOf, type ToolOffers, toolOffers } from "./offers.js";
 
 export interface PaidToolDeps {
@@ -44,6 +46,7 @@ const INSTRUCTIONS = [
   "one requirement per network (Solana, Base, SKALE). Sign one and call again with the same arguments and the PaymentPayload object",
   `in params._meta["${PAYMENT_META}"]; the answer carries its settlement in result._meta["${PAYMENT_RESPONSE_META}"].`,
   "The same payment with the same arguments returns the same answer again, never charged twice; invalid arguments are refused before any payment.",
+  `On MCP 2026-07-28, a client advertising the ${X402_EXTENSION} extension is told the price as resultType "payment_required" with result.paymentRequired instead.`,
 ].join(" ");
 
 /** A tool's offers, and each of its routes' pipeline by CAIP-2 id. */
@@ -104,13 +107,14 @@ export function paidToolServer(deps: PaidToolDeps): ToolServer {
     version: deps.contract.document.info.version,
     instructions: INSTRUCTIONS,
     tools: [...catalogue.values()].map((tool) => tool.definition) as Tool[],
+    extensions: { [X402_EXTENSION]: {} },
     call: async (call) => {
       const ran = await run(call);
-      return ran && mcpAnswer(...ran);
+      return ran && (call.binding ? (currentAnswer(...ran, call.binding) as never) : mcpAnswer(...ran));
     },
     callJson: async (call) => {
       const ran = await run(call);
-      return ran && mcpAnswerJson(...ran);
+      return ran && (call.binding ? currentAnswerJson(...ran, call.binding) : mcpAnswerJson(...ran));
     },
   };
 }
