@@ -1,7 +1,8 @@
 /**
  * The methods the current revision (2026-07-28) is answered with, once its checks passed (current-revision.ts):
- * `server/discover`, `tools/list` and `tools/call`; any other method is a 404 with -32601, as the revision
- * asks (`initialize`, `ping` and `logging/setLevel` are gone from it). Every result carries `resultType`.
+ * `server/discover`, `tools/list` and `tools/call`; `resources/read` finds no resource (-32602, none is served);
+ * any other method is a 404 with -32601, as the revision asks (`initialize`, `ping` and `logging/setLevel` are
+ * gone from it). Every result carries `resultType`.
  */
 import {
   CURRENT_REVISION,
@@ -76,6 +77,9 @@ export async function answerCurrent(
       );
     case "tools/call":
       return callTool(request, tools, names, requestId);
+    case "resources/read":
+      // No resources are served, so none is found: the revision's answer for a resource that does not exist.
+      return rpcError(200, request.id, RPC_ERROR.invalidParams, "Resource not found", { uri: request.params.uri });
     default:
       return rpcError(404, request.id, RPC_ERROR.methodNotFound, `Method not found: ${request.method}`);
   }
