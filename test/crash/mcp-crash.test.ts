@@ -2,7 +2,9 @@
 // paid tool calls (each with its own x402 v2 payment in `_meta["x402/payment"]`) and restarted at once; every caller
 // whose result was lost calls again with the same payment. Each is answered, or told when to call again (a held
 // payment, never a PaymentRequired, which an agent reads as "pay again"), and served once it comes back as told:
-// every payment charged exactly once, each settled row recorded as an MCP call.
+// every payment charged exactly once, each settled row recorded as an MCP call. Both eras of MCP, each in its own
+// service: the 2025-era call, and the 2026-07-28 one (stateless, `_meta` and headers naming the revision) from a
+// client advertising x402's extension `org.x402/payment`, whose challenge is `resultType: "payment_required"`.
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,32 +18,33 @@ import { delivered, heldPaymentsEnv, killedUnderLoad, type PaidCall, retryAsTold
 import type { ServiceProcess } from "../support/processes.js";
 
 const CALLS = 40;
-const dir = mkdtempSync(join(tmpdir(), "mcp-crash-"));
 const model = await startSlowModel({ delayMs: 400 });
-const env = heldPaymentsEnv(dir, model.url);
-let service: ServiceProcess | undefined;
+const services: ServiceProcess[] = [];
 afterAll(async () => {
-  await service?.kill("SIGKILL");
+  for (const service of services) await service.kill("SIGKILL");
   await model.close();
 });
 
+/** How a call is sent: the era's wire (undefined: 2025), as `PaidCall["tool"]` names it. */
+type Wire = NonNullable<PaidCall["tool"]>["current"];
+
 /** The tool's PaymentRequired, from an unpaid call. */
-async function paymentRequired(baseUrl: string): Promise<PaymentRequiredV2> {
+async function paymentRequired(baseUrl: string, current: Wire): Promise<PaymentRequiredV2> {
   const unpaid = await send(baseUrl, {
     method: "POST",
     path: "/mcp",
     header: "",
     network: "",
     amount: 0n,
-    tool: { name: "defiTvl", payment: undefined },
+    tool: { name: "defiTvl", payment: undefined, current },
   });
   if (unpaid?.status !== 402) throw new Error(`expected the tool's PaymentRequired, got ${unpaid?.text}`);
   return JSON.parse(unpaid.text) as PaymentRequiredV2;
 }
 
-async function signCalls(baseUrl: string): Promise<PaidCall[]> {
+async function signCalls(baseUrl: string, current: Wire): Promise<PaidCall[]> {
   const account = privateKeyToAccount(generatePrivateKey());
-  const required = await paymentRequired(baseUrl);
+  const required = await paymentRequired(baseUrl, current);
   const accepted = required.accepts.find((r) => r.network === "eip155:84532");
   if (!accepted) throw new Error("the tool is not offered on Base Sepolia");
   return Promise.all(
@@ -54,16 +57,27 @@ async function signCalls(baseUrl: string): Promise<PaidCall[]> {
         header: "",
         network: accepted.network,
         amount: BigInt(accepted.amount),
-        tool: { name: "defiTvl", payment: { x402Version: 2, resource: required.resource, accepted, payload } },
+        tool: {
+          name: "defiTvl",
+          payment: { x402Version: 2, resource: required.resource, accepted, payload },
+          current,
+        },
       };
     }),
   );
 }
 
-describe("SIGKILL under paid MCP tool calls", () => {
+const ERAS: [string, Wire][] = [
+  ["2025 era", undefined],
+  ["2026-07-28, x402's extension binding", { advertise: true }],
+];
+
+describe.each(ERAS)("SIGKILL under paid MCP tool calls (%s)", (_era, current) => {
   it("holds every interrupted payment, tells the caller when to call again, and charges each payment once", async () => {
-    const { calls, answers, killed, restarted } = await killedUnderLoad(env, signCalls, (started) => {
-      service = started;
+    const env = heldPaymentsEnv(mkdtempSync(join(tmpdir(), "mcp-crash-")), model.url);
+    const sign = (url: string) => signCalls(url, current);
+    const { calls, answers, killed, restarted } = await killedUnderLoad(env, sign, (started) => {
+      services.push(started);
     });
     expect(killed.signal).toBe("SIGKILL");
     const url = restarted.url;

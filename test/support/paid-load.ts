@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import type { PaymentRequirements } from "../../client/x402/types.js";
+import { currentHeaders, currentMeta } from "./current-revision.js";
 import { type ServiceProcess, startService } from "./processes.js";
 
 export interface PaidCall {
@@ -17,8 +18,11 @@ export interface PaidCall {
   dropAfterMs?: number;
   network: string;
   amount: bigint;
-  /** An MCP tool call instead (POST /mcp, `body` its arguments, `payment` the v2 PaymentPayload object; `header` unused). */
-  tool?: { name: string; payment: unknown };
+  /**
+   * An MCP tool call instead (POST /mcp, `body` its arguments, `payment` the v2 PaymentPayload object; `header`
+   * unused): a 2025-era one, or with `current` one of revision 2026-07-28, advertising x402's extension or not.
+   */
+  tool?: { name: string; payment: unknown; current?: { advertise: boolean } };
 }
 
 export interface Answer {
@@ -30,22 +34,35 @@ export interface Answer {
   retryAfter?: string;
 }
 
-/**
- * A tool call's result as an `Answer`, for the assertions HTTP's have: an envelope with its settlement is a 200 with
- * its receipt; a held payment a 503 with its wait; a `PaymentRequired` a 402; any other tool error a 500.
- */
-function toolAnswer(result: {
+interface ToolResult {
+  resultType?: string;
+  paymentRequired?: unknown;
   isError?: boolean;
   structuredContent?: Record<string, unknown>;
   _meta?: Record<string, unknown>;
-}): Answer {
+}
+
+/**
+ * A tool call's result as an `Answer`, for the assertions HTTP's have: an envelope with its settlement is a 200 with
+ * its receipt; a held payment a 503 with its wait; a `PaymentRequired` a 402, in the binding the call chose (x402's
+ * extension binding when it advertised `org.x402/payment`, else the tool result); any other tool error, or a result
+ * of the other era or binding (`resultType` is on 2026-07-28 only), a 500.
+ */
+function toolAnswer(result: ToolResult, current: NonNullable<PaidCall["tool"]>["current"]): Answer {
+  const extension = current?.advertise === true;
+  if (result.resultType === "payment_required")
+    return extension
+      ? { status: 402, text: JSON.stringify(result.paymentRequired) }
+      : { status: 500, text: `payment_required, not advertised: ${JSON.stringify(result)}` };
+  if ((result.resultType === "complete") !== (current !== undefined))
+    return { status: 500, text: `a result of the other era: ${JSON.stringify(result)}` };
   const content = result.structuredContent ?? {};
   const text = JSON.stringify(content);
   if (!result.isError)
     return { status: 200, text, receipt: result._meta?.["x402/payment-response"] as Answer["receipt"] };
   if (content.error === "payment_in_progress")
     return { status: 503, text, retryAfter: String(content.retryAfterSeconds) };
-  return { status: content.x402Version === 2 ? 402 : 500, text };
+  return { status: content.x402Version === 2 && !extension ? 402 : 500, text };
 }
 
 async function sendTool(
@@ -53,19 +70,28 @@ async function sendTool(
   call: PaidCall & { tool: NonNullable<PaidCall["tool"]> },
   retry: boolean,
 ): Promise<Answer | undefined> {
+  const { name, payment, current } = call.tool;
   const res = await fetch(`${baseUrl}/mcp`, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...(current && currentHeaders("tools/call", name)),
+    },
     body: JSON.stringify({
       jsonrpc: "2.0",
       id: 1,
       method: "tools/call",
-      params: { name: call.tool.name, arguments: call.body ?? {}, _meta: { "x402/payment": call.tool.payment } },
+      params: {
+        name,
+        arguments: call.body ?? {},
+        _meta: { ...(current && currentMeta(current.advertise)), "x402/payment": payment },
+      },
     }),
     signal: AbortSignal.timeout(call.dropAfterMs !== undefined && !retry ? call.dropAfterMs : 30_000),
   });
-  const reply = (await res.json()) as { result?: Parameters<typeof toolAnswer>[0]; error?: unknown };
-  return reply.result ? toolAnswer(reply.result) : { status: res.status, text: JSON.stringify(reply) };
+  const reply = (await res.json()) as { result?: ToolResult; error?: unknown };
+  return reply.result ? toolAnswer(reply.result, current) : { status: res.status, text: JSON.stringify(reply) };
 }
 
 /** Sends one call (a retry never drops); undefined when no complete answer arrived (the connection broke or was dropped). */
