@@ -11,6 +11,7 @@ import { chainIdOf } from "../client/x402/evm.js";
 import { signSvmPayment } from "../client/x402/svm.js";
 import { encodePaymentHeader, type PaymentRequirements } from "../client/x402/types.js";
 import { authorizationDigest, domainSeparator } from "../server/analytics/payments/exact/evm/eip3009.js";
+import { currentHeaders, currentMeta } from "../test/support/current-revision.js";
 
 export function evmPaymentPool(requirement: PaymentRequirements, count: number, privateKey: `0x${string}`): string[] {
   const domain = requirement.extra as { name: string; version: string };
@@ -86,9 +87,14 @@ export function v2PaymentHeaders(
   return v2Payments(required, caip2, payments, "the route").map((payment) => encodePaymentHeader(payment as never));
 }
 
+/** The MCP revisions the bench pays tools on: the 2025 era, and 2026-07-28 advertising x402's extension. */
+export type McpEra = "2025" | "2026-07-28";
+
 /**
  * Paid MCP tool calls (`tools/call` JSON-RPC bodies), each carrying one of `payments` (signed v1 headers of the
- * tool's route on that network) as the v2 `PaymentPayload` object x402's MCP transport puts in `_meta`.
+ * tool's route on that network) as the v2 `PaymentPayload` object x402's MCP transport puts in `_meta`. On
+ * 2026-07-28, `_meta` also names the revision, the client and its capabilities, x402's extension
+ * `org.x402/payment` among them (the extension binding); each call also carries `mcpHeaders(era, tool)`.
  */
 export function toolCallBodies(
   tool: string,
@@ -96,13 +102,24 @@ export function toolCallBodies(
   required: { resource: unknown; accepts: { network: string }[] },
   caip2: string,
   payments: string[],
+  era: McpEra = "2025",
 ): string[] {
+  const meta = era === "2025" ? {} : currentMeta(true, "defi-intel-bench");
   return v2Payments(required, caip2, payments, tool).map((payment, id) =>
     JSON.stringify({
       jsonrpc: "2.0",
       id,
       method: "tools/call",
-      params: { name: tool, arguments: args, _meta: { "x402/payment": payment } },
+      params: { name: tool, arguments: args, _meta: { ...meta, "x402/payment": payment } },
     }),
   );
+}
+
+/** The headers of a `tools/call` of `tool` in `era`: the streamable HTTP transport's, and on 2026-07-28 the revision's. */
+export function mcpHeaders(era: McpEra, tool: string): Record<string, string> {
+  return {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    ...(era === "2025" ? {} : currentHeaders("tools/call", tool)),
+  };
 }

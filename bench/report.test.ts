@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ratioOf, summarize, targetResults } from "./report.js";
+import { mcpScenario, mcpTargets, ratioOf, summarize, targetResults } from "./report.js";
 
 const load = (requestsPerSecond: number) => ({
   requestsPerSecond,
@@ -86,6 +86,48 @@ describe("targetResults", () => {
     // unknown without the service's CPU (WORKERS)
     const { cpuMicrosPerRequest: _, ...workers } = withCpu();
     expect(cores(workers as ReturnType<typeof withCpu>)).toBeUndefined();
+  });
+});
+
+describe("mcpTargets", () => {
+  it("holds each era's tool call on each network to 0.80× of the v2 POST on that network, the v1 ratio reported", () => {
+    const posts = [
+      row("paid EVM /base/defi/tvl, x402 v2", [1_000], 1),
+      row("paid Solana /defi/tvl, x402 v2", [800], 1),
+      row("paid EVM /base/defi/tvl", [1_200], 1),
+      row("paid Solana /defi/tvl", [1_000], 1),
+    ];
+    const calls = [
+      row(mcpScenario("2025", "base"), [900], 1),
+      row(mcpScenario("2025", "solana"), [700], 1),
+      row(mcpScenario("2026-07-28", "base"), [700], 1),
+      row(mcpScenario("2026-07-28", "solana"), [640], 1),
+    ];
+    const results = targetResults(mcpTargets([...posts, ...calls]));
+    const held = results
+      .filter((r) => r.held)
+      .map(({ scenario, baseline, ratio, met }) => ({ scenario, baseline, ratio, met }));
+    expect(held).toEqual([
+      { scenario: "paid MCP EVM defiTvl (Base)", baseline: "paid EVM /base/defi/tvl, x402 v2", ratio: 0.9, met: true },
+      { scenario: "paid MCP Solana defiTvl", baseline: "paid Solana /defi/tvl, x402 v2", ratio: 0.875, met: true },
+      {
+        scenario: "paid MCP 2026-07-28 EVM defiTvl (Base)",
+        baseline: "paid EVM /base/defi/tvl, x402 v2",
+        ratio: 0.7,
+        met: false,
+      },
+      {
+        scenario: "paid MCP 2026-07-28 Solana defiTvl",
+        baseline: "paid Solana /defi/tvl, x402 v2",
+        ratio: 0.8,
+        met: true,
+      },
+    ]);
+    const reported = results.filter((r) => !r.held);
+    expect(reported.map((r) => r.baseline).sort()).toEqual(
+      ["paid EVM /base/defi/tvl", "paid Solana /defi/tvl"].flatMap((b) => [b, b]),
+    );
+    expect(reported.every((r) => r.atLeast === 0.8)).toBe(true);
   });
 });
 

@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, totalmem } from "node:os";
 import type { LoadResult } from "./load.js";
+import type { McpEra } from "./payments.js";
 
 export interface Row extends LoadResult {
   scenario: string;
@@ -154,6 +155,35 @@ export interface TargetResult {
    * has puts the target out of its reach however the work were scheduled; fewer leaves it to the service.
    */
   coresAtTarget?: number;
+}
+
+/** The main table's paid POSTs in x402 v2 and v1, by network: what the MCP rows are held to and reported against. */
+const PAID_POSTS = {
+  base: { v2: "paid EVM /base/defi/tvl, x402 v2", v1: "paid EVM /base/defi/tvl" },
+  solana: { v2: "paid Solana /defi/tvl, x402 v2", v1: "paid Solana /defi/tvl" },
+} as const;
+
+/** The main table's row of a paid `defiTvl` tool call on `network` in `era` (the 2025 era's names as before). */
+export function mcpScenario(era: McpEra, network: keyof typeof PAID_POSTS): string {
+  const revision = era === "2025" ? "" : ` ${era}`;
+  return network === "base" ? `paid MCP${revision} EVM defiTvl (Base)` : `paid MCP${revision} Solana defiTvl`;
+}
+
+/**
+ * The MCP rows' targets, in both eras: a tool call pays in x402 v2 and its answer carries a signed receipt, so it
+ * is held to 0.80× of the same payment over HTTP on the same network; its ratio to the v1 POST is reported.
+ */
+export function mcpTargets(rows: Row[]): Target[] {
+  return (["2025", "2026-07-28"] as const).flatMap((era) =>
+    (["base", "solana"] as const).flatMap((network) => {
+      const scenario = mcpScenario(era, network);
+      const { v2, v1 } = PAID_POSTS[network];
+      return [
+        { rows, baseline: v2, scenario, atLeast: 0.8 },
+        { rows, baseline: v1, scenario, atLeast: 0.8, held: false },
+      ];
+    }),
+  );
 }
 
 /** Each target's ratio in this run (a scenario not measured, its database out of reach, is left out). */

@@ -5,8 +5,9 @@
  * bare node:http and bare Express (the local limit), the validated floor (Express, the JSON body
  * parser and the contract's validator answering a paid path's POST with no payment work), a free
  * endpoint, a paid endpoint with a fresh EVM payment per request and with a fresh Solana payment per
- * request, the Prism mock, verification alone, scale figures (response size, nonce-store size), and
- * the deployment figures: the paid EVM and Solana paths on SQLite and on PostgreSQL, and the EVM path
+ * request, the same payments as MCP tool calls in both eras of MCP (2025, and 2026-07-28 over x402's
+ * extension binding), the Prism mock, verification alone, scale figures (response size, nonce-store
+ * size), and the deployment figures: the paid EVM and Solana paths on SQLite and on PostgreSQL, and the EVM path
  * with the Redis cache and with two worker processes, each deployment's rounds taking turns with bare
  * Express's. Prints the tables and whether each path meets its target ratio (and the cores its rate
  * would take on this machine), and writes JSON under bench/results/.
@@ -18,11 +19,27 @@ import { generateKeyPairSigner } from "@solana/kit";
 import Database from "libsql";
 import { generatePrivateKey } from "viem/accounts";
 import { type LoadResult, type LoadSpec, runLoad } from "../bench/load.js";
-import { evmPaymentPool, svmPaymentPool, toolCallBodies, v2PaymentHeaders } from "../bench/payments.js";
+import {
+  evmPaymentPool,
+  type McpEra,
+  mcpHeaders,
+  svmPaymentPool,
+  toolCallBodies,
+  v2PaymentHeaders,
+} from "../bench/payments.js";
 import { postgresCpuSeconds } from "../bench/process-cpu.js";
 import { type ServerProcess, startBare, startPrism, startService } from "../bench/processes.js";
 import { topEntries } from "../bench/profile.js";
-import { previousResults, printTable, type Row, summarize, targetResults, writeResults } from "../bench/report.js";
+import {
+  mcpScenario,
+  mcpTargets,
+  previousResults,
+  printTable,
+  type Row,
+  summarize,
+  targetResults,
+  writeResults,
+} from "../bench/report.js";
 import { benchStores } from "../bench/stores.js";
 import { verificationRates } from "../bench/verification.js";
 import { chainIdOf } from "../client/x402/evm.js";
@@ -169,13 +186,31 @@ const { v1: base, v2: baseV2 } = await challenges(service, "/base/defi/tvl");
 const { v1: solana, v2: solanaV2 } = await challenges(service, "/defi/tvl");
 const poolsReq = await challenge(service, "/base/lp/pools");
 /** The defiTvl tool's PaymentRequired, from an unpaid call to /mcp. */
-const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 const tool = (await fetch(`${service.url}/mcp`, {
   method: "POST",
-  headers: MCP_HEADERS,
+  headers: mcpHeaders("2025", "defiTvl"),
   body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "tools/call", params: { name: "defiTvl", arguments: {} } }),
 }).then((res) => res.json())) as { result: { structuredContent: Parameters<typeof toolCallBodies>[2] } };
 const toolRequired = tool.result.structuredContent;
+
+/**
+ * One call of each tool-call load, made before any is measured: a refused or unpaid call is answered 200 as a paid
+ * one is (the load counts only HTTP errors), so each must come back with its answer and a settlement.
+ */
+async function expectPaidToolCalls(scenarios: Pick<Scenario, "name" | "spec" | "bodies">[]): Promise<void> {
+  for (const { name, spec, bodies } of scenarios) {
+    const res = await fetch(`${service.url}/mcp`, {
+      method: "POST",
+      headers: spec.headers,
+      body: (await bodies?.(1))?.[0],
+    });
+    const text = await res.text();
+    const { result } = JSON.parse(text) as { result?: { isError?: boolean; _meta?: Record<string, unknown> } };
+    const settled = (result?._meta?.["x402/payment-response"] as { success?: boolean } | undefined)?.success;
+    if (res.status !== 200 || !result || result.isError || settled !== true)
+      throw new Error(`${name}: a sample call answered ${res.status}: ${text.slice(0, 500)}`);
+  }
+}
 
 // the body the bare servers answer: what the cached paid endpoint answers
 const sample = await fetch(`${service.url}/base/defi/tvl`, {
@@ -228,18 +263,22 @@ const paidSolanaV2 = {
   spec: { ...v2, path: "/defi/tvl" },
   payments: async (n: number) => v2PaymentHeaders(solanaV2, caip2(solana), await svmPaymentPool(solana, n, svmPayer)),
 };
-/** The same paid loads as MCP tool calls, the payment in each call's `_meta`. */
-const toolCall = { method: "POST" as const, path: "/mcp", headers: MCP_HEADERS };
-const mcpEvm = {
-  spec: toolCall,
-  bodies: async (n: number) =>
-    toolCallBodies("defiTvl", {}, toolRequired, caip2(base), evmPaymentPool(base, n, evmKey)),
+/** The same paid loads as MCP tool calls in each era, the payment in each call's `_meta`. */
+const toolPayments = {
+  base: { requirement: base, pool: async (n: number) => evmPaymentPool(base, n, evmKey) },
+  solana: { requirement: solana, pool: (n: number) => svmPaymentPool(solana, n, svmPayer) },
 };
-const mcpSolana = {
-  spec: toolCall,
-  bodies: async (n: number) =>
-    toolCallBodies("defiTvl", {}, toolRequired, caip2(solana), await svmPaymentPool(solana, n, svmPayer)),
-};
+const mcpCalls = (era: McpEra) =>
+  (["base", "solana"] as const).map((network) => {
+    const { requirement, pool } = toolPayments[network];
+    return {
+      name: mcpScenario(era, network),
+      target: service,
+      spec: { method: "POST" as const, path: "/mcp", headers: mcpHeaders(era, "defiTvl") },
+      bodies: async (n: number) => toolCallBodies("defiTvl", {}, toolRequired, caip2(requirement), await pool(n), era),
+    };
+  });
+await expectPaidToolCalls([...mcpCalls("2025"), ...mcpCalls("2026-07-28")]);
 const rows = await measure(
   { name: "bare node:http", target: http, spec: { path: "/" } },
   { name: "bare Express", target: express, spec: { path: "/" } },
@@ -254,8 +293,8 @@ const rows = await measure(
   { name: "paid Solana /defi/tvl", target: service, ...paidSolana },
   { name: "paid EVM /base/defi/tvl, x402 v2", target: service, ...paidEvmV2 },
   { name: "paid Solana /defi/tvl, x402 v2", target: service, ...paidSolanaV2 },
-  { name: "paid MCP EVM defiTvl (Base)", target: service, ...mcpEvm },
-  { name: "paid MCP Solana defiTvl", target: service, ...mcpSolana },
+  ...mcpCalls("2025"),
+  ...mcpCalls("2026-07-28"),
   {
     name: "Prism mock /base/defi/tvl",
     target: prism,
@@ -362,11 +401,7 @@ const targets = targetResults([
   { rows, baseline: "bare Express", scenario: "paid Solana /defi/tvl, x402 v2", atLeast: 0.35 },
   { rows, baseline: "bare Express", scenario: "paid EVM /base/defi/tvl", atLeast: 0.4, held: false },
   { rows, baseline: "bare Express", scenario: "paid Solana /defi/tvl", atLeast: 0.35, held: false },
-  // a tool call pays in x402 v2 and its answer carries a signed receipt: held to the same payment over HTTP
-  { rows, baseline: "paid EVM /base/defi/tvl, x402 v2", scenario: "paid MCP EVM defiTvl (Base)", atLeast: 0.8 },
-  { rows, baseline: "paid Solana /defi/tvl, x402 v2", scenario: "paid MCP Solana defiTvl", atLeast: 0.8 },
-  { rows, baseline: "paid EVM /base/defi/tvl", scenario: "paid MCP EVM defiTvl (Base)", atLeast: 0.8, held: false },
-  { rows, baseline: "paid Solana /defi/tvl", scenario: "paid MCP Solana defiTvl", atLeast: 0.8, held: false },
+  ...mcpTargets(rows),
   ...["SQLite, 1 process", "PostgreSQL"].flatMap((label) => [
     {
       rows: deployment,
