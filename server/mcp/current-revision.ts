@@ -8,23 +8,29 @@
  * `org.x402/payment` among them) and the server. A refusal is a JSON-RPC error carrying the request's id.
  */
 import type { IncomingHttpHeaders } from "node:http";
+import {
+  CAPABILITIES_META,
+  CURRENT_REVISION,
+  isObject,
+  malformedMetaKey,
+  metaOf,
+  namesCurrentRevision,
+  namesExtension,
+  RPC_ERROR,
+  VERSION_META,
+  X402_EXTENSION,
+} from "../../lib/mcp-revision.js";
 
-export const CURRENT_REVISION = "2026-07-28";
-/** x402's MCP extension: a client advertising it gets `resultType: "payment_required"` for a challenge. */
-export const X402_EXTENSION = "org.x402/payment";
-export const VERSION_META = "io.modelcontextprotocol/protocolVersion";
-export const CLIENT_INFO_META = "io.modelcontextprotocol/clientInfo";
-export const CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities";
-export const SERVER_INFO_META = "io.modelcontextprotocol/serverInfo";
-
-/** The JSON-RPC codes this layer answers with (the revision's own: -32020 and -32022). */
-export const RPC_ERROR = {
-  invalidRequest: -32600,
-  methodNotFound: -32601,
-  invalidParams: -32602,
-  headerMismatch: -32020,
-  unsupportedVersion: -32022,
-} as const;
+export {
+  CAPABILITIES_META,
+  CLIENT_INFO_META,
+  CURRENT_REVISION,
+  isObject,
+  RPC_ERROR,
+  SERVER_INFO_META,
+  VERSION_META,
+  X402_EXTENSION,
+} from "../../lib/mcp-revision.js";
 
 /** How a paid tool's challenge is said to this client: x402's extension binding, or the tool-result one. */
 export type X402Binding = "extension" | "tool-result";
@@ -45,22 +51,13 @@ export interface Reply {
   body?: string;
 }
 
-export const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
-const metaOf = (body: unknown) =>
-  isObject(body) && isObject(body.params) && isObject(body.params._meta) ? body.params._meta : undefined;
-
 /**
  * Whether a POST is the current revision's: it names that revision (header or `_meta`), names any revision in
  * `_meta` (only the current revision puts one there, so an unknown one is answered in its terms), or asks
  * `server/discover`. Everything else (`initialize`, a 2025-era call with or without its header) goes to the SDK.
  */
 export function isCurrentRevision(headers: IncomingHttpHeaders, body: unknown): boolean {
-  if (headers["mcp-protocol-version"] === CURRENT_REVISION) return true;
-  if (isObject(body) && body.method === "server/discover") return true;
-  const meta = metaOf(body);
-  return meta !== undefined && VERSION_META in meta;
+  return headers["mcp-protocol-version"] === CURRENT_REVISION || namesCurrentRevision(body);
 }
 
 export function rpcError(
@@ -99,9 +96,7 @@ function headerMismatch(headers: IncomingHttpHeaders, method: string, params: Re
 
 /** The binding a client's capabilities choose: the extension's when it advertises `org.x402/payment`. */
 function bindingOf(meta: Record<string, unknown>): X402Binding {
-  const capabilities = meta[CAPABILITIES_META];
-  const extensions = isObject(capabilities) ? capabilities.extensions : undefined;
-  return isObject(extensions) && isObject(extensions[X402_EXTENSION]) ? "extension" : "tool-result";
+  return namesExtension(meta[CAPABILITIES_META], X402_EXTENSION) ? "extension" : "tool-result";
 }
 
 /**
@@ -123,11 +118,9 @@ export function admit(
   const meta = metaOf(body);
   if (!meta || !isObject(params))
     return rpcError(400, id, RPC_ERROR.invalidParams, `params._meta is required on revision ${CURRENT_REVISION}`);
-  for (const [key, valid] of [
-    [VERSION_META, typeof meta[VERSION_META] === "string"],
-    [CAPABILITIES_META, isObject(meta[CAPABILITIES_META])],
-  ] as const)
-    if (!valid) return rpcError(400, id, RPC_ERROR.invalidParams, `params._meta["${key}"] is missing or malformed`);
+  const malformed = malformedMetaKey(meta);
+  if (malformed)
+    return rpcError(400, id, RPC_ERROR.invalidParams, `params._meta["${malformed}"] is missing or malformed`);
   const mismatch = headerMismatch(headers, method, params);
   if (mismatch) return rpcError(400, id, RPC_ERROR.headerMismatch, `Header mismatch: ${mismatch}`);
   const requested = meta[VERSION_META] as string;
