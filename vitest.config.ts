@@ -15,6 +15,7 @@ const TIERS = {
     "test/browser/**/*.test.ts",
     "test/mcp/conformance-runner.test.ts",
     "test/mcp/paying-bridge.test.ts",
+    "test/mcp/paying-bridge-current.test.ts",
     "server/main.test.ts",
     "server/cluster.test.ts",
     "server/reference-page/**/*.test.ts",

@@ -6,14 +6,14 @@
  * X402_EVM_PRIVATE_KEY / X402_SOLANA_SECRET_KEY or `--key-file`, never from the command line.
  * Exit codes: 0 when the host closes stdin, 1 when the bridge cannot start, 2 usage.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import * as types from "@modelcontextprotocol/sdk/types.js";
 import { formatUsdc, usdToMicro } from "../client/amounts.js";
 import { KeyError, keySource, payerFromKeys } from "../client/keys.js";
 import { payingBridge, serveBridge } from "../client/mcp-bridge.js";
+import { currentRevisionHost, eraRouter } from "../client/mcp-current-host.js";
+import { connectUpstream } from "../client/mcp-upstream.js";
 import { isNetworkChoice, NETWORKS } from "../client/networks.js";
 import { type BlockhashSource, offlineBlockhash } from "../client/payers.js";
 import { commandLine } from "../lib/command-line.mjs";
@@ -22,6 +22,8 @@ const USAGE = `Usage: npm run mcp -- --network base|skale|solana [options]
        defi-intel-mcp --network base|skale|solana [options]   (installed with @defi-intel/client)
 
 A paying MCP bridge on stdio: the analytics service's tools, each call paid from your key under two caps.
+It serves hosts of MCP 2026-07-28 and of the 2025 revisions, and pays the service over x402's extension
+binding (org.x402/payment) when the service offers it, else over the tool-result binding.
 
 Options:
   --base-url URL        the analytics service (default http://localhost:4021)
@@ -30,7 +32,8 @@ Options:
   --max-total USD       refuse a call once this much is spent (default 1.00)
   --key-file PATH       a JSON file with X402_EVM_PRIVATE_KEY or X402_SOLANA_SECRET_KEY (default: the environment)
   --solana-rpc URL      RPC for a Solana payment's blockhash (or SOLANA_RPC_URL)
-  --confirm             ask before each payment (MCP elicitation; a host that cannot ask gets a tool error)`;
+  --confirm             ask before each payment (elicitation, or input_required on 2026-07-28; a host that
+                        cannot ask gets a tool error)`;
 
 function fail(message: string, code: number): never {
   process.stderr.write(`${message}\n`);
@@ -67,21 +70,26 @@ async function main(): Promise<void> {
     solanaSource(baseUrl, rpcUrl),
   );
 
-  const upstream = new Client({ name: "defi-intel-bridge", version: "1.0.0" });
-  await upstream.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`)));
-  const bridge = payingBridge({ upstream, network, payer, maxPerCall, maxTotal, confirm: flags.has("--confirm") });
-  const server = new Server(
-    { name: "defi-intel-bridge", version: "1.0.0" },
-    {
-      capabilities: { tools: {} },
-      instructions: `Paid DeFi intelligence tools. Each call is paid on ${network} from ${payer.address}, at most ${formatUsdc(maxPerCall)} USDC per call and ${formatUsdc(maxTotal)} USDC in all.`,
-    },
-  );
+  const info = { name: "defi-intel-bridge", version: "1.0.0" };
+  const { upstream, revision, binding } = await connectUpstream(new URL(`${baseUrl}/mcp`), { clientInfo: info });
+  const confirm = flags.has("--confirm");
+  const bridge = payingBridge({ upstream, network, payer, maxPerCall, maxTotal, confirm });
+  const instructions = `Paid DeFi intelligence tools. Each call is paid on ${network} from ${payer.address}, at most ${formatUsdc(maxPerCall)} USDC per call and ${formatUsdc(maxTotal)} USDC in all.`;
+  const server = new Server(info, { capabilities: { tools: {} }, instructions });
   serveBridge(server, bridge, types);
-  const transport = new StdioServerTransport();
+  const current = currentRevisionHost({
+    bridge,
+    confirm,
+    serverInfo: info,
+    instructions,
+    legacyVersions: types.SUPPORTED_PROTOCOL_VERSIONS,
+  });
+  const transport = eraRouter(new StdioServerTransport(), current);
   transport.onclose = () => void upstream.close().finally(() => process.exit(0));
   await server.connect(transport);
-  process.stderr.write(`paying MCP bridge to ${baseUrl}/mcp on ${network}, from ${payer.address}\n`);
+  process.stderr.write(
+    `paying MCP bridge to ${baseUrl}/mcp (MCP ${revision}, x402 ${binding} binding) on ${network}, from ${payer.address}\n`,
+  );
 }
 
 main().catch((error) => fail(`mcp bridge: ${(error as Error).message}`, 1));
