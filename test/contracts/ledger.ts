@@ -518,6 +518,7 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
     });
 
     describeIdentifiers(open);
+    describeLookup(open);
   });
 }
 
@@ -612,6 +613,80 @@ function describeIdentifiers(open: (start: number) => Promise<LedgerFixture>): v
     expect(row?.reason).toBe("its answer was bought already");
     expect(await ledger.bound("pay_bought_012345678")).toMatchObject({ key: "bought" });
     expect(await ledger.reserve(reservation("fresh", { holder: "later" }))).toMatchObject({ reserved: true });
+    await ledger.close();
+  });
+}
+
+/** `lookup`: what a payer asking about its payment is told, by identifier or by transaction, on one network. */
+function describeLookup(open: (start: number) => Promise<LedgerFixture>): void {
+  const withId = (key: string, identifier: string, overrides: Partial<ReservationRequest> = {}) =>
+    reservation(key, { identifier, ...overrides });
+
+  it("finds a settled purchase by its identifier and by its transaction, with its answer, on its network only", async () => {
+    const { ledger } = await open(T0);
+    await ledger.settleWithAnswer(
+      await attemptOf(ledger, withId("paid", "pay_lookup_012345678")),
+      settlement("0xtx1"),
+      answer,
+    );
+    const found = {
+      status: "settled",
+      transaction: "0xtx1",
+      payer: "0xpayer",
+      amount: 1000n,
+      endpoint: "defiTvl",
+      answer,
+    };
+    expect(await ledger.lookup({ identifier: "pay_lookup_012345678" }, "base-sepolia")).toMatchObject({
+      ...found,
+      identifier: "pay_lookup_012345678",
+      transport: "http",
+      simulated: false,
+      reason: null,
+    });
+    expect(await ledger.lookup({ transaction: "0xtx1" }, "base-sepolia")).toMatchObject(found);
+    expect(await ledger.lookup({ identifier: "pay_lookup_012345678" }, "skale-base-sepolia")).toBeUndefined();
+    expect(await ledger.lookup({ transaction: "0xtx1" }, "skale-base-sepolia")).toBeUndefined();
+    expect(await ledger.lookup({ identifier: "pay_unknown_0123456789" }, "base-sepolia")).toBeUndefined();
+    expect(await ledger.lookup({ transaction: "0xnone" }, "base-sepolia")).toBeUndefined();
+    await ledger.close();
+  });
+
+  it("tells an open purchase by its deadline, a released one by its reason, and prefers the open one", async () => {
+    const { ledger } = await open(T0);
+    await ledger.release(await attemptOf(ledger, withId("first", "pay_retried_01234567")), "upstream failed");
+    expect(await ledger.lookup({ identifier: "pay_retried_01234567" }, "base-sepolia")).toMatchObject({
+      status: "not_charged",
+      reason: "upstream failed",
+      transaction: null,
+    });
+    const open2 = withId("second", "pay_retried_01234567", { holder: "h2" });
+    await ledger.reserve(open2);
+    expect(await ledger.lookup({ identifier: "pay_retried_01234567" }, "base-sepolia")).toMatchObject({
+      status: "verified",
+      deadlineAt: open2.deadlineAt,
+    });
+    expect((await ledger.lookup({ identifier: "pay_retried_01234567" }, "base-sepolia"))?.answer).toBeUndefined();
+    await ledger.close();
+  });
+
+  it("answers a bought identifier with its settled purchase, not with the uncharged payments sent under it since", async () => {
+    const { ledger } = await open(T0);
+    await ledger.settleWithAnswer(
+      await attemptOf(ledger, withId("bought", "pay_bought_lookup_01")),
+      settlement("0xtx2"),
+      answer,
+    );
+    const { deadlineAt: _d, holder: _h, identifier: _i, ...fresh } = reservation("again");
+    await ledger.recordUncharged({
+      ...fresh,
+      identifier: "pay_bought_lookup_01",
+      reason: "its answer was bought already",
+    });
+    expect(await ledger.lookup({ identifier: "pay_bought_lookup_01" }, "base-sepolia")).toMatchObject({
+      status: "settled",
+      transaction: "0xtx2",
+    });
     await ledger.close();
   });
 }

@@ -42,11 +42,13 @@ describe.skipIf(!hasPostgres())("PostgreSQL", () => {
     expect(rows.map((row) => row.indexname)).toEqual([
       "answers_expiry",
       "answers_pkey",
-      // partial: only payments with an identifier pay for it, and `bound` reads it
+      // partial: only payments with an identifier (a transaction) pay for them; `bound` and `lookup` read them
       "payments_identifier",
+      "payments_identifier_record",
       "payments_pending",
       "payments_pkey",
       "payments_reservation_key_key",
+      "payments_transaction",
       "splits_pkey",
     ]);
     await database.close();

@@ -21,7 +21,18 @@ import { assignmentsOf, conditionOf, type Dialect, PENDING, refusalOf } from "./
 import { pathBatches, type Settlement } from "./postgres-batches.js";
 import { LEDGER_MIGRATIONS } from "./postgres-schema.js";
 import { dialectOf, RESERVED_COLUMNS, UNFLUSHED } from "./postgres-sql.js";
-import { existingPayment, ledgerRow, ledgerTotals, pendingPayment, type Row, refusal, totalsQueries } from "./rows.js";
+import {
+  existingPayment,
+  ledgerRow,
+  ledgerTotals,
+  lookupOf,
+  lookupText,
+  paymentRecord,
+  pendingPayment,
+  type Row,
+  refusal,
+  totalsQueries,
+} from "./rows.js";
 import { readSettlements } from "./settlement-records.js";
 import { freesKey, MOVES, type MoveName, RECOVERY_RECORDS, TRANSITIONS } from "./stages.js";
 import type { LedgerStore, Move, Reservation, ReservationRequest, SettledPayment } from "./store.js";
@@ -85,6 +96,8 @@ function statements(databaseClock: boolean) {
     // A statement of its own, after the insert: it sees the holder that made the insert conflict once that one committed.
     held: named(`${ANSWERED} WHERE p.reservation_key = :key`),
     bound: named(`${ANSWERED} WHERE p.identifier_key = :identifier`),
+    lookupByIdentifier: named(lookupText("identifier")),
+    lookupByTransaction: named(lookupText("transaction")),
     pending:
       named(`SELECT id, payment_key, status, network, payer, amount, payload, expires_at, created_at FROM payments
                     WHERE ${PENDING} AND deadline_at <= :now ORDER BY deadline_at LIMIT :limit`),
@@ -232,6 +245,11 @@ export async function openPostgresLedger(
     async dropExpiredAnswers(at) {
       const [row] = await query(SQL.dropExpired.text, SQL.dropExpired.values({ now: at }));
       return Number(row?.n ?? 0);
+    },
+    async lookup(query, network) {
+      const { by, params } = lookupOf(query, network);
+      const [row] = await run(by === "identifier" ? "lookupByIdentifier" : "lookupByTransaction", params);
+      return row && paymentRecord(row);
     },
     rows: async () =>
       (

@@ -50,4 +50,7 @@ export const LEDGER_MIGRATIONS: readonly string[] = [
   "CREATE UNIQUE INDEX payments_identifier ON payments (identifier_key) WHERE identifier_key IS NOT NULL",
   // Until when the answer is kept, when later than expires_at (ReservationRequest.keepAnswerUntil); 0: expires_at.
   "ALTER TABLE payments ADD COLUMN answer_until BIGINT NOT NULL DEFAULT 0",
+  // As on SQLite: a payer's lookup by the recorded identifier or by the settlement's transaction (LedgerStore.lookup).
+  "CREATE INDEX payments_identifier_record ON payments (payment_identifier) WHERE payment_identifier IS NOT NULL",
+  "CREATE INDEX payments_transaction ON payments (settlement_tx) WHERE settlement_tx IS NOT NULL",
 ];

@@ -4,7 +4,16 @@
  * `BigInt`, `Number` or `truthy`, which read either.
  */
 import type { Refusal, Stage } from "./stages.js";
-import type { ExistingPayment, LedgerRow, LedgerTotals, Move, PaymentStatus, PendingPayment } from "./store.js";
+import type {
+  ExistingPayment,
+  LedgerRow,
+  LedgerTotals,
+  Move,
+  PaymentQuery,
+  PaymentRecord,
+  PaymentStatus,
+  PendingPayment,
+} from "./store.js";
 
 export type Row = Record<string, unknown>;
 
@@ -54,6 +63,43 @@ export function pendingPayment(r: Row): PendingPayment {
     payload: r.payload as string,
     expiresAt: Number(r.expires_at),
     createdAt: Number(r.created_at),
+  };
+}
+
+/**
+ * The lookup's statement in either store (named parameters `:value`, `:network`): by identifier, the open payment
+ * first, then the latest settled, then the latest other; by transaction, the latest payment settled as it.
+ */
+export function lookupText(by: "identifier" | "transaction"): string {
+  const column = by === "identifier" ? "payment_identifier" : "settlement_tx";
+  return `SELECT p.status, p.network, p.payer, p.amount, p.endpoint, p.transport, p.payment_identifier, p.settlement_tx,
+                 p.simulated, p.reason, p.deadline_at, a.status AS answer_status, a.body AS answer_body
+          FROM payments p LEFT JOIN answers a ON a.payment_id = p.id
+          WHERE p.${column} = :value AND p.network = :network
+          ORDER BY CASE WHEN p.status IN ('verified', 'settling') THEN 0 WHEN p.status = 'settled' THEN 1 ELSE 2 END, p.id DESC
+          LIMIT 1`;
+}
+
+/** The lookup's statement and parameters for a query. */
+export const lookupOf = (query: PaymentQuery, network: string) =>
+  "identifier" in query
+    ? { by: "identifier" as const, params: { value: query.identifier, network } }
+    : { by: "transaction" as const, params: { value: query.transaction, network } };
+
+export function paymentRecord(r: Row): PaymentRecord {
+  return {
+    status: r.status as PaymentStatus,
+    network: r.network as string,
+    payer: r.payer as string,
+    amount: BigInt(r.amount as bigint),
+    endpoint: r.endpoint as string,
+    transport: r.transport as PaymentRecord["transport"],
+    identifier: (r.payment_identifier as string | null) ?? null,
+    transaction: (r.settlement_tx as string | null) ?? null,
+    simulated: truthy(r.simulated),
+    reason: (r.reason as string | null) ?? null,
+    deadlineAt: Number(r.deadline_at),
+    ...(r.answer_body == null ? {} : { answer: { status: Number(r.answer_status), body: r.answer_body as string } }),
   };
 }
 

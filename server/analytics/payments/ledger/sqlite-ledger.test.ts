@@ -151,11 +151,13 @@ describe("SQLite ledger file", () => {
       .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")
       .all();
     migrated.close();
-    // payments_identifier is partial: only payments with an identifier pay for it, and `bound` reads it
+    // the identifier and transaction indexes are partial: only payments with one pay for them (`bound`, `lookup` read them)
     expect(indexes.map((row) => (row as { name: string }).name)).toEqual([
       "answers_expiry",
       "payments_identifier",
+      "payments_identifier_record",
       "payments_pending",
+      "payments_transaction",
     ]);
   });
 });

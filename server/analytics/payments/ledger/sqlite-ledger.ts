@@ -16,7 +16,18 @@ import { named, SQLITE as SQLITE_PLACEHOLDER } from "../../../db/named.js";
 import { isSqliteBusy, StoreUnavailable } from "../../../db/unavailable.js";
 import { useWal } from "../../../db/wal.js";
 import { assignmentsOf, conditionOf, type Dialect, PENDING, refusalOf } from "./conditions.js";
-import { existingPayment, ledgerRow, ledgerTotals, pendingPayment, type Row, refusal, totalsQueries } from "./rows.js";
+import {
+  existingPayment,
+  ledgerRow,
+  ledgerTotals,
+  lookupOf,
+  lookupText,
+  paymentRecord,
+  pendingPayment,
+  type Row,
+  refusal,
+  totalsQueries,
+} from "./rows.js";
 import { readSettlements } from "./settlement-records.js";
 import { migrate } from "./sqlite-schema.js";
 import { freesKey, MOVES, type MoveName, RECOVERY_RECORDS, TRANSITIONS, type TransitionName } from "./stages.js";
@@ -85,6 +96,10 @@ function statementsOf(db: Database.Database) {
     ),
     held: db.prepare(`${answered} WHERE p.reservation_key = ?`),
     bound: db.prepare(`${answered} WHERE p.identifier_key = ?`),
+    lookup: {
+      identifier: preparedNamed(db, lookupText("identifier")),
+      transaction: preparedNamed(db, lookupText("transaction")),
+    },
     moves: Object.fromEntries(MOVES.map((transition) => [transition, moveStatement(transition)])) as Record<
       MoveName,
       ReturnType<typeof moveStatement>
@@ -245,6 +260,11 @@ export function openSqliteLedger(
       return read(text, at, limit).map(pendingPayment);
     },
     dropExpiredAnswers: (at) => committed(() => tx.dropExpired(at)),
+    async lookup(query, network) {
+      const { by, params } = lookupOf(query, network);
+      const row = sql.lookup[by].get(params) as Row | undefined;
+      return row && paymentRecord(row);
+    },
     async rows() {
       const text =
         "SELECT p.*, a.payment_id IS NOT NULL AS has_answer FROM payments p LEFT JOIN answers a ON a.payment_id = p.id ORDER BY p.id";

@@ -82,6 +82,10 @@ export const MIGRATIONS = [
   "CREATE UNIQUE INDEX payments_identifier ON payments(identifier_key) WHERE identifier_key IS NOT NULL",
   // Until when the answer is kept, when later than expires_at (ReservationRequest.keepAnswerUntil); 0: expires_at.
   "ALTER TABLE payments ADD COLUMN answer_until INTEGER NOT NULL DEFAULT 0",
+  // A payer asks about a payment by its identifier or its settlement's transaction (LedgerStore.lookup); identifier_key
+  // is freed with the answer, so the recorded id and the transaction get indexes of their own, of the rows that have one.
+  "CREATE INDEX payments_identifier_record ON payments(payment_identifier) WHERE payment_identifier IS NOT NULL",
+  "CREATE INDEX payments_transaction ON payments(settlement_tx) WHERE settlement_tx IS NOT NULL",
 ];
 
 /** Applies the migrations not yet applied; a file migrated by a newer version of the code is refused, not written. */

@@ -175,6 +175,30 @@ export interface SettlementRecord {
   createdAt: number;
 }
 
+/** How a payer names a payment it asks about: the purchase's x402 `payment-identifier`, or its settlement's transaction. */
+export type PaymentQuery = { identifier: string } | { transaction: string };
+
+/** A payment as its payer asks about it (`lookup`): the stage it is in and what it came to, never its payload. */
+export interface PaymentRecord {
+  status: PaymentStatus;
+  network: string;
+  payer: string;
+  /** Atomic USDC amount. */
+  amount: bigint;
+  /** The operation paid for. */
+  endpoint: string;
+  transport: Transport;
+  identifier: string | null;
+  transaction: string | null;
+  simulated: boolean;
+  /** Why it was not charged (released, refused). */
+  reason: string | null;
+  /** While open: epoch ms by which its request must have moved it, after which recovery resolves it. */
+  deadlineAt: number;
+  /** The answer as it was sent, while it is kept. */
+  answer?: StoredAnswer;
+}
+
 export interface LedgerTotals {
   byNetwork: { network: string; payments: number; amount: bigint }[];
   byEndpoint: { endpoint: string; payments: number; amount: bigint }[];
@@ -234,6 +258,11 @@ export interface LedgerStore {
   pending(now: number, limit: number): Promise<PendingPayment[]>;
   /** Drops stored answers past the time they are kept for, and frees their identifiers; returns how many. */
   dropExpiredAnswers(now: number): Promise<number>;
+  /**
+   * The payment `query` names on `network`, for a payer asking what became of it: under an identifier, the open one
+   * first (the identifier's purchase in progress), then the latest settled, then the latest released or refused.
+   */
+  lookup(query: PaymentQuery, network: string): Promise<PaymentRecord | undefined>;
   rows(): Promise<LedgerRow[]>;
   totals(): Promise<LedgerTotals>;
   /** Resolves when the store answers a read now (`GET /readyz` asks); gives up when `signal` aborts. */
