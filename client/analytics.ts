@@ -35,8 +35,14 @@ type IsPaid<Item> = Item extends { post: { responses: { 402: unknown } } } | { g
 /** Root paths of paid operations (their `/base` and `/skale` twins are reached through the prefix). */
 export type PaidPath = { [K in RootPath]: IsPaid<paths[K]> extends true ? K : never }[RootPath];
 export type PaidPaths = Pick<paths, PaidPath>;
+/** The payment lookups (free), asked under the client's network's prefix. */
+export type LookupPaths = Pick<paths, "/payments/{id}" | "/payments/by-transaction/{transaction}">;
 /** The free endpoints (root only): service info, OpenAPI document, agent card, x402 discovery. */
-export type FreePaths = Pick<paths, Exclude<RootPath, PaidPath>>;
+export type FreePaths = Pick<paths, Exclude<RootPath, PaidPath | keyof LookupPaths>>;
+/** What became of a payment: settled (with its transaction, and its receipt when asked by identifier), pending, not charged. */
+export type PaymentStatus = JsonResponse<LookupPaths["/payments/{id}"]["get"], 200>;
+/** How a payment is named to the lookup: the purchase's x402 `payment-identifier`, or its settlement's transaction. */
+export type PaymentQuery = { identifier: string } | { transaction: string };
 export type PostPath = PathsWith<PaidPaths, "post">;
 export type GetPath = PathsWith<PaidPaths, "get">;
 export type PaidOperation<P extends PaidPath, M extends HttpMethod> = OperationOf<PaidPaths, P, M>;
@@ -114,6 +120,11 @@ export interface AnalyticsClient {
     path: P,
     ...params: ParamsArgs<PaidOperation<P, "get">>
   ): Promise<PaidResult<PaidOperation<P, "get">>>;
+  /**
+   * What became of a payment on this client's network, free (never pays): `settled`, `pending` (ask again after
+   * `retry_after` seconds) or `not_charged`; undefined when no payment on the network has that identifier or transaction.
+   */
+  paymentStatus(query: PaymentQuery): Promise<PaymentStatus | undefined>;
 }
 
 function cap(micro: bigint | string | undefined, usd: string | number | undefined): bigint | undefined {
@@ -141,6 +152,7 @@ export function createAnalyticsClient(options: AnalyticsClientOptions): Analytic
   const client = createClient<PaidPaths>({ baseUrl: url, fetch: payingFetch });
   const free = createClient<FreePaths>({ baseUrl: origin, ...(options.fetch ? { fetch: options.fetch } : {}) });
   const loose = client as unknown as LooseClient;
+  const lookups = createClient<LookupPaths>({ baseUrl: url, ...(options.fetch ? { fetch: options.fetch } : {}) });
 
   function outcome<Op>(result: Awaited<ReturnType<LooseClient["GET"]>>): PaidResult<Op> {
     const payment = payingFetch.paymentOf(result.response);
@@ -175,6 +187,15 @@ export function createAnalyticsClient(options: AnalyticsClientOptions): Analytic
     },
     async get(path, ...[params]) {
       return outcome(await loose.GET(path, params === undefined ? {} : { params }));
+    },
+    async paymentStatus(query) {
+      const result =
+        "identifier" in query
+          ? await lookups.GET("/payments/{id}", { params: { path: { id: query.identifier } } })
+          : await lookups.GET("/payments/by-transaction/{transaction}", {
+              params: { path: { transaction: query.transaction } },
+            });
+      return result.response.status === 404 ? undefined : dataOrThrow(result).data;
     },
   };
 }

@@ -15,10 +15,13 @@ export {
   createAnalyticsClient,
   type FreePaths,
   type GetPath,
+  type LookupPaths,
   type PaidPath,
   type PaidPaths,
   type PaidResult,
   type PaymentOutcome,
+  type PaymentQuery,
+  type PaymentStatus,
   type PostPath,
 } from "./analytics.js";
 export {

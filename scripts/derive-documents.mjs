@@ -195,13 +195,17 @@ export const prefixNames = (doc) => [
   ...new Set([...operationsOf(doc)].filter(({ op }) => op["x-payment-info"]).map(({ op }) => prefixNameOf(op))),
 ];
 
-/** The document restricted to one prefix's paid operations and the free ones (description tables not yet added). */
+/**
+ * The document restricted to one prefix's operations (its paid ones and its payment lookups, whose operation ids name
+ * the prefix too) and the free ones (description tables not yet added).
+ */
 export function networkDocument(doc, name) {
   const copy = structuredClone(doc);
+  const prefixes = new Set(prefixNames(doc));
   copy.info.title = `${copy.info.title} (${name})`;
   for (const [path, item] of Object.entries(copy.paths)) {
     for (const [method, op] of Object.entries(item))
-      if (op["x-payment-info"] && prefixNameOf(op) !== name) delete item[method];
+      if (prefixes.has(prefixNameOf(op)) && prefixNameOf(op) !== name) delete item[method];
     if (!Object.keys(item).length) delete copy.paths[path];
   }
   return copy;

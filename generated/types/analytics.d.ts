@@ -451,6 +451,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/base/payments/by-transaction/{transaction}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payment status by transaction
+         * @description Whether this transaction settled a payment to this service on this prefix's network: its stage,
+         *     amount and network, which the chain shows anyone already. It carries no receipt and no
+         *     identifier: a transaction is public, and a receipt names the resource paid for. A transaction no
+         *     payment on this network settled is a 404.
+         */
+        get: operations["Base_paymentStatusByTransaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/base/payments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payment status by identifier
+         * @description What became of the purchase named by this x402 `payment-identifier` on this prefix's network:
+         *     `settled` with the transaction and the signed receipt its answer carried, `pending` with when to
+         *     ask again (`Retry-After`), or `not_charged` with the reason. Free: no payment. An id no purchase
+         *     on this network carries is a 404 (a purchase on another prefix is asked about under that
+         *     prefix). The id is the payer's own secret: the answer holds nothing its holder does not already
+         *     have (never the answer's body), see docs/payments.md, "Asking about a payment".
+         */
+        get: operations["Base_paymentStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/base/smartmoney/flow-intel": {
         parameters: {
             query?: never;
@@ -1367,6 +1415,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/payments/by-transaction/{transaction}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payment status by transaction
+         * @description Whether this transaction settled a payment to this service on this prefix's network: its stage,
+         *     amount and network, which the chain shows anyone already. It carries no receipt and no
+         *     identifier: a transaction is public, and a receipt names the resource paid for. A transaction no
+         *     payment on this network settled is a 404.
+         */
+        get: operations["Solana_paymentStatusByTransaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payment status by identifier
+         * @description What became of the purchase named by this x402 `payment-identifier` on this prefix's network:
+         *     `settled` with the transaction and the signed receipt its answer carried, `pending` with when to
+         *     ask again (`Retry-After`), or `not_charged` with the reason. Free: no payment. An id no purchase
+         *     on this network carries is a 404 (a purchase on another prefix is asked about under that
+         *     prefix). The id is the payer's own secret: the answer holds nothing its holder does not already
+         *     have (never the answer's body), see docs/payments.md, "Asking about a payment".
+         */
+        get: operations["Solana_paymentStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/readyz": {
         parameters: {
             query?: never;
@@ -1724,6 +1820,54 @@ export interface paths {
          *     **Price: 0.003 USD** per call (3000 micro-USDC), paid in USDC on skale-base-sepolia (testnet profile, the default) or skale-base (mainnet): call without a payment for the 402 challenge (x402 v2 in the `PAYMENT-REQUIRED` header, v1 in the body), then repeat the call with the signed payment in `PAYMENT-SIGNATURE` (v2) or `X-PAYMENT` (v1).
          */
         get: operations["Skale_lpPoolDetailLegacy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/skale/payments/by-transaction/{transaction}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payment status by transaction
+         * @description Whether this transaction settled a payment to this service on this prefix's network: its stage,
+         *     amount and network, which the chain shows anyone already. It carries no receipt and no
+         *     identifier: a transaction is public, and a receipt names the resource paid for. A transaction no
+         *     payment on this network settled is a 404.
+         */
+        get: operations["Skale_paymentStatusByTransaction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/skale/payments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payment status by identifier
+         * @description What became of the purchase named by this x402 `payment-identifier` on this prefix's network:
+         *     `settled` with the transaction and the signed receipt its answer carried, `pending` with when to
+         *     ask again (`Retry-After`), or `not_charged` with the reason. Free: no payment. An id no purchase
+         *     on this network carries is a 404 (a purchase on another prefix is asked about under that
+         *     prefix). The id is the payer's own secret: the answer holds nothing its holder does not already
+         *     have (never the answer's body), see docs/payments.md, "Asking about a payment".
+         */
+        get: operations["Skale_paymentStatus"];
         put?: never;
         post?: never;
         delete?: never;
@@ -4922,6 +5066,50 @@ export interface components {
         };
         /** @description The headers of a paid answer (200 or 206): its receipt in the header of the version paid in. */
         PaidAnswerHeaders: Record<string, never>;
+        /** @description An x402 `payment-identifier` id: 16 to 128 letters, digits, `-` or `_`, chosen by the payer. */
+        PaymentIdentifier: string;
+        /**
+         * @description The ledger's stage of the payment (docs/payments.md, "The stages of a payment").
+         * @enum {string}
+         */
+        PaymentStage: "verified" | "settling" | "settled" | "not_charged" | "failed";
+        /**
+         * @description What a payment came to, in the words of x402's settlement-status proposal where they fit (x402
+         *     issue #3208, pull request #3325: `settled`, `pending`); `not_charged` is this service's own word
+         *     for the proposal's failed and withdrawn cases, which it does not tell apart.
+         * @enum {string}
+         */
+        PaymentState: "settled" | "pending" | "not_charged";
+        /** @description What became of one payment, as its payer may know it. */
+        PaymentStatus: {
+            /** @description What the payment came to, and so what to do: keep the receipt, ask again later, or pay again. */
+            status: components["schemas"]["PaymentState"];
+            /** @description The ledger's stage, finer than `status`: `verified` and `settling` are pending, `failed` is not charged. */
+            stage: components["schemas"]["PaymentStage"];
+            /** @description The network it was paid on (x402 v1 name): the prefix's. */
+            network: components["schemas"]["X402.Network"];
+            /** @description Micro-USDC: the price it paid, or would have. */
+            amount: string;
+            /** @description One sentence a payer can act on. */
+            message: string;
+            /** @description When settled: the settlement's transaction (a simulated one with the `ledger` settlement). */
+            transaction?: string;
+            /** @description When settled: true when the settlement was recorded by the ledger only, not on a chain. */
+            simulated?: boolean;
+            /**
+             * @description When settled and asked by identifier, while the answer is kept: the signed receipt the paid answer
+             *     carried (x402 `offer-receipt`, version 2, binding the answer's body), for the operation's POST
+             *     resource or the MCP tool it was paid through. Never given to a lookup by transaction.
+             */
+            receipt?: components["schemas"]["X402.SignedReceipt"];
+            /**
+             * Format: int32
+             * @description When pending: seconds to wait before asking again (the `Retry-After` header says the same).
+             */
+            retry_after?: number;
+            /** @description When not charged: why (released: the answer failed or missed its deadline; refused by the settlement). */
+            reason?: string;
+        };
         /** @description `data` of `/smartmoney/pnl-leaderboard`: highest total PnL first. */
         PnlLeaderboardData: {
             chain: components["schemas"]["SmartMoneyChain"];
@@ -5207,6 +5395,11 @@ export interface components {
          * @enum {string}
          */
         SettlementMode: "ledger" | "facilitator" | "local-chain";
+        /**
+         * @description A settlement's transaction as a receipt names it: an EVM transaction hash, a Solana signature, or
+         *     the `ledger` settlement's simulated one (`ledger:<network>:…`).
+         */
+        SettlementTransaction: string;
         /**
          * @description Chains with wallet labels.
          * @enum {string}
@@ -15281,6 +15474,250 @@ export interface operations {
                      *       "error": "upstream_error",
                      *       "message": "The upstream provider meteora failed; retry later.",
                      *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+        };
+    };
+    Base_paymentStatusByTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The settlement's transaction, as the receipt (`PAYMENT-RESPONSE`) named it.
+                 * @example 0x4e1f3c0a9b7d2e6f8a1c5b3d7e9f0a2c4b6d8e0f1a3c5e7b9d2f4a6c8e0b1d3f
+                 */
+                transaction: components["schemas"]["SettlementTransaction"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lookup's answer: the status, with `Retry-After` when it is pending. */
+            200: {
+                headers: {
+                    /** @description Seconds until the pending payment will have moved on: ask again then. */
+                    "Retry-After"?: number;
+                    /** @description Never cached: the status changes. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "settled",
+                     *       "stage": "settled",
+                     *       "network": "base-sepolia",
+                     *       "amount": "1000",
+                     *       "message": "Charged: the payment settled. Keep the receipt; a lost answer is fetched again by repeating the request with the same payment or identifier. Do not pay again.",
+                     *       "transaction": "0x4e1f3c0a9b7d2e6f8a1c5b3d7e9f0a2c4b6d8e0f1a3c5e7b9d2f4a6c8e0b1d3f",
+                     *       "simulated": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentStatus"];
+                };
+            };
+            /** @description Bad request: a parameter, body field or header is invalid. The body names every invalid field. Never charged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "transaction: must match pattern \"^[A-Za-z0-9_:.-]{8,256}$\"",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "transaction",
+                     *           "message": "must match pattern \"^[A-Za-z0-9_:.-]{8,256}$\""
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /** @description Not found: unknown path, or the pool, token or agent named in the request does not exist. Never charged. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown transaction: 0x4e1f3c0a9b7d2e6f8a1c5b3d7e9f0a2c4b6d8e0f1a3c5e7b9d2f4a6c8e0b1d3f.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /** @description Unexpected server failure; the body carries no internals. Never charged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+        };
+    };
+    Base_paymentStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The purchase's `payment-identifier` id, as the payment carried it.
+                 * @example pay_7d5d747be160e280504c099d984bcfe0
+                 */
+                id: components["schemas"]["PaymentIdentifier"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lookup's answer: the status, with `Retry-After` when it is pending. */
+            200: {
+                headers: {
+                    /** @description Seconds until the pending payment will have moved on: ask again then. */
+                    "Retry-After"?: number;
+                    /** @description Never cached: the status changes. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "settled",
+                     *       "stage": "settled",
+                     *       "network": "base-sepolia",
+                     *       "amount": "1000",
+                     *       "message": "Charged: the payment settled. Keep the receipt; a lost answer is fetched again by repeating the request with the same payment or identifier. Do not pay again.",
+                     *       "transaction": "0x4e1f3c0a9b7d2e6f8a1c5b3d7e9f0a2c4b6d8e0f1a3c5e7b9d2f4a6c8e0b1d3f",
+                     *       "simulated": false,
+                     *       "receipt": {
+                     *         "format": "jws",
+                     *         "signature": "eyJhbGciOiJFZERTQSIsImtpZCI6ImRpZDp3ZWI6bG9jYWxob3N0JTNBNDAyMSNyZWNlaXB0cy0zaFE2UnpvM0tqNHYifQ.eyJ2ZXJzaW9uIjoyfQ.c2lnbmF0dXJlLW9mLXRoZS1zZXJ2aWNlcy1rZXk"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentStatus"];
+                };
+            };
+            /** @description Bad request: a parameter, body field or header is invalid. The body names every invalid field. Never charged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "id: must match pattern \"^[A-Za-z0-9_-]{16,128}$\"",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "id",
+                     *           "message": "must match pattern \"^[A-Za-z0-9_-]{16,128}$\""
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /** @description Not found: unknown path, or the pool, token or agent named in the request does not exist. Never charged. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown id: pay_7d5d747be160e280504c099d984bcfe0.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /** @description Unexpected server failure; the body carries no internals. Never charged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */
@@ -32255,6 +32692,250 @@ export interface operations {
             };
         };
     };
+    Solana_paymentStatusByTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The settlement's transaction, as the receipt (`PAYMENT-RESPONSE`) named it.
+                 * @example 0x4e1f3c0a9b7d2e6f8a1c5b3d7e9f0a2c4b6d8e0f1a3c5e7b9d2f4a6c8e0b1d3f
+                 */
+                transaction: components["schemas"]["SettlementTransaction"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lookup's answer: the status, with `Retry-After` when it is pending. */
+            200: {
+                headers: {
+                    /** @description Seconds until the pending payment will have moved on: ask again then. */
+                    "Retry-After"?: number;
+                    /** @description Never cached: the status changes. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "settled",
+                     *       "stage": "settled",
+                     *       "network": "solana-devnet",
+                     *       "amount": "1000",
+                     *       "message": "Charged: the payment settled. Keep the receipt; a lost answer is fetched again by repeating the request with the same payment or identifier. Do not pay again.",
+                     *       "transaction": "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW",
+                     *       "simulated": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentStatus"];
+                };
+            };
+            /** @description Bad request: a parameter, body field or header is invalid. The body names every invalid field. Never charged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "transaction: must match pattern \"^[A-Za-z0-9_:.-]{8,256}$\"",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "transaction",
+                     *           "message": "must match pattern \"^[A-Za-z0-9_:.-]{8,256}$\""
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /** @description Not found: unknown path, or the pool, token or agent named in the request does not exist. Never charged. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown transaction: 0x4e1f3c0a9b7d2e6f8a1c5b3d7e9f0a2c4b6d8e0f1a3c5e7b9d2f4a6c8e0b1d3f.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /** @description Unexpected server failure; the body carries no internals. Never charged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+        };
+    };
+    Solana_paymentStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The purchase's `payment-identifier` id, as the payment carried it.
+                 * @example pay_7d5d747be160e280504c099d984bcfe0
+                 */
+                id: components["schemas"]["PaymentIdentifier"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lookup's answer: the status, with `Retry-After` when it is pending. */
+            200: {
+                headers: {
+                    /** @description Seconds until the pending payment will have moved on: ask again then. */
+                    "Retry-After"?: number;
+                    /** @description Never cached: the status changes. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "settled",
+                     *       "stage": "settled",
+                     *       "network": "solana-devnet",
+                     *       "amount": "1000",
+                     *       "message": "Charged: the payment settled. Keep the receipt; a lost answer is fetched again by repeating the request with the same payment or identifier. Do not pay again.",
+                     *       "transaction": "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW",
+                     *       "simulated": false,
+                     *       "receipt": {
+                     *         "format": "jws",
+                     *         "signature": "eyJhbGciOiJFZERTQSIsImtpZCI6ImRpZDp3ZWI6bG9jYWxob3N0JTNBNDAyMSNyZWNlaXB0cy0zaFE2UnpvM0tqNHYifQ.eyJ2ZXJzaW9uIjoyfQ.c2lnbmF0dXJlLW9mLXRoZS1zZXJ2aWNlcy1rZXk"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentStatus"];
+                };
+            };
+            /** @description Bad request: a parameter, body field or header is invalid. The body names every invalid field. Never charged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "id: must match pattern \"^[A-Za-z0-9_-]{16,128}$\"",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "id",
+                     *           "message": "must match pattern \"^[A-Za-z0-9_-]{16,128}$\""
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /** @description Not found: unknown path, or the pool, token or agent named in the request does not exist. Never charged. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown id: pay_7d5d747be160e280504c099d984bcfe0.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /** @description Unexpected server failure; the body carries no internals. Never charged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+        };
+    };
     Operations_readyz: {
         parameters: {
             query?: never;
@@ -39495,6 +40176,250 @@ export interface operations {
                      *       "error": "upstream_error",
                      *       "message": "The upstream provider meteora failed; retry later.",
                      *       "provider": "meteora",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+        };
+    };
+    Skale_paymentStatusByTransaction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The settlement's transaction, as the receipt (`PAYMENT-RESPONSE`) named it.
+                 * @example 0x4e1f3c0a9b7d2e6f8a1c5b3d7e9f0a2c4b6d8e0f1a3c5e7b9d2f4a6c8e0b1d3f
+                 */
+                transaction: components["schemas"]["SettlementTransaction"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lookup's answer: the status, with `Retry-After` when it is pending. */
+            200: {
+                headers: {
+                    /** @description Seconds until the pending payment will have moved on: ask again then. */
+                    "Retry-After"?: number;
+                    /** @description Never cached: the status changes. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "settled",
+                     *       "stage": "settled",
+                     *       "network": "skale-base-sepolia",
+                     *       "amount": "1000",
+                     *       "message": "Charged: the payment settled. Keep the receipt; a lost answer is fetched again by repeating the request with the same payment or identifier. Do not pay again.",
+                     *       "transaction": "0x4e1f3c0a9b7d2e6f8a1c5b3d7e9f0a2c4b6d8e0f1a3c5e7b9d2f4a6c8e0b1d3f",
+                     *       "simulated": false
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentStatus"];
+                };
+            };
+            /** @description Bad request: a parameter, body field or header is invalid. The body names every invalid field. Never charged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "transaction: must match pattern \"^[A-Za-z0-9_:.-]{8,256}$\"",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "transaction",
+                     *           "message": "must match pattern \"^[A-Za-z0-9_:.-]{8,256}$\""
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /** @description Not found: unknown path, or the pool, token or agent named in the request does not exist. Never charged. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown transaction: 0x4e1f3c0a9b7d2e6f8a1c5b3d7e9f0a2c4b6d8e0f1a3c5e7b9d2f4a6c8e0b1d3f.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /** @description Unexpected server failure; the body carries no internals. Never charged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /**
+             * @description Temporarily unavailable: the service's ledger or store cannot be reached, or a paid answer was
+             *     not ready before its payment's deadline (`service_unavailable`: nothing was charged), or the
+             *     payment sent is still in progress for this request, its settlement's outcome included
+             *     (`payment_in_progress`). Retry after `Retry-After` seconds, with the same payment: a payment is
+             *     charged at most once, and its retry receives the answer it paid for.
+             */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying: when the service expects to answer, or the payment to have been resolved. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "service_unavailable",
+                     *       "message": "The service is temporarily unavailable; nothing was charged. Repeat the request after Retry-After seconds.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+        };
+    };
+    Skale_paymentStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The purchase's `payment-identifier` id, as the payment carried it.
+                 * @example pay_7d5d747be160e280504c099d984bcfe0
+                 */
+                id: components["schemas"]["PaymentIdentifier"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The lookup's answer: the status, with `Retry-After` when it is pending. */
+            200: {
+                headers: {
+                    /** @description Seconds until the pending payment will have moved on: ask again then. */
+                    "Retry-After"?: number;
+                    /** @description Never cached: the status changes. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "status": "settled",
+                     *       "stage": "settled",
+                     *       "network": "skale-base-sepolia",
+                     *       "amount": "1000",
+                     *       "message": "Charged: the payment settled. Keep the receipt; a lost answer is fetched again by repeating the request with the same payment or identifier. Do not pay again.",
+                     *       "transaction": "0x4e1f3c0a9b7d2e6f8a1c5b3d7e9f0a2c4b6d8e0f1a3c5e7b9d2f4a6c8e0b1d3f",
+                     *       "simulated": false,
+                     *       "receipt": {
+                     *         "format": "jws",
+                     *         "signature": "eyJhbGciOiJFZERTQSIsImtpZCI6ImRpZDp3ZWI6bG9jYWxob3N0JTNBNDAyMSNyZWNlaXB0cy0zaFE2UnpvM0tqNHYifQ.eyJ2ZXJzaW9uIjoyfQ.c2lnbmF0dXJlLW9mLXRoZS1zZXJ2aWNlcy1rZXk"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentStatus"];
+                };
+            };
+            /** @description Bad request: a parameter, body field or header is invalid. The body names every invalid field. Never charged. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "invalid_request",
+                     *       "message": "id: must match pattern \"^[A-Za-z0-9_-]{16,128}$\"",
+                     *       "errors": [
+                     *         {
+                     *           "location": "path",
+                     *           "field": "id",
+                     *           "message": "must match pattern \"^[A-Za-z0-9_-]{16,128}$\""
+                     *         }
+                     *       ],
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /** @description Not found: unknown path, or the pool, token or agent named in the request does not exist. Never charged. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "not_found",
+                     *       "message": "Unknown id: pay_7d5d747be160e280504c099d984bcfe0.",
+                     *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Common.ErrorBody"];
+                };
+            };
+            /** @description Unexpected server failure; the body carries no internals. Never charged. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal_error",
+                     *       "message": "The service failed to produce a valid answer.",
                      *       "request_id": "3f2b8c1e-5d7a-4e9b-a1c6-0d4e8f2a9b71"
                      *     }
                      */

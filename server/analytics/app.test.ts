@@ -58,6 +58,7 @@ function build(overrides: Partial<AnalyticsDeps> = {}, backend?: SettlementBacke
     settlementMode: "ledger",
     insight: embeddedInsightWriter,
     gate,
+    ledger,
     clock,
     logger: createLogger("silent"),
     ...overrides,

@@ -29,12 +29,14 @@ import { DOCS_ASSETS_PATH, docsAssets } from "../reference-page/reference-page.j
 import type { Clock } from "./clock.js";
 import type { AnalyticsContract } from "./contract/analytics-contract.js";
 import { type FreeRouteDeps, freeRouteHandlers } from "./free/free-routes.js";
+import { paymentStatusHandlers } from "./free/payment-status.js";
 import { paidEndpoint } from "./front/http-call.js";
 import { type FrontMcp, type FrontRoute, paidFront } from "./front/paid-front.js";
 import { type InsightObserver, type InsightWriter, unobservedInsight } from "./insight/types.js";
 import { inputChecks } from "./paid/input-check.js";
 import { responseChecker } from "./paid/response-check.js";
 import type { PaymentGate } from "./payments/gate/gate.js";
+import type { LedgerStore } from "./payments/ledger/store.js";
 import type { HandlerMap, SegmentContext } from "./segments/types.js";
 
 export interface AnalyticsDeps {
@@ -49,6 +51,8 @@ export interface AnalyticsDeps {
   cacheStatus?: FreeRouteDeps["cache"];
   insight: InsightWriter;
   gate: PaymentGate;
+  /** What a payer asking about its payment reads (the free payment lookup, over HTTP and MCP). */
+  ledger: Pick<LedgerStore, "lookup">;
   clock: Clock;
   logger: Logger;
   /** Metrics, readiness checks and the metrics token; default: this app's own metrics, nothing to check. */
@@ -126,6 +130,7 @@ function freeHandlers(deps: AnalyticsDeps, operations: OperationsOptions): Map<s
       settlement: deps.settlementMode,
       cache: deps.cacheStatus ?? (() => ({ store: "memory", status: "ok" })),
     }),
+    ...paymentStatusHandlers({ contract, config, ledger: deps.ledger, clock: deps.clock }),
     ...operationsHandlers(operations),
   };
   const handlers = new Map<string, RequestHandler>();

@@ -96,6 +96,7 @@ export async function createAnalyticsService(
     cacheStatus: stores.cache.status,
     insight,
     gate: observedGate(paymentGate({ config, clock, ledger, backend, split, logger }), observe.payments),
+    ledger,
     clock,
     logger,
     // What this instance needs to serve, one line per part that can be asked. The shared cache is not

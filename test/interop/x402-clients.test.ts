@@ -75,6 +75,7 @@ async function startOnLocalChains(): Promise<Running> {
     ) as Parameters<typeof createAnalyticsApp>[0]["providerModes"],
     settlementMode: "local-chain",
     insight: embeddedInsightWriter,
+    ledger,
     gate: createPaymentGate({
       verifier: createExactVerifier({ config, clock }),
       ledger,

@@ -53,6 +53,7 @@ export function buildPaidApp({
     settlementMode: backend?.mode ?? "ledger",
     insight: embeddedInsightWriter,
     gate,
+    ledger,
     clock,
     logger: silent,
     ...overrides,

@@ -5,7 +5,13 @@
 import type { operations } from "../../../generated/types/analytics.js";
 
 type RootId = Extract<keyof operations, `Solana_${string}`>;
-type NameOf<Id> = Id extends `Solana_${infer Name}` ? (Name extends `${string}Legacy` ? never : Name) : never;
+/** The free payment lookups of each prefix (spec/analytics/payments.tsp), named like its paid operations. */
+export type PaymentLookupName = "paymentStatus" | "paymentStatusByTransaction";
+type NameOf<Id> = Id extends `Solana_${infer Name}`
+  ? Name extends `${string}Legacy` | PaymentLookupName
+    ? never
+    : Name
+  : never;
 
 /** `defiTvl`, `lpPools`, ... (28 names). */
 export type OperationName = NameOf<RootId>;
