@@ -4957,7 +4957,7 @@ export interface components {
             transport: "streamable-http";
             /**
              * Format: int32
-             * @description Number of tools: one per paid operation.
+             * @description Number of tools: one per paid operation, and the two free payment lookups (`paymentStatus`, `paymentStatusByTransaction`).
              */
             tools: number;
         };
@@ -7300,7 +7300,7 @@ export interface operations {
                      *       "mcp": {
                      *         "url": "http://localhost:4021/mcp",
                      *         "transport": "streamable-http",
-                     *         "tools": 28
+                     *         "tools": 30
                      *       }
                      *     }
                      */
@@ -7412,7 +7412,7 @@ export interface operations {
                      *       "mcp": {
                      *         "url": "http://localhost:4021/mcp",
                      *         "transport": "streamable-http",
-                     *         "tools": 28
+                     *         "tools": 30
                      *       }
                      *     }
                      */
@@ -7648,7 +7648,7 @@ export interface operations {
                      *       "mcp": {
                      *         "url": "http://localhost:4021/mcp",
                      *         "transport": "streamable-http",
-                     *         "tools": 28
+                     *         "tools": 30
                      *       }
                      *     }
                      */

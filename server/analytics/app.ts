@@ -22,6 +22,7 @@ import { type ServiceApp, serviceApp } from "../http/service-app.js";
 import { openApiValidation } from "../http/validator.js";
 import { asGet, withHead } from "../http/with-head.js";
 import { paidToolServer } from "../mcp/paid/calls.js";
+import { withPaymentStatusTools } from "../mcp/payment-status-tools.js";
 import { MCP_PATH, mcpEndpoint } from "../mcp/streamable-endpoint.js";
 import { requestMetrics, UNMATCHED } from "../ops/metrics.js";
 import { embeddedOperations, type OperationsOptions, operationsHandlers, operationsPaths } from "../ops/routes.js";
@@ -29,7 +30,7 @@ import { DOCS_ASSETS_PATH, docsAssets } from "../reference-page/reference-page.j
 import type { Clock } from "./clock.js";
 import type { AnalyticsContract } from "./contract/analytics-contract.js";
 import { type FreeRouteDeps, freeRouteHandlers } from "./free/free-routes.js";
-import { paymentStatusHandlers } from "./free/payment-status.js";
+import { paymentLookup, paymentStatusHandlers } from "./free/payment-status.js";
 import { paidEndpoint } from "./front/http-call.js";
 import { type FrontMcp, type FrontRoute, paidFront } from "./front/paid-front.js";
 import { type InsightObserver, type InsightWriter, unobservedInsight } from "./insight/types.js";
@@ -164,7 +165,10 @@ function freeRoutes(contract: AnalyticsContract, config: AnalyticsConfig, handle
 /** The MCP endpoint of the paid tools, run by the same pipelines' steps (server/mcp/paid/calls.ts), built on first use. */
 function mcpTools(deps: AnalyticsDeps): FrontMcp {
   const { contract, config, logger } = deps;
-  const tools = () =>
+  const lookUp = paymentLookup({ contract, config, ledger: deps.ledger, clock: deps.clock });
+  // An MCP call has no origin of its own: an HTTP purchase's receipt names the public one (as a tool's signer does).
+  const origin = config.publicBaseUrl ?? `http://localhost:${config.port}`;
+  const paid = () =>
     paidToolServer({
       contract,
       config,
@@ -178,6 +182,7 @@ function mcpTools(deps: AnalyticsDeps): FrontMcp {
       checkInput: inputChecks(contract),
       insightObserver: deps.insightObserver ?? unobservedInsight,
     });
+  const tools = () => withPaymentStatusTools(paid(), contract.document, lookUp, origin);
   const options = { publicBaseUrl: config.publicBaseUrl, trustProxy: config.trustProxy, logger };
   return { path: MCP_PATH, operationId: MCP_OPERATION, serve: mcpEndpoint(tools, options) };
 }

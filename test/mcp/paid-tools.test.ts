@@ -22,6 +22,7 @@ import {
   verifyReceiptMatchesOffer,
   verifyReceiptSignatureJWS,
 } from "@x402/extensions/offer-receipt";
+import { appendPaymentIdentifierToExtensions, generatePaymentId } from "@x402/extensions/payment-identifier";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NETWORKS } from "../../lib/networks.js";
@@ -29,6 +30,7 @@ import { loadAnalyticsContract } from "../../server/analytics/contract/analytics
 import { createAnalyticsService } from "../../server/analytics/service.js";
 import { loadAnalyticsConfig } from "../../server/config/analytics.js";
 import { createLogger } from "../../server/http/logger.js";
+import { PAYMENT_STATUS_TOOLS } from "../../server/mcp/payment-status-tools.js";
 import { listen, type Running } from "../support/x402-clients.js";
 
 const contract = loadAnalyticsContract();
@@ -72,7 +74,8 @@ const settled = async () => (await service.ledger.rows()).filter((row) => row.st
 
 describe("tools/list", () => {
   it("lists one tool per paid operation, self-contained, read-only, priced, within the context budget", async () => {
-    const { tools } = await client.listTools();
+    const { tools: listed } = await client.listTools();
+    const tools = listed.filter((tool) => !(PAYMENT_STATUS_TOOLS as readonly string[]).includes(tool.name));
     expect(tools.map((tool) => tool.name).sort()).toEqual([...OPERATIONS].sort());
     for (const tool of tools) {
       expect(tool.name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
@@ -84,8 +87,19 @@ describe("tools/list", () => {
       expect(tool.description).toContain(`${route?.payment.price.amount} USD per call`);
       for (const signal of route?.signals ?? []) expect(tool.description).toContain(signal);
     }
-    // docs/mcp.md: at about four characters a token, 12,000 tokens for every tool
+    // docs/mcp.md: at about four characters a token, 12,000 tokens for the paid tools, 400 for the two lookups
     expect(JSON.stringify({ tools }).length).toBeLessThanOrEqual(48_000);
+    expect(JSON.stringify({ tools: listed }).length).toBeLessThanOrEqual(49_600);
+  });
+
+  it("lists the two payment lookups beside them, free (no price) and read-only", async () => {
+    const lookups = (await client.listTools()).tools.filter((tool) => tool.name.startsWith("paymentStatus"));
+    expect(lookups.map((tool) => tool.name)).toEqual([...PAYMENT_STATUS_TOOLS]);
+    for (const tool of lookups) {
+      expect(tool._meta?.["x402/price"]).toBeUndefined();
+      expect(tool.annotations).toMatchObject({ readOnlyHint: true });
+      expect(tool.description).toContain("Free");
+    }
   });
 });
 
@@ -381,5 +395,41 @@ describe("a paid tool's offers and receipt", () => {
 
     const again = await call("defiTvl", args, payment);
     expect(again._meta?.["x402/payment-response"]).toEqual(settlement);
+  });
+});
+
+describe("asking about a payment", () => {
+  it("tells a tool's purchase by its identifier, settled with the identical receipt, and charges nothing", async () => {
+    const args = { limit: 5 };
+    const payment = await paymentFor("defiTvl", args);
+    const id = generatePaymentId();
+    payment.extensions = appendPaymentIdentifierToExtensions(payment.extensions ?? {}, id);
+    const paid = await call("defiTvl", args, payment);
+    expect(paid.isError, JSON.stringify(paid.content)).toBeFalsy();
+    const settlement = paid._meta?.["x402/payment-response"] as {
+      transaction: string;
+      extensions: { "offer-receipt": { info: { receipt: JWSSignedReceipt } } };
+    };
+    const network = NETWORKS.find((n) => n.testnet.caip2 === payment.accepted.network)?.name as string;
+    const count = (await settled()).length;
+
+    const status = await call("paymentStatus", { network, id });
+    expect(status.isError, JSON.stringify(status.content)).toBeFalsy();
+    expect(status.structuredContent).toMatchObject({ status: "settled", transaction: settlement.transaction });
+    const receipt = (status.structuredContent as { receipt: JWSSignedReceipt }).receipt;
+    expect(receipt).toEqual(settlement.extensions["offer-receipt"].info.receipt);
+    expect(await verifyReceiptSignatureJWS(receipt, await publicKey())).toMatchObject({
+      resourceUrl: "mcp://tool/defiTvl",
+    });
+
+    const byTransaction = await call("paymentStatusByTransaction", { network, transaction: settlement.transaction });
+    expect(byTransaction.structuredContent).toMatchObject({ status: "settled" });
+    expect(byTransaction.structuredContent).not.toHaveProperty("receipt");
+    const unknown = await call("paymentStatus", { network, id: generatePaymentId() });
+    expect(unknown.isError).toBe(true);
+    expect(unknown.structuredContent).toMatchObject({ error: "not_found" });
+    const invalid = await call("paymentStatus", { network: "moon", id });
+    expect(invalid.structuredContent).toMatchObject({ error: "invalid_request" });
+    expect(await settled()).toHaveLength(count);
   });
 });

@@ -8,6 +8,7 @@
  */
 import type { components } from "../../../generated/types/analytics.js";
 import type { AnalyticsConfig } from "../../config/analytics.js";
+import { PAYMENT_STATUS_TOOLS } from "../../mcp/payment-status-tools.js";
 import { MCP_PATH } from "../../mcp/streamable-endpoint.js";
 import type { AnalyticsContract, OpenApiDocument, PaidRoute } from "../contract/analytics-contract.js";
 import { challengeV2 } from "../payments/x402/protocols.js";
@@ -62,7 +63,7 @@ export function networkSummaries(deployed: NetworkTarget[]): ServiceInfo["networ
 export const mcpEndpointAt = (contract: AnalyticsContract, origin: string): ServiceInfo["mcp"] => ({
   url: `${origin}${MCP_PATH}`,
   transport: "streamable-http",
-  tools: contract.operations.length,
+  tools: contract.operations.length + PAYMENT_STATUS_TOOLS.length,
 });
 
 /** This deployment's payment details for a paid route, as its `x-payment-info` carries them. */
