@@ -163,11 +163,25 @@ export function paidCases(prefixes: readonly Prefix[]): PaidCase[] {
   });
 }
 
-/** The free analytics endpoints (no `x-payment-info`). */
+/** Whether an analytics operation is a payment lookup (`GET {prefix}/payments/...`): free, but its ids are the target's own. */
+const isLookup = (op: Operation) => ((op as { tags?: string[] }).tags ?? []).includes("Payments");
+
+/** The free analytics endpoints (no `x-payment-info`), but for the payment lookups (`lookupCases`). */
 export function freeCases(): FreeCase[] {
   return operations(DOCS.analytics)
-    .filter(({ op }) => !op["x-payment-info"])
+    .filter(({ op }) => !op["x-payment-info"] && !isLookup(op))
     .map(({ method, path, op }) => ({ ...baseCase("analytics", method, path, op, path, "free"), kind: "free" }));
+}
+
+/** The payment lookups under the given prefixes, by identifier and by transaction; their example ids name no payment. */
+export function lookupCases(prefixes: readonly Prefix[]): (FreeCase & { prefix: Prefix; by: "id" | "transaction" })[] {
+  return operations(DOCS.analytics).flatMap(({ method, path, op }) => {
+    const prefix = prefixes.find((p) => p.name === op.operationId.split("_")[0]?.toLowerCase());
+    if (!isLookup(op) || !prefix) return [];
+    const by = path.endsWith("{id}") ? ("id" as const) : ("transaction" as const);
+    const row = path.slice(prefix.prefix.length);
+    return [{ ...baseCase("analytics", method, path, op, row, prefix.name), kind: "free" as const, prefix, by }];
+  });
 }
 
 /** The registry read operations; those that name an agent also get an unknown-name request. */

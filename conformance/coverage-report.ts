@@ -66,6 +66,11 @@ export const NAMED_CHECKS: Record<string, { observed: boolean; tests?: RegExp; w
     tests: /^discovery_agreement/,
     what: "the OpenAPI x-payment-info, the agent card, MCP tools/list and /.well-known/x402 agree with each route's live 402",
   },
+  payment_lookup: {
+    observed: false,
+    tests: /^payment_lookup/,
+    what: "a payment is asked about, free, under its prefix: unknown ids are a 404; a purchase paid with a payment-identifier is settled with its transaction and the receipt its answer carried",
+  },
   max_response_time: { observed: true, what: "no answer slower than --max-response-time" },
 };
 

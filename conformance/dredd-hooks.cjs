@@ -1,8 +1,9 @@
 /**
  * Dredd hooks for `npm run dredd` (scripts/dredd.mjs), which runs Dredd in its own process next to
  * the in-process services and hands these hooks `globalThis.conformanceDredd`:
- * `{ pay(version, body, challenge) → {header: value}, unknownAgent, skipped: Map<reason, count> }`:
- * `pay` signs a 402 (its v1 body and its `PAYMENT-REQUIRED` value) into the payment header of that x402 version.
+ * `{ pay(version, body, challenge, identifier?) → {header: value}, unknownAgent, skipped: Map<reason, count> }`:
+ * `pay` signs a 402 (its v1 body and its `PAYMENT-REQUIRED` value) into the payment header of that x402 version
+ * (in v2 naming its purchase with the x402 `payment-identifier` `identifier`, when given).
  *
  * Dredd checks status codes, routes and media types (its OpenAPI 3 parser gives it no body schema):
  * the vitest suite is the body judge. Each transaction is made to produce its documented status, or
@@ -143,10 +144,36 @@ function unknownAgent(transaction) {
   transaction.fullPath = transaction.request.uri;
 }
 
+/** A payment lookup's path (`{prefix}/payments/{id}`, `{prefix}/payments/by-transaction/{transaction}`). */
+const LOOKUP = /^(.*)\/payments\/(?:by-transaction\/\{transaction\}|\{id\})$/;
+
+/**
+ * A lookup that must find a payment (its 200): `/defi/tvl` bought under the lookup's prefix with a fresh
+ * payment-identifier, then the lookup pointed at that purchase, by its identifier or by its transaction.
+ */
+async function purchaseToLookUp(transaction) {
+  const [, prefix] = LOOKUP.exec(transaction.origin.resourceName);
+  const url = `${baseOf(transaction)}${prefix}/defi/tvl`;
+  const post = (headers = {}) =>
+    fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: "{}" });
+  const challenge = await post();
+  const id = `pay_dredd_${Date.now()}_${Math.random().toString(36).slice(2)}`;
+  const header = await context().pay(2, await challenge.json(), challenge.headers.get("payment-required"), id);
+  const paid = await post(header);
+  const settlement = JSON.parse(Buffer.from(paid.headers.get("payment-response") ?? "", "base64").toString("utf8"));
+  const key = transaction.origin.resourceName.endsWith("{id}") ? id : settlement.transaction;
+  transaction.request.uri = transaction.request.uri.replace(/[^/?]+(\?|$)/, `${encodeURIComponent(key)}$1`);
+  // a settled payment has nothing to ask again about: `Retry-After` comes only with a pending one
+  for (const name of Object.keys(transaction.expected.headers ?? {}))
+    if (name.toLowerCase() === "retry-after") delete transaction.expected.headers[name];
+}
+
 async function prepare(transaction) {
   const service = serviceOf(transaction);
   const status = Number(transaction.expected.statusCode);
-  const reason = SKIPPED[service][status];
+  const lookup = LOOKUP.test(transaction.origin.resourceName);
+  // a lookup's 404 is its example's own id or transaction, which names no payment: no entity to invent
+  const reason = lookup && status === 404 ? undefined : SKIPPED[service][status];
   if (reason) {
     transaction.skip = true;
     const { skipped } = context();
@@ -160,7 +187,10 @@ async function prepare(transaction) {
   else if (!bodyComparable(service, transaction)) transaction.expected.body = "{}";
   // Dredd sends each documented payment header with an empty value: none is sent unless paid for (never for a 402).
   for (const { payment } of Object.values(X402)) dropHeader(transaction.request, payment);
-  if (status === 400) {
+  if (lookup && status === 200) await purchaseToLookUp(transaction);
+  else if (lookup && status === 404) {
+    // the example's id or transaction names no payment of the in-process service: the 404 as documented
+  } else if (status === 400) {
     invalidate(transaction);
     // a paid route answers an unpaid invalid request with its challenge naming the fields: the 400 is the paid one's
     if (service === "analytics") await attachPayment(transaction);

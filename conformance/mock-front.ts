@@ -49,6 +49,7 @@ import { MCP_PATH, mcpEndpoint } from "../server/mcp/streamable-endpoint.js";
 import { DOCS_ASSETS_PATH, docsAssets, referencePage } from "../server/reference-page/reference-page.js";
 import { MAX_AGE } from "../server/registry/handlers.js";
 import { checkName } from "../server/registry/names.js";
+import { type MockLookups, mockLookups } from "./mock-lookups.js";
 import {
   challengeAnswer,
   inputToFix,
@@ -378,7 +379,13 @@ function servedDocument(
  * A paid operation asked for its answer: challenged without payment (its input's errors named), refused with a 400
  * when paid with input that breaks the contract, or answered by Prism with a receipt.
  */
-async function paidAnswer(prismUrl: string, operation: PaidOperation, req: Request, res: Response): Promise<void> {
+async function paidAnswer(
+  prismUrl: string,
+  operation: PaidOperation,
+  req: Request,
+  res: Response,
+  lookups: MockLookups,
+): Promise<void> {
   const own = ownErrors(operation, req);
   const offer = offerFor(req, operation);
   const payment = readPayment((name) => req.get(name), offer);
@@ -396,7 +403,10 @@ async function paidAnswer(prismUrl: string, operation: PaidOperation, req: Reque
   }
   const answer = await forward(prismUrl, req, undefined, true);
   const signing = { receipts: operation.offer.receipts, answerBody: answer.body.toString("utf8") };
-  relay(res, answer, answer.status < 300 ? mockReceipt(payment, offer, signing) : {});
+  const receipt = answer.status < 300 ? mockReceipt(payment, offer, signing) : {};
+  const header = Object.values(receipt)[0];
+  if (header) lookups.remember(payment, offer.v2.amount, header);
+  relay(res, answer, receipt);
 }
 
 export function mockFront(service: "analytics" | "registry", prismUrl: string): express.Express {
@@ -405,6 +415,7 @@ export function mockFront(service: "analytics" | "registry", prismUrl: string): 
   const receiptKey = service === "analytics" ? mockConfig().receipts : undefined;
   const surfaces = service === "analytics" ? mockSurfaces() : undefined;
   const named = service === "registry" ? namedPaths(documents.get(undefined) as OpenApiDoc) : [];
+  const lookups = mockLookups(documents.get(undefined) as OpenApiDoc);
   const app = express();
   app.disable("x-powered-by");
   // Browsers are answered as by the service, the front's own answers (402, 400) included; Prism's CORS headers are not relayed.
@@ -415,7 +426,11 @@ export function mockFront(service: "analytics" | "registry", prismUrl: string): 
     app.all(
       MCP_PATH,
       express.json({ limit: "100kb" }),
-      mcpEndpoint(mockToolServer, { publicBaseUrl: undefined, trustProxy: false, logger: createLogger("silent") }),
+      mcpEndpoint(() => mockToolServer(lookups), {
+        publicBaseUrl: undefined,
+        trustProxy: false,
+        logger: createLogger("silent"),
+      }),
     );
   app.use(express.raw({ type: () => true, limit: "1mb" }));
 
@@ -424,13 +439,15 @@ export function mockFront(service: "analytics" | "registry", prismUrl: string): 
       if (servedDocument(documents, surfaces, receiptKey, req, res)) return;
       const misnamed = nameRuleAnswer(named, req);
       if (misnamed) return send(res, misnamed);
+      const lookup = req.method === "GET" && service === "analytics" ? await lookups.answer(req.path) : undefined;
+      if (lookup) return send(res, lookup);
       const operation = paid.find((p) => p.method === req.method && p.pattern.test(req.path));
       const preferred = preferredStatus(req);
       if (!operation || (preferred !== undefined && preferred !== 200 && preferred !== 206)) {
         if (operation && preferred === 402) return await challenge(prismUrl, req, res, operation);
         return relay(res, await forward(prismUrl, req));
       }
-      await paidAnswer(prismUrl, operation, req, res);
+      await paidAnswer(prismUrl, operation, req, res, lookups);
     } catch (error) {
       next(error);
     }

@@ -79,7 +79,8 @@ export type PaymentRead =
   /** A 400 naming `headers`: a header that is not base64 JSON, or both payment headers at once. */
   | { kind: "malformed"; headers: string[]; message: string }
   | { kind: "refused"; reason: Reason; message: string }
-  | { kind: "paid"; version: X402Version; network: string; payer: string };
+  /** `identifier`: the v2 payment's x402 `payment-identifier`, if it named its purchase. */
+  | { kind: "paid"; version: X402Version; network: string; payer: string; identifier?: string };
 
 /** The payment of a request to a paid route offering `offer`, judged as far as the mock can without a chain. */
 export function readPayment(get: (name: string) => string | undefined, offer: Offer): PaymentRead {
@@ -109,7 +110,8 @@ export function judgeSubmission(submission: Submission, offer: Offer, named: str
     return { kind: "refused", reason: "invalid_network", message: `the route settles on ${asked}` };
   const payer = payerOf(payload, (offer.v1.extra as { feePayer?: string } | undefined)?.feePayer);
   if (!payer) return { kind: "refused", reason: "invalid_payload", message: `not an exact payload for ${asked}` };
-  return { kind: "paid", version: submission.version, network: asked, payer };
+  const identifier = opened.identifier === undefined ? {} : { identifier: opened.identifier };
+  return { kind: "paid", version: submission.version, network: asked, payer, ...identifier };
 }
 
 /** The payer an `exact` payload names: the EIP-3009 `from`, or the Solana transaction's signer that is not the fee payer. */

@@ -4,8 +4,8 @@
  * mock settlement. A call's arguments are checked as the service checks them; without a payment it
  * answers the tool's `PaymentRequired`; a payment is judged as the mock judges a header
  * (mock-payments.ts: its form, network and payload, no signature or chain), and a well-formed one gets
- * the operation's 200 example with a mock receipt (`simulated: true`, signed with the mock's key). Nothing is remembered: the
- * same payment twice is answered twice.
+ * the operation's 200 example with a mock receipt (`simulated: true`, signed with the mock's key). The same payment
+ * twice is answered twice. The free payment lookups answer from what the mock served over HTTP (mock-lookups.ts).
  */
 import { randomUUID } from "node:crypto";
 import { systemClock } from "../server/analytics/clock.js";
@@ -16,12 +16,15 @@ import { solanaAddressErrors } from "../server/analytics/segments/input-rules.js
 import { mcpAnswer, PAYMENT_META } from "../server/mcp/paid/answers.js";
 import { paidTools } from "../server/mcp/paid/catalogue.js";
 import { submissionOf, toolOffers } from "../server/mcp/paid/offers.js";
+import { withPaymentStatusTools } from "../server/mcp/payment-status-tools.js";
 import type { ToolServer } from "../server/mcp/streamable-endpoint.js";
+import type { MockLookups } from "./mock-lookups.js";
 import { judgeSubmission, mockConfig } from "./mock-payments.js";
 
 type Example = { content?: Record<string, { example?: unknown }> };
 
-export function mockToolServer(): ToolServer {
+/** The mock's tools: the paid ones, and the payment lookups answering from `lookups` (what the mock served over HTTP). */
+export function mockToolServer(lookups: MockLookups): ToolServer {
   const contract = loadAnalyticsContract();
   const config = mockConfig(contract);
   const checksOf = inputChecks(contract);
@@ -68,7 +71,7 @@ export function mockToolServer(): ToolServer {
     return [{ kind: "delivered", answer, receipt, replayed: false }, offers, caip2];
   }
 
-  return {
+  const paid: ToolServer = {
     name: "defi-intel-analytics-mock",
     version: contract.document.info.version,
     instructions:
@@ -81,4 +84,5 @@ export function mockToolServer(): ToolServer {
       return mcpAnswer(outcome, { challenge, caip2, price, now: Date.now(), signReceipt });
     },
   };
+  return withPaymentStatusTools(paid, contract.document, lookups.lookUp, "");
 }

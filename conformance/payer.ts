@@ -49,11 +49,17 @@ export async function paymentHeader(
   version: X402Version,
   requirement: PaymentRequirements,
   challenge: PaymentRequiredV2 | undefined,
+  identifier?: string,
 ): Promise<Record<string, string>> {
   const signed = await pay(requirement);
   if (version === 1) return { [PAYMENT_HEADERS[1]]: signed };
   if (!challenge) throw new Error("an x402 v2 payment needs the PAYMENT-REQUIRED challenge");
-  const { resource, extensions, accepts } = challenge;
+  const { resource, accepts } = challenge;
+  // a purchase named by the payer (x402 payment-identifier), as the v2 client echoes the declaration with its id
+  const extensions =
+    identifier === undefined
+      ? challenge.extensions
+      : { ...challenge.extensions, "payment-identifier": { info: { required: false, id: identifier } } };
   const payment = { x402Version: 2, accepted: accepts[0], payload: decodeHeader(signed).payload, resource, extensions };
   return { [PAYMENT_HEADERS[2]]: encodeHeader(payment) };
 }
@@ -71,6 +77,7 @@ export async function payAndSend(
   pay: Pay,
   timeoutMs: number,
   version: X402Version,
+  identifier?: string,
 ): Promise<{ answer: Answer; paid: Paid } | undefined> {
   const challenge = await send(baseUrl, request, timeoutMs);
   const requirement = checkChallenge(f, c, challenge);
@@ -78,7 +85,7 @@ export async function payAndSend(
   if (!requirement || (version === 2 && !v2)) return undefined;
   const answer = await send(
     baseUrl,
-    withHeaders(request, await paymentHeader(pay, version, requirement, v2)),
+    withHeaders(request, await paymentHeader(pay, version, requirement, v2, identifier)),
     timeoutMs,
   );
   return {

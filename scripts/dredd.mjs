@@ -69,8 +69,8 @@ const { analyticsUrl, registryUrl } = services.target;
 const skipped = new Map();
 const payer = await createPayer();
 globalThis.conformanceDredd = {
-  pay: (version, body, challenge) =>
-    paymentHeader(payer, version, body.accepts[0], challenge ? decodeHeader(challenge) : undefined),
+  pay: (version, body, challenge, identifier) =>
+    paymentHeader(payer, version, body.accepts[0], challenge ? decodeHeader(challenge) : undefined, identifier),
   unknownAgent: UNKNOWN_AGENT,
   skipped,
 };

@@ -46,8 +46,8 @@ const toolResource = (name: string) => `mcp://tool/${name}`;
 const SETTLED =
   "Charged: the payment settled. Keep the receipt; a lost answer is fetched again by repeating the request with the same payment or identifier. Do not pay again.";
 
-/** The status of a payment found, with the sentence and the facts its stage gives. */
-function statusOf(record: PaymentRecord, now: number, recoveryIntervalMs: number): LookupResult {
+/** The status of a payment found, with the sentence and the facts its stage gives (the mock answers its own with it). */
+export function statusOf(record: PaymentRecord, now: number, recoveryIntervalMs: number): LookupResult {
   const base = { stage: record.status, network: record.network, amount: String(record.amount) } as const;
   if (record.status === "settled")
     return {
@@ -89,6 +89,11 @@ function statusOf(record: PaymentRecord, now: number, recoveryIntervalMs: number
   };
 }
 
+/** The signed receipt in a v2 settlement response (its `offer-receipt` extension), if it carries one. */
+export const signedReceiptOf = (response: { extensions?: Record<string, unknown> }): PaymentStatusBody["receipt"] =>
+  (response.extensions?.["offer-receipt"] as { info?: { receipt?: PaymentStatusBody["receipt"] } } | undefined)?.info
+    ?.receipt;
+
 /** The receipt the settled purchase's v2 answer carried, rebuilt from its stored answer (decision 0011); none once dropped. */
 function receiptFor(
   record: PaymentRecord,
@@ -107,9 +112,7 @@ function receiptFor(
     receiptOf(record, record as { transaction: string; simulated: boolean }),
     target.caip2,
   );
-  const signed = receiptSigner(config.receipts, config).withReceipt(response, resource, record.answer.body);
-  return (signed.extensions?.["offer-receipt"] as { info: { receipt: PaymentStatusBody["receipt"] } } | undefined)?.info
-    .receipt;
+  return signedReceiptOf(receiptSigner(config.receipts, config).withReceipt(response, resource, record.answer.body));
 }
 
 export function paymentLookup(deps: PaymentStatusDeps): LookUpPayment {
