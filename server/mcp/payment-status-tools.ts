@@ -64,7 +64,7 @@ async function call(tool: Tool, lookUp: LookUpPayment, origin: string, args: Rec
   const { argument } = KEYS[tool.name as ToolName];
   const network = args.network;
   const value = args[argument];
-  const pattern = (tool.inputSchema.properties?.[argument] as { pattern?: string }).pattern;
+  const pattern = (tool.inputSchema.properties?.[argument] as { pattern?: string } | undefined)?.pattern;
   if (!PREFIXES.includes(network as never))
     return failure("invalid_request", `network: must be one of ${PREFIXES.join(", ")}`);
   if (typeof value !== "string" || (pattern && !new RegExp(pattern).test(value)))
