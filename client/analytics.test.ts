@@ -548,6 +548,31 @@ describe("typed failures", () => {
   });
 });
 
+describe("asking about a payment (free)", () => {
+  it("tells a purchase by its identifier, with the receipt it carried, and by its transaction; never pays", async () => {
+    const payer = evm();
+    const client = analytics({ network: "base", payer });
+    const paid = await client.call("/defi/tvl", { limit: 2 });
+    const receipt = paid.receipt as {
+      transaction: string;
+      extensions?: Record<string, { info: { receipt: unknown } }>;
+    };
+    const signed = payer.signed;
+    const byId = await client.paymentStatus({ identifier: paid.paymentId as string });
+    expect(byId).toMatchObject({ status: "settled", network: "base-sepolia", transaction: receipt.transaction });
+    expect(byId?.receipt).toEqual(receipt.extensions?.["offer-receipt"]?.info.receipt);
+    const byTransaction = await client.paymentStatus({ transaction: receipt.transaction });
+    expect(byTransaction).toMatchObject({ status: "settled", transaction: receipt.transaction });
+    expect(byTransaction).not.toHaveProperty("receipt");
+    // another prefix's network has no such payment; an unknown id is none either
+    const skale = analytics({ network: "skale", payer: evm() });
+    expect(await skale.paymentStatus({ identifier: paid.paymentId as string })).toBeUndefined();
+    expect(await client.paymentStatus({ identifier: "pay_00000000000000000000000000000000" })).toBeUndefined();
+    expect(payer.signed).toBe(signed);
+    expect(client.spent()).toBe(1000n);
+  });
+});
+
 describe("types", () => {
   it("checks paths, bodies and envelopes against the generated contract", () => {
     // Compiled, never run: tsc verifies every @ts-expect-error below.
