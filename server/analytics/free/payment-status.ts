@@ -13,13 +13,14 @@ import type { components } from "../../../generated/types/analytics.js";
 import type { AnalyticsConfig } from "../../config/analytics.js";
 import { ApiError } from "../../http/errors.js";
 import { requestOrigin } from "../../http/origin.js";
+import { toolResource } from "../../mcp/paid/offers.js";
 import type { Clock } from "../clock.js";
 import type { AnalyticsContract } from "../contract/analytics-contract.js";
 import { secondsUntil } from "../paid/outcome-facts.js";
 import { receiptOf } from "../payments/gate/gate.js";
 import type { LedgerStore, PaymentQuery, PaymentRecord } from "../payments/ledger/store.js";
 import { settlementResponseV2 } from "../payments/x402/protocols.js";
-import { receiptSigner } from "../payments/x402/receipts/offer-receipt.js";
+import { type ReceiptSigner, receiptSigner } from "../payments/x402/receipts/offer-receipt.js";
 import { deployedNetworks, type NetworkTarget } from "../payments/x402/requirements.js";
 
 export type PaymentStatusBody = components["schemas"]["PaymentStatus"];
@@ -39,9 +40,6 @@ export interface PaymentStatusDeps {
 
 /** The lookup: `prefix` chooses the network, `origin` the resource URL an HTTP purchase's receipt names. */
 export type LookUpPayment = (prefix: PrefixName, query: PaymentQuery, origin: string) => Promise<LookupResult>;
-
-/** The resource an MCP tool's payment pays for, as x402's MCP transport names it (server/mcp/paid/offers.ts). */
-const toolResource = (name: string) => `mcp://tool/${name}`;
 
 const SETTLED =
   "Charged: the payment settled. Keep the receipt; a lost answer is fetched again by repeating the request with the same payment or identifier. Do not pay again.";
@@ -98,25 +96,26 @@ export const signedReceiptOf = (response: { extensions?: Record<string, unknown>
 function receiptFor(
   record: PaymentRecord,
   target: NetworkTarget,
-  deps: PaymentStatusDeps,
+  { contract, signer }: { contract: AnalyticsContract; signer: ReceiptSigner | undefined },
   origin: string,
 ): PaymentStatusBody["receipt"] {
-  const { config, contract } = deps;
-  if (!config.receipts || !record.answer || !record.transaction) return undefined;
+  if (!signer || !record.answer || !record.transaction) return undefined;
   const route = contract.paid.find(
     (r) => !r.legacy && r.name === record.endpoint && r.payment.network.prefix === target.prefix,
   );
   if (!route) return undefined;
   const resource = record.transport === "mcp" ? toolResource(route.name) : `${origin}${route.path}`;
-  const response = settlementResponseV2(
-    receiptOf(record, record as { transaction: string; simulated: boolean }),
-    target.caip2,
-  );
-  return signedReceiptOf(receiptSigner(config.receipts, config).withReceipt(response, resource, record.answer.body));
+  const settlement = { transaction: record.transaction, simulated: record.simulated };
+  const response = settlementResponseV2(receiptOf(record, settlement), target.caip2);
+  return signedReceiptOf(signer.withReceipt(response, resource, record.answer.body));
 }
 
 export function paymentLookup(deps: PaymentStatusDeps): LookUpPayment {
   const targets = new Map(deployedNetworks(deps.config).map((target) => [target.name, target]));
+  const signing = {
+    contract: deps.contract,
+    signer: deps.config.receipts && receiptSigner(deps.config.receipts, deps.config),
+  };
   return async (prefix, query, origin) => {
     const target = targets.get(prefix) as NetworkTarget;
     const record = await deps.ledger.lookup(query, target.network);
@@ -129,7 +128,7 @@ export function paymentLookup(deps: PaymentStatusDeps): LookUpPayment {
     }
     const result = statusOf(record, deps.clock.now(), deps.config.payments.recoveryIntervalMs);
     if (!result.found || result.body.status !== "settled" || !("identifier" in query)) return result;
-    const receipt = receiptFor(record, target, deps, origin);
+    const receipt = receiptFor(record, target, signing, origin);
     return receipt ? { ...result, body: { ...result.body, receipt } } : result;
   };
 }
