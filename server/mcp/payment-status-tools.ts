@@ -9,6 +9,7 @@ import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { OpenApiDocument } from "../analytics/contract/analytics-contract.js";
 import type { LookUpPayment } from "../analytics/free/payment-status.js";
 import type { PaymentQuery } from "../analytics/payments/ledger/store.js";
+import { toErrorResponse } from "../http/errors.js";
 import type { ToolCallRequest, ToolServer } from "./streamable-endpoint.js";
 
 /** The tools' names: the operations' names without their prefix, as the paid tools are named. */
@@ -72,7 +73,14 @@ async function call(tool: Tool, lookUp: LookUpPayment, origin: string, args: Rec
   const extra = Object.keys(args).filter((name) => name !== "network" && name !== argument);
   if (extra.length) return failure("invalid_request", `${extra.join(", ")}: is not an argument of ${tool.name}`);
   const query: PaymentQuery = argument === "id" ? { identifier: value } : { transaction: value };
-  const result = await lookUp(network as (typeof PREFIXES)[number], query, origin);
+  let result: Awaited<ReturnType<LookUpPayment>>;
+  try {
+    result = await lookUp(network as (typeof PREFIXES)[number], query, origin);
+  } catch (error) {
+    // the ledger out of reach: the contract's error body (503 service_unavailable over HTTP), as a tool error
+    const { body } = toErrorResponse(error);
+    return { isError: true, structuredContent: { ...body }, content: [text(body.message)] };
+  }
   if (!result.found) return failure("not_found", result.message);
   return { structuredContent: { ...result.body }, content: [text(JSON.stringify(result.body))] };
 }
