@@ -7,12 +7,11 @@
  * does not answer the probe is a 2025-era one: the 1.x SDK client, `initialize` and the tool-result binding.
  */
 import {
-  CAPABILITIES_META,
-  CLIENT_INFO_META,
   CURRENT_REVISION,
   isObject,
   namesExtension,
-  VERSION_META,
+  requestHeaders,
+  requestMeta,
   X402_EXTENSION,
 } from "../lib/mcp-revision.js";
 
@@ -85,23 +84,16 @@ type Requester = (method: string, params?: Record<string, unknown>) => Promise<R
 /** Sends one request of the revision: a POST naming the revision in `_meta` and in its headers. */
 function requester(mcpUrl: URL, options: UpstreamOptions, advertise: boolean): Requester {
   const send = options.fetch ?? fetch;
-  const meta = {
-    [VERSION_META]: CURRENT_REVISION,
-    [CLIENT_INFO_META]: options.clientInfo,
-    [CAPABILITIES_META]: advertise ? { extensions: { [X402_EXTENSION]: {} } } : {},
-  };
+  const meta = requestMeta(advertise, options.clientInfo);
   let nextId = 1;
   return async (method, params = {}) => {
     const id = nextId++;
-    const name = typeof params.name === "string" ? { "Mcp-Name": params.name } : undefined;
     const res = await send(mcpUrl, {
       method: "POST",
       headers: {
         "Content-Type": "application/json",
         Accept: "application/json, text/event-stream",
-        "MCP-Protocol-Version": CURRENT_REVISION,
-        "Mcp-Method": method,
-        ...name,
+        ...requestHeaders(method, typeof params.name === "string" ? params.name : undefined),
       },
       body: JSON.stringify({
         jsonrpc: "2.0",

@@ -1,8 +1,9 @@
 /**
  * MCP's current revision, 2026-07-28, in the terms both of its ends read: the service's `/mcp`
  * (server/mcp/current-revision.ts) and the paying bridge, which serves the revision to its host over stdio
- * and speaks it to the service (client/mcp-current-host.ts, client/mcp-upstream.ts). Pure: names, codes
- * and the checks of a request's `_meta` that need no transport.
+ * and speaks it to the service (client/mcp-current-host.ts, client/mcp-upstream.ts), and the conformance suite,
+ * which speaks it to any target (conformance/mcp-current.ts). Pure: names, codes, the checks of a request's
+ * `_meta` that need no transport, and what a client puts on each request.
  */
 
 export const CURRENT_REVISION = "2026-07-28";
@@ -51,4 +52,28 @@ export function malformedMetaKey(meta: Record<string, unknown>): string | undefi
 export function namesExtension(capabilities: unknown, extension: string): boolean {
   const extensions = isObject(capabilities) ? capabilities.extensions : undefined;
   return isObject(extensions) && isObject(extensions[extension]);
+}
+
+/**
+ * A client's `params._meta` on the revision: the revision, the client and its capabilities, x402's extension
+ * among them when the client advertises it (`advertise`).
+ */
+export function requestMeta(
+  advertise: boolean,
+  clientInfo: { name: string; version: string },
+): Record<string, unknown> {
+  return {
+    [VERSION_META]: CURRENT_REVISION,
+    [CLIENT_INFO_META]: clientInfo,
+    [CAPABILITIES_META]: advertise ? { extensions: { [X402_EXTENSION]: {} } } : {},
+  };
+}
+
+/** The headers a client's request of `method` carries on the revision (`tool`: a `tools/call`'s tool name). */
+export function requestHeaders(method: string, tool?: string): Record<string, string> {
+  return {
+    "MCP-Protocol-Version": CURRENT_REVISION,
+    "Mcp-Method": method,
+    ...(tool !== undefined && { "Mcp-Name": tool }),
+  };
 }
