@@ -6,8 +6,13 @@
  * (mock-payments.ts: its form, network and payload, no signature or chain), and a well-formed one gets
  * the operation's 200 example with a mock receipt (`simulated: true`, signed with the mock's key). The same payment
  * twice is answered twice. The free payment lookups answer from what the mock served over HTTP (mock-lookups.ts).
+ * Both eras of MCP, as the service's endpoint serves them (streamable-endpoint.ts): on 2026-07-28,
+ * `server/discover` advertises x402's extension `org.x402/payment`, and a call is worded in the client's binding by
+ * the service's current-answers.ts (`payment_required` for a client advertising the extension, the tool result with
+ * `resultType: "complete"` otherwise).
  */
 import { randomUUID } from "node:crypto";
+import { X402_EXTENSION } from "../lib/mcp-revision.js";
 import { systemClock } from "../server/analytics/clock.js";
 import { loadAnalyticsContract, type PaidRoute } from "../server/analytics/contract/analytics-contract.js";
 import { type InputCheck, inputChecks } from "../server/analytics/paid/input-check.js";
@@ -15,6 +20,7 @@ import type { PaidOutcome } from "../server/analytics/paid/outcomes.js";
 import { solanaAddressErrors } from "../server/analytics/segments/input-rules.js";
 import { mcpAnswer, PAYMENT_META } from "../server/mcp/paid/answers.js";
 import { paidTools } from "../server/mcp/paid/catalogue.js";
+import { currentAnswer } from "../server/mcp/paid/current-answers.js";
 import { submissionOf, toolOffers } from "../server/mcp/paid/offers.js";
 import { withPaymentStatusTools } from "../server/mcp/payment-status-tools.js";
 import type { ToolServer } from "../server/mcp/streamable-endpoint.js";
@@ -77,11 +83,14 @@ export function mockToolServer(lookups: MockLookups): ToolServer {
     instructions:
       "The mock of the paid DeFi intelligence tools: the contract's examples, charged with mock settlement.",
     tools: [...tools.values()].map(({ tool }) => tool.definition) as ToolServer["tools"],
-    async call({ name, arguments: args, meta }) {
+    extensions: { [X402_EXTENSION]: {} },
+    async call({ name, arguments: args, meta, binding }) {
       if (!tools.has(name)) return undefined;
       const [outcome, offers, caip2] = outcomeOf(name, { ...args }, meta?.[PAYMENT_META]);
       const { challenge, price, signReceipt } = offers;
-      return mcpAnswer(outcome, { challenge, caip2, price, now: Date.now(), signReceipt });
+      const answered = { challenge, caip2, price, now: Date.now(), signReceipt };
+      // On MCP 2026-07-28 the service's binding words it (current-answers.ts); a 2025-era call is answered as before.
+      return binding ? (currentAnswer(outcome, answered, binding) as never) : mcpAnswer(outcome, answered);
     },
   };
   return withPaymentStatusTools(paid, contract.document, lookups.lookUp, "");
