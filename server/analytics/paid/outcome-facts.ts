@@ -162,3 +162,22 @@ function answerFailed(error: unknown): OutcomeFacts {
 export function outcomeFacts(outcome: PaidOutcome, words: TransportWords, now: number): OutcomeFacts {
   return (FACTS[outcome.kind] as Facts<typeof outcome.kind>)(outcome as never, words, now);
 }
+
+/**
+ * The fields an error names beside its sentence, on every transport that has a place for them (a tool result's
+ * `structuredContent`, an A2A status message's data part): the invalid fields, the identifier, when to come back.
+ */
+export function namedFields(outcome: PaidOutcome, facts: OutcomeFacts): Record<string, unknown> {
+  const wait = facts.retry.again === "may differ" ? facts.retry.afterSeconds : undefined;
+  const errors =
+    outcome.kind === "invalid_input"
+      ? outcome.errors
+      : outcome.kind === "answer_failed"
+        ? toErrorResponse(outcome.error).body.errors
+        : undefined;
+  return {
+    ...(errors && { errors: errors.map(({ field, message }) => ({ field, message })) }),
+    ...(outcome.kind === "identifier_conflict" && { identifier: outcome.identifier }),
+    ...(wait !== undefined && { retryAfterSeconds: wait }),
+  };
+}

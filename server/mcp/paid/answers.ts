@@ -8,11 +8,15 @@
  * come back). Only a delivered answer is a result without `isError`.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { type OutcomeFacts, outcomeFacts, type TransportWords } from "../../analytics/paid/outcome-facts.js";
+import {
+  namedFields,
+  type OutcomeFacts,
+  outcomeFacts,
+  type TransportWords,
+} from "../../analytics/paid/outcome-facts.js";
 import type { PaidOutcome } from "../../analytics/paid/outcomes.js";
 import { type Receipt, settlementFailureV2, settlementResponseV2 } from "../../analytics/payments/x402/protocols.js";
 import type { PaymentRequiredV2, SettlementReceiptV2 } from "../../analytics/payments/x402/types.js";
-import { toErrorResponse } from "../../http/errors.js";
 
 /** `_meta` key of the payment a tool call carries (the v2 `PaymentPayload` object). */
 export const PAYMENT_META = "x402/payment";
@@ -52,22 +56,6 @@ function paymentRequired(outcome: PaidOutcome, call: AnsweredCall, facts: Outcom
     isError: true,
     structuredContent: required,
     content: [text(JSON.stringify(required)), text(facts.sentence)],
-  };
-}
-
-/** The fields a tool error names beside its sentence: the invalid arguments, the identifier, when to call again. */
-function namedFields(outcome: PaidOutcome, facts: OutcomeFacts): Record<string, unknown> {
-  const wait = facts.retry.again === "may differ" ? facts.retry.afterSeconds : undefined;
-  const errors =
-    outcome.kind === "invalid_input"
-      ? outcome.errors
-      : outcome.kind === "answer_failed"
-        ? toErrorResponse(outcome.error).body.errors
-        : undefined;
-  return {
-    ...(errors && { errors: errors.map(({ field, message }) => ({ field, message })) }),
-    ...(outcome.kind === "identifier_conflict" && { identifier: outcome.identifier }),
-    ...(wait !== undefined && { retryAfterSeconds: wait }),
   };
 }
 

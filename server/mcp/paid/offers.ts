@@ -47,9 +47,10 @@ export function toolOffers(
   config: AnalyticsConfig,
   document: OpenApiDocument,
   clock: Clock,
+  resourceOf: (name: string) => string = toolResource,
 ): ToolOffers {
   const { definition } = tool;
-  const resource = toolResource(definition.name);
+  const resource = resourceOf(definition.name);
   const routes = new Map<string, OfferedRoute>();
   for (const [caip2, route] of tool.routes)
     routes.set(caip2, { caip2, route, offer: offerAt(routeOffer(route, config, document), resource) });
