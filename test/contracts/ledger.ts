@@ -208,7 +208,10 @@ export function describeLedgerContract(name: string, open: (start: number) => Pr
 
     it("records the transport each payment came by, one at a time and in batches", async () => {
       const { ledger } = await open(T0);
-      const transports = Array.from({ length: 12 }, (_, i): Transport => (i % 3 === 0 ? "mcp" : "http"));
+      const transports = Array.from(
+        { length: 12 },
+        (_, i): Transport => (["http", "mcp", "a2a"] as const)[i % 3] as Transport,
+      );
       await ledger.reserve(reservation("alone", { transport: "mcp" }));
       await Promise.all(transports.map((transport, i) => ledger.reserve(reservation(`many-${i}`, { transport }))));
       const byKey = new Map((await ledger.rows()).map((row) => [row.key, row.transport]));

@@ -53,4 +53,7 @@ export const LEDGER_MIGRATIONS: readonly string[] = [
   // As on SQLite: a payer's lookup by the recorded identifier or by the settlement's transaction (LedgerStore.lookup).
   "CREATE INDEX payments_identifier_record ON payments (payment_identifier) WHERE payment_identifier IS NOT NULL",
   "CREATE INDEX payments_transaction ON payments (settlement_tx) WHERE settlement_tx IS NOT NULL",
+  // A2A's paid skills are a third transport (the column's CHECK is named as PostgreSQL names a column's constraint).
+  `ALTER TABLE payments DROP CONSTRAINT payments_transport_check,
+     ADD CONSTRAINT payments_transport_check CHECK (transport IN ('http', 'mcp', 'a2a'))`,
 ];

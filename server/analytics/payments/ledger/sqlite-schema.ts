@@ -86,6 +86,46 @@ export const MIGRATIONS = [
   // is freed with the answer, so the recorded id and the transaction get indexes of their own, of the rows that have one.
   "CREATE INDEX payments_identifier_record ON payments(payment_identifier) WHERE payment_identifier IS NOT NULL",
   "CREATE INDEX payments_transaction ON payments(settlement_tx) WHERE settlement_tx IS NOT NULL",
+  // A2A's paid skills are a third transport. SQLite cannot widen a CHECK constraint in place: the table is rebuilt as
+  // at the second stage migration, its rows copied as they are and its indexes made again.
+  `CREATE TABLE payments_v3 (
+     id INTEGER PRIMARY KEY,
+     payment_key TEXT NOT NULL,
+     reservation_key TEXT UNIQUE,
+     network TEXT NOT NULL,
+     payer TEXT NOT NULL,
+     amount INTEGER NOT NULL CHECK (amount >= 0),
+     endpoint TEXT NOT NULL,
+     request_id TEXT NOT NULL,
+     status TEXT NOT NULL CHECK (status IN ('verified', 'settling', 'settled', 'failed', 'not_charged')),
+     fingerprint TEXT NOT NULL DEFAULT '',
+     payload TEXT NOT NULL DEFAULT '',
+     deadline_at INTEGER NOT NULL DEFAULT 0,
+     expires_at INTEGER NOT NULL DEFAULT 0,
+     settlement_tx TEXT,
+     simulated INTEGER NOT NULL DEFAULT 0,
+     reason TEXT,
+     recovery TEXT,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL,
+     holder TEXT NOT NULL DEFAULT '',
+     transport TEXT NOT NULL DEFAULT 'http' CHECK (transport IN ('http', 'mcp', 'a2a')),
+     payment_identifier TEXT,
+     identifier_key TEXT,
+     answer_until INTEGER NOT NULL DEFAULT 0
+   )`,
+  `INSERT INTO payments_v3 (id, payment_key, reservation_key, network, payer, amount, endpoint, request_id, status, fingerprint, payload,
+          deadline_at, expires_at, settlement_tx, simulated, reason, recovery, created_at, updated_at, holder, transport,
+          payment_identifier, identifier_key, answer_until)
+   SELECT id, payment_key, reservation_key, network, payer, amount, endpoint, request_id, status, fingerprint, payload,
+          deadline_at, expires_at, settlement_tx, simulated, reason, recovery, created_at, updated_at, holder, transport,
+          payment_identifier, identifier_key, answer_until FROM payments`,
+  "DROP TABLE payments",
+  "ALTER TABLE payments_v3 RENAME TO payments",
+  "CREATE INDEX payments_pending ON payments(deadline_at) WHERE status IN ('verified', 'settling')",
+  "CREATE UNIQUE INDEX payments_identifier ON payments(identifier_key) WHERE identifier_key IS NOT NULL",
+  "CREATE INDEX payments_identifier_record ON payments(payment_identifier) WHERE payment_identifier IS NOT NULL",
+  "CREATE INDEX payments_transaction ON payments(settlement_tx) WHERE settlement_tx IS NOT NULL",
 ];
 
 /** Applies the migrations not yet applied; a file migrated by a newer version of the code is refused, not written. */

@@ -23,7 +23,7 @@ import type { OpenStage, Refusal, Stage } from "./stages.js";
 export type PaymentStatus = Stage;
 
 /** The transports a paid call comes by. */
-export type Transport = "http" | "mcp";
+export type Transport = "http" | "mcp" | "a2a";
 
 export interface ReservationRequest {
   /** Replay key: `<network>:<authorizer>:<nonce>` (EVM) or `<network>:<sha256 of the transaction's message, hex>` (Solana). */
