@@ -178,7 +178,13 @@ describe.skipIf(!hasPostgres())("PostgreSQL database", () => {
     const { rows } = await adminQuery(
       `SELECT table_name FROM information_schema.tables WHERE table_schema = '${schema}' ORDER BY 1`,
     );
-    expect(rows.map((r) => r.table_name)).toEqual(["answers", "payments", "schema_migrations", "splits"]);
+    expect(rows.map((r) => r.table_name)).toEqual([
+      "agent_tasks",
+      "answers",
+      "payments",
+      "schema_migrations",
+      "splits",
+    ]);
     await database.close();
   });
 });

@@ -56,4 +56,20 @@ export const LEDGER_MIGRATIONS: readonly string[] = [
   // A2A's paid skills are a third transport (the column's CHECK is named as PostgreSQL names a column's constraint).
   `ALTER TABLE payments DROP CONSTRAINT payments_transport_check,
      ADD CONSTRAINT payments_transport_check CHECK (transport IN ('http', 'mcp', 'a2a'))`,
+  // As on SQLite: A2A tasks (tasks/task-store.ts) beside the ledger, a claim's payment and time set together or not at all.
+  `CREATE TABLE agent_tasks (
+     id TEXT PRIMARY KEY,
+     context_id TEXT NOT NULL,
+     skill TEXT NOT NULL,
+     arguments TEXT NOT NULL,
+     state TEXT NOT NULL,
+     task TEXT NOT NULL,
+     payment_ref TEXT,
+     claimed_until BIGINT,
+     created_at BIGINT NOT NULL,
+     updated_at BIGINT NOT NULL,
+     expires_at BIGINT NOT NULL,
+     CHECK ((payment_ref IS NULL) = (claimed_until IS NULL))
+   )`,
+  "CREATE INDEX agent_tasks_expiry ON agent_tasks (expires_at)",
 ];

@@ -153,6 +153,7 @@ describe("SQLite ledger file", () => {
     migrated.close();
     // the identifier and transaction indexes are partial: only payments with one pay for them (`bound`, `lookup` read them)
     expect(indexes.map((row) => (row as { name: string }).name)).toEqual([
+      "agent_tasks_expiry",
       "answers_expiry",
       "payments_identifier",
       "payments_identifier_record",

@@ -126,6 +126,23 @@ export const MIGRATIONS = [
   "CREATE UNIQUE INDEX payments_identifier ON payments(identifier_key) WHERE identifier_key IS NOT NULL",
   "CREATE INDEX payments_identifier_record ON payments(payment_identifier) WHERE payment_identifier IS NOT NULL",
   "CREATE INDEX payments_transaction ON payments(settlement_tx) WHERE settlement_tx IS NOT NULL",
+  // A2A tasks (tasks/task-store.ts), in the ledger's file so that their writes commit with the ledger's. A claim is a
+  // payment and its time together, or neither; `dropExpired` deletes by expires_at.
+  `CREATE TABLE agent_tasks (
+     id TEXT PRIMARY KEY,
+     context_id TEXT NOT NULL,
+     skill TEXT NOT NULL,
+     arguments TEXT NOT NULL,
+     state TEXT NOT NULL,
+     task TEXT NOT NULL,
+     payment_ref TEXT,
+     claimed_until INTEGER,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL,
+     expires_at INTEGER NOT NULL,
+     CHECK ((payment_ref IS NULL) = (claimed_until IS NULL))
+   )`,
+  "CREATE INDEX agent_tasks_expiry ON agent_tasks(expires_at)",
 ];
 
 /** Applies the migrations not yet applied; a file migrated by a newer version of the code is refused, not written. */
