@@ -6,6 +6,8 @@
  * condition silently (a name given as `undefined` is given). A cast (`::bigint`) and a quoted literal
  * are not parameters.
  */
+import type Database from "libsql";
+
 export interface NamedStatement {
   text: string;
   values(params: Record<string, unknown>): unknown[];
@@ -39,5 +41,15 @@ export function named(text: string, placeholder: Placeholder = POSTGRES): NamedS
       }
       return values;
     },
+  };
+}
+
+/** A SQLite statement written with named parameters, prepared once on `db` and bound by position. */
+export function preparedNamed(db: Database.Database, text: string) {
+  const statement = named(text, SQLITE);
+  const prepared = db.prepare(statement.text);
+  return {
+    run: (params: Record<string, unknown>) => prepared.run(...statement.values(params)),
+    get: (params: Record<string, unknown>) => prepared.get(...statement.values(params)),
   };
 }

@@ -39,7 +39,7 @@ export type Claim =
   | { kind: "claimed"; task: StoredTask }
   /** Another payment holds the task until `until` (epoch ms). */
   | { kind: "held"; until: number }
-  /** The task is completed under another payment (the answer it bought is on the task). */
+  /** The task is completed, under this payment or another (the answer it bought is on the task). */
   | { kind: "completed"; task: StoredTask }
   /** No such task, or it expired. */
   | { kind: "gone" };
@@ -62,7 +62,10 @@ export interface TaskStore {
   claim(id: string, paymentRef: string, until: number, now: number): Promise<Claim>;
   /** Writes the task as the claiming payment's outcome leaves it; `release` also ends the claim (nothing was charged). */
   settle(id: string, paymentRef: string, change: TaskChange & { release: boolean }, now: number): Promise<boolean>;
-  /** Writes the task's state and JSON where no payment holds it (a refusal before any payment, a cancel). */
+  /**
+   * Writes the task's state and JSON where no payment holds it (a refusal before any payment, a cancel); never a
+   * completed task's, whose answer was bought (and which would otherwise be claimable again).
+   */
   update(id: string, change: TaskChange, now: number): Promise<boolean>;
   /** Deletes the tasks expired at `now`; returns how many. */
   dropExpired(now: number): Promise<number>;

@@ -12,9 +12,11 @@ import { dirname } from "node:path";
 import Database from "libsql";
 import { checkpointOffThread } from "../../../db/checkpointer.js";
 import { groupCommit } from "../../../db/group-commit.js";
-import { named, SQLITE as SQLITE_PLACEHOLDER } from "../../../db/named.js";
+import { preparedNamed } from "../../../db/named.js";
 import { isSqliteBusy, StoreUnavailable } from "../../../db/unavailable.js";
 import { useWal } from "../../../db/wal.js";
+import { sqliteTasks } from "../../tasks/sqlite-tasks.js";
+import type { TaskStore } from "../../tasks/task-store.js";
 import { assignmentsOf, conditionOf, type Dialect, PENDING, refusalOf } from "./conditions.js";
 import {
   existingPayment,
@@ -56,16 +58,6 @@ const SQLITE: Dialect = {
   finds: { attempt: "id = :entry", holder: "reservation_key = :key", entry: "id = :entry" },
 };
 const where = (transition: TransitionName) => conditionOf(transition, SQLITE);
-
-/** A statement written with named parameters, bound by position (named.ts). */
-function preparedNamed(db: Database.Database, text: string) {
-  const statement = named(text, SQLITE_PLACEHOLDER);
-  const prepared = db.prepare(statement.text);
-  return {
-    run: (params: Record<string, unknown>) => prepared.run(...statement.values(params)),
-    get: (params: Record<string, unknown>) => prepared.get(...statement.values(params)),
-  };
-}
 
 /** Every statement of the ledger, prepared once; each move's UPDATE names its condition's parameters. */
 function statementsOf(db: Database.Database) {
@@ -202,10 +194,11 @@ export interface SqliteLedgerOptions {
 
 const TOTALS = totalsQueries("");
 
+/** The ledger in `file`, with the A2A task store on its connection (`tasks`: its writes commit with the ledger's). */
 export function openSqliteLedger(
   file: string,
   { now = Date.now, synchronous = "normal", warn = () => {} }: SqliteLedgerOptions = {},
-): LedgerStore {
+): LedgerStore & { tasks: TaskStore } {
   if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
   useWal(db);
@@ -280,5 +273,6 @@ export function openSqliteLedger(
       db.close();
     },
     settlements: () => readSettlements(async (text) => read(text)),
+    tasks: sqliteTasks(db, committed),
   };
 }
