@@ -6,8 +6,9 @@
 import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import pg from "pg";
-import { inject } from "vitest";
+import { afterAll, inject } from "vitest";
 import type { DatabaseSettings } from "../../server/config/store-settings.js";
+import { type Database, openDatabase } from "../../server/db/database.js";
 
 export const TEST_DATABASE_URL = process.env.TEST_DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
 export const TEST_REDIS_URL = process.env.TEST_REDIS_URL || "redis://127.0.0.1:6379";
@@ -43,6 +44,19 @@ export async function adminQuery(sql: string, url = TEST_DATABASE_URL): Promise<
 
 export const dropSchema = (schema: string, url = TEST_DATABASE_URL) =>
   adminQuery(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`, url);
+
+/** Opens a database in a schema of its own at each call; the schemas are removed once the calling file's tests ran. */
+export function databasePerTest(what: string): (overrides?: Partial<DatabaseSettings>) => Database {
+  const schemas: string[] = [];
+  afterAll(async () => {
+    for (const schema of schemas) await dropSchema(schema);
+  });
+  return (overrides) => {
+    const schema = uniqueName(what);
+    schemas.push(schema);
+    return openDatabase(databaseSettings(schema, overrides));
+  };
+}
 
 /** Deletes every key under `prefix`. */
 export async function dropKeys(prefix: string, url = TEST_REDIS_URL): Promise<void> {

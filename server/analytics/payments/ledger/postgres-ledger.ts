@@ -17,6 +17,8 @@
 import type { Database } from "../../../db/database.js";
 import { type NamedStatement, named } from "../../../db/named.js";
 import { StoreUnavailable } from "../../../db/unavailable.js";
+import { postgresTasks } from "../../tasks/postgres-tasks.js";
+import type { TaskStore } from "../../tasks/task-store.js";
 import { assignmentsOf, conditionOf, type Dialect, PENDING, refusalOf } from "./conditions.js";
 import { pathBatches, type Settlement } from "./postgres-batches.js";
 import { LEDGER_MIGRATIONS } from "./postgres-schema.js";
@@ -179,11 +181,14 @@ function movesOf(
   return { move, refused };
 }
 
-/** The ledger in `database` (migrated first). Closing it leaves the database open: its owner closes that. */
+/**
+ * The ledger in `database` (migrated first), with the A2A task store in the same database (`tasks`). Closing it
+ * leaves the database open: its owner closes that.
+ */
 export async function openPostgresLedger(
   database: Database,
   { now = Date.now, databaseClock = false }: PostgresLedgerOptions = {},
-): Promise<LedgerStore> {
+): Promise<LedgerStore & { tasks: TaskStore }> {
   await database.migrate("ledger", LEDGER_MIGRATIONS);
   const SQL = statements(databaseClock);
   const { query } = database;
@@ -264,5 +269,6 @@ export async function openPostgresLedger(
     },
     async close() {},
     settlements: () => readSettlements((sql) => query(sql)),
+    tasks: postgresTasks(database),
   };
 }
