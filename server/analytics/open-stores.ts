@@ -1,7 +1,8 @@
 /**
  * Where the analytics service keeps its state, as configured: the ledger on PostgreSQL when a
- * database is configured (shared by every instance), else on its SQLite file; the upstream cache on
- * Redis when `CACHE_URL` is set, else in this process's memory.
+ * database is configured (shared by every instance), else on its SQLite file, and the A2A tasks
+ * beside it in the same database; the upstream cache on Redis when `CACHE_URL` is set, else in this
+ * process's memory.
  */
 import type { Logger } from "pino";
 import { openNamedFile } from "../config/env.js";
@@ -14,9 +15,12 @@ import { type Clock, systemClock } from "./clock.js";
 import { openPostgresLedger } from "./payments/ledger/postgres-ledger.js";
 import { openSqliteLedger, type SqliteLedgerOptions } from "./payments/ledger/sqlite-ledger.js";
 import type { LedgerStore } from "./payments/ledger/store.js";
+import type { TaskStore } from "./tasks/task-store.js";
 
 export interface AnalyticsStores {
   ledger: LedgerStore;
+  /** The A2A tasks, in the ledger's database (its writes commit with the ledger's); closed with the ledger. */
+  tasks: TaskStore;
   cache: UpstreamCache;
   /** Closes the ledger, the cache, and the database when it was opened here. */
   close(): Promise<void>;
@@ -58,6 +62,7 @@ export async function openAnalyticsStores(
       : memoryCache(clock, cacheObserver);
     return {
       ledger,
+      tasks: ledger.tasks,
       cache,
       async close() {
         await ledger.close();

@@ -80,7 +80,8 @@ export async function createAnalyticsService(
     ? chatCompletionsWriter({ ...config.insight, baseUrl: config.insight.baseUrl })
     : embeddedInsightWriter;
   const split = paymentSplit(contract, config);
-  const recovery = createRecovery({ ledger, backend, clock, logger, split, observer: observe.payments });
+  const { tasks } = stores;
+  const recovery = createRecovery({ ledger, tasks, backend, clock, logger, split, observer: observe.payments });
   // Payments a previous run left unresolved are resolved before the first request is taken.
   await recovery.run();
   recovery.start(config.payments.recoveryIntervalMs);

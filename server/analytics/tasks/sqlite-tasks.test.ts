@@ -5,6 +5,9 @@ import Database from "libsql";
 import { describe, expect, it } from "vitest";
 import { reservation } from "../../../test/contracts/ledger.js";
 import { describeTaskContract, newTask } from "../../../test/contracts/tasks.js";
+import { createLogger } from "../../http/logger.js";
+import { systemClock } from "../clock.js";
+import { openAnalyticsStores } from "../open-stores.js";
 import { openSqliteLedger } from "../payments/ledger/sqlite-ledger.js";
 import { MIGRATIONS } from "../payments/ledger/sqlite-schema.js";
 
@@ -30,6 +33,21 @@ describe("SQLite task store in the ledger's file", () => {
       claimedUntil: task.createdAt + 30_000,
     });
     await reopened.close();
+  });
+
+  it("is the analytics stores' task store, kept in the ledger's file", async () => {
+    const file = ledgerFile();
+    const sqlite = { file, synchronous: "normal" as const };
+    const stores = await openAnalyticsStores(
+      { workers: 1 },
+      { sqlite, clock: systemClock, logger: createLogger("silent") },
+    );
+    const task = newTask(Date.now());
+    await stores.tasks.create(task);
+    await stores.close();
+    const ledger = openSqliteLedger(file);
+    expect((await ledger.tasks.get(task.id, task.createdAt))?.id).toBe(task.id);
+    await ledger.close();
   });
 
   it("writes tasks and payments of one turn in the ledger's commit", async () => {

@@ -1,6 +1,7 @@
 // Recovery over a real ledger and a backend whose chain answers as each case needs.
 import { describe, expect, it } from "vitest";
 import { attemptOf, reservation, split } from "../../../../test/contracts/ledger.js";
+import { newTask } from "../../../../test/contracts/tasks.js";
 import { createLogger } from "../../../http/logger.js";
 import { manualClock } from "../../clock.js";
 import { openSqliteLedger } from "../ledger/sqlite-ledger.js";
@@ -133,6 +134,28 @@ describe("payment recovery", () => {
     clock.advance(61_000);
     expect(await recovery.run()).toMatchObject({ answersDropped: 1 });
     expect((await ledger.rows())[0]).toMatchObject({ status: "settled", hasAnswer: false });
+  });
+
+  it("deletes the A2A tasks expired in the ledger's database, when given its task store", async () => {
+    const clock = manualClock(T0);
+    const ledger = openSqliteLedger(":memory:", { now: () => clock.now() });
+    const { tasks } = ledger;
+    const recovery = createRecovery({
+      ledger,
+      tasks,
+      backend: ledgerBackend,
+      clock,
+      logger: createLogger("silent"),
+      split: (_n, amount) => split(amount),
+    });
+    const expiring = newTask(T0, { expiresAt: T0 + 60_000 });
+    const kept = newTask(T0, { expiresAt: T0 + 120_000 });
+    for (const task of [expiring, kept]) await tasks.create(task);
+    expect(await recovery.run()).toMatchObject({ tasksDropped: 0 });
+    clock.advance(61_000);
+    expect(await recovery.run()).toMatchObject({ tasksDropped: 1 });
+    expect(await tasks.get(expiring.id, T0)).toBeUndefined();
+    expect((await tasks.get(kept.id, clock.now()))?.id).toBe(kept.id);
   });
 
   it("reports each payment it resolved, as settled or released, and nothing for one it postponed", async () => {

@@ -8,10 +8,12 @@
  * - `settling` past its deadline: the answer was stored and settlement had started. Recovery asks
  *   where the money went: moved → settled (the stored answer then serves a retry); never moved and
  *   never can → released; still possible → asked again later. Never settled on a guess.
- * - Stored answers are dropped once their payment's validity window has passed.
+ * - Stored answers are dropped once their payment's validity window has passed, and A2A tasks deleted once expired
+ *   (their table is in the ledger's database, which only this sweep keeps from growing).
  */
 import type { Logger } from "pino";
 import type { Clock } from "../../clock.js";
+import type { TaskStore } from "../../tasks/task-store.js";
 import { RECOVERY_RECORDS } from "../ledger/stages.js";
 import type { LedgerStore, Move, PendingPayment, Split } from "../ledger/store.js";
 import { type PaymentObserver, unobservedPayments } from "../reporting/payment-events.js";
@@ -31,6 +33,8 @@ export interface RecoveryReport {
   settled: number;
   awaiting: number;
   answersDropped: number;
+  /** A2A tasks deleted once expired; with a task store only. */
+  tasksDropped?: number;
 }
 
 export interface RecoveryOptions {
@@ -45,10 +49,15 @@ export interface RecoveryOptions {
   batch?: number;
   /** Told of every payment recovery resolved. */
   observer?: PaymentObserver;
+  /** The A2A tasks in the ledger's database, whose expired ones each pass deletes. */
+  tasks?: TaskStore;
 }
 
 /** What a recovery pass reads: the options, with their defaults filled in. */
-type RecoveryRun = Required<Omit<RecoveryOptions, "observer">> & { observer: PaymentObserver };
+type RecoveryRun = Required<Omit<RecoveryOptions, "observer" | "tasks">> & {
+  observer: PaymentObserver;
+  tasks?: TaskStore;
+};
 
 /** Counts a resolution in the pass's report and tells the observer. */
 function resolved(run: RecoveryRun, payment: PendingPayment, report: RecoveryReport, as: "released" | "settled"): void {
@@ -131,6 +140,7 @@ async function recoveryPass(run: RecoveryRun): Promise<RecoveryReport> {
     }
   }
   report.answersDropped = await ledger.dropExpiredAnswers(clock.now());
+  if (run.tasks) report.tasksDropped = await run.tasks.dropExpired(clock.now());
   if (report.released || report.settled || report.awaiting) logger.info(report, "payment recovery");
   return report;
 }
