@@ -1,8 +1,9 @@
-// Both transports state an outcome's facts as the one table says them, and state none of their own: for one outcome
-// of every kind, the HTTP reply and the MCP tool result agree with outcome-facts.ts on whether it was charged (a
+// Every transport states an outcome's facts as the one table says them, and states none of its own: for one outcome
+// of every kind, the HTTP reply, the MCP tool result and the A2A task agree with outcome-facts.ts on whether it was charged (a
 // receipt goes with an answer only), when to come back (Retry-After, retryAfterSeconds), the x402 reason of a
 // challenge, the error code and the sentence.
 import { describe, expect, it } from "vitest";
+import { a2aWords, TASK_STATE, taskAnswer } from "../../a2a/task-answers.js";
 import { loadAnalyticsConfig } from "../../config/analytics.js";
 import { StoreUnavailable } from "../../db/unavailable.js";
 import { ApiError, upstreamError } from "../../http/errors.js";
@@ -117,6 +118,36 @@ describe("an outcome's facts", () => {
       }
       const texts = (result.content as { text: string }[]).map((c) => c.text);
       expect(texts).toContain(outcomeFacts(outcome, mcpWords({ price: "0.001" }), NOW).sentence);
+    });
+
+    it(`over A2A, as a paid task's state: ${label}`, () => {
+      const facts = outcomeFacts(outcome, words, NOW);
+      const task = { ...answered, id: "t1", contextId: "c1", skill: "defiTvl", receipts: [] };
+      const answer = taskAnswer(outcome, task, true);
+      const json = JSON.parse(answer.json);
+      const metadata = json.status.message.metadata as Record<string, unknown>;
+      const receipts = (metadata["x402.payment.receipts"] ?? []) as { success: boolean }[];
+      // charged: completed, with a successful settle response and the answer as the artifact, and only then
+      expect(receipts.some((r) => r.success)).toBe(facts.charged === "yes");
+      expect(answer.state === TASK_STATE.completed).toBe(facts.charged === "yes");
+      if (facts.charged === "yes") return expect(json.artifacts[0].parts[0].data).toEqual({ data: {} });
+      expect(json.artifacts).toBeUndefined();
+      const data = json.status.message.parts[1].data as Record<string, unknown>;
+      expect(data.retryAfterSeconds).toBe(waitOf(facts));
+      expect(json.status.message.parts[0].text).toBe(outcomeFacts(outcome, a2aWords({ price: "0.001" }), NOW).sentence);
+      if (facts.x402Reason) {
+        // a challenge: pay (again) on this task, the requirements naming why
+        expect(answer.state).toBe(TASK_STATE.inputRequired);
+        expect(metadata["x402.payment.required"]).toMatchObject({ x402Version: 2, error: facts.x402Reason });
+        const first = outcome.kind === "payment_required";
+        expect(metadata["x402.payment.status"]).toBe(first ? "payment-required" : "payment-failed");
+        expect(metadata["x402.payment.error"]).toBe(first ? undefined : facts.x402Reason);
+      } else {
+        // come back with the same payment, or over (never charged)
+        expect(answer.state).toBe(facts.retry.again === "may differ" ? TASK_STATE.working : TASK_STATE.failed);
+        expect(metadata["x402.payment.required"]).toBeUndefined();
+        expect(data.error).toBe(facts.error);
+      }
     });
 
     it(`over MCP 2026-07-28, in both x402 bindings: ${label}`, () => {
