@@ -40,6 +40,7 @@ const TIERS = {
     "conformance/{paid,payment-enforced,not-found,methods,partial,free,registry,negative,fuzz,mcp,indexer-probe,discovery,payment-lookup}.test.ts",
     "test/interop/**/*.test.ts",
     "test/mcp/**/*.test.ts",
+    "test/a2a/**/*.test.ts",
   ],
   /** The manual: its links, its tables against the code, the import graph it draws. */
   docs: ["test/docs/**/*.test.ts", "test/import-graph.test.ts"],

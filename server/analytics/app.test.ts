@@ -44,7 +44,7 @@ const allEmbedded = {
 
 function build(overrides: Partial<AnalyticsDeps> = {}, backend?: SettlementBackend) {
   const clock = manualClock(TEST_NOW);
-  const { gate, ledger } = testGate(clock, { backend });
+  const { gate, ledger, tasks } = testGate(clock, { backend });
   const deps: AnalyticsDeps = {
     contract,
     config,
@@ -59,6 +59,7 @@ function build(overrides: Partial<AnalyticsDeps> = {}, backend?: SettlementBacke
     insight: embeddedInsightWriter,
     gate,
     ledger,
+    tasks,
     clock,
     logger: createLogger("silent"),
     ...overrides,

@@ -1,11 +1,14 @@
 /**
  * The analytics service's request listener, built from the generated contract: the paid front
- * (front/paid-front.ts), the one door of every paid route and of `/mcp`, before an Express app that
+ * (front/paid-front.ts), the one door of every paid route, of `/mcp` and of `/a2a`, before an Express app that
  * serves the free routes, the documents and the operations endpoints, their requests (and, outside
  * production, responses) validated by express-openapi-validator.
  */
 import express, { type RequestHandler } from "express";
 import type { Logger } from "pino";
+import { a2aEndpoint } from "../a2a/a2a-endpoint.js";
+import { paidSkills, skillResource } from "../a2a/paid-skills.js";
+import { A2A_PATH } from "../a2a/protocol.js";
 import type { AnalyticsConfig } from "../config/analytics.js";
 import { ANALYTICS_CORS, cors } from "../http/cors.js";
 import { errorHandler, notFound } from "../http/errors.js";
@@ -21,7 +24,8 @@ import { requestContext } from "../http/request-context.js";
 import { type ServiceApp, serviceApp } from "../http/service-app.js";
 import { openApiValidation } from "../http/validator.js";
 import { asGet, withHead } from "../http/with-head.js";
-import { paidToolServer } from "../mcp/paid/calls.js";
+import { type PaidToolDeps, paidToolServer } from "../mcp/paid/calls.js";
+import { type RunnableTool, runnableTools, runTool, type ToolRun } from "../mcp/paid/runnable-tools.js";
 import { withPaymentStatusTools } from "../mcp/payment-status-tools.js";
 import { MCP_PATH, mcpEndpoint } from "../mcp/streamable-endpoint.js";
 import { requestMetrics, UNMATCHED } from "../ops/metrics.js";
@@ -32,13 +36,14 @@ import type { AnalyticsContract } from "./contract/analytics-contract.js";
 import { type FreeRouteDeps, freeRouteHandlers } from "./free/free-routes.js";
 import { paymentLookup, paymentStatusHandlers } from "./free/payment-status.js";
 import { paidEndpoint } from "./front/http-call.js";
-import { type FrontMcp, type FrontRoute, paidFront } from "./front/paid-front.js";
+import { type FrontEndpoint, type FrontRoute, paidFront } from "./front/paid-front.js";
 import { type InsightObserver, type InsightWriter, unobservedInsight } from "./insight/types.js";
 import { inputChecks } from "./paid/input-check.js";
 import { responseChecker } from "./paid/response-check.js";
 import type { PaymentGate } from "./payments/gate/gate.js";
 import type { LedgerStore } from "./payments/ledger/store.js";
 import type { HandlerMap, SegmentContext } from "./segments/types.js";
+import type { TaskStore } from "./tasks/task-store.js";
 
 export interface AnalyticsDeps {
   contract: AnalyticsContract;
@@ -54,6 +59,8 @@ export interface AnalyticsDeps {
   gate: PaymentGate;
   /** What a payer asking about its payment reads (the free payment lookup, over HTTP and MCP). */
   ledger: Pick<LedgerStore, "lookup">;
+  /** Where the A2A endpoint keeps its tasks: the ledger's database. */
+  tasks: TaskStore;
   clock: Clock;
   logger: Logger;
   /** Metrics, readiness checks and the metrics token; default: this app's own metrics, nothing to check. */
@@ -62,8 +69,9 @@ export interface AnalyticsDeps {
   insightObserver?: InsightObserver;
 }
 
-/** The operation id the metrics count `/mcp`'s requests under. */
+/** The operation ids the metrics count `/mcp`'s and `/a2a`'s requests under. */
 const MCP_OPERATION = "mcp";
+const A2A_OPERATION = "a2a";
 
 /** The metrics label of each operation id: a paid operation's name (`defiTvl`, on every prefix and its legacy GET), else the id. */
 function operationLabels(contract: AnalyticsContract): (operationId: string | undefined) => string {
@@ -71,6 +79,7 @@ function operationLabels(contract: AnalyticsContract): (operationId: string | un
     ...contract.free.map((route) => [route.operationId, route.operationId] as const),
     ...contract.paid.map((route) => [route.operationId, route.name as string] as const),
     [MCP_OPERATION, MCP_OPERATION],
+    [A2A_OPERATION, A2A_OPERATION],
   ]);
   // HEAD is counted as its GET (see withHead).
   return (operationId) => {
@@ -162,26 +171,40 @@ function freeRoutes(contract: AnalyticsContract, config: AnalyticsConfig, handle
   return { exact, routes };
 }
 
+/** What the paid tools of MCP and the paid skills of A2A run on: the routes' pipelines' steps. */
+function paidToolDeps(deps: AnalyticsDeps): PaidToolDeps {
+  const { contract } = deps;
+  return {
+    contract,
+    config: deps.config,
+    handlers: deps.handlers,
+    gate: deps.gate,
+    insight: deps.insight,
+    clock: deps.clock,
+    logger: deps.logger,
+    segment: deps.segment,
+    checkResponse: responseChecker(contract),
+    checkInput: inputChecks(contract),
+    insightObserver: deps.insightObserver ?? unobservedInsight,
+  };
+}
+
+/** The A2A endpoint of the paid skills (server/a2a/), its tasks in the ledger's database. */
+function a2aSkills(deps: AnalyticsDeps): FrontEndpoint {
+  const tools = runnableTools(paidToolDeps(deps), skillResource);
+  const run = (tool: RunnableTool, call: ToolRun) => runTool(tool, call, "a2a");
+  const { tasks, clock, config, logger } = deps;
+  const endpoint = a2aEndpoint(paidSkills({ tools, run, tasks, clock, config, logger }), logger);
+  return { path: A2A_PATH, operationId: A2A_OPERATION, ...endpoint };
+}
+
 /** The MCP endpoint of the paid tools, run by the same pipelines' steps (server/mcp/paid/calls.ts), built on first use. */
-function mcpTools(deps: AnalyticsDeps): FrontMcp {
+function mcpTools(deps: AnalyticsDeps): FrontEndpoint {
   const { contract, config, logger } = deps;
   const lookUp = paymentLookup({ contract, config, ledger: deps.ledger, clock: deps.clock });
   // An MCP call has no origin of its own: an HTTP purchase's receipt names the public one (as a tool's signer does).
   const origin = config.publicBaseUrl ?? `http://localhost:${config.port}`;
-  const paid = () =>
-    paidToolServer({
-      contract,
-      config,
-      handlers: deps.handlers,
-      gate: deps.gate,
-      insight: deps.insight,
-      clock: deps.clock,
-      logger,
-      segment: deps.segment,
-      checkResponse: responseChecker(contract),
-      checkInput: inputChecks(contract),
-      insightObserver: deps.insightObserver ?? unobservedInsight,
-    });
+  const paid = () => paidToolServer(paidToolDeps(deps));
   const tools = () => withPaymentStatusTools(paid(), contract.document, lookUp, origin);
   const options = { publicBaseUrl: config.publicBaseUrl, trustProxy: config.trustProxy, logger };
   return { path: MCP_PATH, operationId: MCP_OPERATION, serve: mcpEndpoint(tools, options) };
@@ -228,7 +251,7 @@ export function createAnalyticsApp(deps: AnalyticsDeps): ServiceApp {
   return serviceApp(
     paidFront(freeApp(deps, operations, start), {
       paths: paidPaths(deps),
-      mcp: mcpTools(deps),
+      endpoints: [mcpTools(deps), a2aSkills(deps)],
       start,
       body,
       publicBaseUrl: config.publicBaseUrl,

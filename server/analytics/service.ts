@@ -98,6 +98,7 @@ export async function createAnalyticsService(
     insight,
     gate: observedGate(paymentGate({ config, clock, ledger, backend, split, logger }), observe.payments),
     ledger,
+    tasks,
     clock,
     logger,
     // What this instance needs to serve, one line per part that can be asked. The shared cache is not

@@ -76,6 +76,7 @@ async function startOnLocalChains(): Promise<Running> {
     settlementMode: "local-chain",
     insight: embeddedInsightWriter,
     ledger,
+    tasks: ledger.tasks,
     gate: createPaymentGate({
       verifier: createExactVerifier({ config, clock }),
       ledger,

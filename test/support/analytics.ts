@@ -21,6 +21,7 @@ import {
 } from "../../server/analytics/payments/x402/protocols.js";
 import type { PaymentRequirements, PaymentVerifier, Verification } from "../../server/analytics/payments/x402/types.js";
 import type { HandlerMap, OperationHandler } from "../../server/analytics/segments/types.js";
+import type { TaskStore } from "../../server/analytics/tasks/task-store.js";
 
 /** The scheme payload of a test payment: what the accepting verifier takes in place of a signature. */
 const testPayload = (payer: string, nonce: string) => ({ test: true, payer, nonce });
@@ -110,7 +111,7 @@ export function testGate(
     answerTimeoutMs?: number;
     paymentIdentifier?: GateOptions["paymentIdentifier"];
   } = {},
-): { gate: PaymentGate; ledger: LedgerStore } {
+): { gate: PaymentGate; ledger: LedgerStore; tasks: TaskStore } {
   const ledger = openSqliteLedger(":memory:", { now: () => clock.now() });
   const split = (_network: string, amount: bigint) => {
     const parts = splitPayment(amount, 1000);
@@ -128,7 +129,7 @@ export function testGate(
     answerTimeoutMs,
     paymentIdentifier,
   });
-  return { gate, ledger };
+  return { gate, ledger, tasks: ledger.tasks };
 }
 
 export const failingInsightWriter: InsightWriter = {

@@ -39,7 +39,7 @@ export function buildPaidApp({
   paymentIdentifier?: GateOptions["paymentIdentifier"];
 } = {}) {
   const clock = manualClock(TEST_NOW);
-  const { gate, ledger } = testGate(clock, { backend, answerTimeoutMs, paymentIdentifier });
+  const { gate, ledger, tasks } = testGate(clock, { backend, answerTimeoutMs, paymentIdentifier });
   const app = createAnalyticsApp({
     contract,
     config: { ...baseConfig, ...config },
@@ -54,6 +54,7 @@ export function buildPaidApp({
     insight: embeddedInsightWriter,
     gate,
     ledger,
+    tasks,
     clock,
     logger: silent,
     ...overrides,

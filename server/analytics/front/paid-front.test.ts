@@ -61,6 +61,18 @@ function setup({ publicBaseUrl, trustProxy = false }: { publicBaseUrl?: string; 
       res.writeHead(202).end();
     },
   };
+  // An endpoint with a wire form of its own for a body it cannot read (A2A's JSON-RPC parse error).
+  const a2a = {
+    path: "/a2a",
+    operationId: "a2a",
+    serve: async (req: ParsedRequest, res: ServerResponse) => {
+      mcpCalls.push({ method: req.method, body: req.body });
+      res.writeHead(202).end();
+    },
+    unreadable: (error: unknown, _req: ParsedRequest, res: ServerResponse) => {
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ unreadable: String(error) }));
+    },
+  };
   const started: string[] = [];
   const start = handlerChain([
     requestContext(logger),
@@ -77,7 +89,7 @@ function setup({ publicBaseUrl, trustProxy = false }: { publicBaseUrl?: string; 
     handedOn.push(req.originalUrl);
     res.status(418).json({ express: true });
   });
-  const front = paidFront(app, { paths, mcp, start, body, publicBaseUrl, trustProxy, logger });
+  const front = paidFront(app, { paths, endpoints: [mcp, a2a], start, body, publicBaseUrl, trustProxy, logger });
   return { front, served, handedOn, started, lines, mcpCalls };
 }
 
@@ -258,6 +270,17 @@ describe("the paid front", () => {
       { method: "DELETE", body: undefined },
     ]);
     expect(handedOn).toEqual([]);
+  });
+
+  it("lets an agent endpoint word a body it cannot read, and keeps the contract's 400 for one that does not", async () => {
+    const { front, mcpCalls } = setup();
+    const a2a = await request(front).post("/a2a").set("content-type", "application/json").send("{not json");
+    expect(a2a.status).toBe(200);
+    expect(a2a.body.unreadable).toMatch(/JSON|Unexpected|position/i);
+    const mcp = await request(front).post("/mcp").set("content-type", "application/json").send("{not json");
+    expect(mcp.status).toBe(400);
+    expect(mcp.body.error).toBe("invalid_request");
+    expect(mcpCalls).toEqual([]);
   });
 
   it("answers a failure of the route as a 500 without internals, logged with the request id", async () => {

@@ -1,6 +1,6 @@
 /**
- * The paid front: the one door of every paid request and of `/mcp`. A request whose path is a paid
- * route's or `/mcp` (by paid-paths.ts's rule) is served here, on Node's own request and response;
+ * The paid front: the one door of every paid request, of `/mcp` and of `/a2a`. A request whose path is a paid
+ * route's or an agent endpoint's (by paid-paths.ts's rule) is served here, on Node's own request and response;
  * every other request goes on to the Express app unread (the free routes, the documents, the
  * operations endpoints, a 404). What the front owns, for its paths:
  *
@@ -13,7 +13,7 @@
  *   - the URL paid for: `PUBLIC_BASE_URL`, or the request's origin through a trusted proxy
  *     (`TRUST_PROXY`), then the route's path and the query string;
  *   - handing the call to the route's endpoint (http-call.ts: the pipeline, then its answer), or the
- *     request to the MCP endpoint, and writing the reply or the contract's error body.
+ *     request to the agent endpoint (MCP, A2A), and writing the reply or the contract's error body.
  *
  * Express is not in a paid request's way: it swaps the prototypes of Node's request and response and
  * walks its router, which costs a paid request more than its payment's checks
@@ -44,17 +44,19 @@ export interface FrontRoute {
   serve: PaidEndpoint;
 }
 
-/** The MCP endpoint (server/mcp/), for every request to `/mcp`: its tool calls are paid requests too. */
-export interface FrontMcp {
+/** An agent endpoint (MCP's `/mcp`, A2A's `/a2a`): its tool calls and skills are paid requests too. */
+export interface FrontEndpoint {
   path: string;
   operationId: string;
   serve(req: ParsedRequest, res: ServerResponse): Promise<void>;
+  /** A POST whose body could not be read, in the endpoint's own wire form; by default the contract's error body. */
+  unreadable?(error: unknown, req: ParsedRequest, res: ServerResponse): void;
 }
 
 export interface PaidFrontOptions {
   /** Each paid path of the contract, by its documented form, and its routes by method (`GET`, `POST`). */
   paths: ReadonlyMap<string, ReadonlyMap<string, FrontRoute>>;
-  mcp: FrontMcp;
+  endpoints: FrontEndpoint[];
   /** What every request of the service runs first, as the Express app runs it for the rest. */
   start: NodeHandler;
   /** A POST body's handling: charset, JSON parser, defaults for an absent body, depth. */
@@ -64,13 +66,14 @@ export interface PaidFrontOptions {
   logger: Logger;
 }
 
-type Entry = { methods: ReadonlyMap<string, FrontRoute> } | { mcp: FrontMcp };
+type Entry = { methods: ReadonlyMap<string, FrontRoute> } | { endpoint: FrontEndpoint };
 
 /** The service's request listener: the paid front before `app`, which serves every request the front does not take. */
 export function paidFront(app: RequestListener, options: PaidFrontOptions): RequestListener {
   const { start, logger } = options;
   const entries: [string, Entry][] = [...options.paths].map(([path, methods]) => [path, { methods }]);
-  const table = pathTable<Entry>([...entries, [options.mcp.path, { mcp: options.mcp }]]);
+  const agents = options.endpoints.map((endpoint): [string, Entry] => [endpoint.path, { endpoint }]);
+  const table = pathTable<Entry>([...entries, ...agents]);
   const read = requestReader(options);
 
   return function front(req: ParsedRequest, res: ServerResponse) {
@@ -80,7 +83,7 @@ export function paidFront(app: RequestListener, options: PaidFrontOptions): Requ
     start(req, res, (error) => {
       if (error) return fail(error);
       const { entry } = found;
-      if ("mcp" in entry) return serveMcp(req, res, entry.mcp, options.body, fail);
+      if ("endpoint" in entry) return serveEndpoint(req, res, entry.endpoint, options.body, fail);
       const route = entry.methods.get(req.method ?? "");
       if (!route) return fail(methodNotAllowed(entry.methods));
       routeTo(req, route.operationId);
@@ -117,17 +120,23 @@ function unreadWithoutPayment(req: IncomingMessage, error: unknown): FieldError[
   return status === 400 && body.error === "invalid_request" && body.errors?.length ? body.errors : undefined;
 }
 
-/** A POST to `/mcp` has its body read as any POST's; the endpoint answers every method (405 but for POST). */
-function serveMcp(
+/** A POST to an agent endpoint has its body read as any POST's; the endpoint answers every method (405 but for POST). */
+function serveEndpoint(
   req: ParsedRequest,
   res: ServerResponse,
-  mcp: FrontMcp,
+  endpoint: FrontEndpoint,
   body: NodeHandler<ParsedRequest>,
   fail: (error: unknown) => void,
 ): void {
-  routeTo(req, mcp.operationId);
-  if (req.method !== "POST") return void mcp.serve(req, res).catch(fail);
-  body(req, res, (error) => (error ? fail(error) : mcp.serve(req, res).catch(fail)));
+  routeTo(req, endpoint.operationId);
+  if (req.method !== "POST") return void endpoint.serve(req, res).catch(fail);
+  body(req, res, (error) => {
+    if (!error) return void endpoint.serve(req, res).catch(fail);
+    const { status } = toErrorResponse(error);
+    // Only the caller's unreadable input is the endpoint's to word; a 413 or a fault stays the contract's.
+    if (endpoint.unreadable && status === 400) return endpoint.unreadable(error, req, res);
+    fail(error);
+  });
 }
 
 /** The 405 of a paid path, naming the methods it takes. */

@@ -1,0 +1,216 @@
+/**
+ * The paid operations as A2A skills, on tasks kept in the ledger's database (analytics/tasks/task-store.ts). A
+ * message naming a skill starts a task: its arguments are checked by the skill's paid pipeline with no payment, so
+ * bad arguments fail the task before any payment is read, and good ones leave it waiting for payment with the
+ * skill's `PaymentRequired`. A payment message on the task claims it for that payment, then runs the same pipeline
+ * with the task's own arguments: verification, replay keys, stages, stored answers, deadlines and recovery are the
+ * pipeline's, and a repeated payment message gets the answer that payment bought (a lost answer, a crash between
+ * settlement and the task's write). The outcome is the task's next state (task-answers.ts).
+ */
+import { createHash, randomUUID } from "node:crypto";
+import type { Logger } from "pino";
+import type { Clock } from "../analytics/clock.js";
+import type { PaidOutcome } from "../analytics/paid/outcomes.js";
+import type { StoredTask, TaskStore } from "../analytics/tasks/task-store.js";
+import type { AnalyticsConfig } from "../config/analytics.js";
+import type { PaidTool } from "../mcp/paid/catalogue.js";
+import type { OfferedRoute, ToolOffers } from "../mcp/paid/offers.js";
+import type { ToolRun } from "../mcp/paid/runnable-tools.js";
+import { A2A_PATH } from "./protocol.js";
+import {
+  type AnsweredTask,
+  rejectedTask,
+  type SettleResponse,
+  TASK_STATE,
+  type TaskAnswer,
+  taskAnswer,
+} from "./task-answers.js";
+
+/** A skill: a paid tool and its offers. */
+export interface SkillTool extends ToolOffers {
+  tool: PaidTool;
+}
+
+/**
+ * What the skills run on: the tools, and how one call of a tool comes to an outcome (the service: its route's paid
+ * pipeline, runnable-tools.ts; the mock: its own judgement of the payment, conformance/mock-skills.ts).
+ */
+export interface PaidSkillDeps<T extends SkillTool> {
+  tools: Map<string, T>;
+  run(tool: T, call: ToolRun): Promise<[PaidOutcome, OfferedRoute]>;
+  tasks: TaskStore;
+  clock: Clock;
+  config: Pick<AnalyticsConfig, "payments">;
+  logger: Logger;
+}
+
+/** What a skill's payment pays for: the skill at the service's A2A endpoint, whatever origin the task came by. */
+export const skillResource = (name: string) => `a2a:${A2A_PATH}#${name}`;
+
+/** A skill as the text answer and the card describe it. */
+export interface SkillSummary {
+  name: string;
+  description: string;
+  price: string;
+}
+
+/** What a message on a task came to: the task's JSON, or why there is none to answer with. */
+export type TaskReply =
+  | { kind: "task"; json: string }
+  | { kind: "unknown_skill" }
+  | { kind: "not_found" }
+  /** The task is over (completed by another payment, failed, canceled): a new task asks again. */
+  | { kind: "terminal"; state: string };
+
+export interface PaidSkills {
+  summaries: SkillSummary[];
+  start(
+    skill: string,
+    args: Record<string, unknown>,
+    contextId: string | undefined,
+    requestId: string,
+  ): Promise<TaskReply>;
+  pay(taskId: string, payload: unknown, requestId: string): Promise<TaskReply>;
+  reject(taskId: string): Promise<TaskReply>;
+  get(taskId: string): Promise<TaskReply>;
+}
+
+const TERMINAL = new Set<string>([TASK_STATE.completed, TASK_STATE.failed, TASK_STATE.canceled]);
+
+/** A payment's reference on its task: the same signed payload, sent again, is the same payment. */
+const paymentRefOf = (payload: unknown) => createHash("sha256").update(JSON.stringify(payload)).digest("base64url");
+
+/** The settle responses a task's last answer carries (x402's A2A transport keeps every one of the task). */
+function receiptsOf(task: StoredTask): SettleResponse[] {
+  const parsed = JSON.parse(task.task) as { status?: { message?: { metadata?: Record<string, unknown> } } };
+  const receipts = parsed.status?.message?.metadata?.["x402.payment.receipts"];
+  return Array.isArray(receipts) ? (receipts as SettleResponse[]) : [];
+}
+
+export function paidSkills<T extends SkillTool>(deps: PaidSkillDeps<T>): PaidSkills {
+  const { tools, tasks, clock } = deps;
+  // A task is kept as long as the answer a payment on it buys (PAYMENT_IDENTIFIER_RETENTION_SECONDS).
+  const keptFor = deps.config.payments.paymentIdentifier.retentionMs;
+  // A claim lasts as long as the payment's own deadline, and a little longer for settlement to answer.
+  const claimFor = deps.config.payments.answerTimeoutMs * 2;
+
+  const answered = (
+    tool: T,
+    task: Pick<StoredTask, "id" | "contextId">,
+    route: OfferedRoute,
+    prior: SettleResponse[],
+  ): AnsweredTask => ({
+    id: task.id,
+    contextId: task.contextId,
+    skill: tool.tool.definition.name,
+    challenge: tool.challenge,
+    caip2: route.caip2,
+    price: tool.price,
+    now: clock.now(),
+    receipts: prior,
+    signReceipt: tool.signReceipt,
+  });
+
+  async function start(
+    skill: string,
+    args: Record<string, unknown>,
+    contextId: string | undefined,
+    requestId: string,
+  ): Promise<TaskReply> {
+    const tool = tools.get(skill);
+    if (!tool) return { kind: "unknown_skill" };
+    const [outcome, route] = await deps.run(tool, { arguments: args, payment: undefined, requestId });
+    const task = { id: randomUUID(), contextId: contextId || randomUUID() };
+    const answer = taskAnswer(outcome, answered(tool, task, route, []), false);
+    const now = clock.now();
+    await tasks.create({
+      ...task,
+      skill,
+      arguments: JSON.stringify(args),
+      state: answer.state,
+      task: answer.json,
+      createdAt: now,
+      expiresAt: now + keptFor,
+    });
+    return { kind: "task", json: answer.json };
+  }
+
+  /** The payment run on the claimed task, and the task written as its outcome leaves it. */
+  async function run(tool: T, task: StoredTask, payload: unknown, ref: string, requestId: string) {
+    const args = JSON.parse(task.arguments) as Record<string, unknown>;
+    const [outcome, route] = await deps.run(tool, { arguments: args, payment: payload, requestId });
+    if (outcome.kind === "answer_failed")
+      deps.logger.warn({ err: outcome.error, requestId, skill: task.skill }, "skill failed; not charged");
+    const answer: TaskAnswer = taskAnswer(outcome, answered(tool, task, route, receiptsOf(task)), true);
+    // Nothing was charged: the task is free for another payment. Charged, or not known yet: the claim stays.
+    const release = answer.state === TASK_STATE.inputRequired || answer.state === TASK_STATE.failed;
+    const now = clock.now();
+    await tasks.settle(
+      task.id,
+      ref,
+      { state: answer.state, task: answer.json, expiresAt: now + keptFor, release },
+      now,
+    );
+    return answer;
+  }
+
+  async function pay(taskId: string, payload: unknown, requestId: string): Promise<TaskReply> {
+    const ref = paymentRefOf(payload);
+    const now = clock.now();
+    const claim = await tasks.claim(taskId, ref, now + claimFor, now);
+    if (claim.kind === "gone") return { kind: "not_found" };
+    if (claim.kind === "completed")
+      return claim.task.paymentRef === ref
+        ? { kind: "task", json: claim.task.task }
+        : { kind: "terminal", state: claim.task.state };
+    if (claim.kind === "held") return heldBy(taskId, claim.until);
+    const { task } = claim;
+    if (TERMINAL.has(task.state) && task.state !== TASK_STATE.completed) return { kind: "terminal", state: task.state };
+    const tool = tools.get(task.skill);
+    if (!tool) return { kind: "unknown_skill" };
+    return { kind: "task", json: (await run(tool, task, payload, ref, requestId)).json };
+  }
+
+  /**
+   * Another payment holds the task until `until`: the table's `held` (come back then with the same payment), written
+   * for this message only; the task stays the holder's.
+   */
+  async function heldBy(taskId: string, until: number): Promise<TaskReply> {
+    const task = await tasks.get(taskId, clock.now());
+    const tool = task && tools.get(task.skill);
+    if (!task || !tool) return { kind: "not_found" };
+    const answer = taskAnswer(
+      { kind: "held", stage: "verified", until },
+      answered(tool, task, tool.fallback, receiptsOf(task)),
+      true,
+    );
+    return { kind: "task", json: answer.json };
+  }
+
+  async function reject(taskId: string): Promise<TaskReply> {
+    const now = clock.now();
+    const task = await tasks.get(taskId, now);
+    if (!task) return { kind: "not_found" };
+    if (TERMINAL.has(task.state)) return { kind: "terminal", state: task.state };
+    const tool = tools.get(task.skill) as T;
+    const answer = rejectedTask(answered(tool, task, tool.fallback, receiptsOf(task)));
+    const written = await tasks.update(
+      taskId,
+      { state: answer.state, task: answer.json, expiresAt: now + keptFor },
+      now,
+    );
+    return written ? { kind: "task", json: answer.json } : heldBy(taskId, now + claimFor);
+  }
+
+  async function get(taskId: string): Promise<TaskReply> {
+    const task = await tasks.get(taskId, clock.now());
+    return task ? { kind: "task", json: task.task } : { kind: "not_found" };
+  }
+
+  const summaries = [...tools.values()].map(({ tool }) => ({
+    name: tool.definition.name,
+    description: tool.definition.description,
+    price: tool.price.amount,
+  }));
+  return { summaries, start, pay, reject, get };
+}
