@@ -28,7 +28,8 @@ export interface paths {
         };
         /**
          * Agent card
-         * @description A2A agent card listing every paid endpoint as a skill, with ERC-8004 registration details.
+         * @description A2A v1.0 agent card: the A2A endpoint (`/a2a`, JSON-RPC), the x402 extension it requires, every paid
+         *     operation as a skill with its price, and the service's ERC-8004 registration details.
          */
         get: operations["Free_agentCard"];
         put?: never;
@@ -2896,43 +2897,108 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description A2A agent capabilities. */
+        /** @description A2A v1.0 `AgentCapabilities`. */
         AgentCapabilities: {
+            /** @description A2A `AgentCapabilities.streaming`: `false`, a task is answered whole. */
             streaming: boolean;
+            /** @description A2A `AgentCapabilities.pushNotifications`: `false`, a client asks for a task with `GetTask`. */
             pushNotifications: boolean;
+            /** @description A2A `AgentCapabilities.extensions`: the x402 extension, required. */
+            extensions: components["schemas"]["AgentExtension"][];
         };
-        /** @description `GET /.well-known/agent-card.json`: A2A agent card with ERC-8004 registration details. */
+        /**
+         * @description `GET /.well-known/agent-card.json`: an A2A v1.0 agent card (protobuf JSON field names, as A2A v1.0 clients read
+         *     it) with the service's ERC-8004 registration fields beside it. A2A 0.3's top-level `url`, `protocolVersion` and
+         *     `preferredTransport` are gone: v1.0 names the endpoint, binding and version in `supportedInterfaces`, and an A2A
+         *     v1.0 client reads a card that still carries them as a 0.3 card, which the 0.3 card's `url` (the HTTP API, no A2A
+         *     endpoint) made unusable.
+         */
         AgentCard: {
-            /** @description A2A protocol version. */
-            protocolVersion: string;
+            /** @description A2A `AgentCard.name`: the contract's title. */
             name: string;
+            /** @description A2A `AgentCard.description`. */
             description: string;
+            /** @description A2A `AgentCard.supportedInterfaces`: the A2A endpoint, `JSONRPC` binding, version `1.0`. */
+            supportedInterfaces: components["schemas"]["AgentInterface"][];
+            /** @description A2A `AgentCard.provider`. */
+            provider: components["schemas"]["AgentProvider"];
+            /** @description A2A `AgentCard.version`: the contract's version. */
+            version: string;
             /**
              * Format: uri
-             * @description Base URL of the service.
+             * @description A2A `AgentCard.documentationUrl`: the deployment's API reference, `<origin>/docs`.
              */
-            url: string;
-            version: string;
+            documentationUrl: string;
+            /** @description A2A `AgentCard.capabilities`: no streaming, no push notifications, the x402 extension required. */
             capabilities: components["schemas"]["AgentCapabilities"];
+            /** @description A2A `AgentCard.securitySchemes`: none, a call needs no credential beyond its x402 payment. */
+            securitySchemes: Record<string, never>;
+            /** @description A2A `AgentCard.securityRequirements`: none, a call needs no credential beyond its x402 payment. */
+            securityRequirements: Record<string, never>[];
+            /** @description A2A `AgentCard.defaultInputModes`: `application/json` (a data part) and `text/plain`. */
             defaultInputModes: string[];
+            /** @description A2A `AgentCard.defaultOutputModes`: `application/json`, an operation's envelope. */
             defaultOutputModes: string[];
-            /** @description One skill per paid endpoint, with its price. */
+            /** @description A2A `AgentCard.skills`: one skill per paid operation, with its price. */
             skills: components["schemas"]["AgentSkill"][];
             /**
              * @description ERC-8004 registration type URI.
              * @enum {string}
              */
             type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1";
+            /** @description ERC-8004 `services`: this A2A card, the MCP endpoint and the web origin. */
+            services: components["schemas"]["AgentService"][];
+            /** @description ERC-8004 `active`: the agent answers. */
+            active: boolean;
             /** @description ERC-8004 registrations; empty until the deployment registers. */
             registrations: components["schemas"]["AgentRegistration"][];
-            /** @description Payment protocols accepted. */
+            /** @description ERC-8004 `x402Support`: the agent is paid with x402. */
             x402Support: boolean;
-            /** @description The x402 protocol versions every paid endpoint accepts. */
+            /** @description The x402 protocol versions every paid HTTP endpoint accepts. */
             x402Versions: (1 | 2)[];
             /** @description Networks per prefix in this deployment. */
             networks: components["schemas"]["PrefixNetwork"][];
             /** @description The same skills as MCP tools, paid per call over x402's MCP transport. */
             mcp: components["schemas"]["McpEndpoint"];
+        };
+        /** @description An A2A v1.0 `AgentExtension`: a protocol extension the agent uses. */
+        AgentExtension: {
+            /**
+             * Format: uri
+             * @description A2A `AgentExtension.uri`: the x402 extension's URI (a2a-x402 v0.2, as x402's A2A transport names it).
+             */
+            uri: string;
+            /** @description A2A `AgentExtension.description`: how the agent uses it. */
+            description: string;
+            /** @description A2A `AgentExtension.required`: `true`, every skill is paid, so a client that cannot pay cannot call one. */
+            required: boolean;
+            /** @description A2A `AgentExtension.params`: the x402 versions and networks a payment may use. */
+            params: components["schemas"]["X402ExtensionParams"];
+        };
+        /**
+         * @description An A2A v1.0 `AgentInterface`: an endpoint of the agent, its protocol binding and version. It replaces A2A 0.3's
+         *     top-level `url`, `preferredTransport` and `protocolVersion`.
+         */
+        AgentInterface: {
+            /**
+             * Format: uri
+             * @description A2A `AgentInterface.url`: the absolute URL of this deployment's A2A endpoint, `<origin>/a2a`.
+             */
+            url: string;
+            /** @description A2A `AgentInterface.protocolBinding`: `JSONRPC`, A2A's JSON-RPC 2.0 binding over HTTP. */
+            protocolBinding: string;
+            /** @description A2A `AgentInterface.protocolVersion`: the A2A version the endpoint speaks, `1.0`. */
+            protocolVersion: string;
+        };
+        /** @description An A2A v1.0 `AgentProvider`: who serves the agent. */
+        AgentProvider: {
+            /** @description A2A `AgentProvider.organization`: the service's name (the contract's title). */
+            organization: string;
+            /**
+             * Format: uri
+             * @description A2A `AgentProvider.url`: the deployment's origin.
+             */
+            url: string;
         };
         /** @description An ERC-8004 identity-registry entry of the service. */
         AgentRegistration: {
@@ -2944,18 +3010,46 @@ export interface components {
             /** @description Registry as `eip155:<chainId>:<address>`. */
             agentRegistry: string;
         };
-        /** @description One skill of the agent card: one paid endpoint. */
-        AgentSkill: {
-            /** @description Operation name, e.g. `defiTvl`. */
-            id: string;
-            name: string;
-            description: string;
-            tags: string[];
-            /** @description `POST /defi/tvl` style call line. */
+        /** @description A service of the agent in its ERC-8004 registration, as a registry's manifests list them (`name`, `endpoint`, `version`). */
+        AgentService: {
+            /**
+             * @description `A2A`: this card; `MCP`: the `/mcp` endpoint; `web`: the deployment's origin.
+             * @enum {string}
+             */
+            name: "A2A" | "MCP" | "web";
+            /** Format: uri */
             endpoint: string;
-            /** @description Price per call, USD. */
+            /** @description The A2A version of the card (`1.0`), the MCP revision (`2026-07-28`); none for `web`. */
+            version?: string;
+        };
+        /**
+         * @description One skill of the agent card, an A2A v1.0 `AgentSkill`: one paid operation, callable over A2A as the MCP tool of
+         *     the same name is over MCP. Beside A2A's fields it keeps the HTTP endpoint and the price of the 0.3 card, which
+         *     integrators read.
+         */
+        AgentSkill: {
+            /** @description A2A `AgentSkill.id`: the operation's name, which is also its MCP tool's name, e.g. `defiTvl`. */
+            id: string;
+            /** @description A2A `AgentSkill.name`: the operation's summary. */
+            name: string;
+            /** @description A2A `AgentSkill.description`: what the operation answers, its signal words and its price per call. */
+            description: string;
+            /** @description A2A `AgentSkill.tags`: the operation's tags. */
+            tags: string[];
+            /**
+             * @description A2A `AgentSkill.examples`: a message a client can send to call the skill, as the JSON of its data part,
+             *     `{"skill": "<id>", "arguments": {…}}` (the arguments are the operation's request example, or `{}`).
+             */
+            examples: string[];
+            /** @description A2A `AgentSkill.inputModes`: `application/json`, the data part naming the skill and its arguments. */
+            inputModes: string[];
+            /** @description A2A `AgentSkill.outputModes`: `application/json`, the operation's envelope as a data part. */
+            outputModes: string[];
+            /** @description Not A2A: the operation's HTTP call line, `POST /defi/tvl` style. */
+            endpoint: string;
+            /** @description Not A2A: price per call, USD. */
             price_usd: string;
-            /** @description Price per call in micro-USDC. */
+            /** @description Not A2A: price per call in micro-USDC. */
             price_micro_usdc: string;
         };
         /** @description A launch of the second launchpad, Raydium LaunchLab (letsbonk.fun). Same fields as `NewToken`. */
@@ -6938,6 +7032,13 @@ export interface components {
             /** @description The same operations as MCP tools: each tool's `PaymentRequired` is what an unpaid call to it answers. */
             mcp: components["schemas"]["McpEndpoint"];
         };
+        /** @description The x402 extension's parameters: what a client must be able to pay with. */
+        X402ExtensionParams: {
+            /** @description The x402 versions a payment on an A2A task may use: 2 (x402's A2A transport is v2 only). */
+            x402Versions: 2[];
+            /** @description The CAIP-2 ids of the networks this deployment is paid on. */
+            networks: components["schemas"]["X402.Caip2Network"][];
+        };
         /** @description One yield pool (YieldPool). */
         YieldPool: {
             /** @description Pool name or token pair. */
@@ -7351,17 +7452,47 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "protocolVersion": "0.3.0",
                      *       "name": "DeFi Intelligence API",
                      *       "description": "Pay-per-request DeFi analytics with an AI insight and a decision signal on every answer.",
-                     *       "url": "http://localhost:4021",
+                     *       "supportedInterfaces": [
+                     *         {
+                     *           "url": "http://localhost:4021/a2a",
+                     *           "protocolBinding": "JSONRPC",
+                     *           "protocolVersion": "1.0"
+                     *         }
+                     *       ],
+                     *       "provider": {
+                     *         "organization": "DeFi Intelligence API",
+                     *         "url": "http://localhost:4021"
+                     *       },
                      *       "version": "1.0.0",
+                     *       "documentationUrl": "http://localhost:4021/docs",
                      *       "capabilities": {
                      *         "streaming": false,
-                     *         "pushNotifications": false
+                     *         "pushNotifications": false,
+                     *         "extensions": [
+                     *           {
+                     *             "uri": "https://github.com/google-agentic-commerce/a2a-x402/blob/main/spec/v0.2",
+                     *             "description": "Every skill is paid per call with x402 v2, in USDC.",
+                     *             "required": true,
+                     *             "params": {
+                     *               "x402Versions": [
+                     *                 2
+                     *               ],
+                     *               "networks": [
+                     *                 "solana:EtWTRABZaYq6iMfeYKouRu166VU2xqa1",
+                     *                 "eip155:84532",
+                     *                 "eip155:324705682"
+                     *               ]
+                     *             }
+                     *           }
+                     *         ]
                      *       },
+                     *       "securitySchemes": {},
+                     *       "securityRequirements": [],
                      *       "defaultInputModes": [
-                     *         "application/json"
+                     *         "application/json",
+                     *         "text/plain"
                      *       ],
                      *       "defaultOutputModes": [
                      *         "application/json"
@@ -7370,9 +7501,18 @@ export interface operations {
                      *         {
                      *           "id": "defiTvl",
                      *           "name": "Chain TVL",
-                     *           "description": "TVL by chain, optionally for one protocol. Data cached 15 minutes per normalized filter.",
+                     *           "description": "TVL by chain, optionally for one protocol. Data cached 15 minutes per normalized filter. Signal: high_yield|medium_yield|low_yield|risky. 0.001 USD per call (USDC on Solana, Base, SKALE, x402).",
                      *           "tags": [
                      *             "DeFi"
+                     *           ],
+                     *           "examples": [
+                     *             "{\"skill\":\"defiTvl\",\"arguments\":{\"chain\":\"all\",\"limit\":3}}"
+                     *           ],
+                     *           "inputModes": [
+                     *             "application/json"
+                     *           ],
+                     *           "outputModes": [
+                     *             "application/json"
                      *           ],
                      *           "endpoint": "POST /defi/tvl",
                      *           "price_usd": "0.001",
@@ -7380,6 +7520,23 @@ export interface operations {
                      *         }
                      *       ],
                      *       "type": "https://eips.ethereum.org/EIPS/eip-8004#registration-v1",
+                     *       "services": [
+                     *         {
+                     *           "name": "A2A",
+                     *           "endpoint": "http://localhost:4021/.well-known/agent-card.json",
+                     *           "version": "1.0"
+                     *         },
+                     *         {
+                     *           "name": "MCP",
+                     *           "endpoint": "http://localhost:4021/mcp",
+                     *           "version": "2026-07-28"
+                     *         },
+                     *         {
+                     *           "name": "web",
+                     *           "endpoint": "http://localhost:4021"
+                     *         }
+                     *       ],
+                     *       "active": true,
                      *       "registrations": [],
                      *       "x402Support": true,
                      *       "x402Versions": [

@@ -14,10 +14,12 @@ import {
   testPaymentV2,
 } from "../../test/support/analytics.js";
 import { TEST_NOW } from "../../test/support/segments.js";
+import { X402_EXTENSION_URI } from "../a2a/protocol.js";
 import { loadAnalyticsConfig } from "../config/analytics.js";
 import { ApiError } from "../http/errors.js";
 import { MAX_BODY_DEPTH } from "../http/input-guard.js";
 import { createLogger } from "../http/logger.js";
+import { paidTools } from "../mcp/paid/catalogue.js";
 import { type AnalyticsDeps, createAnalyticsApp } from "./app.js";
 import { createCache } from "./cache/memory-cache.js";
 import { manualClock } from "./clock.js";
@@ -596,6 +598,34 @@ describe("free endpoints", () => {
       price_usd: "0.050",
       price_micro_usdc: "50000",
     });
+  });
+
+  it("serve an A2A v1.0 agent card: the JSON-RPC endpoint, the x402 extension, the ERC-8004 services", async () => {
+    const { body } = await request(app).get("/.well-known/agent-card.json");
+    const origin = body.provider.url as string;
+    expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(body.supportedInterfaces).toEqual([
+      { url: `${origin}/a2a`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+    ]);
+    // the 0.3 card's top-level fields would make an A2A v1.0 client read it as a 0.3 card
+    for (const field of ["url", "protocolVersion", "preferredTransport"]) expect(body).not.toHaveProperty(field);
+    expect(body.capabilities.extensions).toEqual([
+      expect.objectContaining({
+        uri: X402_EXTENSION_URI,
+        required: true,
+        params: { x402Versions: [2], networks: body.networks.map((n: { caip2: string }) => n.caip2) },
+      }),
+    ]);
+    expect(body.skills.map((s: { id: string }) => s.id)).toEqual([...paidTools(contract, config).keys()]);
+    const tvl = body.skills.find((s: { id: string }) => s.id === "defiTvl");
+    expect(JSON.parse(tvl.examples[0])).toEqual({ skill: "defiTvl", arguments: { chain: "all", limit: 3 } });
+    expect(tvl.description).toContain("Signal: high_yield|medium_yield|low_yield|risky. 0.001 USD per call");
+    expect(body.services).toEqual([
+      { name: "A2A", endpoint: `${origin}/.well-known/agent-card.json`, version: "1.0" },
+      { name: "MCP", endpoint: `${origin}/mcp`, version: "2026-07-28" },
+      { name: "web", endpoint: origin },
+    ]);
+    expect(body).toMatchObject({ active: true, documentationUrl: `${origin}/docs`, securityRequirements: [] });
   });
 
   it("list every concrete paid resource with its payment requirements in the x402 discovery", async () => {

@@ -1,13 +1,17 @@
 /**
  * What a deployment publishes for discovery, each at the caller's origin: its OpenAPI documents (whole or for one
- * network) with each paid operation's `x-payment-info` carrying this deployment's payment details, the A2A / ERC-8004
- * agent card (one skill per operation, with its price), and the x402 discovery document (`/.well-known/x402`: each
- * resource a prober can call, with both versions' challenges). All are derived from the contract and the
- * configuration, so that they cannot disagree with a route's live 402; the service serves them (free-routes.ts), and
- * so does the mock, from its own configuration (conformance/mock-front.ts).
+ * network) with each paid operation's `x-payment-info` carrying this deployment's payment details, the A2A v1.0 agent
+ * card with its ERC-8004 registration fields (one skill per paid operation, as the MCP catalogue names it, with its
+ * price), and the x402 discovery document (`/.well-known/x402`: each resource a prober can call, with both versions'
+ * challenges). All are derived from the contract, the catalogue and the configuration, so that they cannot disagree
+ * with a route's live 402; the service serves them (free-routes.ts), and so does the mock, from its own configuration
+ * (conformance/mock-front.ts).
  */
 import type { components } from "../../../generated/types/analytics.js";
+import { CURRENT_REVISION } from "../../../lib/mcp-revision.js";
+import { A2A_BINDING, A2A_PATH, A2A_PROTOCOL_VERSION, X402_EXTENSION_URI } from "../../a2a/protocol.js";
 import type { AnalyticsConfig } from "../../config/analytics.js";
+import { type PaidTool, paidTools } from "../../mcp/paid/catalogue.js";
 import { PAYMENT_STATUS_TOOLS } from "../../mcp/payment-status-tools.js";
 import { MCP_PATH } from "../../mcp/streamable-endpoint.js";
 import type { AnalyticsContract, OpenApiDocument, PaidRoute } from "../contract/analytics-contract.js";
@@ -25,6 +29,9 @@ import {
 type ServiceInfo = components["schemas"]["ServiceInfo"];
 type AgentCard = components["schemas"]["AgentCard"];
 type X402Discovery = components["schemas"]["X402Discovery"];
+
+/** Where an origin serves its agent card (A2A's well-known path). */
+const AGENT_CARD_PATH = "/.well-known/agent-card.json";
 
 /** What the discovery surfaces are built from. */
 export interface DiscoveryDeps {
@@ -112,30 +119,86 @@ function openApiJsonByNetwork(documents: Map<string | undefined, OpenApiDocument
   );
 }
 
-/** The A2A / ERC-8004 agent card at an origin, one skill per POST route of the root prefix; memoized per origin. */
-function agentCards(contract: AnalyticsContract, networks: AgentCard["networks"]): (origin: string) => AgentCard {
-  const rootPost = contract.paid.filter((r) => !r.legacy && r.payment.network.prefix === "");
+type PaidOperation = { requestBody?: { content?: Record<string, { example?: unknown }> } };
+
+/** A skill's example message: the JSON of the data part that calls it, with the operation's request example. */
+function skillExample(document: OpenApiDocument, name: string, route: PaidRoute): string {
+  const operation = document.paths[route.path]?.post as PaidOperation | undefined;
+  const example = operation?.requestBody?.content?.["application/json"]?.example;
+  return JSON.stringify({ skill: name, arguments: example ?? {} });
+}
+
+/**
+ * The card's skills: one per paid operation, as the MCP catalogue names it (its tool's name), described by its
+ * first paragraph, its signal words and its price; its root-prefix POST and price as the 0.3 card gave them.
+ */
+function agentSkills(contract: AnalyticsContract, tools: Map<string, PaidTool>): AgentCard["skills"] {
+  return [...tools].map(([name, tool]) => {
+    const routes = [...tool.routes.values()];
+    const route = routes[0] as PaidRoute; // the root prefix's (catalogue.ts: root first)
+    const networks = [...new Set(routes.map((r) => r.payment.network.title))].join(", ");
+    const [about] = route.description.split("\n\n");
+    return {
+      id: name,
+      name: route.summary,
+      description: `${about} Signal: ${route.signals.join("|")}. ${tool.price.amount} USD per call (USDC on ${networks}, x402).`,
+      tags: route.tags,
+      examples: [skillExample(contract.document, name, route)],
+      inputModes: ["application/json"],
+      outputModes: ["application/json"],
+      endpoint: `POST ${route.path}`,
+      price_usd: route.payment.price.amount,
+      price_micro_usdc: route.payment.maxAmountRequired,
+    };
+  });
+}
+
+/** The x402 extension as the card declares it: required, x402 v2, on this deployment's networks. */
+function x402Extension(networks: AgentCard["networks"]): AgentCard["capabilities"]["extensions"][number] {
+  return {
+    uri: X402_EXTENSION_URI,
+    description: "Every skill is paid per call with x402 v2, in USDC: a task asks for its payment before it answers.",
+    required: true,
+    params: { x402Versions: [2], networks: networks.map((n) => n.caip2) },
+  };
+}
+
+/**
+ * The agent card at an origin, memoized per origin: an A2A v1.0 card (its JSON-RPC endpoint at `/a2a`, the x402
+ * extension required, one skill per paid operation) with the ERC-8004 registration fields beside it. No top-level
+ * `url`, `protocolVersion` or `preferredTransport`: an A2A v1.0 client reads a card carrying them as a 0.3 card.
+ */
+function agentCards(
+  contract: AnalyticsContract,
+  tools: Map<string, PaidTool>,
+  networks: AgentCard["networks"],
+): (origin: string) => AgentCard {
+  const skills = agentSkills(contract, tools);
+  const { title, version } = contract.document.info;
   return perOrigin(
     (origin): AgentCard => ({
-      protocolVersion: "0.3.0",
-      name: contract.document.info.title,
+      name: title,
       description:
         "Pay-per-request DeFi analytics with an AI insight and a decision signal on every answer; x402 payments in USDC on Solana, Base and SKALE.",
-      url: origin,
-      version: contract.document.info.version,
-      capabilities: { streaming: false, pushNotifications: false },
-      defaultInputModes: ["application/json"],
+      supportedInterfaces: [
+        { url: `${origin}${A2A_PATH}`, protocolBinding: A2A_BINDING, protocolVersion: A2A_PROTOCOL_VERSION },
+      ],
+      provider: { organization: title, url: origin },
+      version,
+      documentationUrl: `${origin}/docs`,
+      capabilities: { streaming: false, pushNotifications: false, extensions: [x402Extension(networks)] },
+      securitySchemes: {},
+      securityRequirements: [],
+      defaultInputModes: ["application/json", "text/plain"],
       defaultOutputModes: ["application/json"],
-      skills: rootPost.map((route) => ({
-        id: route.name,
-        name: route.summary,
-        description: route.description,
-        tags: route.tags,
-        endpoint: `POST ${route.path}`,
-        price_usd: route.payment.price.amount,
-        price_micro_usdc: route.payment.maxAmountRequired,
-      })),
+      skills,
       type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1",
+      services: [
+        { name: "A2A", endpoint: `${origin}${AGENT_CARD_PATH}`, version: A2A_PROTOCOL_VERSION },
+        { name: "MCP", endpoint: `${origin}${MCP_PATH}`, version: CURRENT_REVISION },
+        { name: "web", endpoint: origin },
+      ],
+      active: true,
       registrations: [],
       x402Support: true,
       x402Versions: [1, 2],
@@ -205,7 +268,7 @@ export function discoverySurfaces(deps: DiscoveryDeps): DiscoverySurfaces {
   return {
     documents,
     openApiJson: openApiJsonByNetwork(documents),
-    agentCard: agentCards(contract, networkSummaries(deployedNetworks(config))),
+    agentCard: agentCards(contract, paidTools(contract, config), networkSummaries(deployedNetworks(config))),
     x402Discovery: discoveryDocuments(contract, discoveryTemplates(contract, config)),
   };
 }
