@@ -64,7 +64,7 @@ export const NAMED_CHECKS: Record<string, { observed: boolean; tests?: RegExp; w
   discovery_agreement: {
     observed: false,
     tests: /^discovery_agreement/,
-    what: "the OpenAPI x-payment-info, the agent card, MCP tools/list and /.well-known/x402 agree with each route's live 402",
+    what: "the OpenAPI x-payment-info, the agent card, MCP tools/list and /.well-known/x402 agree with each route's live 402; the agent card is A2A v1.0 (JSON-RPC 1.0 at /a2a, the x402 extension required, one skill per paid operation)",
   },
   payment_lookup: {
     observed: false,

@@ -12,6 +12,7 @@ import { type PaidCase, paidCases } from "./cases.js";
 import { Findings, type PaymentRequiredV2 } from "./checks.js";
 import {
   type AgentCard,
+  checkAgentCardA2a,
   checkAgentCardAgreement,
   checkDiscoveryItem,
   checkIndexerProbe,
@@ -153,6 +154,30 @@ describe("discovery_agreement's judgement", () => {
       'MCP tools/list defiTvl._meta["x402/price"].amount (in micro-USDC): expected "1000"',
     );
     expect(failure((f) => checkToolAgreement(f, post, [], liveOf(post)))).toContain("has no tool defiTvl");
+  });
+
+  it("passes the service's agent card as A2A v1.0, and names a 0.3 field, a missing interface, extension or skill", () => {
+    const operations = [...new Set(cases.map(operationName))];
+    expect(failure((f) => checkAgentCardA2a(f, card(), operations))).toBe("");
+    const legacy = { ...card(), url: ORIGIN, protocolVersion: "0.3.0" } as AgentCard;
+    legacy.supportedInterfaces = [{ url: `${ORIGIN}/`, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" }];
+    legacy.capabilities.extensions = [];
+    legacy.skills = legacy.skills.filter((s) => s.id !== "defiTvl");
+    const message = failure((f) => checkAgentCardA2a(f, legacy, operations));
+    expect(message).toContain("/.well-known/agent-card.json url: is A2A 0.3's");
+    expect(message).toContain("/.well-known/agent-card.json protocolVersion: is A2A 0.3's");
+    expect(message).toContain('supportedInterfaces: has no {protocolBinding: "JSONRPC", protocolVersion: "1.0"}');
+    expect(message).toContain("capabilities.extensions: does not declare the x402 extension");
+    expect(message).toContain("skills: has no skill defiTvl (one per paid operation)");
+    const optional = card();
+    const [x402] = optional.capabilities.extensions;
+    if (x402) x402.required = false;
+    optional.supportedInterfaces = [{ ...(optional.supportedInterfaces[0] as object), url: "/a2a" } as never];
+    optional.skills.push({ ...(optional.skills[0] as AgentCard["skills"][number]), id: "notAnOperation" });
+    const named = failure((f) => checkAgentCardA2a(f, optional, operations));
+    expect(named).toContain("capabilities.extensions[x402].required: expected true (every skill is paid), got false");
+    expect(named).toContain('supportedInterfaces[JSONRPC].url\'s path: expected "/a2a" (an absolute URL)');
+    expect(named).toContain('skills: ["notAnOperation"]: no paid operation, or listed twice');
   });
 
   it("finds a route's /.well-known/x402 items by method and template, and names each field that differs", () => {

@@ -4,11 +4,13 @@
  * no body (or `{}`), and catalogues it only when the answer is a 402 whose v2 challenge its validators
  * (`@x402/extensions/bazaar`) accept. `discovery_agreement`: the served OpenAPI document's `x-payment-info`, the agent
  * card, MCP `tools/list` and `/.well-known/x402` each state a route's price, asset, network, recipient and resource
- * as its live 402 does; each field that disagrees is named with its surface (`/openapi.json … deployment.payTo`).
+ * as its live 402 does; each field that disagrees is named with its surface (`/openapi.json … deployment.payTo`);
+ * and the agent card is one an A2A v1.0 client can use (its JSON-RPC endpoint, the x402 extension, every operation).
  */
 import { isDeepStrictEqual } from "node:util";
 import { validateAndExtract, validateDiscoveryExtensionSpec } from "@x402/extensions/bazaar";
 import type { components } from "../generated/types/analytics.js";
+import { A2A_BINDING, A2A_PATH, A2A_PROTOCOL_VERSION, X402_EXTENSION_URI } from "../server/a2a/protocol.js";
 import type { PaidCase } from "./cases.js";
 import { decodeHeader, type Findings, type PaymentRequiredV2 } from "./checks.js";
 import type { Answer } from "./http.js";
@@ -214,6 +216,52 @@ export function checkAgentCardAgreement(f: Findings, c: PaidCase, card: AgentCar
   f.equal(`${field}.caip2`, network.caip2, want.caip2, `${V2}.network, CAIP-2)`);
   againstBoth(f, `${field}.asset`, network.asset, want.asset, "asset", "asset");
   againstBoth(f, `${field}.payTo`, network.payTo, want.payTo, "payTo", "payTo");
+}
+
+/** A2A 0.3's top-level fields: an A2A v1.0 client (`@a2a-js/sdk`) reads a card carrying any of them as a 0.3 card. */
+const A2A_03_FIELDS = ["url", "protocolVersion", "preferredTransport", "additionalInterfaces"];
+
+/** The card's interfaces: one of the JSON-RPC binding, A2A 1.0, at an absolute URL whose path is `/a2a`. */
+function checkA2aInterfaces(f: Findings, surface: string, card: Record<string, unknown>): void {
+  for (const field of A2A_03_FIELDS.filter((name) => name in card))
+    f.add(`${surface} ${field}`, "is A2A 0.3's: an A2A v1.0 client reads a card carrying it as a 0.3 card");
+  const interfaces = (Array.isArray(card.supportedInterfaces) ? card.supportedInterfaces : []).map(objectOf);
+  const jsonRpc = interfaces.find(
+    (i) => i.protocolBinding === A2A_BINDING && i.protocolVersion === A2A_PROTOCOL_VERSION,
+  );
+  if (!jsonRpc) {
+    f.add(
+      `${surface} supportedInterfaces`,
+      `has no {protocolBinding: "${A2A_BINDING}", protocolVersion: "${A2A_PROTOCOL_VERSION}"} interface, got ${JSON.stringify(card.supportedInterfaces)}`,
+    );
+    return;
+  }
+  let path: string | undefined;
+  try {
+    path = new URL(String(jsonRpc.url)).pathname;
+  } catch {}
+  f.equal(`${surface} supportedInterfaces[${A2A_BINDING}].url's path`, path, A2A_PATH, " (an absolute URL)");
+}
+
+/**
+ * The agent card as an A2A v1.0 client reads it: no 0.3 top-level field, a JSON-RPC interface of version 1.0 at
+ * `/a2a`, the x402 extension declared and required, and exactly one skill per paid operation (`operations`, the
+ * operations' names).
+ */
+export function checkAgentCardA2a(f: Findings, card: AgentCard, operations: readonly string[]): void {
+  const surface = "/.well-known/agent-card.json";
+  const raw = objectOf(card);
+  checkA2aInterfaces(f, surface, raw);
+  const extensions = objectOf(raw.capabilities).extensions;
+  const x402 = (Array.isArray(extensions) ? extensions : []).map(objectOf).find((e) => e.uri === X402_EXTENSION_URI);
+  if (!x402) f.add(`${surface} capabilities.extensions`, `does not declare the x402 extension ${X402_EXTENSION_URI}`);
+  else f.equal(`${surface} capabilities.extensions[x402].required`, x402.required, true, " (every skill is paid)");
+  const ids = (Array.isArray(raw.skills) ? raw.skills : []).map((skill) => objectOf(skill).id);
+  const missing = operations.filter((name) => !ids.includes(name));
+  if (missing.length) f.add(`${surface} skills`, `has no skill ${missing.join(", ")} (one per paid operation)`);
+  const extra = ids.filter((id, i) => !operations.includes(id as string) || ids.indexOf(id) !== i);
+  if (extra.length)
+    f.add(`${surface} skills`, `${JSON.stringify(extra)}: no paid operation, or listed twice (one per paid operation)`);
 }
 
 /** MCP `tools/list` on `c`'s operation: its tool exists, and its price, where `_meta` states one, is the live amount. */

@@ -5,7 +5,8 @@
 // (the operation's skill's price, the prefix's network), MCP `tools/list` (the tool's price, where `_meta` states
 // it), and /.well-known/x402 (each item of the route against the live 402 of its own resource, probed as an indexer
 // does: `accepts` the v1 body's, `paymentRequired` the v2 challenge, its Bazaar extension included). A field that
-// disagrees fails the check, named with its surface.
+// disagrees fails the check, named with its surface. The agent card must also be one an A2A v1.0 client can use: a
+// JSON-RPC interface of version 1.0 at /a2a, the x402 extension required, one skill per paid operation.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe } from "vitest";
@@ -13,6 +14,7 @@ import { paidCases, title } from "./cases.js";
 import { Findings } from "./checks.js";
 import {
   type AgentCard,
+  checkAgentCardA2a,
   checkAgentCardAgreement,
   checkDiscoveryItem,
   checkOpenApiAgreement,
@@ -20,6 +22,7 @@ import {
   itemsOf,
   type ListedTool,
   liveChallenge,
+  operationName,
   type X402Discovery,
 } from "./discovery-checks.js";
 import { send } from "./http.js";
@@ -105,6 +108,17 @@ describe(`${CHECK} on ${settings.kind}`, () => {
         const lines = items.map((item) => `${item.method} ${new URL(String(item.resource)).pathname}`);
         f.equal("/.well-known/x402 resources", discovery.resources, lines, " (each item's method and path)");
       }
+      f.assert();
+    },
+  );
+
+  caseTest(
+    `GET /.well-known/agent-card.json · free · ${CHECK}: an A2A v1.0 card, one skill per paid operation`,
+    "discovery",
+    async () => {
+      const f = new Findings(`/.well-known/agent-card.json ${CHECK}`);
+      const card = await surface(f, "agentCard");
+      if (card) checkAgentCardA2a(f, card, [...new Set(paidCases(ALL_PREFIXES).map(operationName))]);
       f.assert();
     },
   );
