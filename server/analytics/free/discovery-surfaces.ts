@@ -170,10 +170,15 @@ function x402Extension(networks: AgentCard["networks"]): AgentCard["capabilities
  */
 function agentCards(
   contract: AnalyticsContract,
-  tools: Map<string, PaidTool>,
+  config: AnalyticsConfig,
   networks: AgentCard["networks"],
 ): (origin: string) => AgentCard {
-  const skills = agentSkills(contract, tools);
+  // The catalogue is built on the first card asked for, as /mcp builds it on its first call: not at start-up.
+  let built: AgentCard["skills"] | undefined;
+  const skills = () => {
+    built ??= agentSkills(contract, paidTools(contract, config));
+    return built;
+  };
   const { title, version } = contract.document.info;
   return perOrigin(
     (origin): AgentCard => ({
@@ -191,7 +196,7 @@ function agentCards(
       securityRequirements: [],
       defaultInputModes: ["application/json", "text/plain"],
       defaultOutputModes: ["application/json"],
-      skills,
+      skills: skills(),
       type: "https://eips.ethereum.org/EIPS/eip-8004#registration-v1",
       services: [
         { name: "A2A", endpoint: `${origin}${AGENT_CARD_PATH}`, version: A2A_PROTOCOL_VERSION },
@@ -268,7 +273,7 @@ export function discoverySurfaces(deps: DiscoveryDeps): DiscoverySurfaces {
   return {
     documents,
     openApiJson: openApiJsonByNetwork(documents),
-    agentCard: agentCards(contract, paidTools(contract, config), networkSummaries(deployedNetworks(config))),
+    agentCard: agentCards(contract, config, networkSummaries(deployedNetworks(config))),
     x402Discovery: discoveryDocuments(contract, discoveryTemplates(contract, config)),
   };
 }
