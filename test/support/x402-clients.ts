@@ -62,14 +62,10 @@ function recording(header: string): { fetch: typeof fetch; sent: string[] } {
 }
 
 /**
- * The v2 client for one payer: the SDK's exact EVM scheme on `eip155:*`, or its SVM scheme on
- * `solana:*` over the local RPC stand-in. SKALE's USDC is not one of the SDK's default assets, so
- * it is allowed explicitly with a per-payment cap, as docs/clients.md tells integrators to do.
+ * SKALE's USDC is not one of the x402 SDK's default assets: `client` is allowed it explicitly, with a per-payment cap,
+ * as docs/clients.md tells integrators to do.
  */
-export function v2Client(signer: Signer, rpcUrl: string): PayingClient {
-  const client = new x402Client();
-  if ("signTypedData" in signer) client.register("eip155:*", new ExactEvmScheme(signer));
-  else client.register("solana:*", new ExactSvmScheme(signer, { rpcUrl }));
+export function allowSkaleUsdc(client: x402Client): x402Client {
   const skale = NETWORKS.find((n) => n.name === "skale");
   if (skale)
     client.setSpendControls({
@@ -82,6 +78,14 @@ export function v2Client(signer: Signer, rpcUrl: string): PayingClient {
         };
       }),
     });
+  return client;
+}
+
+/** The v2 client for one payer: the SDK's exact EVM scheme on `eip155:*`, or its SVM scheme on `solana:*` over the local RPC stand-in. */
+export function v2Client(signer: Signer, rpcUrl: string): PayingClient {
+  const client = allowSkaleUsdc(new x402Client());
+  if ("signTypedData" in signer) client.register("eip155:*", new ExactEvmScheme(signer));
+  else client.register("solana:*", new ExactSvmScheme(signer, { rpcUrl }));
   const { fetch: send, sent } = recording("PAYMENT-SIGNATURE");
   return { pay: wrapV2(send, client), sent };
 }
