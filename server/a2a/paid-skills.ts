@@ -87,130 +87,142 @@ function receiptsOf(task: StoredTask): SettleResponse[] {
   return Array.isArray(receipts) ? (receipts as SettleResponse[]) : [];
 }
 
+/** The skills' dependencies, with how long a task is kept and a claim lasts. */
+interface Skills<T extends SkillTool> extends PaidSkillDeps<T> {
+  keptFor: number;
+  claimFor: number;
+}
+
+/** What a task's answer depends on: its skill's offers, the route paid (or offered) on, its settle responses so far. */
+const answered = <T extends SkillTool>(
+  ctx: Skills<T>,
+  tool: T,
+  task: Pick<StoredTask, "id" | "contextId">,
+  route: OfferedRoute,
+  prior: SettleResponse[],
+): AnsweredTask => ({
+  id: task.id,
+  contextId: task.contextId,
+  skill: tool.tool.definition.name,
+  challenge: tool.challenge,
+  caip2: route.caip2,
+  price: tool.price,
+  now: ctx.clock.now(),
+  receipts: prior,
+  signReceipt: tool.signReceipt,
+});
+
+/** A new task of `skill`: its arguments checked with no payment, then kept as the outcome leaves it. */
+async function startTask<T extends SkillTool>(
+  ctx: Skills<T>,
+  skill: string,
+  args: Record<string, unknown>,
+  contextId: string | undefined,
+  requestId: string,
+): Promise<TaskReply> {
+  const tool = ctx.tools.get(skill);
+  if (!tool) return { kind: "unknown_skill" };
+  const [outcome, route] = await ctx.run(tool, { arguments: args, payment: undefined, requestId });
+  const task = { id: randomUUID(), contextId: contextId || randomUUID() };
+  const answer = taskAnswer(outcome, answered(ctx, tool, task, route, []), false);
+  const now = ctx.clock.now();
+  const kept = { state: answer.state, task: answer.json, createdAt: now, expiresAt: now + ctx.keptFor };
+  await ctx.tasks.create({ ...task, skill, arguments: JSON.stringify(args), ...kept });
+  return { kind: "task", json: answer.json };
+}
+
+/** The payment run on the claimed task, and the task written as its outcome leaves it. */
+async function runPaid<T extends SkillTool>(
+  ctx: Skills<T>,
+  tool: T,
+  task: StoredTask,
+  payment: { payload: unknown; ref: string; requestId: string },
+): Promise<TaskAnswer> {
+  const { payload, ref, requestId } = payment;
+  const args = JSON.parse(task.arguments) as Record<string, unknown>;
+  const [outcome, route] = await ctx.run(tool, { arguments: args, payment: payload, requestId });
+  if (outcome.kind === "answer_failed")
+    ctx.logger.warn({ err: outcome.error, requestId, skill: task.skill }, "skill failed; not charged");
+  const answer = taskAnswer(outcome, answered(ctx, tool, task, route, receiptsOf(task)), true);
+  // Nothing was charged: the task is free for another payment. Charged, or not known yet: the claim stays.
+  const release = answer.state === TASK_STATE.inputRequired || answer.state === TASK_STATE.failed;
+  const now = ctx.clock.now();
+  const change = { state: answer.state, task: answer.json, expiresAt: now + ctx.keptFor, release };
+  await ctx.tasks.settle(task.id, ref, change, now);
+  return answer;
+}
+
+/**
+ * Another payment holds the task until `until`: the table's `held` (come back then with the same payment), answered
+ * to this message only; the task stays the holder's.
+ */
+async function heldBy<T extends SkillTool>(ctx: Skills<T>, taskId: string, until: number): Promise<TaskReply> {
+  const task = await ctx.tasks.get(taskId, ctx.clock.now());
+  const tool = task && ctx.tools.get(task.skill);
+  if (!task || !tool) return { kind: "not_found" };
+  const held = answered(ctx, tool, task, tool.fallback, receiptsOf(task));
+  return { kind: "task", json: taskAnswer({ kind: "held", stage: "verified", until }, held, true).json };
+}
+
+/** A payment message on a task: claimed for it, then run; or what holds or ended the task. */
+async function payTask<T extends SkillTool>(
+  ctx: Skills<T>,
+  taskId: string,
+  payload: unknown,
+  requestId: string,
+): Promise<TaskReply> {
+  const ref = paymentRefOf(payload);
+  const now = ctx.clock.now();
+  const claim = await ctx.tasks.claim(taskId, ref, now + ctx.claimFor, now);
+  if (claim.kind === "gone") return { kind: "not_found" };
+  // The same payment again on its completed task: the answer it bought (a lost reply, a retry after a crash).
+  if (claim.kind === "completed")
+    return claim.task.paymentRef === ref
+      ? { kind: "task", json: claim.task.task }
+      : { kind: "terminal", state: claim.task.state };
+  if (claim.kind === "held") return heldBy(ctx, taskId, claim.until);
+  const { task } = claim;
+  if (TERMINAL.has(task.state)) return { kind: "terminal", state: task.state };
+  const tool = ctx.tools.get(task.skill);
+  if (!tool) return { kind: "unknown_skill" };
+  return { kind: "task", json: (await runPaid(ctx, tool, task, { payload, ref, requestId })).json };
+}
+
+/** The payer declines: the task canceled, never charged; a task a payment holds stays that payment's. */
+async function rejectTask<T extends SkillTool>(ctx: Skills<T>, taskId: string): Promise<TaskReply> {
+  const now = ctx.clock.now();
+  const task = await ctx.tasks.get(taskId, now);
+  const tool = task && ctx.tools.get(task.skill);
+  if (!task || !tool) return { kind: "not_found" };
+  if (TERMINAL.has(task.state)) return { kind: "terminal", state: task.state };
+  if (task.claimedUntil !== undefined && task.claimedUntil >= now) return heldBy(ctx, taskId, task.claimedUntil);
+  const answer = rejectedTask(answered(ctx, tool, task, tool.fallback, receiptsOf(task)));
+  const change = { state: answer.state, task: answer.json, expiresAt: now + ctx.keptFor };
+  const written = await ctx.tasks.update(taskId, change, now);
+  return written ? { kind: "task", json: answer.json } : heldBy(ctx, taskId, now + ctx.claimFor);
+}
+
 export function paidSkills<T extends SkillTool>(deps: PaidSkillDeps<T>): PaidSkills {
-  const { tools, tasks, clock } = deps;
-  // A task is kept as long as the answer a payment on it buys (PAYMENT_IDENTIFIER_RETENTION_SECONDS).
-  const keptFor = deps.config.payments.paymentIdentifier.retentionMs;
-  // A claim lasts as long as the payment's own deadline, and a little longer for settlement to answer.
-  const claimFor = deps.config.payments.answerTimeoutMs * 2;
-
-  const answered = (
-    tool: T,
-    task: Pick<StoredTask, "id" | "contextId">,
-    route: OfferedRoute,
-    prior: SettleResponse[],
-  ): AnsweredTask => ({
-    id: task.id,
-    contextId: task.contextId,
-    skill: tool.tool.definition.name,
-    challenge: tool.challenge,
-    caip2: route.caip2,
-    price: tool.price,
-    now: clock.now(),
-    receipts: prior,
-    signReceipt: tool.signReceipt,
-  });
-
-  async function start(
-    skill: string,
-    args: Record<string, unknown>,
-    contextId: string | undefined,
-    requestId: string,
-  ): Promise<TaskReply> {
-    const tool = tools.get(skill);
-    if (!tool) return { kind: "unknown_skill" };
-    const [outcome, route] = await deps.run(tool, { arguments: args, payment: undefined, requestId });
-    const task = { id: randomUUID(), contextId: contextId || randomUUID() };
-    const answer = taskAnswer(outcome, answered(tool, task, route, []), false);
-    const now = clock.now();
-    await tasks.create({
-      ...task,
-      skill,
-      arguments: JSON.stringify(args),
-      state: answer.state,
-      task: answer.json,
-      createdAt: now,
-      expiresAt: now + keptFor,
-    });
-    return { kind: "task", json: answer.json };
-  }
-
-  /** The payment run on the claimed task, and the task written as its outcome leaves it. */
-  async function run(tool: T, task: StoredTask, payload: unknown, ref: string, requestId: string) {
-    const args = JSON.parse(task.arguments) as Record<string, unknown>;
-    const [outcome, route] = await deps.run(tool, { arguments: args, payment: payload, requestId });
-    if (outcome.kind === "answer_failed")
-      deps.logger.warn({ err: outcome.error, requestId, skill: task.skill }, "skill failed; not charged");
-    const answer: TaskAnswer = taskAnswer(outcome, answered(tool, task, route, receiptsOf(task)), true);
-    // Nothing was charged: the task is free for another payment. Charged, or not known yet: the claim stays.
-    const release = answer.state === TASK_STATE.inputRequired || answer.state === TASK_STATE.failed;
-    const now = clock.now();
-    await tasks.settle(
-      task.id,
-      ref,
-      { state: answer.state, task: answer.json, expiresAt: now + keptFor, release },
-      now,
-    );
-    return answer;
-  }
-
-  async function pay(taskId: string, payload: unknown, requestId: string): Promise<TaskReply> {
-    const ref = paymentRefOf(payload);
-    const now = clock.now();
-    const claim = await tasks.claim(taskId, ref, now + claimFor, now);
-    if (claim.kind === "gone") return { kind: "not_found" };
-    if (claim.kind === "completed")
-      return claim.task.paymentRef === ref
-        ? { kind: "task", json: claim.task.task }
-        : { kind: "terminal", state: claim.task.state };
-    if (claim.kind === "held") return heldBy(taskId, claim.until);
-    const { task } = claim;
-    if (TERMINAL.has(task.state) && task.state !== TASK_STATE.completed) return { kind: "terminal", state: task.state };
-    const tool = tools.get(task.skill);
-    if (!tool) return { kind: "unknown_skill" };
-    return { kind: "task", json: (await run(tool, task, payload, ref, requestId)).json };
-  }
-
-  /**
-   * Another payment holds the task until `until`: the table's `held` (come back then with the same payment), written
-   * for this message only; the task stays the holder's.
-   */
-  async function heldBy(taskId: string, until: number): Promise<TaskReply> {
-    const task = await tasks.get(taskId, clock.now());
-    const tool = task && tools.get(task.skill);
-    if (!task || !tool) return { kind: "not_found" };
-    const answer = taskAnswer(
-      { kind: "held", stage: "verified", until },
-      answered(tool, task, tool.fallback, receiptsOf(task)),
-      true,
-    );
-    return { kind: "task", json: answer.json };
-  }
-
-  async function reject(taskId: string): Promise<TaskReply> {
-    const now = clock.now();
-    const task = await tasks.get(taskId, now);
-    if (!task) return { kind: "not_found" };
-    if (TERMINAL.has(task.state)) return { kind: "terminal", state: task.state };
-    const tool = tools.get(task.skill) as T;
-    const answer = rejectedTask(answered(tool, task, tool.fallback, receiptsOf(task)));
-    const written = await tasks.update(
-      taskId,
-      { state: answer.state, task: answer.json, expiresAt: now + keptFor },
-      now,
-    );
-    return written ? { kind: "task", json: answer.json } : heldBy(taskId, now + claimFor);
-  }
-
-  async function get(taskId: string): Promise<TaskReply> {
-    const task = await tasks.get(taskId, clock.now());
-    return task ? { kind: "task", json: task.task } : { kind: "not_found" };
-  }
-
-  const summaries = [...tools.values()].map(({ tool }) => ({
+  const ctx: Skills<T> = {
+    ...deps,
+    // A task is kept as long as the answer a payment on it buys (PAYMENT_IDENTIFIER_RETENTION_SECONDS).
+    keptFor: deps.config.payments.paymentIdentifier.retentionMs,
+    // A claim lasts as long as the payment's own deadline, and as long again for settlement to answer.
+    claimFor: deps.config.payments.answerTimeoutMs * 2,
+  };
+  const summaries = [...deps.tools.values()].map(({ tool }) => ({
     name: tool.definition.name,
     description: tool.definition.description,
     price: tool.price.amount,
   }));
-  return { summaries, start, pay, reject, get };
+  return {
+    summaries,
+    start: (skill, args, contextId, requestId) => startTask(ctx, skill, args, contextId, requestId),
+    pay: (taskId, payload, requestId) => payTask(ctx, taskId, payload, requestId),
+    reject: (taskId) => rejectTask(ctx, taskId),
+    async get(taskId) {
+      const task = await deps.tasks.get(taskId, deps.clock.now());
+      return task ? { kind: "task", json: task.task } : { kind: "not_found" };
+    },
+  };
 }
