@@ -80,8 +80,16 @@ const TERMINAL = new Set<string>([TASK_STATE.completed, TASK_STATE.failed, TASK_
 /** A payment's reference on its task: the same signed payload, sent again, is the same payment. */
 const paymentRefOf = (payload: unknown) => createHash("sha256").update(JSON.stringify(payload)).digest("base64url");
 
+/**
+ * A task waiting for its first payment is kept without its JSON (`OFFERED`): that JSON is the skill's offer, the
+ * same for every such task, several kilobytes that every task started would write and every payment's claim read
+ * back. It is written out when read (`GetTask`).
+ */
+const OFFERED = "";
+
 /** The settle responses a task's last answer carries (x402's A2A transport keeps every one of the task). */
 function receiptsOf(task: StoredTask): SettleResponse[] {
+  if (task.task === OFFERED || !task.task.includes('"x402.payment.receipts"')) return [];
   const parsed = JSON.parse(task.task) as { status?: { message?: { metadata?: Record<string, unknown> } } };
   const receipts = parsed.status?.message?.metadata?.["x402.payment.receipts"];
   return Array.isArray(receipts) ? (receipts as SettleResponse[]) : [];
@@ -126,7 +134,8 @@ async function startTask<T extends SkillTool>(
   const task = { id: randomUUID(), contextId: contextId || randomUUID() };
   const answer = taskAnswer(outcome, answered(ctx, tool, task, route, []), false);
   const now = ctx.clock.now();
-  const kept = { state: answer.state, task: answer.json, createdAt: now, expiresAt: now + ctx.keptFor };
+  const json = outcome.kind === "payment_required" ? OFFERED : answer.json;
+  const kept = { state: answer.state, task: json, createdAt: now, expiresAt: now + ctx.keptFor };
   await ctx.tasks.create({ ...task, skill, arguments: JSON.stringify(args), ...kept });
   return { kind: "task", json: answer.json };
 }
@@ -222,7 +231,11 @@ export function paidSkills<T extends SkillTool>(deps: PaidSkillDeps<T>): PaidSki
     reject: (taskId) => rejectTask(ctx, taskId),
     async get(taskId) {
       const task = await deps.tasks.get(taskId, deps.clock.now());
-      return task ? { kind: "task", json: task.task } : { kind: "not_found" };
+      const tool = task && deps.tools.get(task.skill);
+      if (!task || !tool) return { kind: "not_found" };
+      if (task.task !== OFFERED) return { kind: "task", json: task.task };
+      const offer = answered(ctx, tool, task, tool.fallback, []);
+      return { kind: "task", json: taskAnswer({ kind: "payment_required" }, offer, false).json };
     },
   };
 }

@@ -157,6 +157,10 @@ for (const network of Object.keys(NETWORKS) as Network[])
       const required = requiredOf(task);
       expect(required).toMatchObject({ x402Version: 2 });
       expect(required.accepts.filter((a) => a.network.startsWith(NETWORKS[network]))).toHaveLength(1);
+      // as any reader finds it before it is paid: the same offer
+      const waiting = await client.getTask({ tenant: "", id: task.id, historyLength: undefined });
+      expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+      expect(requiredOf(waiting).accepts).toEqual(required.accepts);
       const payload: PaymentPayload = await (await payerOn(network))(required);
 
       const done = await pay(task, { "x402.payment.status": "payment-submitted", "x402.payment.payload": payload });
