@@ -64,7 +64,7 @@ export async function svmPaymentPool(
 }
 
 /** Each of `payments` (signed v1 headers of one route) as the v2 `PaymentPayload` object paying `required`'s offer on `caip2`. */
-function v2Payments(
+export function v2Payments(
   required: { resource: unknown; accepts: { network: string }[] },
   caip2: string,
   payments: string[],

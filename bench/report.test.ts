@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mcpScenario, mcpTargets, ratioOf, summarize, targetResults } from "./report.js";
+import { a2aScenario, a2aTargets, mcpScenario, mcpTargets, ratioOf, summarize, targetResults } from "./report.js";
 
 const load = (requestsPerSecond: number) => ({
   requestsPerSecond,
@@ -128,6 +128,35 @@ describe("mcpTargets", () => {
       ["paid EVM /base/defi/tvl", "paid Solana /defi/tvl"].flatMap((b) => [b, b]),
     );
     expect(reported.every((r) => r.atLeast === 0.8)).toBe(true);
+  });
+});
+
+describe("a2aTargets", () => {
+  it("holds the skill's payment message on each network to 0.70× of the v2 POST on that network", () => {
+    const posts = [
+      row("paid EVM /base/defi/tvl, x402 v2", [1_000], 1),
+      row("paid Solana /defi/tvl, x402 v2", [800], 1),
+    ];
+    const calls = [row(a2aScenario("base"), [700], 1), row(a2aScenario("solana"), [520], 1)];
+    const results = targetResults(a2aTargets([...posts, ...calls]));
+    expect(
+      results.map(({ scenario, baseline, ratio, met, held }) => ({ scenario, baseline, ratio, met, held })),
+    ).toEqual([
+      {
+        scenario: "paid A2A EVM defiTvl (Base)",
+        baseline: "paid EVM /base/defi/tvl, x402 v2",
+        ratio: 0.7,
+        met: true,
+        held: true,
+      },
+      {
+        scenario: "paid A2A Solana defiTvl",
+        baseline: "paid Solana /defi/tvl, x402 v2",
+        ratio: 0.65,
+        met: false,
+        held: true,
+      },
+    ]);
   });
 });
 

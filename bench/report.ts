@@ -186,6 +186,23 @@ export function mcpTargets(rows: Row[]): Target[] {
   );
 }
 
+/** The main table's row of a paid `defiTvl` skill call over A2A on `network` (the payment message on its task). */
+export const a2aScenario = (network: keyof typeof PAID_POSTS) =>
+  network === "base" ? "paid A2A EVM defiTvl (Base)" : "paid A2A Solana defiTvl";
+
+/**
+ * The A2A rows' targets: a skill's payment message pays in x402 v2 and its task carries a signed receipt, so it is
+ * held to 0.70× of the same payment over HTTP on the same network (it also reads and writes its task).
+ */
+export function a2aTargets(rows: Row[]): Target[] {
+  return (["base", "solana"] as const).map((network) => ({
+    rows,
+    baseline: PAID_POSTS[network].v2,
+    scenario: a2aScenario(network),
+    atLeast: 0.7,
+  }));
+}
+
 /** Each target's ratio in this run (a scenario not measured, its database out of reach, is left out). */
 export function targetResults(targets: Target[]): TargetResult[] {
   return targets.flatMap(({ rows, baseline, scenario, atLeast, held = true }) => {

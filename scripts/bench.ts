@@ -18,6 +18,7 @@ import { join } from "node:path";
 import { generateKeyPairSigner } from "@solana/kit";
 import Database from "libsql";
 import { generatePrivateKey } from "viem/accounts";
+import { A2A_HEADERS, paymentMessages, startTask, startTasks } from "../bench/a2a-tasks.js";
 import { type LoadResult, type LoadSpec, runLoad } from "../bench/load.js";
 import {
   evmPaymentPool,
@@ -26,11 +27,14 @@ import {
   svmPaymentPool,
   toolCallBodies,
   v2PaymentHeaders,
+  v2Payments,
 } from "../bench/payments.js";
 import { postgresCpuSeconds } from "../bench/process-cpu.js";
 import { type ServerProcess, startBare, startPrism, startService } from "../bench/processes.js";
 import { topEntries } from "../bench/profile.js";
 import {
+  a2aScenario,
+  a2aTargets,
   mcpScenario,
   mcpTargets,
   previousResults,
@@ -212,6 +216,21 @@ async function expectPaidToolCalls(scenarios: Pick<Scenario, "name" | "spec" | "
   }
 }
 
+/** One payment message of each A2A load, before any is measured: each must complete its task with a settlement. */
+async function expectPaidSkillCalls(scenarios: Pick<Scenario, "name" | "spec" | "bodies">[]): Promise<void> {
+  for (const { name, spec, bodies } of scenarios) {
+    const res = await fetch(`${service.url}/a2a`, {
+      method: "POST",
+      headers: spec.headers,
+      body: (await bodies?.(1))?.[0],
+    });
+    const text = await res.text();
+    const { result } = JSON.parse(text) as { result?: { task?: { status?: { state?: string } } } };
+    if (res.status !== 200 || result?.task?.status?.state !== "TASK_STATE_COMPLETED")
+      throw new Error(`${name}: a sample payment message answered ${res.status}: ${text.slice(0, 500)}`);
+  }
+}
+
 // the body the bare servers answer: what the cached paid endpoint answers
 const sample = await fetch(`${service.url}/base/defi/tvl`, {
   method: "POST",
@@ -279,6 +298,21 @@ const mcpCalls = (era: McpEra) =>
     };
   });
 await expectPaidToolCalls([...mcpCalls("2025"), ...mcpCalls("2026-07-28")]);
+/** The same paid loads as A2A skill calls: each a payment message on a task started (unpaid) before the run. */
+const skillRequired = (await startTask(service.url, "defiTvl", {})).required;
+const a2aCalls = (["base", "solana"] as const).map((network) => {
+  const { requirement, pool } = toolPayments[network];
+  return {
+    name: a2aScenario(network),
+    target: service,
+    spec: { method: "POST" as const, path: "/a2a", headers: A2A_HEADERS },
+    bodies: async (n: number) => {
+      const payments = v2Payments(skillRequired, caip2(requirement), await pool(n), "the defiTvl skill");
+      return paymentMessages(await startTasks(service.url, "defiTvl", n), payments);
+    },
+  };
+});
+await expectPaidSkillCalls(a2aCalls);
 const rows = await measure(
   { name: "bare node:http", target: http, spec: { path: "/" } },
   { name: "bare Express", target: express, spec: { path: "/" } },
@@ -295,6 +329,7 @@ const rows = await measure(
   { name: "paid Solana /defi/tvl, x402 v2", target: service, ...paidSolanaV2 },
   ...mcpCalls("2025"),
   ...mcpCalls("2026-07-28"),
+  ...a2aCalls,
   {
     name: "Prism mock /base/defi/tvl",
     target: prism,
@@ -402,6 +437,7 @@ const targets = targetResults([
   { rows, baseline: "bare Express", scenario: "paid EVM /base/defi/tvl", atLeast: 0.4, held: false },
   { rows, baseline: "bare Express", scenario: "paid Solana /defi/tvl", atLeast: 0.35, held: false },
   ...mcpTargets(rows),
+  ...a2aTargets(rows),
   ...["SQLite, 1 process", "PostgreSQL"].flatMap((label) => [
     {
       rows: deployment,
