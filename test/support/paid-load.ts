@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import type { PaymentRequirements } from "../../client/x402/types.js";
+import { paymentAnswer, payTask } from "./a2a-calls.js";
 import { currentHeaders, currentMeta } from "./current-revision.js";
 import { type ServiceProcess, startService } from "./processes.js";
 
@@ -23,6 +24,11 @@ export interface PaidCall {
    * unused): a 2025-era one, or with `current` one of revision 2026-07-28, advertising x402's extension or not.
    */
   tool?: { name: string; payment: unknown; current?: { advertise: boolean } };
+  /**
+   * An A2A payment message instead (`SendMessage` at /a2a on the task `id`, started beforehand, `payment` the v2
+   * PaymentPayload object; `body` and `header` unused): answered as a2a-calls.ts's `paymentAnswer` reads it.
+   */
+  task?: { id: string; payment: unknown };
 }
 
 export interface Answer {
@@ -88,14 +94,23 @@ async function sendTool(
         _meta: { ...(current && currentMeta(current.advertise)), "x402/payment": payment },
       },
     }),
-    signal: AbortSignal.timeout(call.dropAfterMs !== undefined && !retry ? call.dropAfterMs : 30_000),
+    signal: AbortSignal.timeout(timeoutOf(call, retry)),
   });
   const reply = (await res.json()) as { result?: ToolResult; error?: unknown };
   return reply.result ? toolAnswer(reply.result, current) : { status: res.status, text: JSON.stringify(reply) };
 }
 
+/** How long a call waits for its answer: a retry never drops. */
+const timeoutOf = (call: PaidCall, retry: boolean) =>
+  call.dropAfterMs !== undefined && !retry ? call.dropAfterMs : 30_000;
+
 /** Sends one call (a retry never drops); undefined when no complete answer arrived (the connection broke or was dropped). */
 export async function send(baseUrl: string, call: PaidCall, { retry = false } = {}): Promise<Answer | undefined> {
+  if (call.task)
+    return payTask(baseUrl, call.task.id, call.task.payment, timeoutOf(call, retry)).then(
+      paymentAnswer,
+      () => undefined,
+    );
   if (call.tool)
     return sendTool(baseUrl, call as PaidCall & { tool: NonNullable<PaidCall["tool"]> }, retry).catch(() => undefined);
   try {
@@ -103,7 +118,7 @@ export async function send(baseUrl: string, call: PaidCall, { retry = false } = 
       method: call.method,
       headers: { "content-type": "application/json", "X-PAYMENT": call.header },
       body: call.method === "POST" ? JSON.stringify(call.body ?? {}) : undefined,
-      signal: AbortSignal.timeout(call.dropAfterMs !== undefined && !retry ? call.dropAfterMs : 30_000),
+      signal: AbortSignal.timeout(timeoutOf(call, retry)),
     });
     const text = await res.text();
     const receipt = res.headers.get("x-payment-response");
