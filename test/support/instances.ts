@@ -11,16 +11,15 @@ import { type ServiceProcess, startService, until } from "./processes.js";
 import { databaseSettings, TEST_REDIS_URL } from "./services.js";
 
 /**
- * The environment of instances sharing the database at `url` (in `schema`) and the test Redis
- * (under `prefix`); answers due within 3 s and recovery every 250 ms, so that recovery releases
- * what a killed or cut-off instance left within a test.
+ * The environment of instances sharing the database at `url` (in `schema`) and, given a `prefix`, the test Redis
+ * (under it; without one each instance caches in its memory); answers due within 3 s and recovery every 250 ms, so
+ * that recovery releases what a killed or cut-off instance left within a test.
  */
-export function sharedStoresEnv(url: string, schema: string, prefix: string): Record<string, string> {
+export function sharedStoresEnv(url: string, schema: string, prefix?: string): Record<string, string> {
   return {
     DATABASE_URL: url,
     DATABASE_SCHEMA: schema,
-    CACHE_URL: TEST_REDIS_URL,
-    CACHE_PREFIX: prefix,
+    ...(prefix !== undefined && { CACHE_URL: TEST_REDIS_URL, CACHE_PREFIX: prefix }),
     PAID_ANSWER_TIMEOUT_MS: "3000",
     RECOVERY_INTERVAL_MS: "250",
     LOG_LEVEL: "silent",
