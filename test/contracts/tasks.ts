@@ -141,6 +141,18 @@ function describeClaims(withTask: WithTask): void {
     expect((await tasks.get(task.id, T0 + 60_000))?.task).toBe(change(COMPLETED_STATE).task);
   });
 
+  it("never lets a late outcome of the completing payment write over its completed task", async () => {
+    const { tasks, task } = await withTask();
+    await tasks.claim(task.id, "pay-a", T0 + 30_000, T0);
+    // the same payment sent twice at once: one message completes the task, the other's `held`, read before that,
+    // lands after it; a task left working would be claimable again by another payment once the claim lapsed
+    expect(await tasks.settle(task.id, "pay-a", { ...change(COMPLETED_STATE), release: false }, T0 + 5)).toBe(true);
+    for (const release of [false, true])
+      expect(await tasks.settle(task.id, "pay-a", { ...change("TASK_STATE_WORKING"), release }, T0 + 6)).toBe(false);
+    expect(await tasks.get(task.id, T0 + 6)).toMatchObject({ ...change(COMPLETED_STATE), paymentRef: "pay-a" });
+    expect(await tasks.claim(task.id, "pay-b", T0 + 90_000, T0 + 60_000)).toMatchObject({ kind: "completed" });
+  });
+
   it("answers gone for a task that does not exist or expired", async () => {
     const { tasks, task } = await withTask({ expiresAt: T0 + 1_000 });
     expect(await tasks.claim(randomUUID(), "pay-a", T0 + 30_000, T0)).toEqual({ kind: "gone" });

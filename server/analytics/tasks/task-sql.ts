@@ -2,7 +2,8 @@
  * The task store's statements and rows, the same text on SQLite and PostgreSQL (named parameters, server/db/named.ts).
  * Every rule of task-store.ts is a statement's condition, so that two instances, or two payments at once, cannot both
  * get their way: a claim is one conditional UPDATE, granted only to a free, lapsed or same-payment claim of a live task
- * that is not completed; a settlement only to the payment holding the claim; an update only where no claim is live.
+ * that is not completed; a settlement only to the payment holding the claim, of a task not completed yet; an update
+ * only where no claim is live.
  * A task is live while `now <= expires_at`; a claim while `now <= claimed_until`.
  */
 import type { Row } from "../../db/database.js";
@@ -24,9 +25,10 @@ export const TASK_SQL = {
           WHERE ${LIVE} AND ${NOT_COMPLETED}
             AND (payment_ref IS NULL OR payment_ref = :paymentRef OR claimed_until < :now)
           RETURNING ${COLUMNS}`,
-  settle: `UPDATE agent_tasks SET ${CHANGE} WHERE id = :id AND payment_ref = :paymentRef RETURNING id`,
+  settle: `UPDATE agent_tasks SET ${CHANGE}
+           WHERE id = :id AND payment_ref = :paymentRef AND ${NOT_COMPLETED} RETURNING id`,
   settleAndRelease: `UPDATE agent_tasks SET ${CHANGE}, payment_ref = NULL, claimed_until = NULL
-                     WHERE id = :id AND payment_ref = :paymentRef RETURNING id`,
+                     WHERE id = :id AND payment_ref = :paymentRef AND ${NOT_COMPLETED} RETURNING id`,
   update: `UPDATE agent_tasks SET ${CHANGE}
            WHERE ${LIVE} AND ${NOT_COMPLETED} AND (payment_ref IS NULL OR claimed_until < :now) RETURNING id`,
   dropExpired: "DELETE FROM agent_tasks WHERE expires_at < :now",

@@ -60,7 +60,11 @@ export interface TaskStore {
    * payment does (a retry), or when another's claim lapsed before `now`; a completed task is never claimed again.
    */
   claim(id: string, paymentRef: string, until: number, now: number): Promise<Claim>;
-  /** Writes the task as the claiming payment's outcome leaves it; `release` also ends the claim (nothing was charged). */
+  /**
+   * Writes the task as the claiming payment's outcome leaves it; `release` also ends the claim (nothing was charged).
+   * Never once it is completed: the same payment sent twice at once has one message complete the task and the other
+   * told it is in progress, and that later write would leave the task open to another payment's claim.
+   */
   settle(id: string, paymentRef: string, change: TaskChange & { release: boolean }, now: number): Promise<boolean>;
   /**
    * Writes the task's state and JSON where no payment holds it (a refusal before any payment, a cancel); never a
