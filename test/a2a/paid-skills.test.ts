@@ -135,6 +135,25 @@ describe("a message that pays for nothing", () => {
     await expect(send(call, {} as never)).rejects.toThrow(/x402 extension/);
   });
 
+  it("calling a skill with 0.x's X-A2A-Extensions header activates the extension too, named back", async () => {
+    const res = await fetch(`${service.origin}/a2a`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-a2a-extensions": X402_EXTENSION_URI },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 7,
+        method: "SendMessage",
+        params: {
+          message: { messageId: "m", role: "ROLE_USER", parts: [{ data: { skill: "defiTvl", arguments: {} } }] },
+        },
+      }),
+    });
+    expect(res.headers.get("a2a-extensions")).toBe(X402_EXTENSION_URI);
+    const { id, result } = (await res.json()) as { id: number; result: { task: { status: { state: string } } } };
+    expect(id).toBe(7);
+    expect(result.task.status.state).toBe("TASK_STATE_INPUT_REQUIRED");
+  });
+
   it("with bad arguments fails its task before any payment is read, naming the field", async () => {
     const task = await ask("defiTvl", { limit: "many" });
     expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);
