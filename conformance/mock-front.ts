@@ -49,6 +49,7 @@ import { MCP_PATH, mcpEndpoint } from "../server/mcp/streamable-endpoint.js";
 import { DOCS_ASSETS_PATH, docsAssets, referencePage } from "../server/reference-page/reference-page.js";
 import { MAX_AGE } from "../server/registry/handlers.js";
 import { checkName } from "../server/registry/names.js";
+import { mockCalls } from "./mock-calls.js";
 import { type MockLookups, mockLookups } from "./mock-lookups.js";
 import {
   challengeAnswer,
@@ -426,7 +427,7 @@ export function mockFront(service: "analytics" | "registry", prismUrl: string): 
     app.all(
       MCP_PATH,
       express.json({ limit: "100kb" }),
-      mcpEndpoint(() => mockToolServer(lookups), {
+      mcpEndpoint(() => mockToolServer(mockCalls(), lookups), {
         publicBaseUrl: undefined,
         trustProxy: false,
         logger: createLogger("silent"),
