@@ -32,11 +32,15 @@
  * nor Prism's CORS headers: the front answers browsers (preflights too) with the service's policy.
  * Any other `Prefer` status (402, 400, 404, 500, 502) is Prism's example, never charged. A request
  * Prism finds invalid gets the service's 400 body naming each field (from Prism's `sl-violations`).
- * `/mcp` serves the paid tools, charged the same way (mock-tools.ts), without Prism.
+ * `/mcp` serves the paid tools and `/a2a` the paid skills, charged the same way (mock-tools.ts, mock-skills.ts),
+ * without Prism.
  */
-import express, { type Request, type Response } from "express";
+import { randomUUID } from "node:crypto";
+import express, { type Request, type RequestHandler, type Response } from "express";
 import type { components } from "../generated/types/analytics.js";
 import { NETWORKS } from "../lib/networks.js";
+import type { A2aEndpoint } from "../server/a2a/a2a-endpoint.js";
+import { A2A_PATH } from "../server/a2a/protocol.js";
 import { loadAnalyticsContract } from "../server/analytics/contract/analytics-contract.js";
 import { type DiscoverySurfaces, discoverySurfaces } from "../server/analytics/free/discovery-surfaces.js";
 import { didDocument } from "../server/analytics/payments/x402/receipts/did.js";
@@ -44,12 +48,19 @@ import { offerAt } from "../server/analytics/payments/x402/requirements.js";
 import { solanaAddressErrors } from "../server/analytics/segments/input-rules.js";
 import { ANALYTICS_CORS, cors, REGISTRY_CORS } from "../server/http/cors.js";
 import { type FieldError, invalidField, invalidInput, toErrorResponse } from "../server/http/errors.js";
+import { handlerChain } from "../server/http/handler-chain.js";
+import {
+  bodyOrDefaults,
+  type ParsedRequest,
+  refuseDeepBodies,
+  refuseOtherCharsets,
+} from "../server/http/input-guard.js";
 import { createLogger } from "../server/http/logger.js";
 import { MCP_PATH, mcpEndpoint } from "../server/mcp/streamable-endpoint.js";
 import { DOCS_ASSETS_PATH, docsAssets, referencePage } from "../server/reference-page/reference-page.js";
 import { MAX_AGE } from "../server/registry/handlers.js";
 import { checkName } from "../server/registry/names.js";
-import { mockCalls } from "./mock-calls.js";
+import { type MockCalls, mockCalls } from "./mock-calls.js";
 import { type MockLookups, mockLookups } from "./mock-lookups.js";
 import {
   challengeAnswer,
@@ -63,6 +74,7 @@ import {
   readPayment,
   unknownFieldErrors,
 } from "./mock-payments.js";
+import { mockSkillsEndpoint } from "./mock-skills.js";
 import { mockToolServer } from "./mock-tools.js";
 import { loadDoc, type OpenApiDoc } from "./openapi-doc.js";
 
@@ -410,6 +422,34 @@ async function paidAnswer(
   relay(res, answer, receipt);
 }
 
+/** A POST's body as the service reads an agent endpoint's (server/analytics/app.ts): JSON, no other charset, not too deep. */
+const agentBody = handlerChain<ParsedRequest, Response>([
+  refuseOtherCharsets,
+  express.json({ limit: "100kb" }) as never,
+  bodyOrDefaults,
+  refuseDeepBodies,
+]);
+
+/**
+ * The service's A2A endpoint over the mock's skills (mock-skills.ts), built on its first request, its body read as the
+ * service reads it: a body the service cannot read is the endpoint's JSON-RPC parse error, as the service's front answers.
+ */
+function a2aRoute(calls: () => MockCalls): RequestHandler {
+  let endpoint: A2aEndpoint | undefined;
+  return (req, res, next) => {
+    endpoint ??= mockSkillsEndpoint(calls());
+    const served = endpoint;
+    const request = req as ParsedRequest;
+    request.requestId = randomUUID();
+    if (req.method !== "POST") return void served.serve(request, res).catch(next);
+    agentBody(request, res, (error) => {
+      if (!error) return void served.serve(request, res).catch(next);
+      if (toErrorResponse(error).status === 400) return served.unreadable(error, request, res);
+      next(error);
+    });
+  };
+}
+
 export function mockFront(service: "analytics" | "registry", prismUrl: string): express.Express {
   const documents = servedDocuments(service);
   const paid = service === "analytics" ? paidOperations(documents.get(undefined) as OpenApiDoc) : [];
@@ -422,17 +462,25 @@ export function mockFront(service: "analytics" | "registry", prismUrl: string): 
   // Browsers are answered as by the service, the front's own answers (402, 400) included; Prism's CORS headers are not relayed.
   app.use(cors(service === "analytics" ? ANALYTICS_CORS : REGISTRY_CORS));
   app.use(DOCS_ASSETS_PATH, docsAssets());
-  // The paid tools over MCP, charged as the service charges them (mock-tools.ts); the mock answers its own names only.
-  if (service === "analytics")
+  // The paid tools over MCP and the paid skills over A2A, charged as the service charges them (mock-calls.ts, one
+  // judgement of a call for both); the mock answers its own names only.
+  let calls: MockCalls | undefined;
+  const callsOnce = () => {
+    calls ??= mockCalls();
+    return calls;
+  };
+  if (service === "analytics") {
     app.all(
       MCP_PATH,
       express.json({ limit: "100kb" }),
-      mcpEndpoint(() => mockToolServer(mockCalls(), lookups), {
+      mcpEndpoint(() => mockToolServer(callsOnce(), lookups), {
         publicBaseUrl: undefined,
         trustProxy: false,
         logger: createLogger("silent"),
       }),
     );
+    app.all(A2A_PATH, a2aRoute(callsOnce));
+  }
   app.use(express.raw({ type: () => true, limit: "1mb" }));
 
   app.use(async (req, res, next) => {
