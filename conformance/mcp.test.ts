@@ -20,13 +20,12 @@ import {
   VERSION_META,
   X402_EXTENSION,
 } from "../lib/mcp-revision.js";
-import { findNetwork } from "../lib/networks.js";
 import { plainSchema } from "../server/schemas/plain-schema.js";
 import { DOCS, type PaidCase, paidCases, title } from "./cases.js";
 import type { PaymentRequiredV2 } from "./checks.js";
 import { send, withHeaders } from "./http.js";
 import { CONFORMANCE_CLIENT, type CurrentOptions, currentRequest } from "./mcp-current.js";
-import { createPayer } from "./payer.js";
+import { createPayer, paymentPayload, requirementOn } from "./payer.js";
 import { createResponseValidator } from "./schema-validator.js";
 import { caseTest, settings, useTarget } from "./suite.js";
 
@@ -50,18 +49,11 @@ const call = async (c: PaidCase, payment?: unknown) =>
     ...(payment === undefined ? {} : { _meta: { "x402/payment": payment } }),
   })) as CallToolResult;
 
-/** The requirement of the case's network in a tool's PaymentRequired (the testnet's or the mainnet's, as deployed). */
-function requirementOf(required: PaymentRequiredV2, c: PaidCase) {
-  return required.accepts.find((r) =>
-    [c.prefix.testnet, c.prefix.mainnet].includes(findNetwork(r.network)?.details.network ?? ""),
-  );
-}
-
 /** A tool's PaymentRequired for the case: x402 v2, the tool's resource, a requirement on the case's network. */
 function expectRequired(required: PaymentRequiredV2 | undefined, c: PaidCase, label = c.label) {
   expect(required?.x402Version, `${label}: ${JSON.stringify(required)}`).toBe(2);
   expect(required?.resource.url, label).toBe(`mcp://tool/${toolOf(c)}`);
-  expect(requirementOf(required as PaymentRequiredV2, c), `${label}: a requirement on ${c.prefix.name}`).toBeDefined();
+  expect(requirementOn(required as PaymentRequiredV2, c), `${label}: a requirement on ${c.prefix.name}`).toBeDefined();
 }
 
 /** A paid tool result: the envelope, valid against the operation's 200 schema, and a successful settlement. */
@@ -73,23 +65,8 @@ function expectPaid(paid: CallToolResult, c: PaidCase, network: string, label = 
   return receipt;
 }
 
-/** A v2 PaymentPayload object paying that requirement, signed as the suite signs a header. */
-async function paymentFor(required: PaymentRequiredV2, c: PaidCase) {
-  const accepted = requirementOf(required, c);
-  if (!accepted) throw new Error(`${c.label}: the tool offers no requirement on ${c.prefix.name}`);
-  const network = findNetwork(accepted.network)?.details.network as string;
-  const v1 = {
-    ...accepted,
-    network,
-    maxAmountRequired: accepted.amount,
-    resource: required.resource.url,
-    description: "",
-    mimeType: "application/json",
-  };
-  const header = await pay(v1 as never);
-  const { payload } = JSON.parse(Buffer.from(header, "base64").toString("utf8"));
-  return { x402Version: 2, resource: required.resource, accepted, payload };
-}
+/** A v2 PaymentPayload object paying the case's network's requirement, signed as the suite signs a header. */
+const paymentFor = (required: PaymentRequiredV2, c: PaidCase) => paymentPayload(pay, required, c);
 
 describe(`MCP tools on ${settings.kind}`, () => {
   caseTest("tools/list · one tool per paid operation, taking its POST body", "mcp", async () => {

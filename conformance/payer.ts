@@ -10,7 +10,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { signEvmPayment } from "../client/x402/evm.js";
 import { signSvmPayment } from "../client/x402/svm.js";
 import type { PaymentRequirements } from "../client/x402/types.js";
-import { familyOf } from "../lib/networks.js";
+import { familyOf, findNetwork } from "../lib/networks.js";
 import { encodeHeader, PAYMENT_HEADERS } from "../lib/x402-headers.js";
 import type { PaidCase } from "./cases.js";
 import {
@@ -92,4 +92,31 @@ export async function payAndSend(
     answer,
     paid: { version, network: requirement.network, amount: c.price.micro, resource: requirement.resource },
   };
+}
+
+/** The requirement of the case's network in an agent transport's PaymentRequired (the testnet's or the mainnet's, as deployed). */
+export function requirementOn(required: PaymentRequiredV2, c: PaidCase) {
+  return required.accepts.find((r) =>
+    [c.prefix.testnet, c.prefix.mainnet].includes(findNetwork(r.network)?.details.network ?? ""),
+  );
+}
+
+/**
+ * The x402 v2 `PaymentPayload` object an agent transport carries (MCP's `_meta["x402/payment"]`, A2A's
+ * `x402.payment.payload`), paying the case's network's requirement of `required` unchanged, signed as a header is.
+ */
+export async function paymentPayload(pay: Pay, required: PaymentRequiredV2, c: PaidCase) {
+  const accepted = requirementOn(required, c);
+  if (!accepted) throw new Error(`${c.label}: the PaymentRequired offers no requirement on ${c.prefix.name}`);
+  const network = findNetwork(accepted.network)?.details.network as string;
+  const v1 = {
+    ...accepted,
+    network,
+    maxAmountRequired: accepted.amount,
+    resource: required.resource.url,
+    description: "",
+    mimeType: "application/json",
+  };
+  const { payload } = decodeHeader(await pay(v1 as never)) as { payload: unknown };
+  return { x402Version: 2, resource: required.resource, accepted, payload };
 }
