@@ -37,7 +37,7 @@ const TIERS = {
   ],
   /** The contract end to end in this process: the conformance suite on the in-process target, the third-party clients. */
   contract: [
-    "conformance/{paid,payment-enforced,not-found,methods,partial,free,registry,negative,fuzz,mcp,indexer-probe,discovery,payment-lookup}.test.ts",
+    "conformance/{paid,payment-enforced,not-found,methods,partial,free,registry,negative,fuzz,mcp,a2a,indexer-probe,discovery,payment-lookup}.test.ts",
     "test/interop/**/*.test.ts",
     "test/mcp/**/*.test.ts",
     "test/a2a/**/*.test.ts",

@@ -71,6 +71,11 @@ export const NAMED_CHECKS: Record<string, { observed: boolean; tests?: RegExp; w
     tests: /^payment_lookup/,
     what: "a payment is asked about, free, under its prefix: unknown ids are a 404; a purchase paid with a payment-identifier is settled with its transaction and the receipt its answer carried",
   },
+  a2a_skills: {
+    observed: false,
+    tests: /^a2a_skills/,
+    what: "every paid operation is an A2A v1.0 skill at the agent card's JSON-RPC endpoint, paid over x402's A2A transport: the task asks for payment on each network, completes once paid (the 200 schema's artifact, a successful receipt, the same again), asks again after a payment that does not pay; A2A's errors by their codes",
+  },
   max_response_time: { observed: true, what: "no answer slower than --max-response-time" },
 };
 

@@ -146,10 +146,12 @@ describe("the report", () => {
         status: "passed" as const,
       },
       { title: "POST /defi/tvl · base · 402 challenge", status: "failed" as const },
+      { title: "POST /defi/tvl · base · a2a_skills: paid · completed", status: "skipped" as const },
     ];
     const named = countNamed(tests, observed);
     expect(named.negative_data_rejection).toEqual({ passed: 1, failed: 0, skipped: 0 });
     expect(named.payment_required_enforced).toEqual({ passed: 0, failed: 1, skipped: 0 });
+    expect(named.a2a_skills).toEqual({ passed: 0, failed: 0, skipped: 1 });
     expect(named.not_a_server_error).toEqual({ passed: 0, failed: 1, skipped: 0 });
   });
 

@@ -22,6 +22,7 @@ export type Check =
   | "errorCode"
   | "mcp"
   | "mcpSameData"
+  | "a2a"
   | "bogusPayment"
   | "reusedPayment"
   | "allowHeader"

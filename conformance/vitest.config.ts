@@ -8,7 +8,7 @@ const ext = import.meta.url.endsWith(".js") ? "js" : "ts";
 export default defineConfig({
   test: {
     include: [
-      `conformance/{paid,payment-enforced,not-found,methods,partial,free,registry,negative,fuzz,mcp,indexer-probe,discovery,payment-lookup}.test.${ext}`,
+      `conformance/{paid,payment-enforced,not-found,methods,partial,free,registry,negative,fuzz,mcp,a2a,indexer-probe,discovery,payment-lookup}.test.${ext}`,
     ],
     globalSetup: [`conformance/global-setup.${ext}`],
     // One worker per core: the target (in-process services, Prism) answers from processes of its own.
