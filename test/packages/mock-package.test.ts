@@ -1,9 +1,11 @@
 // The mock as a stranger installs it: packed, installed from its tarball into an empty project outside this
 // repository, and started there by its command (npm's bin link): a paid operation answers the contract's 402 in both
-// x402 versions, a payment gets the example with a mock receipt, and SIGTERM stops it (Prism's processes with it).
+// x402 versions, a payment gets the example with a mock receipt, a skill called over A2A asks for payment (the tasks'
+// in-memory SQLite installed with it), and SIGTERM stops it (Prism's processes with it).
 import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { a2aEndpointOf, a2aRequest, skillCall, TASK_STATE, type Task, x402Of } from "../../conformance/a2a-client.js";
 import { createPayer, paymentHeader } from "../../conformance/payer.js";
 import { decodeHeader } from "../../lib/x402-headers.js";
 import type { PaymentRequiredV2, PaymentRequirements } from "../../server/analytics/payments/x402/types.js";
@@ -65,6 +67,15 @@ describe("the mock package, installed into an empty project", () => {
       success: true,
       simulated: true,
     });
+  });
+
+  it("sells a skill over A2A at the card's endpoint: its task asks for payment", async () => {
+    const endpoint = await a2aEndpointOf(url, 10_000);
+    expect(endpoint).toBe(`${url}/a2a`);
+    const answer = await a2aRequest(endpoint, 10_000, "SendMessage", skillCall("defiTvl", { limit: 2 }));
+    const task = answer.result?.task as Task;
+    expect(task?.status?.state, JSON.stringify(answer)).toBe(TASK_STATE.inputRequired);
+    expect(x402Of(task).required?.accepts.map((a) => a.network)).toContain("eip155:84532");
   });
 
   it("stops on SIGTERM, exiting 0", async () => {
