@@ -56,9 +56,9 @@ const ORDER = Object.keys(TIERS) as (keyof typeof TIERS)[];
 export default defineConfig({
   test: {
     exclude: EXCLUDE,
-    // One worker per core, not vitest's one less: many suites spend their time waiting on the processes they start,
-    // PostgreSQL or Chromium, and a second worker fills that wait.
-    maxWorkers: availableParallelism(),
+    // One worker more than the cores, not vitest's one less: many suites spend their time waiting on the processes
+    // they start, PostgreSQL or Chromium, and the extra worker fills that wait (CI's two cores: three workers).
+    maxWorkers: availableParallelism() + 1,
     // Generous: the first request to each route compiles its schemas, and CI has two shared cores.
     testTimeout: 60_000,
     hookTimeout: 60_000,
