@@ -102,6 +102,10 @@ export default defineConfig({
           exclude: [...EXCLUDE, ...claimed(ORDER.slice(0, at))],
           // Finds PostgreSQL and Redis (skipped with one line when absent, fatal with CI=true).
           globalSetup: name === "stores" || name === "process" ? ["test/support/services-setup.ts"] : [],
+          // The contract tier's files share each worker's modules, as the unit tier's do: each builds the services and
+          // the conformance suite, and the contract's compiled validators, once per worker instead of once per file.
+          // None of them replaces a module; one that does needs a tier of its own, as MOCKING for the unit tier.
+          isolate: name !== "contract",
         },
       })),
     ],
