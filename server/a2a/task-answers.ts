@@ -111,7 +111,8 @@ function challenge(outcome: PaidOutcome, task: AnsweredTask, facts: OutcomeFacts
     ...(!first && { [X402_META.error]: reason }),
     ...(receipts.length && { [X402_META.receipts]: receipts }),
   };
-  const fields = { error: facts.error ?? "payment_required", message: facts.sentence, ...namedFields(outcome, facts) };
+  // The table's own fields only: a challenge's reason is `x402.payment.error`, and most challenges have no error code.
+  const fields = { error: facts.error, message: facts.sentence, ...namedFields(outcome, facts) };
   const message = statusMessage(task, [textPart(facts.sentence), { data: fields }], metadata);
   return { state: TASK_STATE.inputRequired, json: taskJson(task, TASK_STATE.inputRequired, message), receipts };
 }

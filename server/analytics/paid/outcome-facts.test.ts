@@ -142,6 +142,7 @@ describe("an outcome's facts", () => {
         const first = outcome.kind === "payment_required";
         expect(metadata["x402.payment.status"]).toBe(first ? "payment-required" : "payment-failed");
         expect(metadata["x402.payment.error"]).toBe(first ? undefined : facts.x402Reason);
+        expect(data.error).toBe(facts.error);
       } else {
         // come back with the same payment, or over (never charged)
         expect(answer.state).toBe(facts.retry.again === "may differ" ? TASK_STATE.working : TASK_STATE.failed);
