@@ -126,6 +126,33 @@ export function answerIssuedAt(body: string): number | undefined {
   return Number.isFinite(ms) ? Math.floor(ms / 1000) : undefined;
 }
 
+/** How many offers one second's memo holds before it starts over (a caller chooses the origin without PUBLIC_BASE_URL). */
+const MAX_OFFERS_PER_SECOND = 1024;
+
+/**
+ * The offers signed in the current second, by payload. An offer's payload names its validity in whole seconds and an
+ * Ed25519 signature is deterministic, so an offer signed again within the same second is the same bytes: every unpaid
+ * call (an indexer's probe, an A2A task started, an MCP call before its payment) gets the same few offers, each signed
+ * once a second rather than once a call.
+ */
+function offersOfTheSecond() {
+  let current = -1;
+  const signed = new Map<string, string>();
+  return (second: number, payload: OfferPayload, sign: () => string): string => {
+    if (second !== current || signed.size >= MAX_OFFERS_PER_SECOND) {
+      signed.clear();
+      current = second;
+    }
+    const key = JSON.stringify(payload);
+    let signature = signed.get(key);
+    if (signature === undefined) {
+      signature = sign();
+      signed.set(key, signature);
+    }
+    return signature;
+  };
+}
+
 /**
  * Signs for the service at its public origin: `publicBaseUrl`, or the origin of the resource paid for
  * (a request's own, when none is configured); an MCP tool's resource (`mcp://tool/…`) has none, and is
@@ -138,29 +165,25 @@ export function receiptSigner(
   const signers = signersByOrigin(key);
   const signer = (resourceUrl: string) =>
     signers(publicBaseUrl ?? (/^https?:\/\//.test(resourceUrl) ? originOf(resourceUrl) : `http://localhost:${port}`));
+  const signedThisSecond = offersOfTheSecond();
   return {
     withOffers(required, nowMs) {
       const resourceUrl = required.resource.url;
-      const by = signer(resourceUrl);
-      const offers = required.accepts.map(
-        (accept, acceptIndex): SignedOffer => ({
-          format: "jws",
-          acceptIndex,
-          signature: signCompact(
-            {
-              version: OFFER_VERSION,
-              resourceUrl,
-              scheme: accept.scheme,
-              network: accept.network,
-              asset: accept.asset,
-              payTo: accept.payTo,
-              amount: accept.amount,
-              validUntil: Math.floor(nowMs / 1000) + accept.maxTimeoutSeconds,
-            } satisfies OfferPayload,
-            by,
-          ),
-        }),
-      );
+      const second = Math.floor(nowMs / 1000);
+      const offers = required.accepts.map((accept, acceptIndex): SignedOffer => {
+        const payload: OfferPayload = {
+          version: OFFER_VERSION,
+          resourceUrl,
+          scheme: accept.scheme,
+          network: accept.network,
+          asset: accept.asset,
+          payTo: accept.payTo,
+          amount: accept.amount,
+          validUntil: second + accept.maxTimeoutSeconds,
+        };
+        const signature = signedThisSecond(second, payload, () => signCompact(payload, signer(resourceUrl)));
+        return { format: "jws", acceptIndex, signature };
+      });
       const extensions = { ...(required.extensions as object), [OFFER_RECEIPT]: offersExtension(offers) };
       return { ...required, extensions };
     },
