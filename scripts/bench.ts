@@ -1,12 +1,13 @@
 /**
  * `npm run bench [-- --rounds 6 --seconds 2 --quick --profile]`: the cost of a paid request, measured
  * side by side in one run on loopback, with the median of several rounds in which the scenarios take
- * turns, after a warm-up each:
+ * turns (each round's payments signed and tasks started first, then its loads run back to back), after a
+ * warm-up each:
  * bare node:http and bare Express (the local limit), the validated floor (Express, the JSON body
  * parser and the contract's validator answering a paid path's POST with no payment work), a free
  * endpoint, a paid endpoint with a fresh EVM payment per request and with a fresh Solana payment per
  * request, the same payments as MCP tool calls in both eras of MCP (2025, and 2026-07-28 over x402's
- * extension binding), the Prism mock, verification alone, scale figures (response size, nonce-store
+ * extension binding) and as A2A skill calls (the payment message on a task), the Prism mock, verification alone, scale figures (response size, nonce-store
  * size), and the deployment figures: the paid EVM and Solana paths on SQLite and on PostgreSQL, and the EVM path
  * with the Redis cache and with two worker processes, each deployment's rounds taking turns with bare
  * Express's. Prints the tables and whether each path meets its target ratio (and the cores its rate
@@ -114,9 +115,24 @@ interface Scenario {
   onPostgres?: boolean;
 }
 
-async function runOnce({ target, spec, payments, bodies, onPostgres }: Scenario, seconds: number): Promise<LoadResult> {
-  const signed = payments ? await payments(seconds * PAYMENTS_PER_SECOND) : undefined;
-  const paidBodies = bodies ? await bodies(seconds * PAYMENTS_PER_SECOND) : undefined;
+/** A scenario's load ready to run: its fresh payments signed, its request bodies made (A2A tasks started). */
+interface Prepared {
+  scenario: Scenario;
+  signed?: string[];
+  paidBodies?: string[];
+}
+
+async function prepare(scenario: Scenario, seconds: number): Promise<Prepared> {
+  const { payments, bodies } = scenario;
+  return {
+    scenario,
+    ...(payments && { signed: await payments(seconds * PAYMENTS_PER_SECOND) }),
+    ...(bodies && { paidBodies: await bodies(seconds * PAYMENTS_PER_SECOND) }),
+  };
+}
+
+async function runPrepared({ scenario, signed, paidBodies }: Prepared, seconds: number): Promise<LoadResult> {
+  const { target, spec, onPostgres } = scenario;
   const cpuBefore = await target.cpuSeconds?.();
   const databaseBefore = onPostgres ? postgresCpuSeconds() : undefined;
   const loadBefore = process.cpuUsage();
@@ -154,12 +170,16 @@ async function measure(...scenarios: Scenario[]): Promise<Row[]> {
   const measurement = ++measurements;
   for (const scenario of scenarios) {
     log(`${scenario.name} (warm-up)`);
-    await runOnce(scenario, WARMUP_SECONDS);
+    await runPrepared(await prepare(scenario, WARMUP_SECONDS), WARMUP_SECONDS);
   }
   const results = scenarios.map((): LoadResult[] => []);
   for (let round = 1; round <= ROUNDS; round++) {
     if (scenarios.length > 1) log(`round ${round} of ${ROUNDS}`);
-    for (const [i, scenario] of scenarios.entries()) results[i]?.push(await runOnce(scenario, SECONDS));
+    // Every load of the round made ready first, then run back to back: the loads a ratio pairs are seconds apart,
+    // not the minutes that signing payments and starting tasks between them would put there.
+    const prepared: Prepared[] = [];
+    for (const scenario of scenarios) prepared.push(await prepare(scenario, SECONDS));
+    for (const [i, ready] of prepared.entries()) results[i]?.push(await runPrepared(ready, SECONDS));
   }
   return scenarios.map((scenario, i) =>
     summarize(scenario.name, results[i] ?? [], scenario.target.peakRssMiB(), measurement),
