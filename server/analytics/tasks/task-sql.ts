@@ -7,7 +7,7 @@
  * A task is live while `now <= expires_at`; a claim while `now <= claimed_until`.
  */
 import type { Row } from "../../db/database.js";
-import { type Claim, COMPLETED_STATE, type StoredTask } from "./task-store.js";
+import { type Claim, COMPLETED_STATE, claimRefusal, type StoredTask } from "./task-store.js";
 
 const COLUMNS =
   "id, context_id, skill, arguments, state, task, payment_ref, claimed_until, created_at, updated_at, expires_at";
@@ -52,15 +52,8 @@ export function storedTask(row: Row): StoredTask {
 
 /**
  * What refused a claim, from the task's row read after the UPDATE changed none: gone, completed, or held by another
- * payment's live claim. Undefined when the row read would grant the claim: it changed between the two statements
- * (possible on PostgreSQL only), and the claim is to be tried again.
+ * payment's live claim (task-store.ts's `claimRefusal`). Undefined when the row read would grant the claim: it changed
+ * between the two statements (possible on PostgreSQL only), and the claim is to be tried again.
  */
-export function refusedClaim(row: Row | undefined, paymentRef: string, now: number): Claim | undefined {
-  if (!row || Number(row.expires_at) < now) return { kind: "gone" };
-  const task = storedTask(row);
-  if (task.state === COMPLETED_STATE) return { kind: "completed", task };
-  const { paymentRef: holder, claimedUntil } = task;
-  if (holder !== undefined && holder !== paymentRef && claimedUntil !== undefined && claimedUntil >= now)
-    return { kind: "held", until: claimedUntil };
-  return undefined;
-}
+export const refusedClaim = (row: Row | undefined, paymentRef: string, now: number): Claim | undefined =>
+  claimRefusal(row && storedTask(row), paymentRef, now);

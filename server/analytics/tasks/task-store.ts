@@ -77,3 +77,16 @@ export interface TaskStore {
 
 /** The terminal state a completed task is in: never claimed again. */
 export const COMPLETED_STATE = "TASK_STATE_COMPLETED";
+
+/**
+ * What refuses `paymentRef`'s claim of `task` at `now` (undefined, expired, completed, or held by another payment's
+ * live claim); undefined when the claim is granted. The rule every store's claim keeps (task-sql.ts's UPDATE).
+ */
+export function claimRefusal(task: StoredTask | undefined, paymentRef: string, now: number): Claim | undefined {
+  if (!task || task.expiresAt < now) return { kind: "gone" };
+  if (task.state === COMPLETED_STATE) return { kind: "completed", task };
+  const { paymentRef: holder, claimedUntil } = task;
+  if (holder !== undefined && holder !== paymentRef && claimedUntil !== undefined && claimedUntil >= now)
+    return { kind: "held", until: claimedUntil };
+  return undefined;
+}
