@@ -9,8 +9,8 @@
  * this process.
  */
 import { a2aEndpoint } from "../server/a2a/a2a-endpoint.js";
-import { paidSkills, skillResource } from "../server/a2a/paid-skills.js";
-import { X402_META } from "../server/a2a/protocol.js";
+import { paidSkills } from "../server/a2a/paid-skills.js";
+import { skillResource, X402_META } from "../server/a2a/protocol.js";
 import { systemClock } from "../server/analytics/clock.js";
 import { memoryTasks } from "../server/analytics/tasks/memory-tasks.js";
 import type { TaskStore } from "../server/analytics/tasks/task-store.js";

@@ -16,7 +16,6 @@ import type { AnalyticsConfig } from "../config/analytics.js";
 import type { PaidTool } from "../mcp/paid/catalogue.js";
 import type { OfferedRoute, ToolOffers } from "../mcp/paid/offers.js";
 import type { ToolRun } from "../mcp/paid/runnable-tools.js";
-import { A2A_PATH } from "./protocol.js";
 import {
   type AnsweredTask,
   rejectedTask,
@@ -43,9 +42,6 @@ export interface PaidSkillDeps<T extends SkillTool> {
   config: Pick<AnalyticsConfig, "payments">;
   logger: Logger;
 }
-
-/** What a skill's payment pays for: the skill at the service's A2A endpoint, whatever origin the task came by. */
-export const skillResource = (name: string) => `a2a:${A2A_PATH}#${name}`;
 
 /** A skill as the text answer and the card describe it. */
 export interface SkillSummary {

@@ -6,6 +6,11 @@
 
 /** Where the service answers A2A's JSON-RPC binding (one endpoint for every network, as `/mcp`). */
 export const A2A_PATH = "/a2a";
+/**
+ * What a skill's payment pays for: the skill at the service's A2A endpoint, whatever origin the task came by (the
+ * resource its receipt names, and the one a lookup of its purchase signs it for again).
+ */
+export const skillResource = (name: string) => `a2a:${A2A_PATH}#${name}`;
 /** The A2A protocol version the endpoint speaks, as the card's interface and the `A2A-Version` header name it. */
 export const A2A_PROTOCOL_VERSION = "1.0";
 /** The card's protocol binding of the endpoint. */

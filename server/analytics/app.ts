@@ -7,8 +7,8 @@
 import express, { type RequestHandler } from "express";
 import type { Logger } from "pino";
 import { a2aEndpoint } from "../a2a/a2a-endpoint.js";
-import { paidSkills, skillResource } from "../a2a/paid-skills.js";
-import { A2A_PATH } from "../a2a/protocol.js";
+import { paidSkills } from "../a2a/paid-skills.js";
+import { A2A_PATH, skillResource } from "../a2a/protocol.js";
 import type { AnalyticsConfig } from "../config/analytics.js";
 import { ANALYTICS_CORS, cors } from "../http/cors.js";
 import { errorHandler, notFound } from "../http/errors.js";

@@ -10,6 +10,8 @@ import { generateKeyPairSigner } from "@solana/kit";
 import { x402Client } from "@x402/core/client";
 import type { PaymentPayload, PaymentRequired } from "@x402/core/types";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
+import { type JWSSignedReceipt, verifyReceiptSignatureJWS } from "@x402/extensions/offer-receipt";
+import { appendPaymentIdentifierToExtensions, generatePaymentId } from "@x402/extensions/payment-identifier";
 import { ExactSvmScheme } from "@x402/svm/exact/client";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -231,5 +233,31 @@ describe("a payment that does not pay", () => {
   it("on a task that does not exist is the A2A error for it", async () => {
     const ghost = { id: randomUUID(), contextId: "" } as Task;
     await expect(pay(ghost, { "x402.payment.status": "payment-rejected" })).rejects.toThrow(/No task/);
+  });
+});
+
+describe("asking about a skill's purchase", () => {
+  it("by its payment-identifier answers settled with the very receipt the completed task carries", async () => {
+    const task = await ask("defiTvl", { limit: 3 });
+    const payload = await (await payerOn("base"))(requiredOf(task));
+    const id = generatePaymentId();
+    payload.extensions = appendPaymentIdentifierToExtensions(payload.extensions ?? {}, id);
+    const done = await pay(task, { "x402.payment.status": "payment-submitted", "x402.payment.payload": payload });
+    expect(done.status?.state, JSON.stringify(metaOf(done))).toBe(TaskState.TASK_STATE_COMPLETED);
+    const [carried] = metaOf(done)["x402.payment.receipts"] as {
+      transaction: string;
+      extensions: { "offer-receipt": { info: { receipt: JWSSignedReceipt } } };
+    }[];
+
+    const res = await fetch(`${service.origin}/base/payments/${id}`);
+    const status = (await res.json()) as { status: string; transaction: string; receipt: JWSSignedReceipt };
+    expect(res.status, JSON.stringify(status)).toBe(200);
+    expect(status).toMatchObject({ status: "settled", transaction: carried?.transaction });
+    expect(status.receipt).toEqual(carried?.extensions["offer-receipt"].info.receipt);
+    const did = (await (await fetch(`${service.origin}/.well-known/did.json`)).json()) as {
+      verificationMethod: { publicKeyJwk: NonNullable<Parameters<typeof verifyReceiptSignatureJWS>[1]> }[];
+    };
+    const signed = await verifyReceiptSignatureJWS(status.receipt, did.verificationMethod[0]?.publicKeyJwk as never);
+    expect(signed).toMatchObject({ resourceUrl: "a2a:/a2a#defiTvl" });
   });
 });

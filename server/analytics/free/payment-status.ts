@@ -10,12 +10,13 @@
  */
 import type { RequestHandler } from "express";
 import type { components } from "../../../generated/types/analytics.js";
+import { skillResource } from "../../a2a/protocol.js";
 import type { AnalyticsConfig } from "../../config/analytics.js";
 import { ApiError } from "../../http/errors.js";
 import { requestOrigin } from "../../http/origin.js";
 import { toolResource } from "../../mcp/paid/offers.js";
 import type { Clock } from "../clock.js";
-import type { AnalyticsContract } from "../contract/analytics-contract.js";
+import type { AnalyticsContract, PaidRoute } from "../contract/analytics-contract.js";
 import { secondsUntil } from "../paid/outcome-facts.js";
 import { receiptOf } from "../payments/gate/gate.js";
 import type { LedgerStore, PaymentQuery, PaymentRecord } from "../payments/ledger/store.js";
@@ -92,6 +93,13 @@ export const signedReceiptOf = (response: { extensions?: Record<string, unknown>
   (response.extensions?.["offer-receipt"] as { info?: { receipt?: PaymentStatusBody["receipt"] } } | undefined)?.info
     ?.receipt;
 
+/** What the purchase paid for, as its receipt named it: the tool, the skill, or the route at the asker's origin. */
+function resourceOf(record: PaymentRecord, route: PaidRoute, origin: string): string {
+  if (record.transport === "mcp") return toolResource(route.name);
+  if (record.transport === "a2a") return skillResource(route.name);
+  return `${origin}${route.path}`;
+}
+
 /** The receipt the settled purchase's v2 answer carried, rebuilt from its stored answer (decision 0011); none once dropped. */
 function receiptFor(
   record: PaymentRecord,
@@ -104,7 +112,7 @@ function receiptFor(
     (r) => !r.legacy && r.name === record.endpoint && r.payment.network.prefix === target.prefix,
   );
   if (!route) return undefined;
-  const resource = record.transport === "mcp" ? toolResource(route.name) : `${origin}${route.path}`;
+  const resource = resourceOf(record, route, origin);
   const settlement = { transaction: record.transaction, simulated: record.simulated };
   const response = settlementResponseV2(receiptOf(record, settlement), target.caip2);
   return signedReceiptOf(signer.withReceipt(response, resource, record.answer.body));
